@@ -1,0 +1,2 @@
+/** The launcher's main job ({@code src/bin/numacol}). */
+package io.numacol.cli;

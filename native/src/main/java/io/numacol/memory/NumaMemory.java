@@ -1,0 +1,299 @@
+package io.numacol.memory;
+
+import io.numacol.linux.Libc;
+import io.numacol.linux.Libnuma;
+import io.numacol.topology.NumaNode;
+import io.numacol.topology.Topology;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * numacol's off-heap memory for one topology: allocates page-aligned memory on a node or
+ * interleaved over nodes (libnuma; plain anonymous mappings when libnuma is unavailable),
+ * frees it when its {@link NodeArena} closes, accounts it per node and component, and moves
+ * pages between nodes.
+ *
+ * <p>For every live allocation it keeps the node it asked each page to go to. On a fake
+ * topology that record is where pages "are"; on a real one the kernel is asked
+ * ({@link #kernelPages()}), and the record serves accounting.
+ */
+public final class NumaMemory {
+    /** Pages per move_pages call: bounds the native scratch arrays. */
+    private static final int MOVE_PAGES_BATCH = 1 << 16;
+    private static final int ENOENT = 2;
+
+    private final Topology topology;
+    private final boolean libnuma;
+    private final long pageSize;
+    private final long capacity;
+    private final MemoryAccounting accounting;
+    private final ConcurrentSkipListMap<Long, Allocation> live = new ConcurrentSkipListMap<>();
+
+    private NumaMemory(Topology topology) {
+        this.topology = topology;
+        this.libnuma = topology.kind() != Topology.Kind.SINGLE_NODE && Libnuma.isAvailable();
+        this.pageSize = Libc.pageSize();
+        this.capacity = topology.nodes().stream().mapToLong(NumaNode::memoryBytes).sum();
+        this.accounting = new MemoryAccounting(topology.nodeCount());
+    }
+
+    public static NumaMemory create(Topology topology) {
+        return new NumaMemory(Objects.requireNonNull(topology, "topology"));
+    }
+
+    public NodeArena newArena() {
+        return new NodeArena(this);
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public MemoryAccounting accounting() {
+        return accounting;
+    }
+
+    public long pageSize() {
+        return pageSize;
+    }
+
+    /** True when memory is placed through libnuma (otherwise plain mappings on one node). */
+    public boolean usesLibnuma() {
+        return libnuma;
+    }
+
+    public int liveAllocations() {
+        return live.size();
+    }
+
+    /** The page locator a PageSocketMap should trust: the kernel's on a real topology, else numacol's record. */
+    public PageLocator pages() {
+        return topology.kind() == Topology.Kind.REAL ? kernelPages() : bookkeptPages();
+    }
+
+    /** Asks the kernel (move_pages without targets); kernel nodes are mapped to numacol ids. */
+    public PageLocator kernelPages() {
+        if (!libnuma) {
+            return this::locateBookkept;
+        }
+        return this::locateInKernel;
+    }
+
+    /** Where numacol asked each page of its live allocations to go. */
+    public PageLocator bookkeptPages() {
+        return this::locateBookkept;
+    }
+
+    MemorySegment allocate(Arena arena, long bytes, MemoryPlacement placement, Component component) {
+        Objects.requireNonNull(placement, "placement");
+        Objects.requireNonNull(component, "component");
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot allocate " + bytes + " bytes: the size must not be negative");
+        }
+        if (bytes > capacity) {
+            throw new IllegalArgumentException("cannot allocate " + bytes + " bytes: all NUMA nodes together hold "
+                    + capacity + " bytes");
+        }
+        int[] nodes = nodesOf(placement);
+        if (bytes == 0) {
+            return arena.allocate(0);
+        }
+        long mapped = (bytes + pageSize - 1) / pageSize * pageSize;
+        long address = map(mapped, placement, nodes);
+        if (address == 0) {
+            throw new NumaMemoryException("the kernel refused " + mapped + " bytes " + describe(placement)
+                    + " (out of memory there?)");
+        }
+        byte[] pageNodes = new byte[Math.toIntExact(mapped / pageSize)];
+        for (int i = 0; i < pageNodes.length; i++) {
+            pageNodes[i] = (byte) targetOf(placement, nodes, address + i * pageSize);
+        }
+        Allocation allocation = new Allocation(address, mapped, component, pageNodes);
+        live.put(address, allocation);
+        allocation.account(accounting, pageSize, +1);
+        try {
+            return MemorySegment.ofAddress(address).reinterpret(bytes, arena, ignored -> release(allocation));
+        } catch (RuntimeException e) {
+            release(allocation);
+            throw e;
+        }
+    }
+
+    /**
+     * Moves the pages of {@code [address, address + bytes)} (widened to whole pages, all inside
+     * live numacol allocations) as {@code target} says. Returns how many pages the kernel could
+     * not move (pages never touched have nowhere to move from and are not counted).
+     */
+    public long movePages(long address, long bytes, MemoryPlacement target) {
+        int[] nodes = nodesOf(target);
+        long first = address / pageSize * pageSize;
+        long end = (address + bytes + pageSize - 1) / pageSize * pageSize;
+        for (long page = first; page < end; ) {
+            Allocation a = allocationOf(page);
+            if (a == null) {
+                throw new IllegalArgumentException("address 0x" + Long.toHexString(page) + " is not numacol memory");
+            }
+            page = Math.min(end, a.address + a.bytes);
+        }
+        long failed = 0;
+        if (libnuma) {
+            failed = moveInKernel(first, end, target, nodes);
+        }
+        for (long page = first; page < end; ) {
+            Allocation a = allocationOf(page);
+            long stop = Math.min(end, a.address + a.bytes);
+            synchronized (a) {
+                a.account(accounting, pageSize, -1);
+                for (long p = page; p < stop; p += pageSize) {
+                    a.pageNodes[(int) ((p - a.address) / pageSize)] = (byte) targetOf(target, nodes, p);
+                }
+                a.account(accounting, pageSize, +1);
+            }
+            page = stop;
+        }
+        return failed;
+    }
+
+    private long map(long mapped, MemoryPlacement placement, int[] nodes) {
+        if (!libnuma) {
+            return Libc.mmapAnonymous(mapped);
+        }
+        int[] osNodes = Arrays.stream(nodes).map(n -> topology.node(n).osNode()).sorted().distinct().toArray();
+        return osNodes.length == 1
+                ? Libnuma.allocOnNode(mapped, osNodes[0]).address()
+                : Libnuma.allocInterleaved(mapped, osNodes).address();
+    }
+
+    private void release(Allocation allocation) {
+        if (live.remove(allocation.address, allocation)) {
+            if (libnuma) {
+                Libnuma.free(allocation.address, allocation.bytes);
+            } else {
+                Libc.munmap(allocation.address, allocation.bytes);
+            }
+            synchronized (allocation) {
+                allocation.account(accounting, pageSize, -1);
+            }
+        }
+    }
+
+    private int[] nodesOf(MemoryPlacement placement) {
+        int[] nodes = switch (placement) {
+            case MemoryPlacement.OnNode on -> new int[] {on.node()};
+            case MemoryPlacement.Interleaved il -> il.nodes();
+        };
+        for (int node : nodes) {
+            topology.checkNode(node);
+        }
+        return nodes;
+    }
+
+    /** Interleaving follows the kernel's rule for anonymous memory: page number modulo the node count. */
+    private int targetOf(MemoryPlacement placement, int[] nodes, long pageAddress) {
+        return nodes.length == 1 ? nodes[0] : nodes[(int) Long.remainderUnsigned(pageAddress / pageSize, nodes.length)];
+    }
+
+    private Allocation allocationOf(long address) {
+        Map.Entry<Long, Allocation> e = live.floorEntry(address);
+        return e != null && address < e.getValue().address + e.getValue().bytes ? e.getValue() : null;
+    }
+
+    private void locateBookkept(long address, int pageCount, int[] out) {
+        for (int i = 0; i < pageCount; i++) {
+            long page = address + i * pageSize;
+            Allocation a = allocationOf(page);
+            out[i] = a == null ? -1 : a.pageNodes[(int) ((page - a.address) / pageSize)];
+        }
+    }
+
+    private void locateInKernel(long address, int pageCount, int[] out) {
+        for (int done = 0; done < pageCount; done += MOVE_PAGES_BATCH) {
+            int n = Math.min(MOVE_PAGES_BATCH, pageCount - done);
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment pages = scratch.allocate(ADDRESS, n);
+                MemorySegment status = scratch.allocate(JAVA_INT, n);
+                for (int i = 0; i < n; i++) {
+                    pages.setAtIndex(ADDRESS, i, MemorySegment.ofAddress(address + (done + i) * pageSize));
+                }
+                if (Libnuma.movePages(n, pages, MemorySegment.NULL, status, 0) != 0) {
+                    throw new NumaMemoryException("move_pages could not report where " + n + " pages from 0x"
+                            + Long.toHexString(address + done * pageSize) + " are");
+                }
+                for (int i = 0; i < n; i++) {
+                    int s = status.getAtIndex(JAVA_INT, i);
+                    out[done + i] = s < 0 ? -1 : topology.nodeOfOsNode(s);
+                }
+            }
+        }
+    }
+
+    private long moveInKernel(long first, long end, MemoryPlacement target, int[] nodes) {
+        long failed = 0;
+        long total = (end - first) / pageSize;
+        for (long done = 0; done < total; done += MOVE_PAGES_BATCH) {
+            int n = (int) Math.min(MOVE_PAGES_BATCH, total - done);
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment pages = scratch.allocate(ADDRESS, n);
+                MemorySegment targets = scratch.allocate(JAVA_INT, n);
+                MemorySegment status = scratch.allocate(JAVA_INT, n);
+                for (int i = 0; i < n; i++) {
+                    long page = first + (done + i) * pageSize;
+                    pages.setAtIndex(ADDRESS, i, MemorySegment.ofAddress(page));
+                    targets.setAtIndex(JAVA_INT, i, topology.node(targetOf(target, nodes, page)).osNode());
+                }
+                if (Libnuma.movePages(n, pages, targets, status, Libnuma.MPOL_MF_MOVE) < 0) {
+                    throw new NumaMemoryException("move_pages refused to move " + n + " pages " + describe(target));
+                }
+                for (int i = 0; i < n; i++) {
+                    int s = status.getAtIndex(JAVA_INT, i);
+                    if (s < 0 && s != -ENOENT) {
+                        failed++;
+                    }
+                }
+            }
+        }
+        return failed;
+    }
+
+    private static String describe(MemoryPlacement placement) {
+        return switch (placement) {
+            case MemoryPlacement.OnNode on -> "on node " + on.node();
+            case MemoryPlacement.Interleaved il -> "interleaved over nodes " + Arrays.toString(il.nodes());
+        };
+    }
+
+    /** One mapping: its pages' intended nodes, guarded by the allocation's monitor for moves. */
+    private static final class Allocation {
+        final long address;
+        final long bytes;
+        final Component component;
+        final byte[] pageNodes;
+
+        Allocation(long address, long bytes, Component component, byte[] pageNodes) {
+            this.address = address;
+            this.bytes = bytes;
+            this.component = component;
+            this.pageNodes = pageNodes;
+        }
+
+        void account(MemoryAccounting accounting, long pageSize, int sign) {
+            long[] perNode = new long[Topology.MAX_NODES];
+            for (byte node : pageNodes) {
+                perNode[node] += pageSize;
+            }
+            for (int node = 0; node < perNode.length; node++) {
+                if (perNode[node] != 0) {
+                    accounting.add(node, component, sign * perNode[node]);
+                }
+            }
+        }
+    }
+}
