@@ -167,9 +167,15 @@ public final class NumaMemory {
             return Libc.mmapAnonymous(mapped);
         }
         int[] osNodes = Arrays.stream(nodes).map(n -> topology.node(n).osNode()).sorted().distinct().toArray();
-        return osNodes.length == 1
-                ? Libnuma.allocOnNode(mapped, osNodes[0]).address()
-                : Libnuma.allocInterleaved(mapped, osNodes).address();
+        if (osNodes.length == 1) {
+            return Libnuma.allocOnNode(mapped, osNodes[0]).address();
+        }
+        MemorySegment m = Libnuma.allocInterleaved(mapped, osNodes);
+        if (m.address() != 0) {
+            // A transparent huge page would put 512 consecutive pages on one node: interleave page by page.
+            Libc.madvise(m.reinterpret(mapped), Libc.MADV_NOHUGEPAGE);
+        }
+        return m.address();
     }
 
     private void release(Allocation allocation) {
