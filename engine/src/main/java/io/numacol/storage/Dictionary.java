@@ -18,7 +18,7 @@ import java.util.List;
  * arena closes, every access throws IllegalStateException. It is immutable and safe to read from
  * any thread.
  */
-public sealed interface Dictionary permits LongDictionary, DoubleDictionary {
+public sealed interface Dictionary permits LongDictionary, DoubleDictionary, StringDictionary {
 
     /** The number of distinct values; vids are {@code 0..size()-1}. */
     int size();

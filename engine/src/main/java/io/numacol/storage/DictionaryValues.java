@@ -47,4 +47,24 @@ public final class DictionaryValues {
         }
         return Arrays.copyOf(sorted, distinct);
     }
+
+    /** The distinct values of {@code values[0..count)} in UTF-8 byte (code point) order, as {@link StringDictionary} sorts. */
+    public static String[] sortedDistinct(String[] values, int count) {
+        Objects.requireNonNull(values, "values");
+        Search.checkCount(count, values.length);
+        String[] sorted = Arrays.copyOf(values, count);
+        for (int i = 0; i < count; i++) {
+            if (sorted[i] == null) {
+                throw new IllegalArgumentException("null at position " + i + ": a dictionary holds no nulls");
+            }
+        }
+        Arrays.sort(sorted, Utf8::compare);
+        int distinct = 0;
+        for (int i = 0; i < count; i++) {
+            if (distinct == 0 || !sorted[i].equals(sorted[distinct - 1])) {
+                sorted[distinct++] = sorted[i];
+            }
+        }
+        return Arrays.copyOf(sorted, distinct);
+    }
 }

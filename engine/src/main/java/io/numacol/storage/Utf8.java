@@ -2,7 +2,12 @@ package io.numacol.storage;
 
 import java.nio.charset.StandardCharsets;
 
-/** UTF-8 as numacol stores strings. */
+/**
+ * UTF-8 as numacol stores strings. Byte order of UTF-8 is Unicode code point order, which differs
+ * from {@link String#compareTo} (UTF-16 code units) where a supplementary character (encoded as
+ * surrogates D800-DFFF) meets a character in E000-FFFF: code point order puts the supplementary
+ * character last.
+ */
 final class Utf8 {
     private Utf8() {
     }
@@ -24,5 +29,29 @@ final class Utf8 {
                         + ": it is not valid Unicode and has no UTF-8 encoding");
             }
         }
+    }
+
+    /** Compares in code point order (= UTF-8 byte order) without encoding. */
+    static int compare(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                return Integer.compare(codePointOrder(x), codePointOrder(y));
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    /**
+     * Lifts surrogates above E000-FFFF and moves E000-FFFF down into their place: the first
+     * differing UTF-16 units then compare as the code points they belong to would.
+     */
+    private static int codePointOrder(char c) {
+        if (c < Character.MIN_SURROGATE) {
+            return c;
+        }
+        return Character.isSurrogate(c) ? c + 0x2000 : c - 0x800;
     }
 }
