@@ -1,0 +1,475 @@
+package io.numacol.storage;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The SQL type of a column and how its values are encoded for the {@link Dictionary}.
+ *
+ * <ul>
+ *   <li>BOOLEAN: stored as 0 (false) or 1 (true).</li>
+ *   <li>INTEGER (32-bit) and BIGINT (64-bit): stored as the value.</li>
+ *   <li>DECIMAL(p,s), 1 &lt;= p &lt;= 18, 0 &lt;= s &lt;= p: stored as the unscaled value, so
+ *       12.34 in DECIMAL(15,2) is 1234. Inputs are rounded HALF_UP to s digits, then must have
+ *       at most p digits. p &lt;= 18 keeps every value, and the sum of two, inside a long.</li>
+ *   <li>DOUBLE: stored as the double.</li>
+ *   <li>DATE: stored as the epoch day (days since 1970-01-01, {@link LocalDate#toEpochDay()}).</li>
+ *   <li>CHAR(n), VARCHAR(n), n &gt;= 1: stored as the string. Lengths count Unicode code points
+ *       (characters as a user sees them, an emoji is one), not UTF-16 chars or UTF-8 bytes.
+ *       CHAR values lose their trailing spaces (U+0020) when stored and read back without
+ *       padding, so comparing CHAR values behaves like SQL's PAD SPACE; a CHAR value longer
+ *       than n only in trailing spaces therefore fits. VARCHAR values are stored exactly.</li>
+ * </ul>
+ *
+ * <p>{@code precision} and {@code scale} are 0 for all but DECIMAL, {@code length} is 0 for all but
+ * CHAR and VARCHAR. The conversion methods take the natural Java types of a kind and throw
+ * IllegalArgumentException naming the value and the type for anything else; a null value is
+ * rejected too, since a SQL NULL is not encoded as a value.
+ */
+public record ColumnType(Kind kind, int precision, int scale, int length) {
+
+    /** The largest DECIMAL precision: 10^18 - 1 is the largest all-nines number a long holds. */
+    public static final int MAX_DECIMAL_PRECISION = 18;
+
+    private static final long[] POWERS_OF_TEN = new long[MAX_DECIMAL_PRECISION + 1];
+
+    static {
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+        }
+    }
+
+    private static final Pattern SPEC =
+            Pattern.compile("\\s*([A-Za-z]+)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
+
+    public enum Kind {
+        BOOLEAN(StorageKind.LONG),
+        INTEGER(StorageKind.LONG),
+        BIGINT(StorageKind.LONG),
+        DOUBLE(StorageKind.DOUBLE),
+        DECIMAL(StorageKind.LONG),
+        DATE(StorageKind.LONG),
+        CHAR(StorageKind.STRING),
+        VARCHAR(StorageKind.STRING);
+
+        private final StorageKind storageKind;
+
+        Kind(StorageKind storageKind) {
+            this.storageKind = storageKind;
+        }
+
+        public StorageKind storageKind() {
+            return storageKind;
+        }
+    }
+
+    public ColumnType {
+        Objects.requireNonNull(kind, "kind");
+        switch (kind) {
+            case DECIMAL -> {
+                if (precision < 1 || precision > MAX_DECIMAL_PRECISION) {
+                    throw new IllegalArgumentException("DECIMAL precision must be between 1 and "
+                            + MAX_DECIMAL_PRECISION + ", got " + precision);
+                }
+                if (scale < 0 || scale > precision) {
+                    throw new IllegalArgumentException("DECIMAL scale must be between 0 and the precision "
+                            + precision + ", got " + scale);
+                }
+                if (length != 0) {
+                    throw new IllegalArgumentException("DECIMAL has no length, got " + length);
+                }
+            }
+            case CHAR, VARCHAR -> {
+                if (length < 1) {
+                    throw new IllegalArgumentException(kind + " length must be at least 1, got " + length);
+                }
+                if (precision != 0 || scale != 0) {
+                    throw new IllegalArgumentException(kind + " has no precision or scale, got "
+                            + precision + "," + scale);
+                }
+            }
+            default -> {
+                if (precision != 0 || scale != 0 || length != 0) {
+                    throw new IllegalArgumentException(kind + " takes no precision, scale or length, got "
+                            + precision + "," + scale + "," + length);
+                }
+            }
+        }
+    }
+
+    // Factories. booleanType, doubleType and charType carry a suffix because the plain names are Java keywords.
+
+    public static ColumnType booleanType() {
+        return new ColumnType(Kind.BOOLEAN, 0, 0, 0);
+    }
+
+    public static ColumnType integer() {
+        return new ColumnType(Kind.INTEGER, 0, 0, 0);
+    }
+
+    public static ColumnType bigint() {
+        return new ColumnType(Kind.BIGINT, 0, 0, 0);
+    }
+
+    public static ColumnType doubleType() {
+        return new ColumnType(Kind.DOUBLE, 0, 0, 0);
+    }
+
+    public static ColumnType decimal(int precision, int scale) {
+        return new ColumnType(Kind.DECIMAL, precision, scale, 0);
+    }
+
+    public static ColumnType date() {
+        return new ColumnType(Kind.DATE, 0, 0, 0);
+    }
+
+    public static ColumnType charType(int length) {
+        return new ColumnType(Kind.CHAR, 0, 0, length);
+    }
+
+    public static ColumnType varchar(int length) {
+        return new ColumnType(Kind.VARCHAR, 0, 0, length);
+    }
+
+    /**
+     * Parses what {@link #toString()} prints, case-insensitively and with optional blanks:
+     * {@code BOOLEAN}, {@code INTEGER} (or {@code INT}), {@code BIGINT}, {@code DOUBLE},
+     * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
+     * {@code DATE}, {@code CHAR(n)}, {@code VARCHAR(n)}.
+     */
+    public static ColumnType parse(String spec) {
+        Objects.requireNonNull(spec, "spec");
+        Matcher m = SPEC.matcher(spec);
+        if (!m.matches()) {
+            throw bad(spec, "expected a type name with optional parameters, such as INTEGER, VARCHAR(25) or DECIMAL(15,2)");
+        }
+        String name = m.group(1).toUpperCase(Locale.ROOT);
+        Kind kind = switch (name) {
+            case "INT" -> Kind.INTEGER;
+            case "NUMERIC" -> Kind.DECIMAL;
+            default -> kindNamed(name, spec);
+        };
+        Integer first = parameter(m.group(2), spec);
+        Integer second = parameter(m.group(3), spec);
+        try {
+            return switch (kind) {
+                case DECIMAL -> {
+                    if (first == null) {
+                        throw new IllegalArgumentException("DECIMAL needs a precision: DECIMAL(p) or DECIMAL(p,s)");
+                    }
+                    yield decimal(first, second == null ? 0 : second);
+                }
+                case CHAR, VARCHAR -> {
+                    if (first == null || second != null) {
+                        throw new IllegalArgumentException(kind + " takes exactly one parameter, its length: "
+                                + kind + "(n)");
+                    }
+                    yield new ColumnType(kind, 0, 0, first);
+                }
+                default -> {
+                    if (first != null) {
+                        throw new IllegalArgumentException(kind + " takes no parameters");
+                    }
+                    yield new ColumnType(kind, 0, 0, 0);
+                }
+            };
+        } catch (IllegalArgumentException e) {
+            throw bad(spec, e.getMessage());
+        }
+    }
+
+    private static Kind kindNamed(String name, String spec) {
+        for (Kind k : Kind.values()) {
+            if (k.name().equals(name)) {
+                return k;
+            }
+        }
+        throw bad(spec, "unknown type " + name
+                + "; known: BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n), VARCHAR(n)");
+    }
+
+    private static Integer parameter(String digits, String spec) {
+        if (digits == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw bad(spec, "parameter " + digits + " is too large");
+        }
+    }
+
+    private static IllegalArgumentException bad(String spec, String why) {
+        return new IllegalArgumentException("bad column type '" + spec + "': " + why);
+    }
+
+    public StorageKind storageKind() {
+        return kind.storageKind();
+    }
+
+    /** SQL spelling, e.g. {@code DECIMAL(15,2)}, {@code VARCHAR(25)}, {@code DATE}; {@link #parse} reads it back. */
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+            case CHAR, VARCHAR -> kind + "(" + length + ")";
+            default -> kind.name();
+        };
+    }
+
+    // ---- Java value -> stored value
+
+    /**
+     * The stored long of a BOOLEAN (Boolean), INTEGER or BIGINT (Integer, Long, Short, Byte,
+     * BigInteger, or a BigDecimal without fraction, in range), DECIMAL (BigDecimal, Long, Integer,
+     * Short, Byte, BigInteger, a finite Double or Float taken at its shortest decimal form, or a
+     * String BigDecimal can parse) or DATE (LocalDate, java.sql.Date, or an ISO String yyyy-mm-dd).
+     */
+    public long toLong(Object value) {
+        requireStorage(StorageKind.LONG, "toLong");
+        requireNonNullValue(value);
+        return switch (kind) {
+            case BOOLEAN -> {
+                if (value instanceof Boolean b) {
+                    yield b ? 1 : 0;
+                }
+                throw wrongType(value, "a Boolean");
+            }
+            case INTEGER -> integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case BIGINT -> integral(value, Long.MIN_VALUE, Long.MAX_VALUE);
+            case DECIMAL -> unscaled(value);
+            case DATE -> epochDay(value);
+            default -> throw new AssertionError(kind);
+        };
+    }
+
+    /** The stored double of a DOUBLE: any Number; NaN and infinities are values, overflow to infinity is not. */
+    public double toDouble(Object value) {
+        requireStorage(StorageKind.DOUBLE, "toDouble");
+        requireNonNullValue(value);
+        if (!(value instanceof Number n)) {
+            throw wrongType(value, "a Number");
+        }
+        double d = n.doubleValue();
+        if (Double.isInfinite(d) && !(value instanceof Double || value instanceof Float)) {
+            throw outOfRange(value);
+        }
+        return d;
+    }
+
+    /** The stored string of a CHAR (trailing spaces stripped) or VARCHAR, checked against the length in code points. */
+    public String toStringValue(Object value) {
+        requireStorage(StorageKind.STRING, "toStringValue");
+        requireNonNullValue(value);
+        if (!(value instanceof String s)) {
+            throw wrongType(value, "a String");
+        }
+        String stored = kind == Kind.CHAR ? stripTrailingSpaces(s) : s;
+        Utf8.checkWellFormed(stored);
+        if (stored.length() > length) {
+            int codePoints = stored.codePointCount(0, stored.length());
+            if (codePoints > length) {
+                throw new IllegalArgumentException(Describe.value(s) + " (" + codePoints + " characters) is longer than "
+                        + this);
+            }
+        }
+        return stored;
+    }
+
+    private static String stripTrailingSpaces(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    private long integral(Object value, long min, long max) {
+        long v = switch (value) {
+            case Integer i -> i;
+            case Long l -> l;
+            case Short s -> s;
+            case Byte b -> b;
+            case BigInteger b -> {
+                if (b.bitLength() > 63) {
+                    throw outOfRange(value);
+                }
+                yield b.longValue();
+            }
+            case BigDecimal d -> wholeNumber(d);
+            default -> throw wrongType(value, "an Integer, Long, Short, Byte, BigInteger or a BigDecimal without fraction");
+        };
+        if (v < min || v > max) {
+            throw outOfRange(value);
+        }
+        return v;
+    }
+
+    private long wholeNumber(BigDecimal d) {
+        if (d.signum() == 0) {
+            return 0;
+        }
+        // Digits before the point, checked first so 1E+999999999 fails without being expanded.
+        if ((long) d.precision() - d.scale() > 19) {
+            throw outOfRange(d);
+        }
+        BigDecimal stripped = d.stripTrailingZeros();
+        if (stripped.scale() > 0) {
+            throw new IllegalArgumentException("value " + d + " is not a whole number, as " + this + " requires");
+        }
+        try {
+            return stripped.longValueExact();
+        } catch (ArithmeticException e) {
+            throw outOfRange(d);
+        }
+    }
+
+    private long unscaled(Object value) {
+        BigDecimal d = switch (value) {
+            case BigDecimal b -> b;
+            case Long l -> BigDecimal.valueOf(l);
+            case Integer i -> BigDecimal.valueOf(i);
+            case Short s -> BigDecimal.valueOf(s);
+            case Byte b -> BigDecimal.valueOf(b);
+            case BigInteger b -> new BigDecimal(b);
+            case Double x when Double.isFinite(x) -> BigDecimal.valueOf(x);
+            case Float x when Float.isFinite(x) -> new BigDecimal(x.toString());
+            case Double _, Float _ -> throw notFinite(value);
+            case String s -> {
+                try {
+                    yield new BigDecimal(s);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(Describe.value(s) + " is not a number, as " + this + " requires");
+                }
+            }
+            default -> throw wrongType(value,
+                    "a BigDecimal, Long, Integer, Short, Byte, BigInteger, finite Double or Float, or a numeric String");
+        };
+        if (d.signum() == 0) {
+            return 0;
+        }
+        // Decide by magnitude before setScale, which would expand 1E+999999999 or 1E-999999999.
+        long integerDigits = (long) d.precision() - d.scale();
+        if (integerDigits > precision - scale) {
+            throw doesNotFit(value);
+        }
+        if (integerDigits <= -scale - 1) {
+            return 0; // below half a unit of the last place: rounds to zero
+        }
+        BigDecimal rounded = d.setScale(scale, RoundingMode.HALF_UP);
+        if (rounded.precision() > precision) {
+            throw doesNotFit(value); // rounding carried into a new digit, e.g. 999.995 -> 1000.00
+        }
+        return rounded.unscaledValue().longValue();
+    }
+
+    private long epochDay(Object value) {
+        LocalDate date = switch (value) {
+            case LocalDate d -> d;
+            case java.sql.Date d -> d.toLocalDate();
+            case String s -> {
+                try {
+                    yield LocalDate.parse(s);
+                } catch (DateTimeParseException e) {
+                    throw new IllegalArgumentException(Describe.value(s) + " is not a valid DATE (expected yyyy-mm-dd): "
+                            + e.getMessage(), e);
+                }
+            }
+            default -> throw wrongType(value, "a LocalDate, java.sql.Date or an ISO date String yyyy-mm-dd");
+        };
+        return date.toEpochDay();
+    }
+
+    // ---- stored value -> Java value
+
+    /** BOOLEAN -> Boolean, INTEGER -> Integer, BIGINT -> Long, DECIMAL -> BigDecimal with scale s, DATE -> LocalDate. */
+    public Object toJava(long stored) {
+        requireStorage(StorageKind.LONG, "toJava(long)");
+        return switch (kind) {
+            case BOOLEAN -> {
+                if (stored != 0 && stored != 1) {
+                    throw badStored(stored, "0 or 1");
+                }
+                yield stored == 1;
+            }
+            case INTEGER -> {
+                if (stored != (int) stored) {
+                    throw badStored(stored, "a 32-bit integer");
+                }
+                yield (int) stored;
+            }
+            case BIGINT -> stored;
+            case DECIMAL -> {
+                long limit = POWERS_OF_TEN[precision];
+                if (stored <= -limit || stored >= limit) {
+                    throw badStored(stored, "an unscaled value of at most " + precision + " digits");
+                }
+                yield BigDecimal.valueOf(stored, scale);
+            }
+            case DATE -> {
+                try {
+                    yield LocalDate.ofEpochDay(stored);
+                } catch (DateTimeException e) {
+                    throw badStored(stored, "an epoch day within LocalDate's range");
+                }
+            }
+            default -> throw new AssertionError(kind);
+        };
+    }
+
+    /** DOUBLE -> Double. */
+    public Object toJava(double stored) {
+        requireStorage(StorageKind.DOUBLE, "toJava(double)");
+        return stored;
+    }
+
+    /** CHAR, VARCHAR -> the String as stored (a CHAR without its trailing spaces). */
+    public Object toJava(String stored) {
+        requireStorage(StorageKind.STRING, "toJava(String)");
+        return stored;
+    }
+
+    private void requireStorage(StorageKind expected, String method) {
+        if (kind.storageKind() != expected) {
+            throw new UnsupportedOperationException(this + " values are stored as " + kind.storageKind()
+                    + ", not " + expected + ": " + method + " does not apply");
+        }
+    }
+
+    private void requireNonNullValue(Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("null is not a " + this + " value (a SQL NULL is not encoded as a value)");
+        }
+    }
+
+    private IllegalArgumentException wrongType(Object value, String expected) {
+        return new IllegalArgumentException("value " + Describe.value(value) + " (" + value.getClass().getName()
+                + ") cannot be stored as " + this + ": expected " + expected);
+    }
+
+    private IllegalArgumentException outOfRange(Object value) {
+        return new IllegalArgumentException("value " + Describe.value(value) + " is out of range for " + this);
+    }
+
+    private IllegalArgumentException doesNotFit(Object value) {
+        return new IllegalArgumentException(Describe.value(value) + " does not fit " + this);
+    }
+
+    private IllegalArgumentException notFinite(Object value) {
+        return new IllegalArgumentException("value " + value + " is not a finite number, as " + this + " requires");
+    }
+
+    private IllegalArgumentException badStored(long stored, String expected) {
+        return new IllegalArgumentException("stored value " + stored + " is not a " + this + " value: expected "
+                + expected);
+    }
+}

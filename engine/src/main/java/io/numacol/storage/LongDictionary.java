@@ -1,0 +1,89 @@
+package io.numacol.storage;
+
+import io.numacol.memory.Component;
+import io.numacol.memory.MemoryPlacement;
+import io.numacol.memory.NodeArena;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntUnaryOperator;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A Dictionary of signed longs in ascending order, 8 bytes each in one segment. Holds BOOLEAN,
+ * INTEGER, BIGINT, DECIMAL (unscaled) and DATE (epoch day) columns; see {@link ColumnType}.
+ */
+public final class LongDictionary implements Dictionary {
+    private final MemorySegment values;
+    private final int size;
+
+    private LongDictionary(MemorySegment values, int size) {
+        this.values = values;
+        this.size = size;
+    }
+
+    /**
+     * A dictionary of {@code sortedDistinct[0..count)}, which must ascend strictly (use
+     * {@link DictionaryValues#sortedDistinct(long[], int)} otherwise). Bad input is rejected
+     * before anything is allocated.
+     */
+    public static LongDictionary build(long[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement) {
+        Objects.requireNonNull(sortedDistinct, "sortedDistinct");
+        Objects.requireNonNull(arena, "arena");
+        Objects.requireNonNull(placement, "placement");
+        Search.checkCount(count, sortedDistinct.length);
+        Search.checkStrictlyAscending(count, i -> Long.compare(sortedDistinct[i - 1], sortedDistinct[i]),
+                i -> Long.toString(sortedDistinct[i]));
+        MemorySegment values = arena.allocate(count * JAVA_LONG.byteSize(), placement, Component.DICTIONARY);
+        MemorySegment.copy(sortedDistinct, 0, values, JAVA_LONG, 0, count);
+        return new LongDictionary(values.asReadOnly(), count);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public StorageKind storageKind() {
+        return StorageKind.LONG;
+    }
+
+    public long getLong(int vid) {
+        Search.checkVid(vid, size);
+        return values.getAtIndex(JAVA_LONG, vid);
+    }
+
+    public int find(long value) {
+        return Search.find(size, comparedTo(value));
+    }
+
+    public int lowerBound(long value) {
+        return Search.lowerBound(size, comparedTo(value));
+    }
+
+    public int upperBound(long value) {
+        return Search.upperBound(size, comparedTo(value));
+    }
+
+    /** The vids of values v with {@code low <= v <= high}; empty when {@code low > high}. */
+    public VidRange between(long low, long high) {
+        return VidRange.of(lowerBound(low), upperBound(high));
+    }
+
+    private IntUnaryOperator comparedTo(long probe) {
+        return vid -> Long.compare(values.getAtIndex(JAVA_LONG, vid), probe);
+    }
+
+    @Override
+    public List<MemorySegment> segments() {
+        return List.of(values);
+    }
+
+    @Override
+    public String toString() {
+        return "LongDictionary[" + size + " values]";
+    }
+}

@@ -1,0 +1,150 @@
+package io.numacol.storage;
+
+import io.numacol.memory.Component;
+import io.numacol.memory.MemoryPlacement;
+import io.numacol.memory.NodeArena;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntUnaryOperator;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A Dictionary of strings in UTF-8 byte order, which is Unicode code point order. That differs
+ * from {@link String#compareTo} (UTF-16 code units) for supplementary characters: here
+ * U+FFFD sorts before U+1F600 (an emoji), String.compareTo puts the emoji first. CHAR and
+ * VARCHAR columns use it; see {@link ColumnType}.
+ *
+ * <p>Layout, in one allocation so that a dictionary costs one page rounding and is never
+ * half-built: {@code offsets}, n+1 longs where value v spans bytes
+ * {@code [offsets[v], offsets[v+1])} of {@code data}, then {@code data}, the UTF-8 bytes of all
+ * values concatenated. Offsets are longs, not ints, so the data of a large part may pass 2 GiB
+ * without a special case; the 4 more bytes per value are small beside the strings themselves.
+ *
+ * <p>Lookups encode the probe once and compare bytes off-heap ({@link MemorySegment#mismatch}),
+ * so no String is made per probe step. A probe with an unpaired surrogate has no UTF-8 form and
+ * no place in the order: lookups reject it with IllegalArgumentException.
+ */
+public final class StringDictionary implements Dictionary {
+    private final MemorySegment block;
+    private final MemorySegment offsets;
+    private final MemorySegment data;
+    private final int size;
+
+    private StringDictionary(MemorySegment block, int size) {
+        this.block = block;
+        this.size = size;
+        long offsetBytes = (size + 1L) * JAVA_LONG.byteSize();
+        this.offsets = block.asSlice(0, offsetBytes);
+        this.data = block.asSlice(offsetBytes);
+    }
+
+    /**
+     * A dictionary of {@code sortedDistinct[0..count)}, which must ascend strictly in UTF-8 byte
+     * order (use {@link DictionaryValues#sortedDistinct(String[], int)} otherwise) and hold no
+     * nulls and no unpaired surrogates. Bad input is rejected before anything is allocated.
+     */
+    public static StringDictionary build(String[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement) {
+        Objects.requireNonNull(sortedDistinct, "sortedDistinct");
+        Objects.requireNonNull(arena, "arena");
+        Objects.requireNonNull(placement, "placement");
+        Search.checkCount(count, sortedDistinct.length);
+        byte[][] encoded = new byte[count][];
+        long dataBytes = 0;
+        for (int i = 0; i < count; i++) {
+            if (sortedDistinct[i] == null) {
+                throw new IllegalArgumentException("null at position " + i + ": a dictionary holds no nulls");
+            }
+            encoded[i] = Utf8.encode(sortedDistinct[i]);
+            dataBytes += encoded[i].length;
+        }
+        Search.checkStrictlyAscending(count, i -> Arrays.compareUnsigned(encoded[i - 1], encoded[i]),
+                i -> Describe.value(sortedDistinct[i]));
+
+        long offsetBytes = (count + 1L) * JAVA_LONG.byteSize();
+        MemorySegment block = arena.allocate(offsetBytes + dataBytes, placement, Component.DICTIONARY);
+        long position = 0;
+        for (int i = 0; i < count; i++) {
+            block.setAtIndex(JAVA_LONG, i, position);
+            MemorySegment.copy(encoded[i], 0, block, JAVA_BYTE, offsetBytes + position, encoded[i].length);
+            position += encoded[i].length;
+        }
+        block.setAtIndex(JAVA_LONG, count, position);
+        return new StringDictionary(block.asReadOnly(), count);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public StorageKind storageKind() {
+        return StorageKind.STRING;
+    }
+
+    public String getString(int vid) {
+        Search.checkVid(vid, size);
+        long start = offsets.getAtIndex(JAVA_LONG, vid);
+        long end = offsets.getAtIndex(JAVA_LONG, vid + 1);
+        return new String(data.asSlice(start, end - start).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
+    public int find(String value) {
+        return Search.find(size, comparedTo(value));
+    }
+
+    public int lowerBound(String value) {
+        return Search.lowerBound(size, comparedTo(value));
+    }
+
+    public int upperBound(String value) {
+        return Search.upperBound(size, comparedTo(value));
+    }
+
+    /** The vids of values v with {@code low <= v <= high} in UTF-8 byte order; empty when {@code low > high}. */
+    public VidRange between(String low, String high) {
+        return VidRange.of(lowerBound(low), upperBound(high));
+    }
+
+    /** Encodes the probe once; each search step then compares bytes. */
+    private IntUnaryOperator comparedTo(String value) {
+        MemorySegment probe = MemorySegment.ofArray(Utf8.encode(Objects.requireNonNull(value, "value")));
+        return vid -> compare(vid, probe);
+    }
+
+    /** The value at {@code vid} against the probe's bytes, unsigned, a proper prefix first. */
+    private int compare(int vid, MemorySegment probe) {
+        long start = offsets.getAtIndex(JAVA_LONG, vid);
+        long end = offsets.getAtIndex(JAVA_LONG, vid + 1);
+        long probeLength = probe.byteSize();
+        long at = MemorySegment.mismatch(data, start, end, probe, 0, probeLength);
+        if (at < 0) {
+            return 0;
+        }
+        if (at == end - start) {
+            return -1;
+        }
+        if (at == probeLength) {
+            return 1;
+        }
+        return Integer.compare(Byte.toUnsignedInt(data.get(JAVA_BYTE, start + at)),
+                Byte.toUnsignedInt(probe.get(JAVA_BYTE, at)));
+    }
+
+    /** The one segment holding offsets and data. */
+    @Override
+    public List<MemorySegment> segments() {
+        return List.of(block);
+    }
+
+    @Override
+    public String toString() {
+        return "StringDictionary[" + size + " values, " + data.byteSize() + " bytes of UTF-8]";
+    }
+}

@@ -1,0 +1,359 @@
+package io.numacol.storage;
+
+import io.numacol.storage.ColumnType.Kind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ColumnTypeTest {
+
+    // ---- parsing and printing
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "boolean;           BOOLEAN",
+            "INTEGER;           INTEGER",
+            "int;               INTEGER",
+            "BigInt;            BIGINT",
+            "double;            DOUBLE",
+            "decimal(15, 2);    DECIMAL(15,2)",
+            "' DECIMAL ( 18 , 18 ) '; DECIMAL(18,18)",
+            "decimal(1,0);      DECIMAL(1,0)",
+            "numeric(7);        DECIMAL(7,0)",
+            "date;              DATE",
+            "char(1);           CHAR(1)",
+            "VARCHAR(25);       VARCHAR(25)",
+            "varchar(2147483647); VARCHAR(2147483647)"})
+    void parsesAndPrintsSqlSpelling(String spec, String printed) {
+        ColumnType type = ColumnType.parse(spec);
+        assertThat(type).hasToString(printed);
+        assertThat(ColumnType.parse(type.toString())).isEqualTo(type);
+    }
+
+    @Test
+    void factoriesMatchTheParser() {
+        assertThat(ColumnType.booleanType()).isEqualTo(ColumnType.parse("BOOLEAN"));
+        assertThat(ColumnType.integer()).isEqualTo(ColumnType.parse("INTEGER"));
+        assertThat(ColumnType.bigint()).isEqualTo(ColumnType.parse("BIGINT"));
+        assertThat(ColumnType.doubleType()).isEqualTo(ColumnType.parse("DOUBLE"));
+        assertThat(ColumnType.decimal(15, 2)).isEqualTo(ColumnType.parse("DECIMAL(15,2)"));
+        assertThat(ColumnType.date()).isEqualTo(ColumnType.parse("DATE"));
+        assertThat(ColumnType.charType(10)).isEqualTo(ColumnType.parse("CHAR(10)"));
+        assertThat(ColumnType.varchar(25)).isEqualTo(ColumnType.parse("VARCHAR(25)"));
+        assertThat(ColumnType.decimal(15, 2).precision()).isEqualTo(15);
+        assertThat(ColumnType.decimal(15, 2).scale()).isEqualTo(2);
+        assertThat(ColumnType.varchar(25).length()).isEqualTo(25);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "BOOLEAN;     LONG",
+            "INTEGER;     LONG",
+            "BIGINT;      LONG",
+            "DECIMAL(9,3); LONG",
+            "DATE;        LONG",
+            "DOUBLE;      DOUBLE",
+            "CHAR(3);     STRING",
+            "VARCHAR(3);  STRING"})
+    void storageKindPerType(String spec, StorageKind storage) {
+        assertThat(ColumnType.parse(spec).storageKind()).isEqualTo(storage);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "decimal(19,2);   DECIMAL precision must be between 1 and 18, got 19",
+            "decimal(0);      DECIMAL precision must be between 1 and 18, got 0",
+            "decimal(5,6);    DECIMAL scale must be between 0 and the precision 5, got 6",
+            "decimal(5,-1);   DECIMAL scale must be between 0 and the precision 5, got -1",
+            "decimal;         DECIMAL needs a precision",
+            "varchar(0);      VARCHAR length must be at least 1, got 0",
+            "char(-3);        CHAR length must be at least 1, got -3",
+            "varchar;         VARCHAR takes exactly one parameter",
+            "char(3,1);       CHAR takes exactly one parameter",
+            "integer(5);      INTEGER takes no parameters",
+            "date(1,2);       DATE takes no parameters",
+            "varchar(99999999999); parameter 99999999999 is too large",
+            "text;            unknown type TEXT",
+            "decimal(15,2;    expected a type name with optional parameters",
+            "'';              expected a type name with optional parameters",
+            "double precision; expected a type name with optional parameters",
+            "varchar(x);      expected a type name with optional parameters"})
+    void rejectsBadSpecsNamingThem(String spec, String why) {
+        assertThatThrownBy(() -> ColumnType.parse(spec))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("bad column type '" + spec + "'")
+                .hasMessageContaining(why);
+    }
+
+    @Test
+    void constructorRejectsParametersAKindDoesNotHave() {
+        assertThatThrownBy(() -> new ColumnType(Kind.INTEGER, 5, 0, 0))
+                .hasMessageContaining("INTEGER takes no precision, scale or length");
+        assertThatThrownBy(() -> new ColumnType(Kind.VARCHAR, 3, 0, 10)).hasMessageContaining("VARCHAR has no precision");
+        assertThatThrownBy(() -> new ColumnType(Kind.DECIMAL, 5, 2, 7)).hasMessageContaining("DECIMAL has no length");
+        assertThatThrownBy(() -> new ColumnType(null, 0, 0, 0)).isInstanceOf(NullPointerException.class);
+    }
+
+    // ---- BOOLEAN
+
+    @Test
+    void booleanStoresZeroAndOne() {
+        ColumnType t = ColumnType.booleanType();
+        assertThat(t.toLong(true)).isEqualTo(1);
+        assertThat(t.toLong(false)).isZero();
+        assertThat(t.toJava(1)).isEqualTo(Boolean.TRUE);
+        assertThat(t.toJava(0)).isEqualTo(Boolean.FALSE);
+        assertThatThrownBy(() -> t.toLong(1)).hasMessageContaining("value 1 (java.lang.Integer) cannot be stored as BOOLEAN");
+        assertThatThrownBy(() -> t.toLong("true")).hasMessageContaining("'true'");
+        assertThatThrownBy(() -> t.toJava(2)).hasMessageContaining("stored value 2 is not a BOOLEAN value");
+    }
+
+    // ---- INTEGER and BIGINT
+
+    @Test
+    void integerAcceptsItsWholeRangeAndNothingBeyond() {
+        ColumnType t = ColumnType.integer();
+        assertThat(t.toLong(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(t.toLong(Integer.MIN_VALUE)).isEqualTo(Integer.MIN_VALUE);
+        assertThat(t.toLong((long) Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(t.toLong((short) -7)).isEqualTo(-7);
+        assertThat(t.toLong((byte) 9)).isEqualTo(9);
+        assertThat(t.toLong(BigInteger.valueOf(-12))).isEqualTo(-12);
+        assertThat(t.toLong(new BigDecimal("42.000"))).isEqualTo(42);
+        assertThat(t.toLong(new BigDecimal("4.2E+1"))).isEqualTo(42);
+        assertThat(t.toLong(BigDecimal.ZERO.setScale(5))).isZero();
+        assertThatThrownBy(() -> t.toLong(Integer.MAX_VALUE + 1L))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("value 2147483648 is out of range for INTEGER");
+        assertThatThrownBy(() -> t.toLong(Integer.MIN_VALUE - 1L)).hasMessage("value -2147483649 is out of range for INTEGER");
+        assertThatThrownBy(() -> t.toLong(3_000_000_000L)).hasMessage("value 3000000000 is out of range for INTEGER");
+        assertThatThrownBy(() -> t.toLong(new BigDecimal("2147483648"))).hasMessageContaining("out of range for INTEGER");
+        assertThatThrownBy(() -> t.toLong(new BigDecimal("42.5"))).hasMessage("value 42.5 is not a whole number, as INTEGER requires");
+        assertThatThrownBy(() -> t.toLong(1.0)).hasMessageContaining("value 1.0 (java.lang.Double) cannot be stored as INTEGER");
+        assertThatThrownBy(() -> t.toLong("12")).hasMessageContaining("'12' (java.lang.String) cannot be stored as INTEGER");
+        assertThat(t.toJava(Integer.MIN_VALUE)).isEqualTo(Integer.MIN_VALUE);
+        assertThatThrownBy(() -> t.toJava(Integer.MAX_VALUE + 1L)).hasMessageContaining("stored value 2147483648");
+    }
+
+    @Test
+    void bigintAcceptsLongRangeAndRejectsWiderNumbersWithoutExpandingThem() {
+        ColumnType t = ColumnType.bigint();
+        assertThat(t.toLong(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+        assertThat(t.toLong(BigInteger.valueOf(Long.MIN_VALUE))).isEqualTo(Long.MIN_VALUE);
+        assertThat(t.toLong(new BigDecimal(Long.MIN_VALUE))).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> t.toLong(BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.ONE)))
+                .hasMessage("value 9223372036854775808 is out of range for BIGINT");
+        assertThatThrownBy(() -> t.toLong(new BigDecimal("9223372036854775808")))
+                .hasMessage("value 9223372036854775808 is out of range for BIGINT");
+        assertThatThrownBy(() -> t.toLong(new BigDecimal("1E+999999999"))).hasMessage("value 1E+999999999 is out of range for BIGINT");
+        assertThatThrownBy(() -> t.toLong(new BigDecimal("1E-999999999"))).hasMessageContaining("not a whole number");
+        assertThat(t.toJava(-5)).isEqualTo(-5L);
+    }
+
+    // ---- DECIMAL
+
+    @ParameterizedTest
+    @CsvSource({
+            "15, 2, 12.34,       1234",
+            "15, 2, 1.005,       101",
+            "15, 2, -1.005,      -101",
+            "15, 2, 1.0049999,   100",
+            "15, 2, 0.004,       0",
+            "15, 2, -0.005,      -1",
+            "5,  2, 999.99,      99999",
+            "5,  2, -999.994,    -99999",
+            "5,  0, 12345,       12345",
+            "3,  3, 0.9994,      999",
+            "18, 0, 999999999999999999, 999999999999999999",
+            "18, 18, -0.999999999999999999, -999999999999999999",
+            "4,  2, 1E+1,        1000",
+            "4,  2, 1E-999999999, 0"})
+    void decimalRoundsHalfUpToItsScale(int precision, int scale, String value, long unscaled) {
+        ColumnType t = ColumnType.decimal(precision, scale);
+        assertThat(t.toLong(new BigDecimal(value))).isEqualTo(unscaled);
+        assertThat(t.toLong(value)).isEqualTo(unscaled);
+        assertThat(t.toJava(unscaled)).isEqualTo(BigDecimal.valueOf(unscaled, scale));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "5, 2, 12345.678",
+            "5, 2, 1000",
+            "5, 2, 999.995",
+            "5, 2, -999.995",
+            "3, 3, 0.9995",
+            "18, 0, 1000000000000000000",
+            "18, 2, 1E+999999999"})
+    void decimalRejectsValuesWithTooManyDigits(int precision, int scale, String value) {
+        ColumnType t = ColumnType.decimal(precision, scale);
+        assertThatThrownBy(() -> t.toLong(new BigDecimal(value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(value + " does not fit DECIMAL(" + precision + "," + scale + ")");
+    }
+
+    @Test
+    void decimalAcceptsIntegralAndFloatingInputsAndReadsBackWithItsScale() {
+        ColumnType t = ColumnType.decimal(15, 2);
+        assertThat(t.toLong(7)).isEqualTo(700);
+        assertThat(t.toLong(-7L)).isEqualTo(-700);
+        assertThat(t.toLong(BigInteger.TEN)).isEqualTo(1000);
+        assertThat(t.toLong(2.675)).as("the double's shortest decimal form, not its binary expansion").isEqualTo(268);
+        assertThat(t.toLong(0.1f)).isEqualTo(10);
+        assertThat(t.toJava(1234)).isEqualTo(new BigDecimal("12.34"));
+        assertThat(((BigDecimal) t.toJava(100)).scale()).isEqualTo(2);
+        assertThatThrownBy(() -> t.toLong(12345.678e12)).hasMessage("1.2345678E16 does not fit DECIMAL(15,2)");
+        assertThatThrownBy(() -> t.toLong(Double.NaN)).hasMessage("value NaN is not a finite number, as DECIMAL(15,2) requires");
+        assertThatThrownBy(() -> t.toLong(Float.NEGATIVE_INFINITY)).hasMessageContaining("-Infinity is not a finite number");
+        assertThatThrownBy(() -> t.toLong("12,5")).hasMessage("'12,5' is not a number, as DECIMAL(15,2) requires");
+        assertThatThrownBy(() -> t.toLong(true)).hasMessageContaining("value true (java.lang.Boolean) cannot be stored as DECIMAL(15,2)");
+        assertThatThrownBy(() -> t.toJava(1_000_000_000_000_000L)).hasMessageContaining("stored value 1000000000000000 is not a DECIMAL(15,2)");
+    }
+
+    // ---- DOUBLE
+
+    @Test
+    void doubleTakesAnyNumber() {
+        ColumnType t = ColumnType.doubleType();
+        assertThat(t.toDouble(1.5)).isEqualTo(1.5);
+        assertThat(t.toDouble(1.5f)).isEqualTo(1.5);
+        assertThat(t.toDouble(3)).isEqualTo(3.0);
+        assertThat(t.toDouble(new BigDecimal("0.25"))).isEqualTo(0.25);
+        assertThat(t.toDouble(Double.NaN)).isNaN();
+        assertThat(t.toDouble(Double.NEGATIVE_INFINITY)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(t.toJava(-2.5)).isEqualTo(-2.5);
+        assertThatThrownBy(() -> t.toDouble(new BigDecimal("1E+400"))).hasMessage("value 1E+400 is out of range for DOUBLE");
+        assertThatThrownBy(() -> t.toDouble("1.5")).hasMessageContaining("'1.5' (java.lang.String) cannot be stored as DOUBLE");
+    }
+
+    // ---- DATE
+
+    @Test
+    void dateStoresTheEpochDay() {
+        ColumnType t = ColumnType.date();
+        LocalDate day = LocalDate.of(1998, 12, 1);
+        assertThat(t.toLong(day)).isEqualTo(day.toEpochDay());
+        assertThat(t.toLong(java.sql.Date.valueOf(day))).isEqualTo(day.toEpochDay());
+        assertThat(t.toLong("1998-12-01")).isEqualTo(day.toEpochDay());
+        assertThat(t.toLong("1970-01-01")).isZero();
+        assertThat(t.toLong("1969-12-31")).isEqualTo(-1);
+        assertThat(t.toLong("2024-02-29")).isEqualTo(LocalDate.of(2024, 2, 29).toEpochDay());
+        assertThat(t.toJava(day.toEpochDay())).isEqualTo(day);
+        assertThatThrownBy(() -> t.toJava(Long.MAX_VALUE)).hasMessageContaining("stored value " + Long.MAX_VALUE + " is not a DATE");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2023-02-29", "2024-02-30", "2024-13-01", "2024-00-10", "20240101", "1998-12-1", "yesterday", ""})
+    void dateRejectsInvalidIsoStrings(String value) {
+        assertThatThrownBy(() -> ColumnType.date().toLong(value))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("'" + value + "' is not a valid DATE (expected yyyy-mm-dd)");
+    }
+
+    @Test
+    void dateRejectsOtherTypes() {
+        ColumnType t = ColumnType.date();
+        assertThatThrownBy(() -> t.toLong(19000)).hasMessageContaining("value 19000 (java.lang.Integer) cannot be stored as DATE");
+        assertThatThrownBy(() -> t.toLong(new java.util.Date(0))).hasMessageContaining("(java.util.Date) cannot be stored as DATE");
+        assertThatThrownBy(() -> t.toLong(LocalDate.of(2024, 1, 1).atStartOfDay()))
+                .hasMessageContaining("(java.time.LocalDateTime) cannot be stored as DATE");
+    }
+
+    // ---- CHAR and VARCHAR
+
+    @Test
+    void varcharCountsCodePointsAndKeepsSpaces() {
+        ColumnType t = ColumnType.varchar(5);
+        assertThat(t.toStringValue("abcde")).isEqualTo("abcde");
+        assertThat(t.toStringValue("")).isEmpty();
+        assertThat(t.toStringValue("ab  ")).isEqualTo("ab  ");
+        assertThat(t.toStringValue("😀😀😀😀😀")).as("five code points in ten UTF-16 chars").hasSize(10);
+        assertThat(t.toStringValue("é中😀ab")).isEqualTo("é中😀ab");
+        assertThat(t.toJava("x")).isEqualTo("x");
+        assertThatThrownBy(() -> t.toStringValue("abcdef"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'abcdef' (6 characters) is longer than VARCHAR(5)");
+        assertThatThrownBy(() -> t.toStringValue("abcde ")).hasMessage("'abcde ' (6 characters) is longer than VARCHAR(5)");
+        assertThatThrownBy(() -> t.toStringValue("😀😀😀😀😀😀")).hasMessageContaining("(6 characters) is longer than VARCHAR(5)");
+        assertThatThrownBy(() -> t.toStringValue('a')).hasMessageContaining("value a (java.lang.Character) cannot be stored as VARCHAR(5)");
+    }
+
+    @Test
+    void charStripsTrailingSpacesOnly() {
+        ColumnType t = ColumnType.charType(3);
+        assertThat(t.toStringValue("ab ")).isEqualTo("ab");
+        assertThat(t.toStringValue("abc      ")).as("longer only by trailing spaces: fits").isEqualTo("abc");
+        assertThat(t.toStringValue("   ")).isEmpty();
+        assertThat(t.toStringValue(" a\t")).as("tabs are not padding").isEqualTo(" a\t");
+        assertThatThrownBy(() -> t.toStringValue("abcd ")).hasMessage("'abcd ' (4 characters) is longer than CHAR(3)");
+    }
+
+    @Test
+    void longValuesAreCutShortInMessages() {
+        String huge = "x".repeat(100_000);
+        assertThatThrownBy(() -> ColumnType.varchar(10).toStringValue(huge))
+                .hasMessageStartingWith("'" + "x".repeat(40) + "...' (100000 characters) is longer than VARCHAR(10)")
+                .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(200));
+    }
+
+    @Test
+    void stringsWithoutUtf8FormAreRejected() {
+        assertThatThrownBy(() -> ColumnType.varchar(10).toStringValue("ab\uD800c"))
+                .hasMessageContaining("unpaired surrogate U+D800 at index 2");
+        assertThatThrownBy(() -> ColumnType.charType(10).toStringValue("\uDE00"))
+                .hasMessageContaining("unpaired surrogate U+DE00 at index 0");
+    }
+
+    // ---- across kinds
+
+    @ParameterizedTest
+    @ValueSource(strings = {"BOOLEAN", "INTEGER", "BIGINT", "DECIMAL(5,2)", "DATE", "DOUBLE", "CHAR(2)", "VARCHAR(2)"})
+    void nullIsNotAValue(String spec) {
+        ColumnType t = ColumnType.parse(spec);
+        Runnable convert = switch (t.storageKind()) {
+            case LONG -> () -> t.toLong(null);
+            case DOUBLE -> () -> t.toDouble(null);
+            case STRING -> () -> t.toStringValue(null);
+        };
+        assertThatThrownBy(convert::run)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("null is not a " + spec + " value");
+    }
+
+    @Test
+    void conversionsForAnotherStorageKindAreRefused() {
+        assertThatThrownBy(() -> ColumnType.varchar(5).toLong("a"))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("VARCHAR(5) values are stored as STRING, not LONG: toLong does not apply");
+        assertThatThrownBy(() -> ColumnType.integer().toDouble(1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ColumnType.doubleType().toStringValue("a")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ColumnType.doubleType().toJava(1L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ColumnType.date().toJava("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ColumnType.charType(1).toJava(1.0)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void decimalRoundTripsRandomValues(long seed) {
+        Random random = new Random(seed);
+        for (int i = 0; i < 2_000; i++) {
+            int precision = 1 + random.nextInt(ColumnType.MAX_DECIMAL_PRECISION);
+            int scale = random.nextInt(precision + 1);
+            ColumnType t = ColumnType.decimal(precision, scale);
+            long limit = BigInteger.TEN.pow(precision).longValueExact();
+            long unscaled = random.nextLong(-limit + 1, limit);
+            BigDecimal value = BigDecimal.valueOf(unscaled, scale);
+            assertThat(t.toLong(value)).as("%s in %s", value, t).isEqualTo(unscaled);
+            assertThat(t.toLong(value.toPlainString())).isEqualTo(unscaled);
+            assertThat(t.toJava(unscaled)).isEqualTo(value);
+        }
+    }
+}
