@@ -1,6 +1,7 @@
 /**
  * Column storage: column types and how their values are encoded, the Dictionaries (sorted
- * distinct values of a column part, off-heap; a value's position is its vid), index vectors,
- * columns and table parts.
+ * distinct values of a column part, off-heap; a value's position is its vid), the bit-packed
+ * IndexVector of vids, the optional Index (vid to positions), columns, table parts, tables and
+ * the catalog.
  */
 package io.numacol.storage;
