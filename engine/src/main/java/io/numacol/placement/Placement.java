@@ -1,0 +1,72 @@
+package io.numacol.placement;
+
+import io.numacol.storage.ColumnPlacement;
+import io.numacol.topology.Topology;
+
+import java.util.Locale;
+import java.util.stream.IntStream;
+
+/**
+ * The thesis's placement strategies for a table's columns (§5.2): {@code RR} (each column whole
+ * on one node, round-robin), {@code IVP} (IndexVector pages split over all nodes, dictionary
+ * and index interleaved), {@code INTERLEAVED} (everything interleaved) and {@code NODE(k)}.
+ * Physical partitioning (PP) is a table with one part per node, each part placed {@code NODE(k)}.
+ */
+public sealed interface Placement {
+
+    /** Where the column at {@code columnIndex} goes on {@code topology}. */
+    ColumnPlacement forColumn(int columnIndex, Topology topology);
+
+    record Node(int node) implements Placement {
+        @Override
+        public ColumnPlacement forColumn(int columnIndex, Topology topology) {
+            topology.checkNode(node);
+            return ColumnPlacement.onNode(node);
+        }
+    }
+
+    record RoundRobin(int firstNode) implements Placement {
+        @Override
+        public ColumnPlacement forColumn(int columnIndex, Topology topology) {
+            return ColumnPlacement.onNode((firstNode + columnIndex) % topology.nodeCount());
+        }
+    }
+
+    record Interleaved() implements Placement {
+        @Override
+        public ColumnPlacement forColumn(int columnIndex, Topology topology) {
+            return ColumnPlacement.interleaved(allNodes(topology));
+        }
+    }
+
+    record IndexVectorPartitioned() implements Placement {
+        @Override
+        public ColumnPlacement forColumn(int columnIndex, Topology topology) {
+            return ColumnPlacement.indexVectorPartitioned(allNodes(topology));
+        }
+    }
+
+    /** {@code RR}, {@code IVP}, {@code INTERLEAVED} or {@code NODE(k)}, any case. */
+    static Placement parse(String spec) {
+        String s = spec == null ? "" : spec.trim().toUpperCase(Locale.ROOT).replace(" ", "");
+        switch (s) {
+            case "RR": return new RoundRobin(0);
+            case "IVP": return new IndexVectorPartitioned();
+            case "INTERLEAVED": return new Interleaved();
+            default:
+                if (s.startsWith("NODE(") && s.endsWith(")")) {
+                    String n = s.substring(5, s.length() - 1);
+                    try {
+                        return new Node(Integer.parseInt(n));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("placement '" + spec + "': '" + n + "' is not a node id");
+                    }
+                }
+                throw new IllegalArgumentException("unknown placement '" + spec + "': use RR, IVP, INTERLEAVED or NODE(k)");
+        }
+    }
+
+    private static int[] allNodes(Topology topology) {
+        return IntStream.range(0, topology.nodeCount()).toArray();
+    }
+}

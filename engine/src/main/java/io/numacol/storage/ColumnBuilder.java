@@ -1,0 +1,204 @@
+package io.numacol.storage;
+
+import io.numacol.memory.MemoryPlacement;
+import io.numacol.memory.NodeArena;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Objects;
+
+/**
+ * Collects one column's values on the heap, then builds the off-heap column: the sorted
+ * Dictionary of the distinct values, each row's vid (binary search in the sorted values) and
+ * the IndexVector packed at the minimal bitcase, all placed as a {@link ColumnPlacement} says.
+ * Values are checked against the column's type as they arrive.
+ */
+public final class ColumnBuilder {
+    private static final int INITIAL_CAPACITY = 1024;
+
+    private final String name;
+    private final ColumnType type;
+    private final boolean nullable;
+    private final BitSet nulls = new BitSet();
+    private long[] longs;
+    private double[] doubles;
+    private String[] strings;
+    private int size;
+
+    public ColumnBuilder(String name, ColumnType type, boolean nullable) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.type = Objects.requireNonNull(type, "type");
+        this.nullable = nullable;
+        switch (type.storageKind()) {
+            case LONG -> longs = new long[INITIAL_CAPACITY];
+            case DOUBLE -> doubles = new double[INITIAL_CAPACITY];
+            case STRING -> strings = new String[INITIAL_CAPACITY];
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ColumnType type() {
+        return type;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Checks and appends a value; nothing is appended when it is refused. */
+    public void add(Object value) {
+        append(convert(value));
+    }
+
+    /**
+     * The stored form of a value (Long, Double or String, or null), checked against the type
+     * and the column's nullability, without appending it: lets a row be checked whole before
+     * any of its columns grows.
+     */
+    public Object convert(Object value) {
+        if (value == null) {
+            if (!nullable) {
+                throw new IllegalArgumentException("column " + name + " is NOT NULL but got NULL");
+            }
+            return null;
+        }
+        try {
+            return switch (type.storageKind()) {
+                case LONG -> type.toLong(value);
+                case DOUBLE -> DoubleDictionary.normalize(type.toDouble(value));
+                case STRING -> type.toStringValue(value);
+            };
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("column " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends a value {@link #convert} returned. */
+    public void append(Object stored) {
+        ensureCapacity();
+        if (stored == null) {
+            if (!nullable) {
+                throw new IllegalArgumentException("column " + name + " is NOT NULL but got NULL");
+            }
+            nulls.set(size);
+        } else {
+            switch (type.storageKind()) {
+                case LONG -> longs[size] = (Long) stored;
+                case DOUBLE -> doubles[size] = (Double) stored;
+                case STRING -> strings[size] = (String) stored;
+            }
+        }
+        size++;
+    }
+
+    /**
+     * Builds the column in {@code arena}. On failure the arena may hold part of it: the caller
+     * closes the arena (a table part owns one arena for all its columns).
+     */
+    public Column build(NodeArena arena, ColumnPlacement placement, boolean withIndex) {
+        boolean hasNulls = !nulls.isEmpty();
+        int[] vids = new int[size];
+        Dictionary dictionary = switch (type.storageKind()) {
+            case LONG -> buildLongs(vids, arena, placement.dictionary());
+            case DOUBLE -> buildDoubles(vids, arena, placement.dictionary());
+            case STRING -> buildStrings(vids, arena, placement.dictionary());
+        };
+        int nullVid = dictionary.size();
+        for (int row = nulls.nextSetBit(0); row >= 0; row = nulls.nextSetBit(row + 1)) {
+            vids[row] = nullVid;
+        }
+        int bitcase = IndexVector.bitcaseFor(hasNulls ? nullVid : Math.max(0, nullVid - 1));
+        IndexVector iv = IndexVector.pack(vids, size, bitcase, arena, placement.indexVector());
+        if (placement.indexVectorSplit() != null) {
+            splitPages(iv.segment(), placement.indexVectorSplit(), arena);
+        }
+        InvertedIndex index = withIndex
+                ? InvertedIndex.build(vids, size, nullVid + (hasNulls ? 1 : 0), arena, placement.index())
+                : null;
+        return new Column(name, type, dictionary, iv, index, placement, hasNulls);
+    }
+
+    private LongDictionary buildLongs(int[] vids, NodeArena arena, MemoryPlacement placement) {
+        long[] sorted = DictionaryValues.sortedDistinct(nonNull(longs), nonNullCount());
+        for (int row = 0; row < size; row++) {
+            vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, longs[row]);
+        }
+        return LongDictionary.build(sorted, sorted.length, arena, placement);
+    }
+
+    private DoubleDictionary buildDoubles(int[] vids, NodeArena arena, MemoryPlacement placement) {
+        double[] sorted = DictionaryValues.sortedDistinct(nonNull(doubles), nonNullCount());
+        for (int row = 0; row < size; row++) {
+            vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, doubles[row]);
+        }
+        return DoubleDictionary.build(sorted, sorted.length, arena, placement);
+    }
+
+    private StringDictionary buildStrings(int[] vids, NodeArena arena, MemoryPlacement placement) {
+        String[] sorted = DictionaryValues.sortedDistinct(nonNull(strings), nonNullCount());
+        for (int row = 0; row < size; row++) {
+            vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, strings[row], Utf8::compare);
+        }
+        return StringDictionary.build(sorted, sorted.length, arena, placement);
+    }
+
+    /** IVP: equal contiguous page ranges of the IndexVector, one per node, moved there. */
+    private static void splitPages(MemorySegment iv, int[] nodes, NodeArena arena) {
+        long pageSize = arena.memory().pageSize();
+        long pages = (iv.byteSize() + pageSize - 1) / pageSize;
+        for (int k = 0; k < nodes.length; k++) {
+            long from = pages * k / nodes.length;
+            long to = pages * (k + 1) / nodes.length;
+            if (to > from) {
+                arena.memory().movePages(iv.address() + from * pageSize, (to - from) * pageSize,
+                        MemoryPlacement.onNode(nodes[k]));
+            }
+        }
+    }
+
+    private int nonNullCount() {
+        return size - nulls.cardinality();
+    }
+
+    /** The values of non-null rows, compacted (the array itself when there is no null). */
+    @SuppressWarnings("unchecked")
+    private <A> A nonNull(A values) {
+        if (nulls.isEmpty()) {
+            return values;
+        }
+        A out = (A) java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), nonNullCount());
+        int k = 0;
+        for (int row = nulls.nextClearBit(0); row < size; row = nulls.nextClearBit(row)) {
+            int end = nulls.nextSetBit(row);
+            end = end < 0 || end > size ? size : end;
+            System.arraycopy(values, row, out, k, end - row);
+            k += end - row;
+            row = end;
+        }
+        return out;
+    }
+
+    private void ensureCapacity() {
+        int capacity = switch (type.storageKind()) {
+            case LONG -> longs.length;
+            case DOUBLE -> doubles.length;
+            case STRING -> strings.length;
+        };
+        if (size < capacity) {
+            return;
+        }
+        if (capacity == Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("column " + name + " cannot hold more than " + size + " rows in one part");
+        }
+        int grown = (int) Math.min(Integer.MAX_VALUE - 8, capacity * 2L);
+        switch (type.storageKind()) {
+            case LONG -> longs = Arrays.copyOf(longs, grown);
+            case DOUBLE -> doubles = Arrays.copyOf(doubles, grown);
+            case STRING -> strings = Arrays.copyOf(strings, grown);
+        }
+    }
+}

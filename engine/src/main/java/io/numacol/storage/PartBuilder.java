@@ -1,0 +1,65 @@
+package io.numacol.storage;
+
+import io.numacol.memory.NodeArena;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Builds one {@link TablePart} of a table from rows. A row is checked whole (count, types,
+ * NOT NULL) before any column takes it, so a refused row leaves no trace; a part is built in
+ * its own arena and joins the table only when complete, so a failed build frees everything.
+ */
+public final class PartBuilder {
+    private final Table table;
+    private final List<ColumnBuilder> columns = new ArrayList<>();
+    private int rows;
+
+    PartBuilder(Table table) {
+        this.table = table;
+        for (TableSchema.ColumnDef def : table.schema().columns()) {
+            columns.add(new ColumnBuilder(def.name(), def.type(), def.nullable()));
+        }
+    }
+
+    public void addRow(Object... values) {
+        if (values.length != columns.size()) {
+            throw new IllegalArgumentException("table " + table.name() + " has " + columns.size()
+                    + " columns but the row has " + values.length + " values");
+        }
+        Object[] stored = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            try {
+                stored[i] = columns.get(i).convert(values[i]);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("row " + (rows + 1) + " of table " + table.name() + ": " + e.getMessage(), e);
+            }
+        }
+        for (int i = 0; i < stored.length; i++) {
+            columns.get(i).append(stored[i]);
+        }
+        rows++;
+    }
+
+    public int rowCount() {
+        return rows;
+    }
+
+    /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */
+    public TablePart commit(IntFunction<ColumnPlacement> placement, boolean withIndex) {
+        NodeArena arena = table.memory().newArena();
+        try {
+            List<Column> built = new ArrayList<>(columns.size());
+            for (int i = 0; i < columns.size(); i++) {
+                built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
+            }
+            TablePart part = new TablePart(built, rows, arena);
+            table.addPart(part);
+            return part;
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+}

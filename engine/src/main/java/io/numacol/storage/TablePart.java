@@ -1,0 +1,67 @@
+package io.numacol.storage;
+
+import io.numacol.memory.NodeArena;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A row range of a table with its own columns (the thesis's physical partitioning unit). All
+ * its memory lives in one {@link NodeArena}, freed in one close when the last reference goes:
+ * the table holds one reference while the part belongs to it, and every reader holds one while
+ * it scans, so a part replaced or dropped under a running query stays readable until the query
+ * lets go.
+ */
+public final class TablePart {
+    private final List<Column> columns;
+    private final int rowCount;
+    private final NodeArena arena;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    TablePart(List<Column> columns, int rowCount, NodeArena arena) {
+        this.columns = List.copyOf(columns);
+        this.rowCount = rowCount;
+        this.arena = arena;
+    }
+
+    public int rowCount() {
+        return rowCount;
+    }
+
+    public List<Column> columns() {
+        return columns;
+    }
+
+    public Column column(int i) {
+        return columns.get(i);
+    }
+
+    /** Takes a reference unless the part is already freed; returns whether it did. */
+    public boolean tryRetain() {
+        for (int r = references.get(); r > 0; r = references.get()) {
+            if (references.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Drops a reference; the last one frees the part's memory. */
+    public void release() {
+        int r = references.decrementAndGet();
+        if (r == 0) {
+            arena.close();
+        } else if (r < 0) {
+            throw new IllegalStateException("table part released more often than retained");
+        }
+    }
+
+    public boolean isFreed() {
+        return references.get() == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "TablePart(" + rowCount + " rows, " + columns.size() + " columns)";
+    }
+}
