@@ -1,10 +1,16 @@
 package io.numacol.numavm;
 
-import io.numacol.memory.Component;
-import io.numacol.memory.MemoryPlacement;
-import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.PageSocketMap;
+import io.numacol.storage.Catalog;
+import io.numacol.storage.Column;
+import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
 
@@ -16,17 +22,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Random;
 import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * Run inside a multi-node guest (see {@link NumaVm}): the real topology must match sysfs, and
- * column components placed on each node, interleaved and moved must sit where numacol asked,
- * with numacol's PageSocketMap agreeing with the kernel (move_pages and /proc/self/numa_maps)
- * for at least 99% of pages. Exit code 0 when every check passes.
+ * Run inside a multi-node guest (see {@link NumaVm}): the real topology must match sysfs, and the
+ * components of columns placed on each node, interleaved, split by IVP and moved must sit where
+ * numacol asked, with numacol's PageSocketMap agreeing with the kernel (move_pages and
+ * /proc/self/numa_maps) for at least 99% of pages. Exit code 0 when every check passes.
  */
 public final class NumaPlacementCheck {
     private static final double REQUIRED = 0.99;
+    private static final int ROWS = 1 << 17;
+    private static final int DISTINCT = 60_000;
     private static final List<String> FAILURES = new ArrayList<>();
 
     public static void main(String[] args) throws IOException {
@@ -49,74 +58,80 @@ public final class NumaPlacementCheck {
 
         NumaMemory memory = NumaMemory.create(topology);
         int nodes = topology.nodeCount();
-        long bytes = 1024 * memory.pageSize();
-        try (NodeArena arena = memory.newArena()) {
-            Map<String, MemorySegment> segments = new java.util.LinkedHashMap<>();
-            Map<String, int[]> expected = new HashMap<>();
-            for (int node = 0; node < nodes; node++) {
-                String label = "index vector on node " + node;
-                segments.put(label, arena.allocate(bytes, MemoryPlacement.onNode(node), Component.INDEX_VECTOR));
-                expected.put(label, new int[] {node});
-            }
-            int[] all = IntStream.range(0, nodes).toArray();
-            segments.put("dictionary interleaved", arena.allocate(bytes, MemoryPlacement.interleaved(all), Component.DICTIONARY));
-            expected.put("dictionary interleaved", all);
-            String moved = "index vector moved 0 -> " + (nodes - 1);
-            segments.put(moved, arena.allocate(bytes, MemoryPlacement.onNode(0), Component.INDEX_VECTOR));
-            expected.put(moved, new int[] {nodes - 1});
-            segments.values().forEach(s -> s.fill((byte) 1));
-
-            PageSocketMap psm = new PageSocketMap(memory);
-            segments.values().forEach(psm::add);
-            psm.move(segments.get(moved).address(), bytes, nodes - 1);
-
-            Map<Long, long[]> numaMaps = numaMaps(nodes);
-            for (var e : segments.entrySet()) {
-                verify(e.getKey(), e.getValue(), expected.get(e.getKey()), psm, memory, numaMaps);
-            }
+        Catalog catalog = new Catalog(memory);
+        List<ColumnDef> defs = new ArrayList<>();
+        List<ColumnPlacement> placements = new ArrayList<>();
+        int[] all = IntStream.range(0, nodes).toArray();
+        for (int node = 0; node < nodes; node++) {
+            defs.add(new ColumnDef("on_node_" + node, ColumnType.bigint(), false));
+            placements.add(ColumnPlacement.onNode(node));
         }
-        check(memory.accounting().totalBytes() == 0, "accounting back to 0 after close");
+        defs.add(new ColumnDef("interleaved", ColumnType.bigint(), false));
+        placements.add(ColumnPlacement.interleaved(all));
+        defs.add(new ColumnDef("ivp", ColumnType.bigint(), false));
+        placements.add(ColumnPlacement.indexVectorPartitioned(all));
+        defs.add(new ColumnDef("moved_to_" + (nodes - 1), ColumnType.bigint(), false));
+        placements.add(ColumnPlacement.onNode(0));
+        Table table = catalog.create("placement_check", new TableSchema(defs));
+        PartBuilder part = table.newPart();
+        Random random = new Random(42);
+        Object[] row = new Object[defs.size()];
+        for (int r = 0; r < ROWS; r++) {
+            for (int c = 0; c < row.length; c++) {
+                row[c] = (long) random.nextInt(DISTINCT);
+            }
+            part.addRow(row);
+        }
+        TablePart built = part.commit(placements::get, false);
+        PageSocketMap psm = new PageSocketMap(memory);
+        built.columns().forEach(c -> c.allSegments().forEach(psm::add));
+        MemorySegment movedIv = built.columns().getLast().indexVector().segment();
+        psm.move(movedIv.address(), movedIv.byteSize(), nodes - 1);
+
+        Map<Long, long[]> numaMaps = numaMaps(nodes);
+        for (Column column : built.columns()) {
+            verify(column.name() + " index vector", column.indexVector().segment(), psm, memory, numaMaps);
+            verify(column.name() + " dictionary", column.dictionary().segments().getFirst(), psm, memory, numaMaps);
+        }
+        check(psm.ranges().stream().anyMatch(r -> r.isInterleaved() && Long.bitCount(r.interleaveMask()) == nodes),
+                "PSM detected no range interleaved over all " + nodes + " nodes");
+        catalog.drop(table.name());
+        check(memory.accounting().totalBytes() == 0, "accounting back to 0 after the table is dropped");
         System.out.println(FAILURES.isEmpty() ? "RESULT: OK" : "RESULT: FAILED " + FAILURES);
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 
-    private static void verify(String label, MemorySegment s, int[] targets, PageSocketMap psm, NumaMemory memory,
+    /** Kernel vs numacol's intent (its page record) vs the PSM, page by page; numa_maps per VMA. */
+    private static void verify(String label, MemorySegment s, PageSocketMap psm, NumaMemory memory,
                                Map<Long, long[]> numaMaps) {
-        int pages = (int) (s.byteSize() / memory.pageSize());
+        long pageSize = memory.pageSize();
+        int pages = (int) ((s.byteSize() + pageSize - 1) / pageSize);
         int[] kernel = new int[pages];
+        int[] intent = new int[pages];
         memory.kernelPages().locate(s.address(), pages, kernel);
+        memory.bookkeptPages().locate(s.address(), pages, intent);
         long[] perNode = new long[memory.topology().nodeCount()];
+        int onTarget = 0;
         int agree = 0;
         for (int i = 0; i < pages; i++) {
-            if (psm.lookup(s.address() + i * memory.pageSize()) == kernel[i]) {
-                agree++;
-            }
+            onTarget += kernel[i] == intent[i] ? 1 : 0;
+            agree += psm.lookup(s.address() + i * pageSize) == kernel[i] ? 1 : 0;
             if (kernel[i] >= 0) {
                 perNode[kernel[i]]++;
             }
         }
-        long onTarget;
-        if (targets.length == 1) {
-            onTarget = perNode[targets[0]];
-        } else {
-            // interleaved: each node should hold its share; count what is within each share
-            onTarget = Arrays.stream(perNode).map(c -> Math.min(c, pages / targets.length)).sum();
-        }
+        PageSocketMap mine = psm.subset(s.address(), s.byteSize());
         long[] maps = numaMaps.get(s.address());
-        long mapsAgree = maps == null ? -1 : IntStream.range(0, perNode.length)
-                .mapToLong(n -> Math.min(maps[n], psm.subset(s.address(), s.byteSize()).pages(n))).sum();
-        List<PageSocketMap.Range> ranges = psm.subset(s.address(), s.byteSize()).ranges();
-        System.out.printf("  %-32s pages per node %s; on target %.2f%%; PSM = move_pages %.2f%%; PSM = numa_maps %s; PSM ranges %d%s%n",
-                label, Arrays.toString(perNode), 100.0 * onTarget / pages, 100.0 * agree / pages,
-                mapsAgree < 0 ? "(no VMA of its own)" : String.format("%.2f%%", 100.0 * mapsAgree / pages),
-                ranges.size(), ranges.stream().anyMatch(PageSocketMap.Range::isInterleaved) ? " (interleaved)" : "");
+        long mapsAgree = maps == null ? -1
+                : IntStream.range(0, perNode.length).mapToLong(n -> Math.min(maps[n], mine.pages(n))).sum();
+        System.out.printf("  %-28s %5d pages, per node %s; where numacol asked %6.2f%%; PSM = move_pages %6.2f%%;"
+                        + " PSM = numa_maps %s; PSM ranges %d%s%n",
+                label, pages, Arrays.toString(perNode), 100.0 * onTarget / pages, 100.0 * agree / pages,
+                mapsAgree < 0 ? "(VMA shared)" : String.format("%6.2f%%", 100.0 * mapsAgree / pages),
+                mine.ranges().size(), mine.ranges().stream().anyMatch(PageSocketMap.Range::isInterleaved) ? " interleaved" : "");
         check(onTarget >= REQUIRED * pages, label + ": only " + onTarget + "/" + pages + " pages where numacol asked");
         check(agree >= REQUIRED * pages, label + ": PSM agrees with move_pages for only " + agree + "/" + pages);
         check(mapsAgree < 0 || mapsAgree >= REQUIRED * pages, label + ": PSM agrees with numa_maps for only " + mapsAgree);
-        if (targets.length > 1) {
-            check(ranges.stream().anyMatch(r -> r.isInterleaved() && Long.bitCount(r.interleaveMask()) == targets.length),
-                    label + ": PSM did not detect interleaving over " + targets.length + " nodes: " + ranges);
-        }
     }
 
     /** Pages per kernel node of each VMA in /proc/self/numa_maps, by start address. */
