@@ -2,6 +2,7 @@ package io.numacol.scan;
 
 import io.numacol.storage.IndexVector;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -30,11 +31,39 @@ abstract class BlockScanKernel implements ScanKernel {
         void match(int block, int pFrom, int pTo, long[] dst, int dstOffset);
     }
 
-    /** Unsigned {@code lo <= vid <= lo + span}, with {@code lo + span} within the bitcase. */
-    abstract BlockMatcher rangeMatcher(IndexVector iv, int lo, int span);
+    /**
+     * What a kernel's matcher reads, hoisted out of the block loop: the IndexVector and either a
+     * range (unsigned {@code lo <= vid <= lo + span}, {@code lo + span} within the bitcase) or a set
+     * of which at least two vids fit in the bitcase.
+     */
+    abstract static class PredicateMatcher implements BlockMatcher {
+        final MemorySegment segment;
+        final int bitcase;
+        /** The bitcase's largest vid: the decode mask. */
+        final int mask;
+        final long blockBytes;
+        final int lo;
+        final int span;
+        /** The set's bitmap, null for a range. */
+        final int[] bitmap;
+        final int setMax;
+        final int lastWord;
 
-    /** Membership in a set of which at least two vids fit in the bitcase. */
-    abstract BlockMatcher setMatcher(IndexVector iv, VidPredicate.VidSet set);
+        PredicateMatcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
+            this.segment = iv.segment();
+            this.bitcase = iv.bitcase();
+            this.mask = IndexVector.maxVid(bitcase);
+            this.blockBytes = IndexVector.blockBytes(bitcase);
+            this.lo = lo;
+            this.span = span;
+            this.bitmap = set == null ? null : set.bitmap();
+            this.setMax = set == null ? 0 : set.maxVid();
+            this.lastWord = set == null ? 0 : set.bitmap().length - 1;
+        }
+    }
+
+    /** A matcher for a range ({@code set} null) or a set ({@code lo} and {@code span} unused). */
+    abstract BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set);
 
     @Override
     public final void scan(IndexVector iv, int from, int to, VidPredicate predicate, BitVector out) {
@@ -122,7 +151,7 @@ abstract class BlockScanKernel implements ScanKernel {
                     yield NONE;
                 }
                 int hi = Integer.compareUnsigned(r.hi(), maxVid) > 0 ? maxVid : r.hi();
-                yield r.lo() == 0 && hi == maxVid ? ALL : rangeMatcher(iv, r.lo(), hi - r.lo());
+                yield r.lo() == 0 && hi == maxVid ? ALL : matcher(iv, r.lo(), hi - r.lo(), null);
             }
             case VidPredicate.VidSet s -> {
                 int n = s.countAtMost(maxVid);
@@ -132,7 +161,7 @@ abstract class BlockScanKernel implements ScanKernel {
                 if (n == Integer.toUnsignedLong(maxVid) + 1) {
                     yield ALL;
                 }
-                yield n == 1 ? rangeMatcher(iv, s.vid(0), 0) : setMatcher(iv, s);
+                yield n == 1 ? matcher(iv, s.vid(0), 0, null) : matcher(iv, 0, 0, s);
             }
         };
     }

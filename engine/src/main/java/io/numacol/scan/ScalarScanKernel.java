@@ -29,39 +29,16 @@ public final class ScalarScanKernel extends BlockScanKernel {
     }
 
     @Override
-    BlockMatcher rangeMatcher(IndexVector iv, int lo, int span) {
-        return new Matcher(iv, lo, span, null);
+    BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
+        return new Matcher(iv, lo, span, set);
     }
 
-    @Override
-    BlockMatcher setMatcher(IndexVector iv, VidPredicate.VidSet set) {
-        return new Matcher(iv, 0, 0, set);
-    }
-
-    private static final class Matcher implements BlockMatcher {
-        private final MemorySegment segment;
-        private final int bitcase;
-        private final int mask;
-        private final long blockBytes;
-        private final int lo;
-        private final int span;
-        /** Null for a range. */
-        private final int[] bitmap;
-        private final int setMax;
-        private final int lastWord;
+    private static final class Matcher extends PredicateMatcher {
         private final int[] words;
         private final int[] vids = new int[IndexVector.LANES];
 
         Matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
-            this.segment = iv.segment();
-            this.bitcase = iv.bitcase();
-            this.mask = IndexVector.maxVid(bitcase);
-            this.blockBytes = IndexVector.blockBytes(bitcase);
-            this.lo = lo;
-            this.span = span;
-            this.bitmap = set == null ? null : set.bitmap();
-            this.setMax = set == null ? 0 : set.maxVid();
-            this.lastWord = set == null ? 0 : set.bitmap().length - 1;
+            super(iv, lo, span, set);
             this.words = new int[IndexVector.LANES * bitcase];
         }
 

@@ -5,7 +5,6 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 /**
@@ -42,45 +41,26 @@ public final class VectorScanKernel extends BlockScanKernel {
     }
 
     @Override
-    BlockMatcher rangeMatcher(IndexVector iv, int lo, int span) {
-        return new Matcher(iv, lo, span, null);
+    BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
+        return new Matcher(iv, lo, span, set);
     }
 
-    @Override
-    BlockMatcher setMatcher(IndexVector iv, VidPredicate.VidSet set) {
-        return new Matcher(iv, 0, 0, set);
-    }
-
-    private static final class Matcher implements BlockMatcher {
+    private static final class Matcher extends PredicateMatcher {
         private static final int RANGE = 0;
         private static final int SMALL = 1;
         private static final int BITMAP = 2;
 
-        private final MemorySegment segment;
-        private final int bitcase;
-        private final int mask;
-        private final long blockBytes;
         private final int kind;
-        private final int lo;
-        private final int span;
         /** The small set's vids, padded by repeating the first. */
         private final int k0;
         private final int k1;
         private final int k2;
         private final int k3;
-        private final int[] bitmap;
-        private final int setMax;
-        private final int lastWord;
         /** Gather indexes (bitmap words) of one vector; the Vector API gathers through an int[]. */
         private final int[] gatherIndex = new int[L];
 
         Matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
-            this.segment = iv.segment();
-            this.bitcase = iv.bitcase();
-            this.mask = IndexVector.maxVid(bitcase);
-            this.blockBytes = IndexVector.blockBytes(bitcase);
-            this.lo = lo;
-            this.span = span;
+            super(iv, lo, span, set);
             this.kind = set == null ? RANGE : set.size() <= SMALL_SET ? SMALL : BITMAP;
             int[] small = new int[SMALL_SET];
             if (kind == SMALL) {
@@ -92,9 +72,6 @@ public final class VectorScanKernel extends BlockScanKernel {
             this.k1 = small[1];
             this.k2 = small[2];
             this.k3 = small[3];
-            this.bitmap = set == null ? null : set.bitmap();
-            this.setMax = set == null ? 0 : set.maxVid();
-            this.lastWord = set == null ? 0 : set.bitmap().length - 1;
         }
 
         @Override

@@ -8,7 +8,6 @@ import io.numacol.storage.TestVids;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
@@ -16,26 +15,18 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Both kernels against a reference that decodes and tests row by row. */
 class ScanKernelTest {
-    static final int[] LENGTHS = {0, 1, 31, 1023, 1024, 1025, 3001};
-
     static List<ScanKernel> kernels() {
         return List.of(ScanKernels.scalar(), ScanKernels.vector());
     }
 
-    static Stream<Arguments> bitcasesAndLengths() {
-        return IntStream.rangeClosed(1, 32).boxed()
-                .flatMap(b -> Arrays.stream(LENGTHS).mapToObj(n -> Arguments.of(b, n)));
-    }
-
     @ParameterizedTest(name = "bitcase {0}, {1} rows")
-    @MethodSource("bitcasesAndLengths")
+    @MethodSource("io.numacol.storage.TestVids#bitcasesAndLengths")
     void kernelsMatchTheReference(int bitcase, int length) {
         Random random = new Random(1000L * bitcase + length);
         int[] vids = TestVids.random(random, length, bitcase);
