@@ -10,7 +10,9 @@ import java.util.function.IntSupplier;
  * lanes, else the scalar one), {@code vector} or {@code scalar}. It logs its choice and why.
  *
  * <p>The vector kernel is reached only through a holder class, so a JVM started without
- * {@code --add-modules jdk.incubator.vector} never loads it and runs the scalar kernel.
+ * {@code --add-modules jdk.incubator.vector} never loads it and runs the scalar kernel. Any other
+ * value of the property, or {@code vector} without the module, fails this class's initialization
+ * with an exception that names the problem.
  */
 public final class ScanKernels {
     public static final String PROPERTY = "numacol.scan";

@@ -17,10 +17,11 @@ import java.nio.ByteOrder;
  * {@code jdk.incubator.vector} module.
  */
 public final class VectorScanKernel extends BlockScanKernel {
-    private static final VectorSpecies<Integer> SPECIES = IntVector.SPECIES_PREFERRED;
+    /** The preferred species, unless it has more lanes than a block (wide SVE): then 16 lanes. */
+    private static final VectorSpecies<Integer> SPECIES = IntVector.SPECIES_PREFERRED.length() <= IndexVector.LANES
+            ? IntVector.SPECIES_PREFERRED : IntVector.SPECIES_512;
     /** 4, 8 or 16 on x86; a power of two that divides the 32 layout lanes. */
     private static final int L = SPECIES.length();
-    private static final int LANE_GROUP_BYTES = L * Integer.BYTES;
     private static final int LANES_BYTES = IndexVector.LANES * Integer.BYTES;
     /** Sets up to this size compare for equality instead of gathering from the bitmap. */
     private static final int SMALL_SET = 4;
