@@ -7,7 +7,6 @@ import io.numacol.memory.NumaMemory;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,22 +14,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Random;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class IndexVectorTest {
-    static final int[] LENGTHS = {0, 1, 31, 1023, 1024, 1025, 3001};
-
-    static Stream<Arguments> bitcasesAndLengths() {
-        return IntStream.rangeClosed(1, 32).boxed()
-                .flatMap(b -> Arrays.stream(LENGTHS).mapToObj(n -> Arguments.of(b, n)));
-    }
-
     @ParameterizedTest(name = "bitcase {0}, {1} rows")
-    @MethodSource("bitcasesAndLengths")
+    @MethodSource("io.numacol.storage.TestVids#bitcasesAndLengths")
     void packGetAndDecodeRoundTrip(int bitcase, int length) {
         NumaMemory memory = NumaMemory.create(Topology.fake(2));
         Random random = new Random(31L * bitcase + length);

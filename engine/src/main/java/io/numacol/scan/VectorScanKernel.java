@@ -1,0 +1,134 @@
+package io.numacol.scan;
+
+import io.numacol.storage.IndexVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.nio.ByteOrder;
+
+/**
+ * The SIMD kernel (jdk.incubator.vector). With the transposed layout a vector of {@code L} int
+ * lanes loads {@code L} of a block's 32 lanes straight from the segment, decodes one position of
+ * all of them with a shift and a mask (plus a shift and an or when the position continues into
+ * the next word), and its compare mask ({@code toLong()}) is {@code L} consecutive rows' bits.
+ *
+ * <p>Only {@link ScanKernels} refers to this class, and only lazily: loading it needs the
+ * {@code jdk.incubator.vector} module.
+ */
+public final class VectorScanKernel extends BlockScanKernel {
+    /** The preferred species, unless it has more lanes than a block (wide SVE): then 16 lanes. */
+    private static final VectorSpecies<Integer> SPECIES = IntVector.SPECIES_PREFERRED.length() <= IndexVector.LANES
+            ? IntVector.SPECIES_PREFERRED : IntVector.SPECIES_512;
+    /** 4, 8 or 16 on x86; a power of two that divides the 32 layout lanes. */
+    private static final int L = SPECIES.length();
+    private static final int LANES_BYTES = IndexVector.LANES * Integer.BYTES;
+    /** Sets up to this size compare for equality instead of gathering from the bitmap. */
+    private static final int SMALL_SET = 4;
+
+    static final VectorScanKernel INSTANCE = new VectorScanKernel();
+
+    private VectorScanKernel() {
+    }
+
+    /** Int lanes of the preferred species on this CPU. */
+    static int preferredLanes() {
+        return L;
+    }
+
+    @Override
+    public String name() {
+        return "vector";
+    }
+
+    @Override
+    BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
+        return new Matcher(iv, lo, span, set);
+    }
+
+    private static final class Matcher extends PredicateMatcher {
+        private static final int RANGE = 0;
+        private static final int SMALL = 1;
+        private static final int BITMAP = 2;
+
+        private final int kind;
+        /** The small set's vids, padded by repeating the first. */
+        private final int k0;
+        private final int k1;
+        private final int k2;
+        private final int k3;
+        /** Gather indexes (bitmap words) of one vector; the Vector API gathers through an int[]. */
+        private final int[] gatherIndex = new int[L];
+
+        Matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
+            super(iv, lo, span, set);
+            this.kind = set == null ? RANGE : set.size() <= SMALL_SET ? SMALL : BITMAP;
+            int[] small = new int[SMALL_SET];
+            if (kind == SMALL) {
+                for (int i = 0; i < SMALL_SET; i++) {
+                    small[i] = set.vid(i < set.size() ? i : 0);
+                }
+            }
+            this.k0 = small[0];
+            this.k1 = small[1];
+            this.k2 = small[2];
+            this.k3 = small[3];
+        }
+
+        @Override
+        public void match(int block, int pFrom, int pTo, long[] dst, int dstOffset) {
+            long base = block * blockBytes;
+            for (int p = pFrom; p < pTo; p += 2) {
+                dst[dstOffset + (p >>> 1)] = positionBits(base, p) | positionBits(base, p + 1) << 32;
+            }
+        }
+
+        /** Bit {@code l} set when lane {@code l} of position {@code p} of the block at {@code base} matches. */
+        private long positionBits(long base, int p) {
+            int bit = p * bitcase;
+            long offset = base + (long) (bit >>> 5) * LANES_BYTES;
+            // Vector shift counts are taken modulo 32; shift < 32 and 32 - shift > 0 here.
+            int shift = bit & 31;
+            long bits = 0;
+            if (shift + bitcase <= Integer.SIZE) {
+                for (int l0 = 0; l0 < IndexVector.LANES; l0 += L) {
+                    IntVector vids = load(offset + (long) l0 * Integer.BYTES)
+                            .lanewise(VectorOperators.LSHR, shift)
+                            .and(mask);
+                    bits |= test(vids) << l0;
+                }
+            } else {
+                int hiShift = Integer.SIZE - shift;
+                for (int l0 = 0; l0 < IndexVector.LANES; l0 += L) {
+                    long at = offset + (long) l0 * Integer.BYTES;
+                    IntVector vids = load(at).lanewise(VectorOperators.LSHR, shift)
+                            .or(load(at + LANES_BYTES).lanewise(VectorOperators.LSHL, hiShift))
+                            .and(mask);
+                    bits |= test(vids) << l0;
+                }
+            }
+            return bits;
+        }
+
+        private IntVector load(long offset) {
+            return IntVector.fromMemorySegment(SPECIES, segment, offset, ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** The match bits of one vector of vids. */
+        private long test(IntVector vids) {
+            if (kind == RANGE) {
+                // lo <= vid <= lo + span as one unsigned compare.
+                return vids.sub(lo).compare(VectorOperators.ULE, span).toLong();
+            }
+            if (kind == SMALL) {
+                return vids.eq(k0).or(vids.eq(k1)).or(vids.eq(k2)).or(vids.eq(k3)).toLong();
+            }
+            // Clamp the word index so the gather stays in the bitmap; vids past the set's max never match.
+            vids.lanewise(VectorOperators.LSHR, 5).min(lastWord).intoArray(gatherIndex, 0);
+            IntVector words = IntVector.fromArray(SPECIES, bitmap, 0, gatherIndex, 0);
+            return words.lanewise(VectorOperators.LSHR, vids).and(1).compare(VectorOperators.NE, 0)
+                    .and(vids.compare(VectorOperators.ULE, setMax))
+                    .toLong();
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.numacol.scan;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class VidPredicateTest {
+
+    @Test
+    void rangesCompareUnsigned() {
+        VidPredicate.VidRange upper = VidPredicate.range(Integer.MAX_VALUE, -1);
+        assertThat(upper.isEmpty()).isFalse();
+        assertThat(upper.test(-5)).isTrue();
+        assertThat(upper.test(Integer.MIN_VALUE)).isTrue();
+        assertThat(upper.test(5)).isFalse();
+        VidPredicate.VidRange reversed = VidPredicate.range(-1, 0);
+        assertThat(reversed.isEmpty()).isTrue();
+        assertThat(reversed.test(0)).isFalse();
+        assertThat(reversed.test(-1)).isFalse();
+        assertThat(VidPredicate.range(7, 7).test(7)).isTrue();
+        assertThat(VidPredicate.range(7, 7).test(8)).isFalse();
+        assertThat(VidPredicate.range(3, -1)).hasToString("VidRange[3..4294967295]");
+    }
+
+    /** Holds a 512 MiB bitmap for a moment: the price of vid 2^32-1. */
+    @Test
+    void setsAreDistinctUnsignedAndSorted() {
+        VidPredicate.VidSet set = VidPredicate.in(9, -1, 3, 9, 0);
+        assertThat(set.size()).isEqualTo(4);
+        assertThat(set.vids()).containsExactly(0, 3, 9, -1);
+        assertThat(set.test(-1)).isTrue();
+        assertThat(set.test(9)).isTrue();
+        assertThat(set.test(4)).isFalse();
+        assertThat(set.test(-2)).isFalse();
+        assertThat(set.countAtMost(8)).isEqualTo(2);
+        assertThat(set.countAtMost(9)).isEqualTo(3);
+        assertThat(set.countAtMost(-1)).isEqualTo(4);
+        assertThat(set).hasToString("VidSet[0, 3, 9, 4294967295]");
+        assertThat(VidPredicate.in(3, 1, 3)).isEqualTo(VidPredicate.in(1, 3)).hasSameHashCodeAs(VidPredicate.in(1, 3))
+                .isNotEqualTo(VidPredicate.in(1, 4));
+    }
+
+    @Test
+    void anEmptySetMatchesNothing() {
+        VidPredicate.VidSet empty = VidPredicate.in();
+        assertThat(empty.isEmpty()).isTrue();
+        assertThat(empty.test(0)).isFalse();
+        assertThat(empty.countAtMost(-1)).isZero();
+        assertThatThrownBy(() -> VidPredicate.in((int[]) null)).isInstanceOf(NullPointerException.class);
+    }
+}
