@@ -17,11 +17,25 @@ public sealed interface Placement {
     /** Where the column at {@code columnIndex} goes on {@code topology}. */
     ColumnPlacement forColumn(int columnIndex, Topology topology);
 
+    /** Throws IllegalArgumentException when this placement names a node {@code topology} lacks. */
+    default void checkAgainst(Topology topology) {
+    }
+
     record Node(int node) implements Placement {
         @Override
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
-            topology.checkNode(node);
+            checkAgainst(topology);
             return ColumnPlacement.onNode(node);
+        }
+
+        @Override
+        public void checkAgainst(Topology topology) {
+            topology.checkNode(node);
+        }
+
+        @Override
+        public String toString() {
+            return "NODE(" + node + ")";
         }
     }
 
@@ -30,6 +44,11 @@ public sealed interface Placement {
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
             return ColumnPlacement.onNode((firstNode + columnIndex) % topology.nodeCount());
         }
+
+        @Override
+        public String toString() {
+            return "RR";
+        }
     }
 
     record Interleaved() implements Placement {
@@ -37,12 +56,22 @@ public sealed interface Placement {
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
             return ColumnPlacement.interleaved(allNodes(topology));
         }
+
+        @Override
+        public String toString() {
+            return "INTERLEAVED";
+        }
     }
 
     record IndexVectorPartitioned() implements Placement {
         @Override
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
             return ColumnPlacement.indexVectorPartitioned(allNodes(topology));
+        }
+
+        @Override
+        public String toString() {
+            return "IVP";
         }
     }
 

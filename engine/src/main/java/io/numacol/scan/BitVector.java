@@ -75,6 +75,31 @@ public final class BitVector {
         return n + Long.bitCount(words[last] & lastMask);
     }
 
+    /** Keeps only the rows also set in {@code other} (a conjunction of two column predicates). */
+    public BitVector and(BitVector other) {
+        long[] theirs = sameSize(other).words;
+        for (int i = 0; i < words.length; i++) {
+            words[i] &= theirs[i];
+        }
+        return this;
+    }
+
+    /** Adds the rows set in {@code other} (a disjunction of two column predicates). */
+    public BitVector or(BitVector other) {
+        long[] theirs = sameSize(other).words;
+        for (int i = 0; i < words.length; i++) {
+            words[i] |= theirs[i];
+        }
+        return this;
+    }
+
+    private BitVector sameSize(BitVector other) {
+        if (other.size != size) {
+            throw new IllegalArgumentException("cannot combine a BitVector of " + size + " rows with one of " + other.size);
+        }
+        return other;
+    }
+
     /** Appends the set rows to {@code out} in ascending order; returns how many. */
     public int toPositions(PositionList out) {
         int before = out.size();

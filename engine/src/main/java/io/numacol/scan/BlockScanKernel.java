@@ -146,7 +146,7 @@ abstract class BlockScanKernel implements ScanKernel {
         iv.checkRange(from, to);
         int maxVid = IndexVector.maxVid(iv.bitcase());
         return switch (predicate) {
-            case VidPredicate.VidRange r -> {
+            case VidPredicate.Between r -> {
                 if (r.isEmpty() || Integer.compareUnsigned(r.lo(), maxVid) > 0) {
                     yield NONE;
                 }

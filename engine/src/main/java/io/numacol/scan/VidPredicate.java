@@ -4,21 +4,29 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /** A condition on vids (unsigned ints), evaluated by a {@link ScanKernel}. */
-public sealed interface VidPredicate permits VidPredicate.VidRange, VidPredicate.VidSet {
+public sealed interface VidPredicate permits VidPredicate.Between, VidPredicate.VidSet {
 
     /** Whether {@code vid} (unsigned) satisfies the predicate. */
     boolean test(int vid);
 
-    static VidRange range(int lo, int hi) {
-        return new VidRange(lo, hi);
+    static Between range(int lo, int hi) {
+        return new Between(lo, hi);
+    }
+
+    /** The predicate for a dictionary's answer to a value range. */
+    static Between of(io.numacol.storage.VidRange vids) {
+        return vids.isEmpty() ? new Between(1, 0) : new Between(vids.first(), vids.last());
     }
 
     static VidSet in(int... vids) {
         return new VidSet(vids);
     }
 
-    /** Unsigned {@code lo <= vid <= hi}; empty when {@code lo > hi} (unsigned). */
-    record VidRange(int lo, int hi) implements VidPredicate {
+    /**
+     * Unsigned {@code lo <= vid <= hi}; empty when {@code lo > hi} (unsigned). The inclusive,
+     * kernel-side form of a dictionary's half-open {@link io.numacol.storage.VidRange}.
+     */
+    record Between(int lo, int hi) implements VidPredicate {
 
         public boolean isEmpty() {
             return Integer.compareUnsigned(lo, hi) > 0;
@@ -31,7 +39,7 @@ public sealed interface VidPredicate permits VidPredicate.VidRange, VidPredicate
 
         @Override
         public String toString() {
-            return "VidRange[" + Integer.toUnsignedString(lo) + ".." + Integer.toUnsignedString(hi) + "]";
+            return "vid in [" + Integer.toUnsignedString(lo) + ".." + Integer.toUnsignedString(hi) + "]";
         }
     }
 

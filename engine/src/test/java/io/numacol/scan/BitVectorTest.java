@@ -87,4 +87,21 @@ class BitVectorTest {
         assertThat(list.isEmpty()).isTrue();
         assertThatThrownBy(() -> new PositionList(-1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
     }
+
+    @Test
+    void andAndOrCombineColumnPredicates() {
+        BitVector a = new BitVector(130);
+        BitVector b = new BitVector(130);
+        for (int row = 0; row < 130; row++) {
+            a.set(row, row % 2 == 0);
+            b.set(row, row % 3 == 0);
+        }
+        BitVector both = new BitVector(130).or(a).and(b);
+        BitVector either = new BitVector(130).or(a).or(b);
+        for (int row = 0; row < 130; row++) {
+            assertThat(both.get(row)).as("row %d", row).isEqualTo(row % 6 == 0);
+            assertThat(either.get(row)).as("row %d", row).isEqualTo(row % 2 == 0 || row % 3 == 0);
+        }
+        assertThatThrownBy(() -> a.and(new BitVector(129))).hasMessageContaining("130 rows with one of 129");
+    }
 }

@@ -9,18 +9,18 @@ class VidPredicateTest {
 
     @Test
     void rangesCompareUnsigned() {
-        VidPredicate.VidRange upper = VidPredicate.range(Integer.MAX_VALUE, -1);
+        VidPredicate.Between upper = VidPredicate.range(Integer.MAX_VALUE, -1);
         assertThat(upper.isEmpty()).isFalse();
         assertThat(upper.test(-5)).isTrue();
         assertThat(upper.test(Integer.MIN_VALUE)).isTrue();
         assertThat(upper.test(5)).isFalse();
-        VidPredicate.VidRange reversed = VidPredicate.range(-1, 0);
+        VidPredicate.Between reversed = VidPredicate.range(-1, 0);
         assertThat(reversed.isEmpty()).isTrue();
         assertThat(reversed.test(0)).isFalse();
         assertThat(reversed.test(-1)).isFalse();
         assertThat(VidPredicate.range(7, 7).test(7)).isTrue();
         assertThat(VidPredicate.range(7, 7).test(8)).isFalse();
-        assertThat(VidPredicate.range(3, -1)).hasToString("VidRange[3..4294967295]");
+        assertThat(VidPredicate.range(3, -1)).hasToString("vid in [3..4294967295]");
     }
 
     /** Holds a 512 MiB bitmap for a moment: the price of vid 2^32-1. */
@@ -48,5 +48,11 @@ class VidPredicateTest {
         assertThat(empty.test(0)).isFalse();
         assertThat(empty.countAtMost(-1)).isZero();
         assertThatThrownBy(() -> VidPredicate.in((int[]) null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aDictionaryRangeBecomesAnInclusiveBetween() {
+        assertThat(VidPredicate.of(new io.numacol.storage.VidRange(3, 7))).isEqualTo(VidPredicate.range(3, 6));
+        assertThat(VidPredicate.of(io.numacol.storage.VidRange.EMPTY).isEmpty()).isTrue();
     }
 }
