@@ -25,6 +25,16 @@ final class QueuedTask implements Comparable<QueuedTask> {
         this.order = statement.nextOrder(depth);
     }
 
+    /** User priority and statement age: the statement's part of the priority. */
+    long rank() {
+        return rank;
+    }
+
+    /** The depth part of the priority (tasks equal in rank and depth leave their queue in arrival order). */
+    long depthKey() {
+        return order >>> Statement.SEQUENCE_BITS;
+    }
+
     /** Negative when this task runs before {@code other}. */
     @Override
     public int compareTo(QueuedTask other) {

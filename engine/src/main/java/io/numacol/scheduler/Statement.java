@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Task order within a group's queues: higher user priority first, then the older statement,
  * then the deeper task (a child before its parent's siblings, so nested task graphs finish
- * depth-first and hold few waiting workers), then submission order. The thesis leaves the weights
- * of its "weighted combination" open; this is lexicographic, so a higher user priority always wins.
+ * depth-first and hold few waiting workers), then the order in which tasks reached the queue. The
+ * thesis leaves the weights of its "weighted combination" open; this is lexicographic, so a
+ * higher user priority always wins.
  */
 public final class Statement {
     public static final int MIN_PRIORITY = -1000;
@@ -23,7 +24,7 @@ public final class Statement {
     public static final int MAX_PRIORITY = 1000;
 
     static final int MAX_DEPTH = 0xFFFF;
-    private static final int SEQUENCE_BITS = 47;
+    static final int SEQUENCE_BITS = 47;
     private static final int ID_BITS = 52;
 
     private static final VarHandle CANCELLED;

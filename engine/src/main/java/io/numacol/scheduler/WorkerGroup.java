@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,8 +31,8 @@ final class WorkerGroup {
 
     private final int maxWorkers;
     private final ReentrantLock lock = new ReentrantLock();
-    private final PriorityQueue<QueuedTask> stealable = new PriorityQueue<>();
-    private final PriorityQueue<QueuedTask> hard = new PriorityQueue<>();
+    private final TaskQueue stealable = new TaskQueue();
+    private final TaskQueue hard = new TaskQueue();
     // Written under the lock; read without it as hints (an empty victim is skipped unlocked).
     private volatile int stealableLength;
     private volatile int hardLength;
@@ -355,17 +354,8 @@ final class WorkerGroup {
     List<QueuedTask> remove(Statement statement) {
         lock.lock();
         try {
-            List<QueuedTask> removed = new ArrayList<>();
-            for (PriorityQueue<QueuedTask> q : List.of(stealable, hard)) {
-                for (QueuedTask t : q) {
-                    if (t.statement == statement) {
-                        removed.add(t);
-                    }
-                }
-                if (!removed.isEmpty()) {
-                    q.removeIf(t -> t.statement == statement);
-                }
-            }
+            List<QueuedTask> removed = stealable.remove(statement);
+            removed.addAll(hard.remove(statement));
             stealableLength = stealable.size();
             hardLength = hard.size();
             return removed;
@@ -379,10 +369,9 @@ final class WorkerGroup {
         List<Worker> wake = new ArrayList<>();
         lock.lock();
         try {
-            List<QueuedTask> drained = new ArrayList<>(stealable);
-            drained.addAll(hard);
-            stealable.clear();
-            hard.clear();
+            List<QueuedTask> drained = new ArrayList<>();
+            stealable.drainTo(drained::add);
+            hard.drainTo(drained::add);
             stealableLength = 0;
             hardLength = 0;
             while (parkedTop != null) {
