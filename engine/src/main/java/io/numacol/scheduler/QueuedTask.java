@@ -1,0 +1,44 @@
+package io.numacol.scheduler;
+
+/**
+ * A task as it sits in a queue: the only allocation per submission. Its priority is folded into
+ * two longs at submission so that comparing two tasks reads no other object.
+ */
+final class QueuedTask implements Comparable<QueuedTask> {
+    final Task body;
+    final TaskGroup group;
+    final Statement statement;
+    final Affinity affinity;
+    final TaskClass taskClass;
+    final int depth;
+    private final long rank;
+    private final long order;
+
+    QueuedTask(Task body, TaskGroup group, Affinity affinity, TaskClass taskClass, int depth) {
+        this.body = body;
+        this.group = group;
+        this.statement = group.statement();
+        this.affinity = affinity;
+        this.taskClass = taskClass;
+        this.depth = depth;
+        this.rank = statement.rank;
+        this.order = statement.nextOrder(depth);
+    }
+
+    /** User priority and statement age: the statement's part of the priority. */
+    long rank() {
+        return rank;
+    }
+
+    /** The depth part of the priority (tasks equal in rank and depth leave their queue in arrival order). */
+    long depthKey() {
+        return order >>> Statement.SEQUENCE_BITS;
+    }
+
+    /** Negative when this task runs before {@code other}. */
+    @Override
+    public int compareTo(QueuedTask other) {
+        int c = Long.compare(rank, other.rank);
+        return c != 0 ? c : Long.compare(order, other.order);
+    }
+}

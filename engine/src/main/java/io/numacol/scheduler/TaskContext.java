@@ -1,0 +1,56 @@
+package io.numacol.scheduler;
+
+import java.util.concurrent.Callable;
+
+/**
+ * What a running task sees of the scheduler: where it runs, its statement and stage, and how to
+ * spawn children. Valid only on the worker thread, inside the task's {@link Task#run}.
+ */
+public interface TaskContext {
+
+    Statement statement();
+
+    /** The stage the task belongs to. */
+    TaskGroup taskGroup();
+
+    /** The affinity the task was queued with (after its statement's steal policy). */
+    Affinity affinity();
+
+    TaskClass taskClass();
+
+    /** The NUMA node of the worker running the task. */
+    int node();
+
+    /** The index, within its node, of the running worker's WorkerGroup. */
+    int workerGroup();
+
+    String workerName();
+
+    /** Whether the worker took the task from another group's queue (of this node or another). */
+    boolean stolen();
+
+    /** Whether the worker is bound to its node's CPUs while it runs this task. */
+    boolean bound();
+
+    /** The statement was cancelled or failed: a long task should return early. */
+    boolean isCancelled();
+
+    /** The scheduler's concurrency hint: how many tasks a partitionable operator should create. */
+    int concurrencyHint();
+
+    /** A child in this task's group, without affinity (it queues in this worker's group). */
+    void spawn(Task child);
+
+    /** A child in this task's group with an affinity. */
+    void spawn(Task child, Affinity affinity);
+
+    /** A child in any group of this scheduler (another stage, or another statement's). */
+    void spawn(TaskGroup into, Task child, Affinity affinity, TaskClass taskClass);
+
+    /**
+     * Runs {@code region} with this worker counted as inactive (the thesis's "inactive by
+     * user"): another worker of the group may run meanwhile. For blocking calls that are not
+     * {@link TaskGroup#await()}, which does this by itself.
+     */
+    <T> T inactive(Callable<T> region) throws Exception;
+}

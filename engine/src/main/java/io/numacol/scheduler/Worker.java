@@ -1,0 +1,408 @@
+package io.numacol.scheduler;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A worker thread of one {@link WorkerGroup}, and the {@link TaskContext} of the task it runs.
+ *
+ * <p>States (thesis §4.1.3), changed under the group's lock: WORKING (running a task or looking
+ * for one; counted in the group's concurrency level unless the watchdog marked it blocked),
+ * INACTIVE (inside {@link TaskGroup#await()} or {@link TaskContext#inactive}) and PARKED.
+ *
+ * <p>Binding: a worker binds itself to its node's CPUs before a task with an affinity (any node:
+ * a task stolen from another node runs here, so here is where its thread belongs) and stays bound
+ * while the next task has one too; before a task without affinity it restores the CPU set the
+ * scheduler was created with.
+ */
+final class Worker extends Thread implements TaskContext {
+    static final int WORKING = 0;
+    static final int INACTIVE = 1;
+    static final int PARKED = 2;
+
+    /** A worker created by a thread outside the scheduler may have inherited any CPU set. */
+    static final int UNKNOWN_BINDING = -2;
+
+    private static final int OWN = 0;
+    private static final int LOCAL_NODE = 1;
+    private static final int REMOTE_NODE = 2;
+    /** A worker at the thread cap that waits for a group re-checks for tasks this often. */
+    private static final long HELP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final VarHandle CURRENT;
+    private static final VarHandle TASKS_RUN;
+    private static final VarHandle STOLEN_LOCAL;
+    private static final VarHandle STOLEN_REMOTE;
+    private static final VarHandle BUSY_NANOS;
+    private static final VarHandle BUSY_SINCE;
+    private static final VarHandle BINDS;
+    private static final VarHandle UNBINDS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            CURRENT = l.findVarHandle(Worker.class, "current", QueuedTask.class);
+            TASKS_RUN = l.findVarHandle(Worker.class, "tasksRun", long.class);
+            STOLEN_LOCAL = l.findVarHandle(Worker.class, "stolenLocal", long.class);
+            STOLEN_REMOTE = l.findVarHandle(Worker.class, "stolenRemote", long.class);
+            BUSY_NANOS = l.findVarHandle(Worker.class, "busyNanos", long.class);
+            BUSY_SINCE = l.findVarHandle(Worker.class, "busySince", long.class);
+            BINDS = l.findVarHandle(Worker.class, "binds", long.class);
+            UNBINDS = l.findVarHandle(Worker.class, "unbinds", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Scheduler scheduler;
+    final WorkerGroup group;
+
+    // Changed under the group's lock; volatile for the watchdog's and the fast path's reads.
+    volatile int state;
+    volatile boolean markedBlocked;
+    volatile boolean wakePermit;
+    Worker nextParked;
+
+    // This thread's own.
+    private int boundNode;
+    private int foundScope;
+    private int currentScope;
+
+    // Written by this thread only; the watchdog and the meters read them racily (opaque/acquire).
+    private QueuedTask current;
+    private long tasksRun;
+    private long stolenLocal;
+    private long stolenRemote;
+    private long busyNanos;
+    private long busySince;
+    private long binds;
+    private long unbinds;
+
+    // The watchdog's previous look at this worker (watchdog thread only).
+    private QueuedTask seenTask;
+    private long seenTasksRun;
+
+    /**
+     * @param inheritedBoundNode the node the creating thread was bound to (a new thread inherits
+     *                           its creator's CPU set), or -1
+     */
+    Worker(WorkerGroup group, int index, int inheritedBoundNode, boolean parked) {
+        super(null, null, "numacol-worker-n" + group.node + "-g" + group.indexInNode + "-" + index, 0, false);
+        setDaemon(true);
+        this.scheduler = group.scheduler;
+        this.group = group;
+        this.boundNode = inheritedBoundNode;
+        this.state = parked ? PARKED : WORKING;
+    }
+
+    @Override
+    public void run() {
+        try {
+            if (boundNode == UNKNOWN_BINDING) {
+                scheduler.unbind();
+                boundNode = -1;
+            }
+            if (state == PARKED) {
+                waitForWake();
+            } else {
+                startBusy();
+            }
+            loop();
+        } finally {
+            stopBusy();
+            group.exited(this);
+        }
+    }
+
+    /** The thesis's worker loop (§5.3): park when surplus, own queues, same node, other nodes, park. */
+    private void loop() {
+        while (true) {
+            if (group.surplus() && group.parkIfSurplus(this)) {
+                waitForWake();
+                continue;
+            }
+            QueuedTask task = findTask(true);
+            if (task != null) {
+                runTask(task, foundScope);
+                continue;
+            }
+            if (scheduler.isClosed()) {
+                return;
+            }
+            if (group.parkIfIdle(this)) {
+                waitForWake();
+            }
+        }
+    }
+
+    /**
+     * The highest-priority task of the group's two queues; else a task stolen from the other
+     * groups of this node, hard queues included; else (if {@code remote}) from the stealable
+     * queues of the other nodes' groups, nearest node first.
+     */
+    private QueuedTask findTask(boolean remote) {
+        QueuedTask t = group.pollOwn();
+        if (t != null) {
+            foundScope = OWN;
+            return t;
+        }
+        for (WorkerGroup victim : group.sameNode) {
+            t = victim.steal(true);
+            if (t != null) {
+                foundScope = LOCAL_NODE;
+                STOLEN_LOCAL.setOpaque(this, stolenLocal + 1);
+                return t;
+            }
+        }
+        if (remote) {
+            for (WorkerGroup victim : group.remote) {
+                t = victim.steal(false);
+                if (t != null) {
+                    foundScope = REMOTE_NODE;
+                    STOLEN_REMOTE.setOpaque(this, stolenRemote + 1);
+                    return t;
+                }
+            }
+        }
+        return null;
+    }
+
+    private void runTask(QueuedTask task, int scope) {
+        Statement statement = task.statement;
+        if (!statement.isCancelled()) {
+            QueuedTask outer = current;
+            int outerScope = currentScope;
+            bindFor(task.affinity);
+            CURRENT.setRelease(this, task);
+            currentScope = scope;
+            try {
+                task.body.run(this);
+            } catch (Throwable t) {
+                statement.taskFailed(t);
+            } finally {
+                CURRENT.setRelease(this, outer);
+                currentScope = outerScope;
+                TASKS_RUN.setOpaque(this, tasksRun + 1);
+                if (markedBlocked) {
+                    group.unmarkBlocked(this);
+                }
+                if (outer != null) {
+                    bindFor(outer.affinity); // a helped task may have changed the binding
+                } else {
+                    Thread.interrupted(); // a stray interrupt would turn parking into spinning
+                }
+            }
+        }
+        task.group.taskDone();
+    }
+
+    private void bindFor(Affinity affinity) {
+        if (affinity.isNone()) {
+            if (boundNode >= 0 && scheduler.unbind()) {
+                boundNode = -1;
+                UNBINDS.setOpaque(this, unbinds + 1);
+            }
+        } else if (boundNode != group.node && scheduler.bind(group.cpus)) {
+            boundNode = group.node;
+            BINDS.setOpaque(this, binds + 1);
+        }
+    }
+
+    private void waitForWake() {
+        stopBusy();
+        while (!wakePermit) {
+            LockSupport.park(this);
+        }
+        startBusy();
+    }
+
+    /**
+     * Waits for {@code g} on this worker: inactive, so that another worker takes its place; or,
+     * when the group may create no more threads, running tasks of this node until {@code g}
+     * drains, so that nested waits cannot exhaust the workers.
+     */
+    boolean awaitGroup(TaskGroup g, boolean timed, long deadline) {
+        if (group.goInactive(this, true)) {
+            stopBusy();
+            try {
+                return g.block(timed, deadline);
+            } finally {
+                group.goActive(this);
+                startBusy();
+            }
+        }
+        while (g.pending() > 0) {
+            long now = System.nanoTime();
+            if (timed && deadline - now <= 0) {
+                return false;
+            }
+            QueuedTask t = findTask(false);
+            if (t != null) {
+                runTask(t, foundScope);
+            } else {
+                g.block(true, timed && deadline - now < HELP_POLL_NANOS ? deadline : now + HELP_POLL_NANOS);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public <T> T inactive(Callable<T> region) throws Exception {
+        task();
+        group.goInactive(this, false);
+        stopBusy();
+        try {
+            return region.call();
+        } finally {
+            group.goActive(this);
+            startBusy();
+        }
+    }
+
+    /** Called by the watchdog: a worker stuck in one task and not runnable counts as blocked. */
+    void watchForBlocking() {
+        QueuedTask t = (QueuedTask) CURRENT.getAcquire(this);
+        long run = (long) TASKS_RUN.getOpaque(this);
+        if (t != null && t == seenTask && run == seenTasksRun && state == WORKING && !markedBlocked) {
+            Thread.State s = getState();
+            if (s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
+                group.markBlocked(this, t);
+            }
+        }
+        seenTask = t;
+        seenTasksRun = run;
+    }
+
+    QueuedTask currentTask() {
+        return (QueuedTask) CURRENT.getAcquire(this);
+    }
+
+    int boundNode() {
+        return boundNode;
+    }
+
+    private void startBusy() {
+        BUSY_SINCE.setOpaque(this, System.nanoTime());
+    }
+
+    private void stopBusy() {
+        long since = busySince;
+        if (since != 0) {
+            BUSY_NANOS.setOpaque(this, busyNanos + (System.nanoTime() - since));
+            BUSY_SINCE.setOpaque(this, 0L);
+        }
+    }
+
+    long busyNanos() {
+        long since = (long) BUSY_SINCE.getOpaque(this);
+        long total = (long) BUSY_NANOS.getOpaque(this);
+        return since == 0 ? total : total + Math.max(0, System.nanoTime() - since);
+    }
+
+    long tasksRun() {
+        return (long) TASKS_RUN.getOpaque(this);
+    }
+
+    long stolenLocal() {
+        return (long) STOLEN_LOCAL.getOpaque(this);
+    }
+
+    long stolenRemote() {
+        return (long) STOLEN_REMOTE.getOpaque(this);
+    }
+
+    long binds() {
+        return (long) BINDS.getOpaque(this);
+    }
+
+    long unbinds() {
+        return (long) UNBINDS.getOpaque(this);
+    }
+
+    // ---- TaskContext: valid only on this thread, inside a task ----
+
+    private QueuedTask task() {
+        QueuedTask t = current;
+        if (t == null || Thread.currentThread() != this) {
+            throw new IllegalStateException("a TaskContext is valid only inside its task, on its worker");
+        }
+        return t;
+    }
+
+    @Override
+    public Statement statement() {
+        return task().statement;
+    }
+
+    @Override
+    public TaskGroup taskGroup() {
+        return task().group;
+    }
+
+    @Override
+    public Affinity affinity() {
+        return task().affinity;
+    }
+
+    @Override
+    public TaskClass taskClass() {
+        return task().taskClass;
+    }
+
+    @Override
+    public int node() {
+        return group.node;
+    }
+
+    @Override
+    public int workerGroup() {
+        return group.indexInNode;
+    }
+
+    @Override
+    public String workerName() {
+        return getName();
+    }
+
+    @Override
+    public boolean stolen() {
+        task();
+        return currentScope != OWN;
+    }
+
+    @Override
+    public boolean bound() {
+        task();
+        return boundNode >= 0;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return task().statement.isCancelled();
+    }
+
+    @Override
+    public int concurrencyHint() {
+        return scheduler.concurrencyHint();
+    }
+
+    @Override
+    public void spawn(Task child) {
+        QueuedTask t = task();
+        scheduler.submit(t.group, child, Affinity.none(), t.taskClass, t.depth + 1);
+    }
+
+    @Override
+    public void spawn(Task child, Affinity affinity) {
+        QueuedTask t = task();
+        scheduler.submit(t.group, child, affinity, t.taskClass, t.depth + 1);
+    }
+
+    @Override
+    public void spawn(TaskGroup into, Task child, Affinity affinity, TaskClass taskClass) {
+        scheduler.submit(into, child, affinity, taskClass, task().depth + 1);
+    }
+}

@@ -1,0 +1,436 @@
+package io.numacol.scheduler;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The thesis's thread group (§5.3; not {@link java.lang.ThreadGroup}): workers of one node, a
+ * stealable priority queue and a hard queue (tasks only this node may run), under one lock. The
+ * group keeps its active concurrency level (working workers not marked blocked) at its hardware
+ * threads: a queued task wakes a parked worker only while the level is below them, and a worker
+ * that finds the level above them parks after its task.
+ */
+final class WorkerGroup {
+    static final int QUEUED = 0;
+    static final int DROPPED_CANCELLED = 1;
+    static final int DROPPED_CLOSED = 2;
+
+    final Scheduler scheduler;
+    final int node;
+    final int indexInNode;
+    final int hardwareThreads;
+    /** The node's CPUs: what a bound worker of this group is restricted to. */
+    final BitSet cpus;
+    /** Where a worker steals when its own queues are empty, in order (set once, before the first worker runs). */
+    WorkerGroup[] sameNode = new WorkerGroup[0];
+    WorkerGroup[] remote = new WorkerGroup[0];
+
+    private final int maxWorkers;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final TaskQueue stealable = new TaskQueue();
+    private final TaskQueue hard = new TaskQueue();
+    // Written under the lock; read without it as hints (an empty victim is skipped unlocked).
+    private volatile int stealableLength;
+    private volatile int hardLength;
+    private volatile int working;
+    private volatile int blocked;
+    private volatile int parked;
+    private volatile Worker[] workers = new Worker[0];
+    private Worker parkedTop;
+
+    WorkerGroup(Scheduler scheduler, int node, int indexInNode, int hardwareThreads, BitSet cpus, int maxWorkers) {
+        this.scheduler = scheduler;
+        this.node = node;
+        this.indexInNode = indexInNode;
+        this.hardwareThreads = hardwareThreads;
+        this.cpus = cpus;
+        this.maxWorkers = Math.max(maxWorkers, hardwareThreads);
+    }
+
+    /** Creates one parked worker per hardware thread. */
+    void start() {
+        lock.lock();
+        try {
+            for (int i = 0; i < hardwareThreads; i++) {
+                createLocked(-1, true);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Started under the lock, so that close() joins every thread it ever created. */
+    private void createLocked(int inheritedBoundNode, boolean startParked) {
+        Worker w = new Worker(this, workers.length, inheritedBoundNode, startParked);
+        Worker[] grown = Arrays.copyOf(workers, workers.length + 1);
+        grown[workers.length] = w;
+        workers = grown;
+        if (startParked) {
+            pushParkedLocked(w);
+        } else {
+            working++;
+        }
+        w.start();
+    }
+
+    /** Queues a task; wakes a parked worker if the group runs fewer than its hardware threads. */
+    int enqueue(QueuedTask t) {
+        Worker wake = null;
+        lock.lock();
+        try {
+            if (scheduler.isClosed()) {
+                return DROPPED_CLOSED;
+            }
+            if (t.statement.isCancelled()) {
+                return DROPPED_CANCELLED;
+            }
+            if (t.affinity.isHard()) {
+                hard.offer(t);
+                hardLength = hard.size();
+            } else {
+                stealable.offer(t);
+                stealableLength = stealable.size();
+            }
+            if (working - blocked < hardwareThreads) {
+                if (parkedTop != null) {
+                    wake = popParkedLocked();
+                } else if (workers.length < maxWorkers) {
+                    // Every worker is waiting or blocked: replace one now rather than at the next watchdog round.
+                    createLocked(inheritedBinding(), false);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+        return QUEUED;
+    }
+
+    /**
+     * The node the calling thread is bound to, which a thread it creates inherits; for a thread
+     * outside the scheduler {@link Worker#UNKNOWN_BINDING} (the new worker resets its CPU set).
+     */
+    private int inheritedBinding() {
+        Worker caller = scheduler.currentWorker();
+        return caller != null ? caller.boundNode() : Worker.UNKNOWN_BINDING;
+    }
+
+    /** The higher-priority head of the two queues, or null. */
+    QueuedTask pollOwn() {
+        if (stealableLength == 0 && hardLength == 0) {
+            return null;
+        }
+        lock.lock();
+        try {
+            return pollLocked(true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For a thief: hard tasks only if it is a group of the same node. */
+    QueuedTask steal(boolean includeHard) {
+        if (stealableLength == 0 && (!includeHard || hardLength == 0)) {
+            return null;
+        }
+        lock.lock();
+        try {
+            return pollLocked(includeHard);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private QueuedTask pollLocked(boolean includeHard) {
+        QueuedTask s = stealable.peek();
+        QueuedTask h = includeHard ? hard.peek() : null;
+        if (h != null && (s == null || h.compareTo(s) < 0)) {
+            hard.poll();
+            hardLength = hard.size();
+            return h;
+        }
+        if (s != null) {
+            stealable.poll();
+            stealableLength = stealable.size();
+        }
+        return s;
+    }
+
+    boolean surplus() {
+        return working - blocked > hardwareThreads;
+    }
+
+    /** Parks {@code w} if its own queues are empty (checked under the lock: no lost wake-up). */
+    boolean parkIfIdle(Worker w) {
+        lock.lock();
+        try {
+            if (!stealable.isEmpty() || !hard.isEmpty() || scheduler.isClosed()) {
+                return false;
+            }
+            leaveWorkingLocked(w, Worker.PARKED);
+            pushParkedLocked(w);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Parks {@code w} if the group runs more workers than hardware threads. */
+    boolean parkIfSurplus(Worker w) {
+        lock.lock();
+        try {
+            if (working - blocked <= hardwareThreads || scheduler.isClosed()) {
+                return false;
+            }
+            leaveWorkingLocked(w, Worker.PARKED);
+            pushParkedLocked(w);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@code w} is about to wait: it stops counting as working and, if the group has queued tasks,
+     * a parked worker is woken or a new one created in its place (thesis: "immediately"). Returns
+     * false, leaving {@code w} working, when {@code mayHelp} and the group can neither wake nor
+     * create a worker: the caller then runs tasks while it waits.
+     */
+    boolean goInactive(Worker w, boolean mayHelp) {
+        Worker wake = null;
+        lock.lock();
+        try {
+            boolean canReplace = parkedTop != null || workers.length < maxWorkers;
+            if (mayHelp && !canReplace && !scheduler.isClosed()) {
+                return false;
+            }
+            leaveWorkingLocked(w, Worker.INACTIVE);
+            if ((!stealable.isEmpty() || !hard.isEmpty()) && working - blocked < hardwareThreads && !scheduler.isClosed()) {
+                if (parkedTop != null) {
+                    wake = popParkedLocked();
+                } else if (workers.length < maxWorkers) {
+                    createLocked(inheritedBinding(), false);
+                }
+            }
+            return true;
+        } finally {
+            lock.unlock();
+            if (wake != null) {
+                LockSupport.unpark(wake);
+            }
+        }
+    }
+
+    /** {@code w} resumes after a wait; a surplus is shed by parking after the next task. */
+    void goActive(Worker w) {
+        lock.lock();
+        try {
+            w.state = Worker.WORKING;
+            working++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void markBlocked(Worker w, QueuedTask seen) {
+        lock.lock();
+        try {
+            if (w.state == Worker.WORKING && !w.markedBlocked && w.currentTask() == seen) {
+                w.markedBlocked = true;
+                blocked++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void unmarkBlocked(Worker w) {
+        lock.lock();
+        try {
+            clearBlockedLocked(w);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void clearBlockedLocked(Worker w) {
+        if (w.markedBlocked) {
+            w.markedBlocked = false;
+            blocked--;
+        }
+    }
+
+    private void leaveWorkingLocked(Worker w, int newState) {
+        clearBlockedLocked(w);
+        w.state = newState;
+        working--;
+    }
+
+    private void pushParkedLocked(Worker w) {
+        w.wakePermit = false;
+        w.state = Worker.PARKED;
+        w.nextParked = parkedTop;
+        parkedTop = w;
+        parked++;
+    }
+
+    /** The most recently parked worker (warmest cache), now counted as working. */
+    private Worker popParkedLocked() {
+        Worker w = parkedTop;
+        parkedTop = w.nextParked;
+        w.nextParked = null;
+        parked--;
+        working++;
+        w.state = Worker.WORKING;
+        w.wakePermit = true;
+        return w;
+    }
+
+    /**
+     * The watchdog's visit (thesis §5.3): mark workers stuck outside the scheduler as blocked;
+     * wake or create workers while the group has tasks and is not saturated; if it is saturated
+     * and still has tasks, ask the scheduler to wake idle workers elsewhere to steal them.
+     */
+    void watch() {
+        for (Worker w : workers) {
+            w.watchForBlocking();
+        }
+        List<Worker> wake = new ArrayList<>(0);
+        int backlog = 0;
+        boolean stealableBacklog = false;
+        lock.lock();
+        try {
+            if (scheduler.isClosed()) {
+                return;
+            }
+            int queued = stealable.size() + hard.size();
+            int missing = Math.min(queued, hardwareThreads - (working - blocked));
+            for (; missing > 0 && parkedTop != null; missing--) {
+                wake.add(popParkedLocked());
+            }
+            for (; missing > 0 && workers.length < maxWorkers; missing--) {
+                createLocked(-1, false); // the watchdog thread is unbound, and so are its children
+            }
+            if (queued > 0 && working - blocked >= hardwareThreads) {
+                backlog = queued;
+                stealableBacklog = !stealable.isEmpty();
+            }
+        } finally {
+            lock.unlock();
+        }
+        wake.forEach(LockSupport::unpark);
+        if (backlog > 0) {
+            scheduler.recruitThieves(this, backlog, stealableBacklog);
+        }
+    }
+
+    /** Wakes one parked worker if the group is below its hardware threads (so that it steals). */
+    boolean wakeIdle() {
+        if (parked == 0) {
+            return false;
+        }
+        Worker wake = null;
+        lock.lock();
+        try {
+            if (parkedTop != null && working - blocked < hardwareThreads && !scheduler.isClosed()) {
+                wake = popParkedLocked();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+        return wake != null;
+    }
+
+    /** Removes the queued tasks of a cancelled statement. */
+    List<QueuedTask> remove(Statement statement) {
+        lock.lock();
+        try {
+            List<QueuedTask> removed = stealable.remove(statement);
+            removed.addAll(hard.remove(statement));
+            stealableLength = stealable.size();
+            hardLength = hard.size();
+            return removed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** At close: empties both queues and lets every parked worker go (the scheduler is closed already). */
+    List<QueuedTask> drainAndRelease() {
+        List<Worker> wake = new ArrayList<>();
+        lock.lock();
+        try {
+            List<QueuedTask> drained = new ArrayList<>();
+            stealable.drainTo(drained::add);
+            hard.drainTo(drained::add);
+            stealableLength = 0;
+            hardLength = 0;
+            while (parkedTop != null) {
+                wake.add(popParkedLocked());
+            }
+            return drained;
+        } finally {
+            lock.unlock();
+            wake.forEach(LockSupport::unpark);
+        }
+    }
+
+    void exited(Worker w) {
+        lock.lock();
+        try {
+            if (w.state == Worker.WORKING) {
+                leaveWorkingLocked(w, Worker.INACTIVE);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Worker[] workers() {
+        return workers;
+    }
+
+    int stealableLength() {
+        return stealableLength;
+    }
+
+    int hardLength() {
+        return hardLength;
+    }
+
+    /** The active concurrency level: working workers not blocked. */
+    int active() {
+        return working - blocked;
+    }
+
+    int blocked() {
+        return blocked;
+    }
+
+    int parked() {
+        return parked;
+    }
+
+    long sum(java.util.function.ToLongFunction<Worker> counter) {
+        long total = 0;
+        for (Worker w : workers) {
+            total += counter.applyAsLong(w);
+        }
+        return total;
+    }
+
+    @Override
+    public String toString() {
+        return "group n" + node + "-g" + indexInNode + " (" + hardwareThreads + " hardware threads, "
+                + workers.length + " workers, " + (working - blocked) + " active, " + parked + " parked)";
+    }
+}

@@ -1,0 +1,185 @@
+package io.numacol.scheduler;
+
+import io.numacol.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.numacol.scheduler.SchedulerTesting.spinUntil;
+import static io.numacol.scheduler.SchedulerTesting.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Cancellation and failure of statements; workers outlive both. */
+class CancellationTest {
+
+    static List<Topology> topologies() {
+        return SchedulerTesting.topologies().toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("topologies")
+    void cancellingDropsQueuedTasksAndAwaitThrows(Topology topology) {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+            Statement s = scheduler.newStatement();
+            TaskGroup g = s.newTaskGroup();
+            AtomicInteger started = new AtomicInteger();
+            AtomicInteger sawCancel = new AtomicInteger();
+            int tasks = 10_000;
+            for (int i = 0; i < tasks; i++) {
+                g.submit(ctx -> {
+                    started.incrementAndGet();
+                    // Hold the worker until the cancellation: checking the flag is how long tasks stop early.
+                    if (spinUntil(ctx::isCancelled)) {
+                        sawCancel.incrementAndGet();
+                    }
+                }, Affinity.node(0));
+            }
+            waitUntil(() -> started.get() > 0, "a task started");
+            s.cancel();
+            assertThatThrownBy(g::await).isInstanceOf(CancellationException.class).hasMessageContaining("cancelled");
+            assertThat(g.pending()).isZero();
+            assertThat(started.get()).as("queued tasks were dropped").isLessThan(tasks);
+            assertThat(sawCancel.get()).isEqualTo(started.get());
+            assertThat(s.isCancelled()).isTrue();
+            assertThat(s.failure()).isEmpty();
+            assertThat(totalQueued(scheduler)).isZero();
+            s.cancel(); // idempotent
+
+            TaskGroup next = scheduler.newStatement().newTaskGroup();
+            AtomicInteger ran = new AtomicInteger();
+            for (int i = 0; i < 100; i++) {
+                next.submit(ctx -> ran.incrementAndGet(), Affinity.node(i % topology.nodeCount()));
+            }
+            next.await();
+            assertThat(ran).hasValue(100);
+        }
+    }
+
+    @Test
+    void tasksOfACancelledStatementAreDroppedAtSubmission() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+            Statement s = scheduler.newStatement();
+            s.cancel();
+            TaskGroup g = s.newTaskGroup();
+            AtomicInteger ran = new AtomicInteger();
+            g.submit(ctx -> ran.incrementAndGet());
+            assertThat(g.pending()).isZero();
+            assertThatThrownBy(g::await).isInstanceOf(CancellationException.class);
+            assertThat(ran).hasValue(0);
+        }
+    }
+
+    @Test
+    void interruptingAnOutsideWaiterCancelsTheStatement() throws Exception {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+            Statement s = scheduler.newStatement();
+            TaskGroup g = s.newTaskGroup();
+            AtomicBoolean running = new AtomicBoolean();
+            g.submit(ctx -> {
+                running.set(true);
+                spinUntil(ctx::isCancelled);
+            });
+            waitUntil(running::get, "the task runs");
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicBoolean stillInterrupted = new AtomicBoolean();
+            Thread waiter = new Thread(() -> {
+                try {
+                    g.await();
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+            });
+            waiter.start();
+            waitUntil(() -> waiter.getState() == Thread.State.WAITING, "the waiter blocks");
+            waiter.interrupt();
+            waiter.join();
+            assertThat(thrown.get()).isInstanceOf(CancellationException.class);
+            assertThat(stillInterrupted).isTrue();
+            assertThat(s.isCancelled()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("topologies")
+    void aTaskExceptionFailsTheStatementAndTheWorkerLivesOn(Topology topology) {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+            int workersBefore = workerCount(scheduler);
+            Statement s = scheduler.newStatement();
+            TaskGroup g = s.newTaskGroup();
+            TaskGroup other = s.newTaskGroup();
+            IllegalStateException boom = new IllegalStateException("boom");
+            AtomicInteger ranAfter = new AtomicInteger();
+            g.submit(ctx -> {
+                throw boom;
+            }, Affinity.node(0));
+            for (int i = 0; i < 1000; i++) {
+                g.submit(ctx -> {
+                    spinUntil(ctx::isCancelled);
+                    ranAfter.incrementAndGet();
+                }, Affinity.node(0));
+            }
+            assertThatThrownBy(g::await).isInstanceOf(StatementFailedException.class)
+                    .hasMessageContaining("boom").cause().isSameAs(boom);
+            assertThat(s.failure()).containsSame(boom);
+            assertThat(s.isCancelled()).as("a failure cancels the rest of the statement").isTrue();
+            assertThat(ranAfter.get()).isLessThan(1000);
+            assertThatThrownBy(other::await).isInstanceOf(StatementFailedException.class).cause().isSameAs(boom);
+
+            // Errors too; and every node still runs work with the same threads.
+            Statement second = scheduler.newStatement();
+            TaskGroup bad = second.newTaskGroup();
+            bad.submit(ctx -> {
+                throw new AssertionError("an error inside a task");
+            });
+            assertThatThrownBy(bad::await).isInstanceOf(StatementFailedException.class).cause().isInstanceOf(AssertionError.class);
+
+            TaskGroup fine = scheduler.newStatement().newTaskGroup();
+            AtomicInteger ran = new AtomicInteger();
+            for (int node = 0; node < topology.nodeCount(); node++) {
+                fine.submit(ctx -> ran.incrementAndGet(), Affinity.node(node));
+            }
+            fine.await();
+            assertThat(ran).hasValue(topology.nodeCount());
+            assertThat(workerCount(scheduler)).isEqualTo(workersBefore);
+            for (WorkerGroup wg : scheduler.groups()) {
+                assertThat(wg.workers()).allSatisfy(w -> assertThat(w.isAlive()).isTrue());
+            }
+        }
+    }
+
+    @Test
+    void aCheckedExceptionIsTheCauseAsThrown() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+            TaskGroup g = scheduler.newStatement().newTaskGroup();
+            Exception checked = new java.io.IOException("disk");
+            g.submit(ctx -> {
+                throw checked;
+            });
+            assertThatThrownBy(g::await).isInstanceOf(StatementFailedException.class).cause().isSameAs(checked);
+        }
+    }
+
+    static int workerCount(Scheduler scheduler) {
+        int n = 0;
+        for (WorkerGroup g : scheduler.groups()) {
+            n += g.workers().length;
+        }
+        return n;
+    }
+
+    static int totalQueued(Scheduler scheduler) {
+        int n = 0;
+        for (WorkerGroup g : scheduler.groups()) {
+            n += g.stealableLength() + g.hardLength();
+        }
+        return n;
+    }
+}

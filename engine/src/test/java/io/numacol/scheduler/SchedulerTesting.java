@@ -1,0 +1,57 @@
+package io.numacol.scheduler;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.numacol.topology.Topology;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/** What the scheduler tests share: topologies, condition waits with a time limit, meter sums. */
+final class SchedulerTesting {
+    /** Generous: conditions normally hold within milliseconds; this only bounds a broken run. */
+    static final Duration LIMIT = Duration.ofSeconds(30);
+
+    private SchedulerTesting() {
+    }
+
+    /** 4 fake nodes over this machine's CPUs, and the real topology. */
+    static Stream<Topology> topologies() {
+        return Stream.of(Topology.fake(4), Topology.detect());
+    }
+
+    static Scheduler scheduler(Topology topology, StealPolicy policy) {
+        return new Scheduler(topology, SchedulerConfig.defaults().withStealPolicy(policy));
+    }
+
+    /** Waits (yielding, never sleeping long) until {@code condition} holds; fails after {@link #LIMIT}. */
+    static void waitUntil(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out after " + LIMIT + " waiting until " + what);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** For tasks that must hold their worker: spins (staying runnable) until {@code condition} or the limit. */
+    static boolean spinUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    /** The sum of a function counter or gauge over all tag values matching {@code tags}. */
+    static double sum(MeterRegistry registry, String name, String... tags) {
+        var search = registry.find(SchedulerMetrics.PREFIX + name).tags(tags);
+        return search.functionCounters().stream().mapToDouble(c -> c.count()).sum()
+                + search.gauges().stream().mapToDouble(g -> g.value()).sum();
+    }
+}

@@ -1,0 +1,82 @@
+package io.numacol.scheduler;
+
+import io.numacol.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TaskQueueTest {
+
+    @Test
+    void pollsInTheOrderOfAPriorityQueueOfTasks() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+            Random random = new Random(7);
+            List<TaskGroup> groups = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                groups.add(scheduler.newStatement(random.nextInt(3) - 1).newTaskGroup());
+            }
+            TaskQueue queue = new TaskQueue();
+            PriorityQueue<QueuedTask> reference = new PriorityQueue<>();
+            for (int round = 0; round < 20_000; round++) {
+                if (random.nextInt(3) > 0 || reference.isEmpty()) {
+                    // Runs of one stage and depth, as operators submit them.
+                    TaskGroup g = groups.get(random.nextInt(groups.size()));
+                    int depth = random.nextInt(3);
+                    for (int k = random.nextInt(5); k >= 0; k--) {
+                        QueuedTask t = new QueuedTask(ctx -> { }, g, Affinity.none(), TaskClass.OTHER, depth);
+                        queue.offer(t);
+                        reference.add(t);
+                    }
+                } else {
+                    assertThat(queue.peek()).isSameAs(reference.peek());
+                    assertThat(queue.poll()).isSameAs(reference.poll());
+                }
+                assertThat(queue.size()).isEqualTo(reference.size());
+            }
+            while (!reference.isEmpty()) {
+                assertThat(queue.poll()).isSameAs(reference.poll());
+            }
+            assertThat(queue.isEmpty()).isTrue();
+            assertThat(queue.poll()).isNull();
+            assertThat(queue.peek()).isNull();
+        }
+    }
+
+    @Test
+    void removesAStatementsTasksAndDrainsTheRest() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+            Statement a = scheduler.newStatement();
+            Statement b = scheduler.newStatement();
+            TaskQueue queue = new TaskQueue();
+            List<QueuedTask> ofA = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                Statement s = i % 3 == 0 ? a : b;
+                QueuedTask t = new QueuedTask(ctx -> { }, s.newTaskGroup(), Affinity.none(), TaskClass.OTHER, i % 4);
+                queue.offer(t);
+                if (s == a) {
+                    ofA.add(t);
+                }
+            }
+            assertThat(queue.remove(a)).containsExactlyInAnyOrderElementsOf(ofA);
+            assertThat(queue.size()).isEqualTo(20);
+            QueuedTask previous = null;
+            List<QueuedTask> rest = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                QueuedTask t = queue.poll();
+                assertThat(t.statement).isSameAs(b);
+                if (previous != null) {
+                    assertThat(previous.compareTo(t)).isNegative();
+                }
+                previous = t;
+            }
+            queue.drainTo(rest::add);
+            assertThat(rest).hasSize(15).allSatisfy(t -> assertThat(t.statement).isSameAs(b));
+            assertThat(queue.isEmpty()).isTrue();
+        }
+    }
+}
