@@ -48,15 +48,29 @@ public final class PartBuilder {
 
     /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */
     public TablePart commit(IntFunction<ColumnPlacement> placement, boolean withIndex) {
+        TablePart part = build(placement, withIndex);
+        try {
+            table.addParts(List.of(part));
+        } catch (RuntimeException e) {
+            part.release();
+            throw e;
+        }
+        return part;
+    }
+
+    /**
+     * Builds the part without adding it to the table: the caller publishes it with
+     * {@link Table#addParts} (so several parts appear at once) or frees it with
+     * {@link TablePart#release()}.
+     */
+    public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex) {
         NodeArena arena = table.memory().newArena();
         try {
             List<Column> built = new ArrayList<>(columns.size());
             for (int i = 0; i < columns.size(); i++) {
                 built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
             }
-            TablePart part = new TablePart(built, rows, arena);
-            table.addPart(part);
-            return part;
+            return new TablePart(built, rows, arena);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;

@@ -68,11 +68,9 @@ public final class Table {
         }
     }
 
-    synchronized void addPart(TablePart part) {
-        checkNotDropped();
-        List<TablePart> next = new ArrayList<>(parts);
-        next.add(part);
-        parts = List.copyOf(next);
+    /** Publishes new parts at once: a reader's snapshot has all of them or none. */
+    public void addParts(List<TablePart> added) {
+        replaceParts(List.of(), added);
     }
 
     /** Replaces some parts by others at once (re-placement, merges); the old ones go when their readers do. */

@@ -1,0 +1,182 @@
+package io.numacol.calcite;
+
+import io.numacol.database.Database;
+import io.numacol.memory.Component;
+import io.numacol.placement.PageSocketMap;
+import io.numacol.storage.Column;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.topology.NumaNode;
+import io.numacol.topology.Topology;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Schema {@code sys}: what numacol holds where. {@code nodes} (the topology and the bytes numacol
+ * keeps on each node), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
+ * bytes per component) and {@code placements} (per part, column and component: pages per node as
+ * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record).
+ */
+public final class SysSchema extends AbstractSchema {
+    public static final String NAME = "sys";
+
+    private final Database db;
+
+    public SysSchema(Database db) {
+        this.db = db;
+    }
+
+    @Override
+    protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
+        return Map.of(
+                "nodes", new SysTable(List.of(
+                        col("node_id", SqlTypeName.INTEGER), col("os_node", SqlTypeName.INTEGER),
+                        col("cpus", SqlTypeName.VARCHAR), col("memory_bytes", SqlTypeName.BIGINT),
+                        col("free_bytes", SqlTypeName.BIGINT), col("numacol_bytes", SqlTypeName.BIGINT),
+                        col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR)), this::nodeRows),
+                "tables", new SysTable(List.of(
+                        col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
+                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), this::tableRows),
+                "columns", new SysTable(List.of(
+                        col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
+                        col("ordinal", SqlTypeName.INTEGER), col("type", SqlTypeName.VARCHAR),
+                        col("nullable", SqlTypeName.BOOLEAN), col("part", SqlTypeName.INTEGER),
+                        col("row_count", SqlTypeName.BIGINT), col("dictionary_size", SqlTypeName.INTEGER),
+                        col("bitcase", SqlTypeName.INTEGER), col("dictionary_bytes", SqlTypeName.BIGINT),
+                        col("index_vector_bytes", SqlTypeName.BIGINT), col("index_bytes", SqlTypeName.BIGINT),
+                        col("placement", SqlTypeName.VARCHAR)), this::columnRows),
+                "placements", new SysTable(List.of(
+                        col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
+                        col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
+                        col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
+                        col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
+                        col("source", SqlTypeName.VARCHAR)), this::placementRows));
+    }
+
+    private List<Object[]> nodeRows() {
+        Topology t = db.topology();
+        List<Object[]> rows = new ArrayList<>();
+        for (NumaNode n : t.nodes()) {
+            rows.add(new Object[] {n.id(), n.osNode(), Arrays.toString(n.cpus()), n.memoryBytes(),
+                t.freeMemory(n.id()), db.memory().accounting().bytes(n.id()), Arrays.toString(n.distances()),
+                t.description()});
+        }
+        return rows;
+    }
+
+    private List<Object[]> tableRows() {
+        List<Object[]> rows = new ArrayList<>();
+        forEachTable(table -> {
+            List<TablePart> parts = table.parts();
+            long bytes = parts.stream().flatMap(p -> p.columns().stream())
+                    .mapToLong(c -> Arrays.stream(Component.values()).mapToLong(c::byteSize).sum()).sum();
+            rows.add(new Object[] {table.name(), table.rowCount(), parts.size(), bytes});
+        });
+        return rows;
+    }
+
+    private List<Object[]> columnRows() {
+        List<Object[]> rows = new ArrayList<>();
+        forEachTable(table -> {
+            List<TablePart> parts = table.parts();
+            for (int p = 0; p < parts.size(); p++) {
+                for (int c = 0; c < table.schema().size(); c++) {
+                    TableSchema.ColumnDef def = table.schema().column(c);
+                    Column col = parts.get(p).column(c);
+                    rows.add(new Object[] {table.name(), def.name(), c + 1, def.type().toString(), def.nullable(), p,
+                        (long) col.rowCount(), col.dictionary().size(), col.bitcase(),
+                        col.byteSize(Component.DICTIONARY), col.byteSize(Component.INDEX_VECTOR),
+                        col.byteSize(Component.INDEX), col.placement().toString()});
+                }
+            }
+        });
+        return rows;
+    }
+
+    /** One row per (part, column, component, node holding pages of it). */
+    private List<Object[]> placementRows() {
+        List<Object[]> rows = new ArrayList<>();
+        String source = db.topology().isFake() ? "numacol (fake topology)" : "kernel (move_pages)";
+        forEachTable(table -> {
+            List<TablePart> parts = table.parts();
+            for (int p = 0; p < parts.size(); p++) {
+                for (int c = 0; c < table.schema().size(); c++) {
+                    Column col = parts.get(p).column(c);
+                    for (Map.Entry<Component, List<MemorySegment>> e : col.segments().entrySet()) {
+                        PageSocketMap psm = new PageSocketMap(db.memory());
+                        e.getValue().forEach(psm::add);
+                        long bytes = e.getValue().stream().mapToLong(MemorySegment::byteSize).sum();
+                        boolean interleaved = psm.ranges().stream().anyMatch(PageSocketMap.Range::isInterleaved);
+                        long[] pages = psm.pagesPerNode();
+                        for (int node = 0; node < db.topology().nodeCount(); node++) {
+                            if (pages[node] > 0) {
+                                rows.add(new Object[] {table.name(), col.name(), p, e.getKey().name(), bytes, node,
+                                    pages[node], interleaved, source});
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        return rows;
+    }
+
+    private void forEachTable(Consumer<Table> action) {
+        db.catalog().tables().stream().sorted(Comparator.comparing(Table::name)).forEach(action);
+    }
+
+    private record Col(String name, SqlTypeName type) {
+    }
+
+    private static Col col(String name, SqlTypeName type) {
+        return new Col(name, type);
+    }
+
+    /** A read-only table computed on each scan. */
+    private static final class SysTable extends AbstractTable implements ScannableTable {
+        private final List<Col> columns;
+        private final Supplier<List<Object[]>> rows;
+
+        SysTable(List<Col> columns, Supplier<List<Object[]>> rows) {
+            this.columns = columns;
+            this.rows = rows;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory factory) {
+            RelDataTypeFactory.Builder b = factory.builder();
+            for (Col c : columns) {
+                b.add(c.name(), factory.createTypeWithNullability(factory.createSqlType(c.type()), true));
+            }
+            return b.build();
+        }
+
+        @Override
+        public Enumerable<Object[]> scan(DataContext root) {
+            return Linq4j.asEnumerable(rows.get());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return db.catalog().tables().stream().map(Table::name).collect(Collectors.joining(", ", "sys of [", "]"));
+    }
+}

@@ -1,0 +1,221 @@
+package io.numacol.calcite.ddl;
+
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSchema.ColumnDef;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Recognises and parses numacol's DDL:
+ * <pre>
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]..., [PRIMARY KEY (column, ...)])
+ * DROP TABLE [IF EXISTS] name
+ * </pre>
+ * Identifiers are plain or double-quoted. Types are those of {@link ColumnType#parse}, plus
+ * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
+ * does not enforce uniqueness.
+ */
+final class DdlParser {
+    /** VARCHAR without a length: as long as a string in one dictionary can be. */
+    static final int UNBOUNDED_VARCHAR = Integer.MAX_VALUE;
+
+    private final List<String> tokens;
+    private int pos;
+
+    private DdlParser(List<String> tokens) {
+        this.tokens = tokens;
+    }
+
+    /** The statement, or null when {@code sql} is not numacol DDL (Calcite parses it then). */
+    static DdlStatement parse(String sql) {
+        List<String> tokens = tokenize(sql);
+        if (tokens.size() < 2) {
+            return null;
+        }
+        String first = tokens.get(0).toUpperCase(Locale.ROOT);
+        String second = tokens.get(1).toUpperCase(Locale.ROOT);
+        if (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE")) {
+            return null;
+        }
+        DdlParser p = new DdlParser(tokens);
+        p.pos = 2;
+        DdlStatement s = first.equals("CREATE") ? p.createTable() : p.dropTable();
+        if (p.pos < tokens.size() && !(p.pos == tokens.size() - 1 && tokens.get(p.pos).equals(";"))) {
+            throw p.error("unexpected '" + tokens.get(p.pos) + "' after the statement");
+        }
+        return s;
+    }
+
+    private DdlStatement createTable() {
+        boolean ifNotExists = accept("IF");
+        if (ifNotExists) {
+            expect("NOT");
+            expect("EXISTS");
+        }
+        String name = identifier("a table name");
+        expect("(");
+        List<ColumnDef> columns = new ArrayList<>();
+        Set<String> primaryKey = new HashSet<>();
+        do {
+            if (accept("PRIMARY")) {
+                expect("KEY");
+                expect("(");
+                do {
+                    primaryKey.add(identifier("a column name").toUpperCase(Locale.ROOT));
+                } while (accept(","));
+                expect(")");
+                continue;
+            }
+            columns.add(column(primaryKey));
+        } while (accept(","));
+        expect(")");
+        List<ColumnDef> keyed = new ArrayList<>();
+        for (ColumnDef c : columns) {
+            boolean key = primaryKey.remove(c.name().toUpperCase(Locale.ROOT));
+            keyed.add(key ? new ColumnDef(c.name(), c.type(), false) : c);
+        }
+        if (!primaryKey.isEmpty()) {
+            throw error("PRIMARY KEY names " + primaryKey + ", which " + (primaryKey.size() == 1 ? "is" : "are")
+                    + " not a column of " + name);
+        }
+        try {
+            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed));
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    private ColumnDef column(Set<String> primaryKey) {
+        String name = identifier("a column name");
+        StringBuilder type = new StringBuilder();
+        int depth = 0;
+        while (pos < tokens.size()) {
+            String t = tokens.get(pos);
+            String u = t.toUpperCase(Locale.ROOT);
+            if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
+                    || u.equals("PRIMARY"))) {
+                break;
+            }
+            depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
+            type.append(type.isEmpty() || t.equals("(") || t.equals(")") || t.equals(",")
+                    || type.toString().endsWith("(") || type.toString().endsWith(",") ? "" : " ").append(t);
+            pos++;
+        }
+        if (type.isEmpty()) {
+            throw error("column " + name + " needs a type");
+        }
+        boolean nullable = true;
+        while (true) {
+            if (accept("NOT")) {
+                expect("NULL");
+                nullable = false;
+            } else if (accept("NULL")) {
+                nullable = true;
+            } else if (accept("PRIMARY")) {
+                expect("KEY");
+                primaryKey.add(name.toUpperCase(Locale.ROOT));
+            } else {
+                break;
+            }
+        }
+        return new ColumnDef(name, columnType(name, type.toString()), nullable);
+    }
+
+    private ColumnType columnType(String column, String spec) {
+        String u = spec.toUpperCase(Locale.ROOT);
+        if (u.equals("VARCHAR") || u.equals("TEXT") || u.equals("STRING") || u.equals("CHARACTER VARYING")) {
+            return ColumnType.varchar(UNBOUNDED_VARCHAR);
+        }
+        try {
+            return ColumnType.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw error("column " + column + ": " + e.getMessage());
+        }
+    }
+
+    private DdlStatement dropTable() {
+        boolean ifExists = accept("IF");
+        if (ifExists) {
+            expect("EXISTS");
+        }
+        return new DdlStatement.DropTable(identifier("a table name"), ifExists);
+    }
+
+    private boolean accept(String keyword) {
+        if (pos < tokens.size() && tokens.get(pos).equalsIgnoreCase(keyword)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expect(String keyword) {
+        if (!accept(keyword)) {
+            throw error("expected '" + keyword + "' but found " + (pos < tokens.size() ? "'" + tokens.get(pos) + "'" : "the end"));
+        }
+    }
+
+    private String identifier(String what) {
+        if (pos >= tokens.size()) {
+            throw error("expected " + what + " but found the end");
+        }
+        String t = tokens.get(pos);
+        if (t.startsWith("\"")) {
+            pos++;
+            return t.substring(1, t.length() - 1).replace("\"\"", "\"");
+        }
+        if (!Character.isLetter(t.charAt(0)) && t.charAt(0) != '_') {
+            throw error("expected " + what + " but found '" + t + "'");
+        }
+        pos++;
+        return t;
+    }
+
+    private IllegalArgumentException error(String message) {
+        return new IllegalArgumentException(message);
+    }
+
+    /** Words, numbers, double-quoted identifiers and single punctuation; -- and /* comments skipped. */
+    private static List<String> tokenize(String sql) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (sql.startsWith("--", i)) {
+                int nl = sql.indexOf('\n', i);
+                i = nl < 0 ? sql.length() : nl + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 2;
+            } else if (c == '"') {
+                int j = i + 1;
+                while (j < sql.length() && (sql.charAt(j) != '"' || (j + 1 < sql.length() && sql.charAt(j + 1) == '"'))) {
+                    j += sql.charAt(j) == '"' ? 2 : 1;
+                }
+                if (j >= sql.length()) {
+                    throw new IllegalArgumentException("unterminated quoted identifier starting at " + sql.substring(i));
+                }
+                out.add(sql.substring(i, j + 1));
+                i = j + 1;
+            } else if (Character.isLetterOrDigit(c) || c == '_') {
+                int j = i;
+                while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
+                    j++;
+                }
+                out.add(sql.substring(i, j));
+                i = j;
+            } else {
+                out.add(String.valueOf(c));
+                i++;
+            }
+        }
+        return out;
+    }
+}

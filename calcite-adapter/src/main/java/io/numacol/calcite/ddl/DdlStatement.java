@@ -1,0 +1,69 @@
+package io.numacol.calcite.ddl;
+
+import io.numacol.database.Database;
+import io.numacol.storage.TableSchema;
+import org.apache.calcite.sql.SqlDdl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import java.util.List;
+
+/** A parsed numacol DDL statement, executed against the connection's database. */
+abstract sealed class DdlStatement extends SqlDdl {
+
+    DdlStatement(SqlOperator operator) {
+        super(operator, SqlParserPos.ZERO);
+    }
+
+    abstract void execute(Database database);
+
+    @Override
+    public List<SqlNode> getOperandList() {
+        return List.of();
+    }
+
+    static final class CreateTable extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE TABLE", SqlKind.CREATE_TABLE);
+        final String name;
+        final boolean ifNotExists;
+        final TableSchema schema;
+
+        CreateTable(String name, boolean ifNotExists, TableSchema schema) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifNotExists = ifNotExists;
+            this.schema = schema;
+        }
+
+        @Override
+        void execute(Database database) {
+            if (ifNotExists && database.catalog().find(name).isPresent()) {
+                return;
+            }
+            database.catalog().create(name, schema);
+        }
+    }
+
+    static final class DropTable extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
+        final String name;
+        final boolean ifExists;
+
+        DropTable(String name, boolean ifExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifExists = ifExists;
+        }
+
+        @Override
+        void execute(Database database) {
+            if (ifExists && database.catalog().find(name).isEmpty()) {
+                return;
+            }
+            database.catalog().drop(name);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.numacol.calcite.ddl;
+
+import io.numacol.calcite.NumacolSchema;
+import io.numacol.database.Database;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlNode;
+
+/** Runs numacol's DDL against the database behind the connection's {@code main} schema. */
+final class NumacolDdlExecutor implements DdlExecutor {
+    static final NumacolDdlExecutor INSTANCE = new NumacolDdlExecutor();
+
+    private NumacolDdlExecutor() {
+    }
+
+    @Override
+    public void executeDdl(CalcitePrepare.Context context, SqlNode node) {
+        if (!(node instanceof DdlStatement ddl)) {
+            throw new UnsupportedOperationException("numacol does not support " + node.getKind() + " statements");
+        }
+        CalciteSchema main = context.getRootSchema().getSubSchema(NumacolSchema.NAME, false);
+        if (main == null || !(main.schema instanceof NumacolSchema schema)) {
+            throw new IllegalStateException("this connection has no numacol schema '" + NumacolSchema.NAME + "'");
+        }
+        Database database = schema.database();
+        ddl.execute(database);
+    }
+}

@@ -1,0 +1,81 @@
+package io.numacol.calcite.ddl;
+
+import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.impl.SqlParserImpl;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/** Calcite's core parser, with numacol's DDL recognised first. */
+public final class NumacolParserFactory implements SqlParserImplFactory {
+    public static final NumacolParserFactory FACTORY = new NumacolParserFactory();
+
+    private NumacolParserFactory() {
+    }
+
+    @Override
+    public SqlAbstractParserImpl getParser(Reader stream) {
+        String sql = read(stream);
+        DdlStatement ddl;
+        try {
+            ddl = DdlParser.parse(sql);
+        } catch (IllegalArgumentException e) {
+            return failing(sql, e);
+        }
+        if (ddl == null) {
+            return SqlParserImpl.FACTORY.getParser(new StringReader(sql));
+        }
+        return new SqlParserImpl(new StringReader(sql)) {
+            @Override
+            public SqlNode parseSqlStmtEof() {
+                return ddl;
+            }
+
+            @Override
+            public SqlNodeList parseSqlStmtList() {
+                return new SqlNodeList(List.of(ddl), SqlParserPos.ZERO);
+            }
+        };
+    }
+
+    @Override
+    public DdlExecutor getDdlExecutor() {
+        return NumacolDdlExecutor.INSTANCE;
+    }
+
+    /** A parser that reports a DDL syntax error the way Calcite reports its own. */
+    private static SqlAbstractParserImpl failing(String sql, IllegalArgumentException error) {
+        return new SqlParserImpl(new StringReader(sql)) {
+            @Override
+            public SqlNode parseSqlStmtEof() {
+                throw error;
+            }
+
+            @Override
+            public SqlNodeList parseSqlStmtList() {
+                throw error;
+            }
+        };
+    }
+
+    private static String read(Reader stream) {
+        try {
+            StringBuilder sb = new StringBuilder();
+            char[] buffer = new char[4096];
+            for (int n; (n = stream.read(buffer)) > 0; ) {
+                sb.append(buffer, 0, n);
+            }
+            return sb.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

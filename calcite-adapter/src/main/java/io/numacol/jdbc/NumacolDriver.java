@@ -1,0 +1,146 @@
+package io.numacol.jdbc;
+
+import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.SysSchema;
+import io.numacol.calcite.ddl.NumacolParserFactory;
+import io.numacol.calcite.plan.NumacolPrepare;
+import io.numacol.database.Database;
+import io.numacol.database.DatabaseConfig;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.avatica.HandlerImpl;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code jdbc:numacol:[mem:NAME][;property=value...]}. Properties (URL or {@code Properties}):
+ * {@code topology} ({@code real} or {@code fake:N}), {@code stealPolicy}, {@code groupsPerNode},
+ * {@code rowsPerPart}; see {@link DatabaseConfig}. Tables live in schema {@code main}, the
+ * default; {@code sys} shows nodes, tables and columns.
+ */
+public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
+    public static final String PREFIX = "jdbc:numacol:";
+    private static final String NAME_PROPERTY = "numacol.database";
+    private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart"};
+
+    private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
+    private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();
+
+    static {
+        new NumacolDriver().register();
+    }
+
+    public NumacolDriver() {
+        super(NumacolPrepare::new);
+    }
+
+    /** The database behind a numacol JDBC connection (the embedding API: appenders, metrics). */
+    public static Database database(Connection connection) throws SQLException {
+        Database db = OPEN.get(connection.unwrap(AvaticaConnection.class));
+        if (db == null) {
+            throw new SQLException("not an open numacol connection: " + connection);
+        }
+        return db;
+    }
+
+    @Override
+    protected String getConnectStringPrefix() {
+        return PREFIX;
+    }
+
+    @Override
+    protected DriverVersion createDriverVersion() {
+        return new DriverVersion("numacol JDBC driver", "0.1.0", "numacol", "0.1.0", true, 0, 1, 0, 1);
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            return null;
+        }
+        Properties props = new Properties();
+        String rest = url.substring(PREFIX.length());
+        int semicolon = rest.indexOf(';');
+        String location = semicolon < 0 ? rest : rest.substring(0, semicolon);
+        if (semicolon >= 0) {
+            for (String pair : rest.substring(semicolon + 1).split(";")) {
+                if (pair.isBlank()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new SQLException("in '" + url + "': '" + pair + "' is not property=value");
+                }
+                props.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+        }
+        if (info != null) {
+            props.putAll(info);
+        }
+        if (location.startsWith("mem:")) {
+            String name = location.substring("mem:".length());
+            if (name.isEmpty()) {
+                throw new SQLException("'" + url + "' names no database: use jdbc:numacol:mem:NAME");
+            }
+            props.setProperty(NAME_PROPERTY, name);
+        } else if (!location.isEmpty()) {
+            throw new SQLException("unknown numacol location '" + location + "' in '" + url
+                    + "': use jdbc:numacol: (private) or jdbc:numacol:mem:NAME (shared)");
+        }
+        // SQL as DuckDB and H2 users write it: identifiers ignore case, numacol's DDL and planner.
+        props.putIfAbsent("caseSensitive", "false");
+        props.putIfAbsent("unquotedCasing", "UNCHANGED");
+        props.putIfAbsent("quotedCasing", "UNCHANGED");
+        props.putIfAbsent("parserFactory", NumacolParserFactory.class.getName() + "#FACTORY");
+        props.putIfAbsent("conformance", "LENIENT");
+        return super.connect(PREFIX, props);
+    }
+
+    @Override
+    protected Handler createHandler() {
+        return new HandlerImpl() {
+            @Override
+            public void onConnectionInit(AvaticaConnection connection) throws SQLException {
+                CalciteConnection calcite = connection.unwrap(CalciteConnection.class);
+                Properties props = calcite.getProperties();
+                Properties dbProps = new Properties();
+                for (String key : DATABASE_PROPERTIES) {
+                    if (props.getProperty(key) != null) {
+                        dbProps.setProperty(key, props.getProperty(key));
+                    }
+                }
+                Database db;
+                try {
+                    db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), DatabaseConfig.fromProperties(dbProps));
+                } catch (IllegalArgumentException e) {
+                    throw new SQLException("cannot open numacol database: " + e.getMessage(), e);
+                }
+                SchemaPlus root = calcite.getRootSchema();
+                // Both schemas are live views of the catalog: Calcite must not cache their table names.
+                root.add(NumacolSchema.NAME, new NumacolSchema(db)).setCacheEnabled(false);
+                root.add(SysSchema.NAME, new SysSchema(db)).setCacheEnabled(false);
+                calcite.setSchema(NumacolSchema.NAME);
+                OPEN.put(connection, db);
+            }
+
+            @Override
+            public void onConnectionClose(AvaticaConnection connection) {
+                Database db = OPEN.remove(connection);
+                if (db != null) {
+                    try {
+                        REGISTRY.release(connection.unwrap(CalciteConnection.class).getProperties().getProperty(NAME_PROPERTY), db);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+        };
+    }
+}

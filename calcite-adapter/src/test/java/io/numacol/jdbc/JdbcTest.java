@@ -1,0 +1,97 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JdbcTest {
+
+    private static List<List<Object>> rows(Statement s, String sql) throws SQLException {
+        List<List<Object>> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getObject(i));
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void createLoadQueryDrop() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;topology=fake:2");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(10,2), shipped DATE, name VARCHAR(20))");
+            Database db = NumacolDriver.database(c);
+            assertThat(db.topology().nodeCount()).isEqualTo(2);
+            try (Appender a = db.appender("items")) {
+                for (int i = 0; i < 1000; i++) {
+                    a.append((long) i, i % 10, BigDecimal.valueOf(i, 2), LocalDate.of(2020, 1, 1).plusDays(i % 30),
+                            i % 7 == 0 ? null : "item " + (i % 13));
+                }
+            }
+            assertThat(rows(s, "select count(*), sum(qty), max(price), min(shipped) from items where qty between 3 and 5"))
+                    .containsExactly(List.of(300L, 1200, new BigDecimal("9.95"), java.sql.Date.valueOf("2020-01-04")));
+            assertThat(rows(s, "select name, count(*) from ITEMS where name is not null group by name order by 2 desc, 1 limit 2"))
+                    .hasSize(2);
+            assertThat(rows(s, "select table_name, row_count from sys.tables")).containsExactly(List.of("items", 1000L));
+            assertThat(rows(s, "select count(*) from sys.columns where table_name = 'items'")).containsExactly(List.of(5L));
+            assertThat(rows(s, "select distinct node from sys.placements where table_name = 'items'")).hasSize(1);
+            assertThat(rows(s, "select node_id from sys.nodes order by node_id")).containsExactly(List.of(0), List.of(1));
+
+            assertThatThrownBy(() -> s.execute("CREATE TABLE items (a INT)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("table items already exists");
+            assertThatThrownBy(() -> s.execute("CREATE TABLE bad (a INTEGR)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("INTEGR");
+            assertThatThrownBy(() -> s.executeQuery("select nope from items")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Column 'nope' not found");
+            s.execute("DROP TABLE items");
+            s.execute("DROP TABLE IF EXISTS items");
+            assertThatThrownBy(() -> s.execute("DROP TABLE items")).hasMessageContaining("table items does not exist");
+            assertThat(db.memory().accounting().totalBytes()).isZero();
+        }
+    }
+
+    @Test
+    void namedDatabasesAreSharedWhileAConnectionIsOpen() throws SQLException {
+        Database first;
+        try (Connection a = DriverManager.getConnection("jdbc:numacol:mem:shared")) {
+            a.createStatement().execute("create table t (x int)");
+            first = NumacolDriver.database(a);
+            try (Connection b = DriverManager.getConnection("jdbc:numacol:mem:shared")) {
+                assertThat(NumacolDriver.database(b)).isSameAs(first);
+                assertThat(rows(b.createStatement(), "select count(*) from t")).containsExactly(List.of(0L));
+            }
+            assertThat(first.isClosed()).isFalse();
+        }
+        assertThat(first.isClosed()).isTrue();
+        try (Connection a = DriverManager.getConnection("jdbc:numacol:mem:shared")) {
+            assertThatThrownBy(() -> a.createStatement().executeQuery("select * from t")).hasMessageContaining("'t' not found");
+        }
+    }
+
+    @Test
+    void badUrlsAndPropertiesSayWhatIsWrong() {
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:disk:/x")).hasMessageContaining("unknown numacol location 'disk:/x'");
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:mem:")).hasMessageContaining("names no database");
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:;topology=fake:0")).hasMessageContaining("1..64");
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:;stealPolicy=NEVER")).hasMessageContaining("NEVER");
+    }
+}

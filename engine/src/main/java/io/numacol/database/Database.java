@@ -1,0 +1,89 @@
+package io.numacol.database;
+
+import io.numacol.memory.NumaMemory;
+import io.numacol.scheduler.Scheduler;
+import io.numacol.scheduler.SchedulerConfig;
+import io.numacol.storage.Catalog;
+import io.numacol.storage.Table;
+import io.numacol.topology.Topology;
+
+import java.util.List;
+
+/**
+ * One in-process numacol database: its topology, node-placed memory, catalog and scheduler.
+ * Closing it drops every table (memory is freed once running readers let go) and stops the
+ * scheduler's threads.
+ */
+public final class Database implements AutoCloseable {
+    private final DatabaseConfig config;
+    private final Topology topology;
+    private final NumaMemory memory;
+    private final Catalog catalog;
+    private final Scheduler scheduler;
+    private volatile boolean closed;
+
+    private Database(DatabaseConfig config) {
+        this.config = config;
+        this.topology = Topology.fromSpec(config.topology());
+        this.memory = NumaMemory.create(topology);
+        this.catalog = new Catalog(memory);
+        SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
+                .withGroupsPerNode(config.groupsPerNode());
+        this.scheduler = new Scheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
+    }
+
+    public static Database open() {
+        return open(DatabaseConfig.defaults());
+    }
+
+    public static Database open(DatabaseConfig config) {
+        return new Database(config);
+    }
+
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public NumaMemory memory() {
+        return memory;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** A bulk appender for a table: rows are checked as they come and become visible at {@link Appender#flush()}. */
+    public Appender appender(String table) {
+        checkOpen();
+        return new Appender(this, catalog.get(table));
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this numacol database is closed");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<String> names = catalog.tables().stream().map(Table::name).toList();
+        names.forEach(catalog::drop);
+        scheduler.close();
+    }
+}
