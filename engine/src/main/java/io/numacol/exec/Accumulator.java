@@ -1,0 +1,191 @@
+package io.numacol.exec;
+
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.Set;
+
+/** The running state of one aggregate in one group; task-local, merged at the end. */
+abstract sealed class Accumulator {
+
+    static Accumulator create(AggregateCall call) {
+        Accumulator inner = switch (call.kind()) {
+            case COUNT -> new Count(call.input() < 0);
+            case SUM -> new Sum();
+            case MIN -> new Extreme(1);
+            case MAX -> new Extreme(-1);
+        };
+        return call.distinct() ? new Distinct(inner) : inner;
+    }
+
+    abstract void add(Object value);
+
+    abstract void merge(Accumulator other);
+
+    abstract Object result();
+
+    static final class Count extends Accumulator {
+        private final boolean star;
+        private long count;
+
+        Count(boolean star) {
+            this.star = star;
+        }
+
+        @Override
+        void add(Object value) {
+            if (star || value != null) {
+                count++;
+            }
+        }
+
+        @Override
+        void merge(Accumulator other) {
+            count += ((Count) other).count;
+        }
+
+        @Override
+        Object result() {
+            return count;
+        }
+    }
+
+    /**
+     * SUM, exact for integers and decimals: unscaled longs while they fit (a DECIMAL's values
+     * share one scale), BigDecimal once a sum overflows; doubles as doubles. Null over no values.
+     */
+    static final class Sum extends Accumulator {
+        private boolean any;
+        private long exact;
+        private int scale = -1;
+        private BigDecimal big;
+        private boolean isDouble;
+        private double dbl;
+
+        @Override
+        void add(Object value) {
+            switch (value) {
+                case null -> {
+                    return;
+                }
+                case Double d -> {
+                    isDouble = true;
+                    dbl += d;
+                }
+                case Float f -> {
+                    isDouble = true;
+                    dbl += f;
+                }
+                case BigDecimal b -> {
+                    if (big == null && (scale < 0 || scale == b.scale()) && b.precision() <= 18) {
+                        scale = b.scale();
+                        addExact(b.unscaledValue().longValue());
+                    } else {
+                        big = decimal().add(b);
+                    }
+                }
+                case Number n -> {
+                    if (big == null) {
+                        addExact(n.longValue());
+                    } else {
+                        big = big.add(BigDecimal.valueOf(n.longValue()));
+                    }
+                }
+                default -> throw new IllegalArgumentException("SUM of a non-number: " + value);
+            }
+            any = true;
+        }
+
+        private void addExact(long v) {
+            long r = exact + v;
+            if (((exact ^ r) & (v ^ r)) < 0) { // overflow: go on in BigDecimal
+                big = decimal().add(BigDecimal.valueOf(v, Math.max(scale, 0)));
+                exact = 0;
+            } else {
+                exact = r;
+            }
+        }
+
+        private BigDecimal decimal() {
+            BigDecimal base = BigDecimal.valueOf(exact, Math.max(scale, 0));
+            exact = 0;
+            return big == null ? base : big.add(base);
+        }
+
+        @Override
+        void merge(Accumulator other) {
+            Sum s = (Sum) other;
+            if (s.any) {
+                add(s.result());
+            }
+        }
+
+        @Override
+        Object result() {
+            if (!any) {
+                return null;
+            }
+            if (isDouble) {
+                return dbl;
+            }
+            if (big != null) {
+                return big.add(BigDecimal.valueOf(exact, Math.max(scale, 0)));
+            }
+            return scale >= 0 ? BigDecimal.valueOf(exact, scale) : (Object) exact;
+        }
+    }
+
+    static final class Extreme extends Accumulator {
+        private final int sign;
+        private Comparable<Object> best;
+
+        Extreme(int sign) {
+            this.sign = sign;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void add(Object value) {
+            if (value != null && (best == null || sign * best.compareTo(value) > 0)) {
+                best = (Comparable<Object>) value;
+            }
+        }
+
+        @Override
+        void merge(Accumulator other) {
+            add(((Extreme) other).best);
+        }
+
+        @Override
+        Object result() {
+            return best;
+        }
+    }
+
+    /** COUNT/SUM/... (DISTINCT): a set of values (never vids: dictionaries differ per part). */
+    static final class Distinct extends Accumulator {
+        private final Accumulator inner;
+        private final Set<Object> values = new HashSet<>();
+
+        Distinct(Accumulator inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        void add(Object value) {
+            if (value != null) {
+                values.add(value instanceof BigDecimal b ? b.stripTrailingZeros() : value);
+            }
+        }
+
+        @Override
+        void merge(Accumulator other) {
+            values.addAll(((Distinct) other).values);
+        }
+
+        @Override
+        Object result() {
+            values.forEach(inner::add);
+            return inner.result();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.numacol.exec;
+
+import io.numacol.scan.VidPredicate;
+import io.numacol.storage.Column;
+import io.numacol.storage.Dictionary;
+import io.numacol.storage.DoubleDictionary;
+import io.numacol.storage.LongDictionary;
+import io.numacol.storage.StringDictionary;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.VidRange;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * A predicate on a table's columns, given with stored values (Long for integers, decimals as
+ * unscaled longs, dates as epoch days; Double; String). Each part turns it into vid predicates on
+ * its own dictionaries ({@link #prepare}), so the scan never looks at a value. A NULL never
+ * satisfies a value predicate: the null vid lies outside every dictionary range.
+ */
+public sealed interface ColumnFilter {
+
+    /** {@code low <(=) value <(=) high}; a null bound is open. */
+    record Range(int column, Object low, boolean lowInclusive, Object high, boolean highInclusive) implements ColumnFilter {
+    }
+
+    /** {@code value IN (values)}. */
+    record In(int column, List<Object> values) implements ColumnFilter {
+        public In {
+            values = List.copyOf(values);
+        }
+    }
+
+    /** Values for which {@code test} holds, tested once per dictionary entry (LIKE). */
+    record Matching(int column, Predicate<Object> test, String description) implements ColumnFilter {
+        @Override
+        public String toString() {
+            return "Matching[" + column + " " + description + "]";
+        }
+    }
+
+    /** {@code IS NULL}, or {@code IS NOT NULL} when negated. */
+    record IsNull(int column, boolean negated) implements ColumnFilter {
+    }
+
+    /** SQL NOT of a one-column predicate: false for NULL, like the predicate itself. */
+    record Not(ColumnFilter leaf) implements ColumnFilter {
+        public Not {
+            if (leaf instanceof And || leaf instanceof Or || leaf instanceof Not || leaf instanceof IsNull) {
+                throw new IllegalArgumentException("NOT only of a value predicate, got " + leaf);
+            }
+        }
+    }
+
+    record And(List<ColumnFilter> filters) implements ColumnFilter {
+        public And {
+            filters = List.copyOf(filters);
+        }
+    }
+
+    record Or(List<ColumnFilter> filters) implements ColumnFilter {
+        public Or {
+            filters = List.copyOf(filters);
+        }
+    }
+
+    /** This predicate as vid predicates on {@code part}'s dictionaries. */
+    default PartFilter prepare(TablePart part) {
+        return switch (this) {
+            case And a -> new PartFilter.And(a.filters().stream().map(f -> f.prepare(part)).toList());
+            case Or o -> new PartFilter.Or(o.filters().stream().map(f -> f.prepare(part)).toList());
+            case Not n -> {
+                Column c = part.column(column(n.leaf()));
+                yield new PartFilter.AndNot(new PartFilter.Leaf(c.indexVector(), notNull(c)), n.leaf().prepare(part));
+            }
+            case IsNull n -> {
+                Column c = part.column(n.column());
+                VidPredicate p = n.negated() ? notNull(c)
+                        : c.hasNulls() ? VidPredicate.in(c.nullVid()) : VidPredicate.of(VidRange.EMPTY);
+                yield new PartFilter.Leaf(c.indexVector(), p);
+            }
+            case Range r -> leaf(part, r.column(), d -> VidPredicate.of(vids(d, r)));
+            case In in -> leaf(part, in.column(), d -> {
+                List<Integer> found = new ArrayList<>();
+                for (Object v : in.values()) {
+                    int vid = find(d, v);
+                    if (vid >= 0) {
+                        found.add(vid);
+                    }
+                }
+                return found.isEmpty() ? VidPredicate.of(VidRange.EMPTY)
+                        : VidPredicate.in(found.stream().mapToInt(Integer::intValue).toArray());
+            });
+            case Matching m -> leaf(part, m.column(), d -> {
+                List<Integer> found = new ArrayList<>();
+                for (int vid = 0; vid < d.size(); vid++) {
+                    if (m.test().test(stored(d, vid))) {
+                        found.add(vid);
+                    }
+                }
+                return found.isEmpty() ? VidPredicate.of(VidRange.EMPTY)
+                        : VidPredicate.in(found.stream().mapToInt(Integer::intValue).toArray());
+            });
+        };
+    }
+
+    private static int column(ColumnFilter leaf) {
+        return switch (leaf) {
+            case Range r -> r.column();
+            case In in -> in.column();
+            case Matching m -> m.column();
+            default -> throw new IllegalArgumentException("not a value predicate: " + leaf);
+        };
+    }
+
+    private static PartFilter leaf(TablePart part, int column, java.util.function.Function<Dictionary, VidPredicate> f) {
+        Column c = part.column(column);
+        return new PartFilter.Leaf(c.indexVector(), f.apply(c.dictionary()));
+    }
+
+    private static VidPredicate notNull(Column c) {
+        return VidPredicate.of(c.dictionary().all());
+    }
+
+    private static VidRange vids(Dictionary d, Range r) {
+        int lo = r.low() == null ? 0 : r.lowInclusive() ? lowerBound(d, r.low()) : upperBound(d, r.low());
+        int hi = r.high() == null ? d.size() : r.highInclusive() ? upperBound(d, r.high()) : lowerBound(d, r.high());
+        return VidRange.of(lo, hi);
+    }
+
+    private static int lowerBound(Dictionary d, Object v) {
+        return switch (d) {
+            case LongDictionary l -> l.lowerBound((Long) v);
+            case DoubleDictionary x -> x.lowerBound((Double) v);
+            case StringDictionary s -> s.lowerBound((String) v);
+        };
+    }
+
+    private static int upperBound(Dictionary d, Object v) {
+        return switch (d) {
+            case LongDictionary l -> l.upperBound((Long) v);
+            case DoubleDictionary x -> x.upperBound((Double) v);
+            case StringDictionary s -> s.upperBound((String) v);
+        };
+    }
+
+    private static int find(Dictionary d, Object v) {
+        return switch (d) {
+            case LongDictionary l -> l.find((Long) Objects.requireNonNull(v));
+            case DoubleDictionary x -> x.find((Double) Objects.requireNonNull(v));
+            case StringDictionary s -> s.find((String) Objects.requireNonNull(v));
+        };
+    }
+
+    /** The stored value of a vid: Long, Double or String. */
+    static Object stored(Dictionary d, int vid) {
+        return switch (d) {
+            case LongDictionary l -> l.getLong(vid);
+            case DoubleDictionary x -> x.getDouble(vid);
+            case StringDictionary s -> s.getString(vid);
+        };
+    }
+}

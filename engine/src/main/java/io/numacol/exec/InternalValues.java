@@ -1,0 +1,41 @@
+package io.numacol.exec;
+
+import io.numacol.storage.Column;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.DoubleDictionary;
+import io.numacol.storage.LongDictionary;
+import io.numacol.storage.StringDictionary;
+
+import java.math.BigDecimal;
+
+/**
+ * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
+ * Boolean, INTEGER and DATE (epoch day) as Integer, BIGINT as Long, DECIMAL as BigDecimal,
+ * DOUBLE as Double, CHAR/VARCHAR as String.
+ */
+public final class InternalValues {
+    private InternalValues() {
+    }
+
+    /** A stored long (see {@link ColumnType#storageKind()}) as its internal value. */
+    public static Object ofStored(ColumnType type, long stored) {
+        return switch (type.kind()) {
+            case BOOLEAN -> stored != 0;
+            case INTEGER, DATE -> (int) stored;
+            case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
+            default -> stored;
+        };
+    }
+
+    /** The internal value of a vid of {@code column}, null for its null vid. */
+    public static Object of(Column column, int vid) {
+        if (vid == column.nullVid()) {
+            return null;
+        }
+        return switch (column.dictionary()) {
+            case LongDictionary d -> ofStored(column.type(), d.getLong(vid));
+            case DoubleDictionary d -> d.getDouble(vid);
+            case StringDictionary d -> d.getString(vid);
+        };
+    }
+}

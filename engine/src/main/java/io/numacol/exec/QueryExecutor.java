@@ -1,0 +1,335 @@
+package io.numacol.exec;
+
+import io.numacol.placement.PageSocketMap;
+import io.numacol.scan.BitVector;
+import io.numacol.scan.ScanKernel;
+import io.numacol.scan.ScanKernels;
+import io.numacol.scheduler.Affinity;
+import io.numacol.scheduler.Scheduler;
+import io.numacol.scheduler.Statement;
+import io.numacol.scheduler.TaskClass;
+import io.numacol.scheduler.TaskContext;
+import io.numacol.scheduler.TaskGroup;
+import io.numacol.storage.IndexVector;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSnapshot;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs a {@link QueryPlan} on the scheduler (thesis §5.3.1, §5.5; morsel paper §6.3-6.4): each
+ * part is cut into IndexVector ranges of whole 1024-row blocks, at most about the concurrency
+ * hint of them in all, each a task with the affinity of the node holding the part. A task
+ * evaluates the part's vid predicates into a BitVector for its range, decodes the vids of the
+ * columns it needs block by block, and either materializes rows (into a bounded heap for top-N),
+ * or aggregates into a task-local hash table keyed by the group columns' vids. Only then are
+ * keys translated to values, since each part has its own dictionaries, and the task tables merged.
+ */
+public final class QueryExecutor {
+    private static final int BLOCK = IndexVector.BLOCK_ROWS;
+
+    private final Scheduler scheduler;
+    private final ScanKernel kernel = ScanKernels.get();
+
+    public QueryExecutor(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * The plan's output rows. {@code cancelled} is polled between blocks; once it answers true
+     * the numacol statement is cancelled and this throws CancellationException.
+     */
+    public List<Object[]> execute(QueryPlan plan, BooleanSupplier cancelled) {
+        try (TableSnapshot snapshot = plan.table().snapshot()) {
+            List<TablePart> parts = snapshot.parts();
+            int hint = Math.max(1, scheduler.concurrencyHint());
+            long perTask = Math.max(BLOCK, (snapshot.rowCount() + hint - 1) / hint);
+            int rangeRows = (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
+
+            Statement statement = scheduler.newStatement();
+            TaskGroup group = statement.newTaskGroup();
+            TaskClass taskClass = plan.aggregation() != null ? TaskClass.AGGREGATE : TaskClass.MATERIALIZE;
+            List<RangeTask> tasks = new ArrayList<>();
+            for (TablePart part : parts) {
+                if (part.rowCount() == 0) {
+                    continue;
+                }
+                PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part);
+                Affinity affinity = affinity(plan, part);
+                for (int from = 0; from < part.rowCount(); from += rangeRows) {
+                    RangeTask task = new RangeTask(plan, part, filter, from, Math.min(part.rowCount(), from + rangeRows), cancelled);
+                    tasks.add(task);
+                    group.submit(task::run, affinity, taskClass);
+                }
+            }
+            group.await();
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("statement cancelled");
+            }
+            return plan.aggregation() != null ? mergeGroups(plan, tasks) : mergeRows(plan, tasks);
+        }
+    }
+
+    /** The node holding the part's IndexVectors (the Appender places a part whole on one node). */
+    private static Affinity affinity(QueryPlan plan, TablePart part) {
+        PageSocketMap psm = new PageSocketMap(plan.table().memory());
+        psm.add(part.column(0).indexVector().segment());
+        int node = psm.majorityNode();
+        return node < 0 ? Affinity.none() : Affinity.node(node);
+    }
+
+    private static List<Object[]> mergeRows(QueryPlan plan, List<RangeTask> tasks) {
+        List<Object[]> rows = new ArrayList<>();
+        for (RangeTask t : tasks) {
+            rows.addAll(t.rows != null ? t.rows : t.heap);
+        }
+        return order(plan.ordering(), rows);
+    }
+
+    private static List<Object[]> mergeGroups(QueryPlan plan, List<RangeTask> tasks) {
+        Aggregation agg = plan.aggregation();
+        Map<List<Object>, Accumulator[]> merged = new HashMap<>();
+        for (RangeTask t : tasks) {
+            t.groups.forEach((key, accs) -> {
+                Accumulator[] into = merged.putIfAbsent(key, accs);
+                if (into != null) {
+                    for (int i = 0; i < accs.length; i++) {
+                        into[i].merge(accs[i]);
+                    }
+                }
+            });
+        }
+        if (merged.isEmpty() && agg.groupKeys().length == 0) {
+            merged.put(List.of(), newAccumulators(agg));
+        }
+        List<Object[]> rows = new ArrayList<>(merged.size());
+        merged.forEach((key, accs) -> {
+            Object[] row = new Object[key.size() + accs.length];
+            key.toArray(row);
+            for (int i = 0; i < accs.length; i++) {
+                row[key.size() + i] = accs[i].result();
+            }
+            rows.add(row);
+        });
+        return order(plan.ordering(), rows);
+    }
+
+    private static List<Object[]> order(Ordering ordering, List<Object[]> rows) {
+        if (ordering == null) {
+            return rows;
+        }
+        if (!ordering.keys().isEmpty()) {
+            rows.sort(ordering.comparator());
+        }
+        int from = (int) Math.min(rows.size(), ordering.offset());
+        int to = ordering.fetch() < 0 ? rows.size() : (int) Math.min(rows.size(), from + ordering.fetch());
+        return rows.subList(from, to);
+    }
+
+    private static Accumulator[] newAccumulators(Aggregation agg) {
+        return agg.calls().stream().map(Accumulator::create).toArray(Accumulator[]::new);
+    }
+
+    /** One IndexVector range of one part, and what it produced. */
+    private final class RangeTask {
+        private final QueryPlan plan;
+        private final TablePart part;
+        private final PartFilter filter;
+        private final int from;
+        private final int to;
+        private final BooleanSupplier cancelled;
+        /** The columns read, and each one's vids for the current block. */
+        private final int[] columns;
+        private final int[] slot;
+        private final int[][] vids;
+        private final Object[] row;
+
+        List<Object[]> rows;
+        PriorityQueue<Object[]> heap;
+        Map<List<Object>, Accumulator[]> groups;
+
+        RangeTask(QueryPlan plan, TablePart part, PartFilter filter, int from, int to, BooleanSupplier cancelled) {
+            this.plan = plan;
+            this.part = part;
+            this.filter = filter;
+            this.from = from;
+            this.to = to;
+            this.cancelled = cancelled;
+            this.columns = plan.projections().stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
+            this.slot = new int[part.columns().size()];
+            Arrays.fill(slot, -1);
+            for (int i = 0; i < columns.length; i++) {
+                slot[columns[i]] = i;
+            }
+            this.vids = new int[columns.length][BLOCK];
+            this.row = new Object[part.columns().size()];
+        }
+
+        void run(TaskContext context) {
+            BitVector bits = null;
+            if (filter != null) {
+                bits = new BitVector(part.rowCount());
+                filter.eval(kernel, from, to, bits);
+            }
+            Sink sink = plan.aggregation() != null ? new GroupSink() : new RowSink();
+            for (int block = from; block < to; block += BLOCK) {
+                if (cancelled.getAsBoolean() || context.isCancelled()) {
+                    context.statement().cancel();
+                    return;
+                }
+                int end = Math.min(to, block + BLOCK);
+                if (bits != null && bits.cardinality(block, end) == 0) {
+                    continue;
+                }
+                for (int i = 0; i < columns.length; i++) {
+                    part.column(columns[i]).indexVector().decode(block, end, vids[i], 0);
+                }
+                for (int r = block; r < end; r++) {
+                    if (bits == null || bits.get(r)) {
+                        sink.accept(r - block);
+                    }
+                }
+            }
+            sink.finish();
+        }
+
+        private int vid(int column, int offset) {
+            return vids[slot[column]][offset];
+        }
+
+        private Object value(Projection p, int offset) {
+            return switch (p) {
+                case Projection.ColumnRef ref -> InternalValues.of(part.column(ref.column()), vid(ref.column(), offset));
+                case Projection.Computed c -> {
+                    for (int column : c.columns()) {
+                        row[column] = InternalValues.of(part.column(column), vid(column, offset));
+                    }
+                    yield c.function().apply(row);
+                }
+            };
+        }
+
+        private interface Sink {
+            void accept(int offset);
+
+            void finish();
+        }
+
+        private final class RowSink implements Sink {
+            private final long limit = plan.ordering() == null ? -1 : plan.ordering().limit();
+            private final Comparator<Object[]> order = plan.ordering() == null || plan.ordering().keys().isEmpty()
+                    ? null : plan.ordering().comparator();
+
+            RowSink() {
+                if (order != null && limit >= 0) {
+                    heap = new PriorityQueue<>(order.reversed());
+                } else {
+                    rows = new ArrayList<>();
+                }
+            }
+
+            @Override
+            public void accept(int offset) {
+                if (limit == 0 || (rows != null && limit > 0 && rows.size() >= limit)) {
+                    return; // an unordered LIMIT needs no more rows from this task
+                }
+                Object[] out = new Object[plan.projections().size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = value(plan.projections().get(i), offset);
+                }
+                if (heap == null) {
+                    rows.add(out);
+                } else if (heap.size() < limit) {
+                    heap.add(out);
+                } else if (order.compare(out, heap.peek()) < 0) {
+                    heap.poll();
+                    heap.add(out);
+                }
+            }
+
+            @Override
+            public void finish() {
+            }
+        }
+
+        /** Task-local hash table keyed by the group columns' vids, packed in a long when they fit. */
+        private final class GroupSink implements Sink {
+            private final Aggregation agg = plan.aggregation();
+            private final int[] keyColumns;
+            private final int[] bits;
+            private final boolean packed;
+            private final Map<Object, Accumulator[]> local = new HashMap<>();
+
+            GroupSink() {
+                keyColumns = Arrays.stream(agg.groupKeys())
+                        .map(k -> ((Projection.ColumnRef) plan.projections().get(k)).column()).toArray();
+                bits = Arrays.stream(keyColumns).map(c -> part.column(c).bitcase()).toArray();
+                packed = Arrays.stream(bits).sum() <= 63;
+            }
+
+            @Override
+            public void accept(int offset) {
+                Object key;
+                if (packed) {
+                    long k = 0;
+                    for (int i = 0; i < keyColumns.length; i++) {
+                        k = k << bits[i] | vid(keyColumns[i], offset);
+                    }
+                    key = k;
+                } else {
+                    int[] k = new int[keyColumns.length];
+                    for (int i = 0; i < k.length; i++) {
+                        k[i] = vid(keyColumns[i], offset);
+                    }
+                    key = new VidKey(k);
+                }
+                Accumulator[] accs = local.computeIfAbsent(key, x -> newAccumulators(agg));
+                for (int i = 0; i < accs.length; i++) {
+                    int input = agg.calls().get(i).input();
+                    accs[i].add(input < 0 ? null : value(plan.projections().get(input), offset));
+                }
+            }
+
+            @Override
+            public void finish() {
+                groups = new LinkedHashMap<>(local.size() * 2);
+                local.forEach((key, accs) -> {
+                    Object[] values = new Object[keyColumns.length];
+                    if (key instanceof Long k) {
+                        for (int i = keyColumns.length - 1; i >= 0; i--) {
+                            values[i] = InternalValues.of(part.column(keyColumns[i]), (int) (k & ((1L << bits[i]) - 1)));
+                            k >>>= bits[i];
+                        }
+                    } else {
+                        int[] v = ((VidKey) key).vids();
+                        for (int i = 0; i < v.length; i++) {
+                            values[i] = InternalValues.of(part.column(keyColumns[i]), v[i]);
+                        }
+                    }
+                    groups.put(Arrays.asList(values), accs);
+                });
+            }
+        }
+    }
+
+    private record VidKey(int[] vids) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof VidKey k && Arrays.equals(vids, k.vids);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(vids);
+        }
+    }
+}
