@@ -6,10 +6,11 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /**
- * numacol column types as Calcite types, and stored values as Calcite's internal Java values
- * (DATE as days since the epoch in an int, DECIMAL as BigDecimal).
+ * numacol column types as Calcite types, and computed values as Calcite's internal Java values
+ * (DATE as days since the epoch in an int, DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}).
  */
 public final class SqlTypes {
     private SqlTypes() {
@@ -29,14 +30,43 @@ public final class SqlTypes {
         return factory.createTypeWithNullability(t, nullable);
     }
 
-    /** A stored long (see {@link ColumnType#storageKind()}) as Calcite's internal value. */
-    public static Object internal(ColumnType type, long stored) {
-        return switch (type.kind()) {
-            case BOOLEAN -> stored != 0;
-            case INTEGER -> (int) stored;
-            case DATE -> (int) stored;
-            case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
-            default -> stored;
+    /** The numacol type a Calcite type stands for, or null when numacol has none. */
+    public static ColumnType toColumnType(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN -> ColumnType.booleanType();
+            case INTEGER -> ColumnType.integer();
+            case BIGINT -> ColumnType.bigint();
+            case DOUBLE -> ColumnType.doubleType();
+            case DECIMAL -> type.getPrecision() <= ColumnType.MAX_DECIMAL_PRECISION
+                    ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
+            case DATE -> ColumnType.date();
+            case CHAR -> ColumnType.charType(type.getPrecision());
+            case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));
+            default -> null;
+        };
+    }
+
+    /**
+     * A computed number as the internal value of {@code type}: the Java class Calcite's generated
+     * code casts to, decimals at the type's scale. Other values pass unchanged.
+     */
+    public static Object toInternal(Object value, RelDataType type) {
+        if (!(value instanceof Number n)) {
+            return value;
+        }
+        return switch (type.getSqlTypeName()) {
+            case TINYINT -> n.byteValue();
+            case SMALLINT -> n.shortValue();
+            case INTEGER -> n.intValue();
+            case BIGINT -> n.longValue();
+            case DOUBLE, FLOAT -> n.doubleValue();
+            case REAL -> n.floatValue();
+            case DECIMAL -> {
+                BigDecimal d = n instanceof BigDecimal b ? b
+                        : n instanceof Double || n instanceof Float ? BigDecimal.valueOf(n.doubleValue()) : BigDecimal.valueOf(n.longValue());
+                yield d.setScale(type.getScale(), RoundingMode.HALF_UP);
+            }
+            default -> value;
         };
     }
 }

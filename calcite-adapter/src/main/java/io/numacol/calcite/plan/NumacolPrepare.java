@@ -15,6 +15,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     /** Every rule numacol adds; each feature contributes its list here. */
     static List<RelOptRule> rules() {
         List<RelOptRule> rules = new ArrayList<>();
+        rules.addAll(io.numacol.calcite.rel.NumacolRules.RULES);
         return rules;
     }
 

@@ -1,0 +1,38 @@
+package io.numacol.calcite.rel;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+
+import java.util.List;
+
+/** Columns and arithmetic ({@link RowExpressions}) over a scan's rows, evaluated in numacol's tasks. */
+public final class NumacolProject extends Project implements NumacolRel {
+
+    public NumacolProject(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<? extends RexNode> projects,
+                          RelDataType rowType) {
+        super(cluster, traits, List.of(), input, projects, rowType, java.util.Set.of());
+    }
+
+    @Override
+    public Project copy(RelTraitSet traitSet, RelNode input, List<RexNode> projects, RelDataType rowType) {
+        return new NumacolProject(getCluster(), traitSet, input, projects, rowType);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
+    }
+
+    @Override
+    public void implement(NumacolQuery query) {
+        ((NumacolRel) getInput()).implement(query);
+        query.project(getProjects());
+    }
+}

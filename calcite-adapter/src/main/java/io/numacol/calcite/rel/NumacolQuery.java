@@ -1,0 +1,155 @@
+package io.numacol.calcite.rel;
+
+import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.SqlTypes;
+import io.numacol.exec.AggregateCall;
+import io.numacol.exec.Aggregation;
+import io.numacol.exec.ColumnFilter;
+import io.numacol.exec.Ordering;
+import io.numacol.exec.Projection;
+import io.numacol.exec.QueryExecutor;
+import io.numacol.exec.QueryPlan;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.TableSchema;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+/**
+ * What a tree of {@link NumacolRel}s asks of the engine, stashed in the generated code of a
+ * prepared statement. Everything but the filter is fixed when the statement is prepared; the
+ * filter is bound to its dynamic parameters at each execution ({@link #enumerable}).
+ */
+public final class NumacolQuery {
+    private NumacolTable table;
+    private final List<RexNode> conditions = new ArrayList<>();
+    private List<Projection> projections;
+    private boolean projected;
+    private Aggregation aggregation;
+    /** Output fields that are SUM0 (0 instead of NULL over no rows). */
+    private boolean[] sumZero;
+    private Ordering ordering;
+    private List<RelDataType> outputTypes;
+
+    void scan(NumacolTable scanned) {
+        this.table = scanned;
+        this.projections = IntStream.range(0, scanned.table().schema().size())
+                .<Projection>mapToObj(Projection.ColumnRef::new).toList();
+    }
+
+    /** Operators arrive bottom up in the rules' order; anything else is a planner surprise, not a wrong answer. */
+    private void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException("numacol cannot run " + what + " here");
+        }
+    }
+
+    void filter(RexNode condition) {
+        check(!projected && aggregation == null && ordering == null, "a filter");
+        conditions.add(condition);
+    }
+
+    void project(List<RexNode> exprs) {
+        check(!projected && aggregation == null && ordering == null, "a projection");
+        projected = true;
+        projections = exprs.stream().map(RowExpressions::projection).toList();
+    }
+
+    void aggregate(ImmutableBitSet groupSet, List<org.apache.calcite.rel.core.AggregateCall> calls) {
+        check(aggregation == null && ordering == null, "an aggregate");
+        List<AggregateCall> engineCalls = new ArrayList<>();
+        sumZero = new boolean[groupSet.cardinality() + calls.size()];
+        for (int i = 0; i < calls.size(); i++) {
+            org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
+            AggregateCall.Kind kind = switch (call.getAggregation().getKind()) {
+                case COUNT -> AggregateCall.Kind.COUNT;
+                case SUM, SUM0 -> AggregateCall.Kind.SUM;
+                case MIN -> AggregateCall.Kind.MIN;
+                case MAX -> AggregateCall.Kind.MAX;
+                default -> throw new IllegalStateException("not a numacol aggregate: " + call);
+            };
+            sumZero[groupSet.cardinality() + i] = call.getAggregation().getKind() == SqlKind.SUM0;
+            engineCalls.add(new AggregateCall(kind, call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst(),
+                    call.isDistinct()));
+        }
+        aggregation = new Aggregation(groupSet.toArray(), engineCalls);
+    }
+
+    void sort(RelCollation collation, RexNode offset, RexNode fetch) {
+        check(ordering == null, "a sort");
+        List<Ordering.Key> keys = new ArrayList<>();
+        for (RelFieldCollation c : collation.getFieldCollations()) {
+            RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+                    ? c.direction.defaultNullDirection() : c.nullDirection;
+            keys.add(new Ordering.Key(c.getFieldIndex(), c.direction.isDescending(),
+                    nulls == RelFieldCollation.NullDirection.FIRST));
+        }
+        ordering = new Ordering(keys, offset == null ? 0 : longValue(offset), fetch == null ? -1 : longValue(fetch));
+    }
+
+    void output(RelDataType rowType) {
+        outputTypes = rowType.getFieldList().stream().map(RelDataTypeField::getType).toList();
+    }
+
+    private static long longValue(RexNode literal) {
+        Long v = ((RexLiteral) literal).getValueAs(Long.class);
+        return v == null ? 0 : v;
+    }
+
+    /** The query's rows; called by the generated code of the statement. */
+    public Enumerable<Object[]> enumerable(DataContext root) {
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object[]> enumerator() {
+                return Linq4j.enumerator(run(root));
+            }
+        };
+    }
+
+    /** The values of a one-column query; called by the generated code of the statement. */
+    public Enumerable<Object> scalars(DataContext root) {
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object> enumerator() {
+                return Linq4j.enumerator(run(root).stream().map(row -> row[0]).toList());
+            }
+        };
+    }
+
+    private List<Object[]> run(DataContext root) {
+        List<ColumnType> types = table.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+        ColumnFilter filter = null;
+        if (!conditions.isEmpty()) {
+            List<ColumnFilter> bound = conditions.stream().map(c -> Predicates.bind(c, types, root)).toList();
+            filter = bound.size() == 1 ? bound.getFirst() : new ColumnFilter.And(bound);
+        }
+        QueryPlan plan = new QueryPlan(table.table(), filter, projections, aggregation, ordering);
+        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+        List<Object[]> rows = new QueryExecutor(table.database().scheduler())
+                .execute(plan, cancel == null ? () -> false : cancel::get);
+        if (aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed)) {
+            for (Object[] row : rows) {
+                for (int i = 0; i < row.length; i++) {
+                    Object v = row[i] == null && sumZero != null && sumZero[i] ? 0L : row[i];
+                    row[i] = SqlTypes.toInternal(v, outputTypes.get(i));
+                }
+            }
+        }
+        return rows;
+    }
+}

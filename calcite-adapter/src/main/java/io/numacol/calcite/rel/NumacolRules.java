@@ -1,0 +1,224 @@
+package io.numacol.calcite.rel;
+
+import io.numacol.calcite.SqlTypes;
+import io.numacol.storage.ColumnType;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rules that move Scan, Filter, Project, Aggregate and Sort over numacol tables into
+ * {@link NumacolRel#CONVENTION}, bottom up in that order (a Filter only right on a scan, an
+ * Aggregate only on scan/filter/project, a Sort on any of them), plus the converter back to
+ * Enumerable. What they do not take (joins, HAVING, window functions, expressions numacol cannot
+ * evaluate) stays in Calcite's operators above the converter.
+ */
+public final class NumacolRules {
+    private NumacolRules() {
+    }
+
+    public static final List<RelOptRule> RULES = List.of(
+            new AbsorbRule(LogicalFilter.class), new AbsorbRule(LogicalProject.class),
+            new AbsorbRule(LogicalAggregate.class), new AbsorbRule(LogicalSort.class),
+            ConverterRule.Config.INSTANCE
+                    .withConversion(RelNode.class, NumacolRel.CONVENTION, EnumerableConvention.INSTANCE,
+                            "NumacolToEnumerableConverterRule")
+                    .withRuleFactory(ToEnumerable::new)
+                    .toRule(ToEnumerable.class));
+
+    /** How deep {@link #absorb} looks: Sort, Aggregate, Project, Filter, Project, Filter, Scan. */
+    private static final int MAX_DEPTH = 8;
+
+    /**
+     * Turns a logical operator whose whole subtree numacol can run into numacol rels, at once:
+     * Volcano only matches a parent with children of its input's convention, so numacol rels
+     * registered below a logical parent are never seen by a rule on the parent. A filter that
+     * numacol can run only in part becomes a numacol filter with a Calcite filter above.
+     */
+    @SuppressWarnings("deprecation")
+    static final class AbsorbRule extends RelOptRule {
+        AbsorbRule(Class<? extends RelNode> logical) {
+            super(operand(logical, any()), "Numacol" + logical.getSimpleName().replace("Logical", "") + "Rule");
+        }
+
+        @Override
+        public void onMatch(RelOptRuleCall call) {
+            RelNode rel = call.rel(0);
+            RelNode numacol = absorb(rel, 0);
+            if (numacol != null) {
+                call.transformTo(numacol);
+            } else if (rel instanceof LogicalFilter filter) {
+                RelNode partial = partialFilter(filter);
+                if (partial != null) {
+                    call.transformTo(partial);
+                }
+            }
+        }
+    }
+
+    /** {@code rel} as numacol rels, or null. */
+    private static RelNode absorb(RelNode rel, int depth) {
+        if (depth > MAX_DEPTH) {
+            return null;
+        }
+        switch (rel) {
+            case RelSubset subset -> {
+                for (RelNode alternative : subset.getRelList()) {
+                    RelNode r = absorb(alternative, depth + 1);
+                    if (r != null) {
+                        return r;
+                    }
+                }
+                return null;
+            }
+            case NumacolTableScan scan -> {
+                return scan;
+            }
+            case LogicalFilter filter -> {
+                RelNode input = absorb(filter.getInput(), depth + 1);
+                if (!rowSource(input)) {
+                    return null;
+                }
+                RelNode r = pushFilter(filter, input);
+                return r instanceof LogicalFilter ? null : r;
+            }
+            case LogicalProject project -> {
+                RelNode input = absorb(project.getInput(), depth + 1);
+                if (!rowSource(input) || !project.getProjects().stream().allMatch(RowExpressions::supports)) {
+                    return null;
+                }
+                List<RexNode> exprs = project.getProjects();
+                if (input instanceof NumacolProject below) { // one projection over the scan's columns
+                    exprs = RelOptUtil.pushPastProject(exprs, below);
+                    input = below.getInput();
+                }
+                return new NumacolProject(project.getCluster(), project.getTraitSet().replace(NumacolRel.CONVENTION),
+                        input, exprs, project.getRowType());
+            }
+            case LogicalAggregate agg -> {
+                RelNode input = absorb(agg.getInput(), depth + 1);
+                if (!rowSource(input) || agg.getGroupType() != Aggregate.Group.SIMPLE
+                        || !agg.getAggCallList().stream().allMatch(NumacolRules::supported)) {
+                    return null;
+                }
+                // group keys must be columns: tasks group by their vids
+                if (input instanceof NumacolProject p
+                        && !agg.getGroupSet().asList().stream().allMatch(k -> p.getProjects().get(k) instanceof RexInputRef)) {
+                    return null;
+                }
+                return new NumacolAggregate(agg.getCluster(), agg.getTraitSet().replace(NumacolRel.CONVENTION),
+                        input, agg.getGroupSet(), agg.getAggCallList());
+            }
+            case LogicalSort sort -> {
+                RelNode input = absorb(sort.getInput(), depth + 1);
+                if (input == null || input instanceof NumacolSort || !literalOrAbsent(sort.offset) || !literalOrAbsent(sort.fetch)) {
+                    return null;
+                }
+                return new NumacolSort(sort.getCluster(), sort.getTraitSet().replace(NumacolRel.CONVENTION),
+                        input, sort.getCollation(), sort.offset, sort.fetch);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** Rows a filter, projection or aggregate can take: a scan, filtered or projected. */
+    private static boolean rowSource(RelNode input) {
+        return input instanceof NumacolTableScan || input instanceof NumacolFilter || input instanceof NumacolProject;
+    }
+
+    private static boolean literalOrAbsent(RexNode n) {
+        return n == null || n instanceof RexLiteral;
+    }
+
+    private static boolean supported(AggregateCall c) {
+        if (c.filterArg >= 0 || c.isApproximate() || !c.getCollation().getFieldCollations().isEmpty()
+                || c.getArgList().size() > 1) {
+            return false;
+        }
+        return switch (c.getAggregation().getKind()) {
+            case COUNT -> true;
+            case SUM, SUM0, MIN, MAX -> c.getArgList().size() == 1;
+            default -> false;
+        };
+    }
+
+    /** A filter whose input numacol runs, in part: numacol takes the conjuncts it can. */
+    private static RelNode partialFilter(LogicalFilter filter) {
+        RelNode input = absorb(filter.getInput(), 1);
+        return rowSource(input) && !(input instanceof NumacolProject p && !refsOnly(p)) ? pushFilter(filter, input) : null;
+    }
+
+    private static boolean refsOnly(NumacolProject p) {
+        return p.getProjects().stream().allMatch(e -> e instanceof RexInputRef);
+    }
+
+    /**
+     * The translatable conjuncts as a NumacolFilter on {@code input} (below its projection when
+     * that only picks columns), the rest as a LogicalFilter above; {@code filter} itself if none.
+     */
+    private static RelNode pushFilter(LogicalFilter filter, RelNode input) {
+        NumacolProject columns = input instanceof NumacolProject p ? p : null;
+        if (columns != null && !refsOnly(columns)) {
+            return filter;
+        }
+        RelNode below = columns == null ? input : columns.getInput();
+        RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+        List<ColumnType> types = below.getRowType().getFieldList().stream()
+                .map(f -> SqlTypes.toColumnType(f.getType())).toList();
+        List<RexNode> pushed = new ArrayList<>();
+        List<RexNode> rest = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+            // SEARCH (ranges, IN lists, BETWEEN) as comparisons, which map to dictionary bounds
+            RexNode expanded = RexUtil.expandSearch(rexBuilder, null, conjunct);
+            if (columns != null) {
+                expanded = RelOptUtil.pushPastProject(expanded, columns);
+            }
+            if (types.stream().allMatch(java.util.Objects::nonNull) && Predicates.supports(expanded, types)) {
+                pushed.addAll(RelOptUtil.conjunctions(expanded));
+            } else {
+                rest.add(conjunct);
+            }
+        }
+        if (pushed.isEmpty()) {
+            return filter;
+        }
+        RelNode result = new NumacolFilter(filter.getCluster(), below.getTraitSet().replace(NumacolRel.CONVENTION), below,
+                RexUtil.composeConjunction(rexBuilder, pushed));
+        if (columns != null) {
+            result = columns.copy(columns.getTraitSet(), List.of(result));
+        }
+        return rest.isEmpty() ? result : LogicalFilter.create(result, RexUtil.composeConjunction(rexBuilder, rest));
+    }
+
+    static final class ToEnumerable extends ConverterRule {
+        ToEnumerable(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            return new NumacolToEnumerableConverter(rel.getCluster(),
+                    rel.getTraitSet().replace(EnumerableConvention.INSTANCE), rel);
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package io.numacol.calcite.rel;
+
+import io.numacol.exec.ColumnFilter;
+import io.numacol.storage.ColumnType;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.runtime.SqlFunctions;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Calcite conditions on a scan's columns as {@link ColumnFilter}s: comparisons with literals or
+ * dynamic parameters (value ranges, so vid ranges), IS [NOT] NULL, LIKE (tested per dictionary
+ * entry), NOT of those, AND, OR (equalities on one column merge into one IN). SEARCH must be
+ * expanded first. Anything else (expressions, column-to-column) is not translatable.
+ */
+final class Predicates {
+    private Predicates() {
+    }
+
+    /** Whether numacol can evaluate {@code condition} on a table with {@code types}. */
+    static boolean supports(RexNode condition, List<ColumnType> types) {
+        return translate(condition, types, null) != null;
+    }
+
+    /** {@code condition} with the values of this execution's dynamic parameters. */
+    static ColumnFilter bind(RexNode condition, List<ColumnType> types, DataContext root) {
+        ColumnFilter f = translate(condition, types, root);
+        if (f == null) {
+            throw new IllegalStateException("not a numacol predicate: " + condition);
+        }
+        return f;
+    }
+
+    /** The filter, or null when not translatable; {@code root} null only checks (values are left out). */
+    private static ColumnFilter translate(RexNode node, List<ColumnType> types, DataContext root) {
+        if (!(node instanceof RexCall call)) {
+            return null;
+        }
+        List<RexNode> ops = call.getOperands();
+        switch (call.getKind()) {
+            case AND, OR -> {
+                List<ColumnFilter> parts = new ArrayList<>();
+                for (RexNode op : ops) {
+                    ColumnFilter f = translate(op, types, root);
+                    if (f == null) {
+                        return null;
+                    }
+                    parts.add(f);
+                }
+                return call.getKind() == SqlKind.AND ? new ColumnFilter.And(parts) : new ColumnFilter.Or(mergeIns(parts));
+            }
+            case NOT -> {
+                ColumnFilter f = translate(ops.getFirst(), types, root);
+                return f instanceof ColumnFilter.Range || f instanceof ColumnFilter.In || f instanceof ColumnFilter.Matching
+                        ? new ColumnFilter.Not(f) : null;
+            }
+            case IS_NULL, IS_NOT_NULL -> {
+                return ops.getFirst() instanceof RexInputRef ref
+                        ? new ColumnFilter.IsNull(ref.getIndex(), call.getKind() == SqlKind.IS_NOT_NULL) : null;
+            }
+            case LIKE -> {
+                boolean negated = call.getOperator() == SqlStdOperatorTable.NOT_LIKE;
+                if (call.getOperator() != SqlStdOperatorTable.LIKE && !negated) {
+                    return null; // ILIKE, RLIKE...
+                }
+                if (!(ops.getFirst() instanceof RexInputRef ref) || !isValue(ops.get(1))
+                        || (ops.size() > 2 && !isValue(ops.get(2)))
+                        || types.get(ref.getIndex()).storageKind() != io.numacol.storage.StorageKind.STRING) {
+                    return null;
+                }
+                ColumnFilter like = like(ref.getIndex(), ops, root);
+                return negated ? new ColumnFilter.Not(like) : like;
+            }
+            case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> {
+                SqlKind kind = call.getKind();
+                RexNode column = ops.get(0);
+                RexNode value = ops.get(1);
+                if (!(column(column) instanceof RexInputRef)) {
+                    kind = kind.reverse();
+                    column = ops.get(1);
+                    value = ops.get(0);
+                }
+                column = column(column);
+                if (!(column instanceof RexInputRef ref) || !isValue(value) || !sameFamily(column, value)) {
+                    return null;
+                }
+                return comparison(kind, ref.getIndex(), types.get(ref.getIndex()), root == null ? null : value(value, root),
+                        root == null);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static ColumnFilter like(int column, List<RexNode> ops, DataContext root) {
+        if (root == null) {
+            return new ColumnFilter.Matching(column, v -> false, "LIKE");
+        }
+        Object pattern = value(ops.get(1), root);
+        Object escape = ops.size() > 2 ? value(ops.get(2), root) : null;
+        if (pattern == null || (ops.size() > 2 && escape == null)) {
+            return new ColumnFilter.In(column, List.of()); // LIKE NULL is never true
+        }
+        String p = string(pattern);
+        String e = escape == null ? null : string(escape);
+        SqlFunctions.LikeFunction like = new SqlFunctions.LikeFunction();
+        return new ColumnFilter.Matching(column, v -> e == null ? like.like((String) v, p) : like.like((String) v, p, e),
+                "LIKE '" + p + "'");
+    }
+
+    /** A comparison of a column with a value, whose bounds round inward when the value falls between stored values. */
+    private static ColumnFilter comparison(SqlKind kind, int column, ColumnType type, Object value, boolean checkOnly) {
+        if (checkOnly) {
+            return new ColumnFilter.Range(column, null, true, null, true);
+        }
+        if (value == null) {
+            return new ColumnFilter.In(column, List.of()); // a comparison with NULL is never true
+        }
+        return switch (kind) {
+            case EQUALS, NOT_EQUALS -> {
+                Stored s = stored(type, value, RoundingMode.FLOOR);
+                ColumnFilter eq = new ColumnFilter.In(column, s.exact() ? List.of(s.value()) : List.of());
+                yield kind == SqlKind.EQUALS ? eq : new ColumnFilter.Not(eq);
+            }
+            // x > 2.5 on integers is x > 2; x >= 2.5 is x >= 3; x < 2.5 is x < 3; x <= 2.5 is x <= 2
+            case GREATER_THAN -> new ColumnFilter.Range(column, stored(type, value, RoundingMode.FLOOR).value(), false, null, true);
+            case GREATER_THAN_OR_EQUAL -> new ColumnFilter.Range(column, stored(type, value, RoundingMode.CEILING).value(), true, null, true);
+            case LESS_THAN -> new ColumnFilter.Range(column, null, true, stored(type, value, RoundingMode.CEILING).value(), false);
+            case LESS_THAN_OR_EQUAL -> new ColumnFilter.Range(column, null, true, stored(type, value, RoundingMode.FLOOR).value(), true);
+            default -> throw new IllegalArgumentException(kind.toString());
+        };
+    }
+
+    /** {@code x = a OR x = b} as {@code x IN (a, b)}: one scan of x instead of two. */
+    private static List<ColumnFilter> mergeIns(List<ColumnFilter> parts) {
+        Map<Integer, List<Object>> ins = new LinkedHashMap<>();
+        List<ColumnFilter> out = new ArrayList<>();
+        for (ColumnFilter f : parts) {
+            if (f instanceof ColumnFilter.In in) {
+                ins.computeIfAbsent(in.column(), c -> new ArrayList<>()).addAll(in.values());
+            } else {
+                out.add(f);
+            }
+        }
+        ins.forEach((column, values) -> out.add(new ColumnFilter.In(column, values)));
+        return out;
+    }
+
+    /** A column, also under a cast that keeps every value and the order (CAST(l_discount AS DECIMAL(4,3)) < 0.055). */
+    private static RexNode column(RexNode node) {
+        if (node.getKind() == SqlKind.CAST && node instanceof RexCall c && c.getOperands().getFirst() instanceof RexInputRef ref
+                && RowExpressions.widening(ref.getType(), c.getType()) && SqlTypeUtil.isExactNumeric(c.getType())) {
+            return ref;
+        }
+        return node;
+    }
+
+    private static boolean isValue(RexNode node) {
+        return node instanceof RexLiteral || node instanceof RexDynamicParam
+                || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst()));
+    }
+
+    private static boolean sameFamily(RexNode a, RexNode b) {
+        SqlTypeFamily fa = a.getType().getSqlTypeName().getFamily();
+        SqlTypeFamily fb = b.getType().getSqlTypeName().getFamily();
+        return fa != null && fa == fb;
+    }
+
+    /** A literal's or parameter's value (CAST only changes the SQL type: the value converts by the column type). */
+    private static Object value(RexNode node, DataContext root) {
+        return switch (node) {
+            case RexLiteral l -> l.isNull() ? null : l.getValue();
+            case RexDynamicParam p -> root.get("?" + p.getIndex());
+            case RexCall c -> value(c.getOperands().getFirst(), root);
+            default -> throw new IllegalArgumentException("not a value: " + node);
+        };
+    }
+
+    private record Stored(Object value, boolean exact) {
+    }
+
+    /** A value as the column stores it: Long (decimals unscaled, rounded by {@code mode}), Double or String. */
+    private static Stored stored(ColumnType type, Object value, RoundingMode mode) {
+        return switch (type.kind()) {
+            case BOOLEAN -> new Stored((Boolean) value ? 1L : 0L, true);
+            case DATE -> new Stored(epochDay(value), true);
+            case INTEGER, BIGINT, DECIMAL -> {
+                BigDecimal exact = decimal(value).movePointRight(type.scale());
+                BigDecimal rounded = exact.setScale(0, mode);
+                // beyond a long no stored value is reached: clamp, the bound then covers all or none
+                BigDecimal clamped = rounded.max(BigDecimal.valueOf(Long.MIN_VALUE)).min(BigDecimal.valueOf(Long.MAX_VALUE));
+                yield new Stored(clamped.longValue(), rounded.compareTo(exact) == 0 && clamped.equals(rounded));
+            }
+            case DOUBLE -> new Stored(((Number) numeric(value)).doubleValue(), true);
+            case CHAR -> new Stored(string(value).replaceFirst(" +$", ""), true);
+            case VARCHAR -> new Stored(string(value), true);
+        };
+    }
+
+    private static Object numeric(Object value) {
+        return value instanceof String s ? new BigDecimal(s) : value;
+    }
+
+    private static BigDecimal decimal(Object value) {
+        return switch (value) {
+            case BigDecimal b -> b;
+            case Double d -> new BigDecimal(d);
+            case Float f -> new BigDecimal(f);
+            case Number n -> BigDecimal.valueOf(n.longValue());
+            case String s -> new BigDecimal(s.trim());
+            default -> throw new IllegalArgumentException("not a number: " + value);
+        };
+    }
+
+    private static String string(Object value) {
+        return value instanceof NlsString n ? n.getValue() : value.toString();
+    }
+
+    private static long epochDay(Object value) {
+        return switch (value) {
+            case DateString d -> d.getDaysSinceEpoch();
+            case Integer days -> days;
+            case java.sql.Date d -> d.toLocalDate().toEpochDay();
+            case LocalDate d -> d.toEpochDay();
+            case String s -> LocalDate.parse(s.trim()).toEpochDay();
+            case java.util.Calendar c -> DateString.fromCalendarFields(c).getDaysSinceEpoch();
+            default -> throw new IllegalArgumentException("not a date: " + value + " (" + value.getClass().getName() + ")");
+        };
+    }
+}
