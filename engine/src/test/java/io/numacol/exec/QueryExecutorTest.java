@@ -1,0 +1,135 @@
+package io.numacol.exec;
+
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import io.numacol.database.DatabaseConfig;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The engine's pipeline without SQL: parts of odd sizes, many 1024-row ranges per part, two fake nodes. */
+class QueryExecutorTest {
+    private static final int ROWS = 12_345;
+    private static Database db;
+    private static Table table;
+    private static final List<Object[]> rows = new ArrayList<>();
+
+    @BeforeAll
+    static void load() {
+        db = Database.open(DatabaseConfig.defaults().withTopology("fake:2").withRowsPerPart(5_000));
+        table = db.catalog().create("m", TableSchema.of(
+                new TableSchema.ColumnDef("k", ColumnType.bigint(), false),
+                new TableSchema.ColumnDef("g", ColumnType.integer(), true),
+                new TableSchema.ColumnDef("amount", ColumnType.decimal(18, 2), false),
+                new TableSchema.ColumnDef("s", ColumnType.varchar(8), true)));
+        Random r = new Random(11);
+        try (Appender a = db.appender("m")) {
+            for (int i = 0; i < ROWS; i++) {
+                // amounts near the largest DECIMAL(18,2): their sum overflows a long of unscaled cents
+                Object[] row = {(long) i, r.nextInt(9) == 0 ? null : r.nextInt(7),
+                        new BigDecimal("9999999999999999.99").subtract(BigDecimal.valueOf(r.nextInt(1000), 2)),
+                        r.nextInt(5) == 0 ? null : "s" + r.nextInt(30)};
+                rows.add(row);
+                a.append(row);
+            }
+        }
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    private static List<Object[]> run(QueryPlan plan) {
+        return new QueryExecutor(db.scheduler()).execute(plan, () -> false);
+    }
+
+    private static List<Projection> columns(int... columns) {
+        return Arrays.stream(columns).<Projection>mapToObj(Projection.ColumnRef::new).toList();
+    }
+
+    @Test
+    void decimalSumsPastALongStayExact() {
+        Aggregation agg = new Aggregation(new int[]{1}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 2, false),
+                new AggregateCall(AggregateCall.Kind.COUNT, -1, false), new AggregateCall(AggregateCall.Kind.COUNT, 3, true)));
+        Map<Object, BigDecimal> sums = new java.util.HashMap<>();
+        Map<Object, Long> counts = new java.util.HashMap<>();
+        Map<Object, java.util.Set<Object>> distinct = new java.util.HashMap<>();
+        for (Object[] r : rows) {
+            sums.merge(Arrays.asList(r[1]), (BigDecimal) r[2], BigDecimal::add);
+            counts.merge(Arrays.asList(r[1]), 1L, Long::sum);
+            java.util.Set<Object> d = distinct.computeIfAbsent(Arrays.asList(r[1]), x -> new java.util.HashSet<>());
+            if (r[3] != null) {
+                d.add(r[3]);
+            }
+        }
+        List<Object[]> out = run(new QueryPlan(table, null, columns(0, 1, 2, 3), agg, null));
+        assertThat(out).hasSize(sums.size());
+        for (Object[] row : out) {
+            Object key = Arrays.asList(row[0]);
+            assertThat(row[1]).isEqualTo(sums.get(key));
+            assertThat(row[2]).isEqualTo(counts.get(key));
+            assertThat(row[3]).isEqualTo((long) distinct.get(key).size());
+        }
+        assertThat(sums.values().stream().reduce(BigDecimal.ZERO, BigDecimal::add))
+                .isGreaterThan(BigDecimal.valueOf(Long.MAX_VALUE, 2));
+    }
+
+    @Test
+    void combinedFiltersOverRangesAndOddPartEnds() {
+        ColumnFilter filter = new ColumnFilter.Or(List.of(
+                new ColumnFilter.And(List.of(new ColumnFilter.Range(0, 1000L, true, 9000L, false),
+                        new ColumnFilter.Not(new ColumnFilter.In(1, List.of(2L, 3L))))),
+                new ColumnFilter.IsNull(3, false),
+                new ColumnFilter.Matching(3, v -> ((String) v).endsWith("7"), "ends with 7")));
+        List<Object> expected = rows.stream().filter(r -> {
+            long k = (long) r[0];
+            boolean first = k >= 1000 && k < 9000 && r[1] != null && (int) r[1] != 2 && (int) r[1] != 3;
+            return first || r[3] == null || ((String) r[3]).endsWith("7");
+        }).map(r -> r[0]).toList();
+        assertThat(run(new QueryPlan(table, filter, columns(0), null, null)).stream().map(r -> r[0]).toList())
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void topNKeepsABoundedHeapPerTask() {
+        Ordering ordering = new Ordering(List.of(new Ordering.Key(1, true, false), new Ordering.Key(0, false, false)), 5, 20);
+        List<Object> expected = rows.stream()
+                .sorted(Comparator.comparing((Object[] r) -> (Integer) r[1], Comparator.nullsLast(Comparator.reverseOrder()))
+                        .thenComparing(r -> (Long) r[0]))
+                .skip(5).limit(20).map(r -> r[0]).toList();
+        assertThat(run(new QueryPlan(table, null, columns(0, 1), null, ordering)).stream().map(r -> r[0]).toList())
+                .containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void computedProjectionsSeeTheirColumns() {
+        Projection twice = new Projection.Computed(new int[]{0}, row -> (Long) row[0] * 2, "k*2");
+        List<Object[]> out = run(new QueryPlan(table, new ColumnFilter.Range(0, null, true, 3L, false),
+                List.of(twice, new Projection.ColumnRef(3)), null, null));
+        assertThat(out.stream().map(r -> r[0]).collect(Collectors.toList())).containsExactlyInAnyOrder(0L, 2L, 4L);
+    }
+
+    @Test
+    void aCancelledQueryStopsAndSaysSo() {
+        assertThatThrownBy(() -> new QueryExecutor(db.scheduler())
+                .execute(new QueryPlan(table, null, columns(0), null, null), () -> true))
+                .isInstanceOf(CancellationException.class);
+    }
+}
