@@ -34,6 +34,13 @@ final class Predicates {
     private Predicates() {
     }
 
+    /** A comparison with NULL: unknown, so false, and NOT keeps it false. */
+    private static final java.util.function.Predicate<Object> UNKNOWN = v -> false;
+
+    private static ColumnFilter unknown(int column) {
+        return new ColumnFilter.Matching(column, UNKNOWN, "unknown (NULL operand)");
+    }
+
     /** Whether numacol can evaluate {@code condition} on a table with {@code types}. */
     static boolean supports(RexNode condition, List<ColumnType> types) {
         return translate(condition, types, null) != null;
@@ -68,6 +75,9 @@ final class Predicates {
             }
             case NOT -> {
                 ColumnFilter f = translate(ops.getFirst(), types, root);
+                if (f instanceof ColumnFilter.Matching m && m.test() == UNKNOWN) {
+                    return f;
+                }
                 return f instanceof ColumnFilter.Range || f instanceof ColumnFilter.In || f instanceof ColumnFilter.Matching
                         ? new ColumnFilter.Not(f) : null;
             }
@@ -117,7 +127,7 @@ final class Predicates {
         Object pattern = value(ops.get(1), root);
         Object escape = ops.size() > 2 ? value(ops.get(2), root) : null;
         if (pattern == null || (ops.size() > 2 && escape == null)) {
-            return new ColumnFilter.In(column, List.of()); // LIKE NULL is never true
+            return unknown(column);
         }
         String p = string(pattern);
         String e = escape == null ? null : string(escape);
@@ -132,7 +142,7 @@ final class Predicates {
             return new ColumnFilter.Range(column, null, true, null, true);
         }
         if (value == null) {
-            return new ColumnFilter.In(column, List.of()); // a comparison with NULL is never true
+            return unknown(column);
         }
         return switch (kind) {
             case EQUALS, NOT_EQUALS -> {

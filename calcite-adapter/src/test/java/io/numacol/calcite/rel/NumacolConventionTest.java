@@ -321,6 +321,25 @@ class NumacolConventionTest {
     }
 
     @Test
+    void nullAndPatternParameters() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(
+                "select id from t where not (v > ?) or k like ?")) {
+            ps.setNull(1, java.sql.Types.INTEGER);
+            ps.setString(2, "key1_");
+            Set<Integer> expected = ids(r -> r[1] != null && ((String) r[1]).matches("key1."));
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rows(rs).stream().map(r -> (Integer) r.getFirst()).toList()).containsExactlyInAnyOrderElementsOf(expected);
+            }
+            ps.setInt(1, 50);
+            ps.setNull(2, java.sql.Types.VARCHAR);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rows(rs).stream().map(r -> (Integer) r.getFirst()).toList())
+                        .containsExactlyInAnyOrderElementsOf(ids(r -> r[2] != null && (int) r[2] <= 50));
+            }
+        }
+    }
+
+    @Test
     void plainScanRunsInNumacolToo() throws SQLException {
         assertThat(explain("select * from lineitem")).startsWith("NumacolToEnumerableConverter");
         assertThat(query("select l_orderkey, l_shipdate, l_comment from lineitem")).containsExactlyInAnyOrderElementsOf(
