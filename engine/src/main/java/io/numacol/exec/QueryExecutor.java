@@ -36,6 +36,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class QueryExecutor {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
+    /** Dictionaries up to this size have their values cached per task (Q1's flags, quantities, discounts). */
+    private static final int VALUE_CACHE_LIMIT = 4096;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -152,6 +154,8 @@ public final class QueryExecutor {
         private final int[] slot;
         private final int[][] vids;
         private final Object[] row;
+        /** Per column, the values of its vids once looked up (null for large dictionaries). */
+        private final Object[][] values;
 
         List<Object[]> rows;
         PriorityQueue<Object[]> heap;
@@ -164,7 +168,7 @@ public final class QueryExecutor {
             this.from = from;
             this.to = to;
             this.cancelled = cancelled;
-            this.columns = plan.projections().stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
+            this.columns = needed(plan).stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
             this.slot = new int[part.columns().size()];
             Arrays.fill(slot, -1);
             for (int i = 0; i < columns.length; i++) {
@@ -172,6 +176,39 @@ public final class QueryExecutor {
             }
             this.vids = new int[columns.length][BLOCK];
             this.row = new Object[part.columns().size()];
+            this.values = new Object[part.columns().size()][];
+            for (int c : columns) {
+                int size = part.column(c).dictionary().size() + 1; // + the null vid
+                if (size <= VALUE_CACHE_LIMIT) {
+                    values[c] = new Object[size];
+                }
+            }
+        }
+
+        /** The projections the task evaluates: all of them, or an aggregate's keys and inputs. */
+        private static List<Projection> needed(QueryPlan plan) {
+            if (plan.aggregation() == null) {
+                return plan.projections();
+            }
+            List<Projection> used = new ArrayList<>();
+            Arrays.stream(plan.aggregation().groupKeys()).forEach(k -> used.add(plan.projections().get(k)));
+            plan.aggregation().calls().stream().filter(c -> c.input() >= 0)
+                    .forEach(c -> used.add(plan.projections().get(c.input())));
+            return used;
+        }
+
+        /** A column's value of a vid; small dictionaries' values are looked up once per task. */
+        private Object valueOf(int column, int vid) {
+            Object[] cache = values[column];
+            if (cache == null) {
+                return InternalValues.of(part.column(column), vid);
+            }
+            Object v = cache[vid];
+            if (v == null && vid != part.column(column).nullVid()) {
+                v = InternalValues.of(part.column(column), vid);
+                cache[vid] = v;
+            }
+            return v;
         }
 
         void run(TaskContext context) {
@@ -208,10 +245,10 @@ public final class QueryExecutor {
 
         private Object value(Projection p, int offset) {
             return switch (p) {
-                case Projection.ColumnRef ref -> InternalValues.of(part.column(ref.column()), vid(ref.column(), offset));
+                case Projection.ColumnRef ref -> valueOf(ref.column(), vid(ref.column(), offset));
                 case Projection.Computed c -> {
                     for (int column : c.columns()) {
-                        row[column] = InternalValues.of(part.column(column), vid(column, offset));
+                        row[column] = valueOf(column, vid(column, offset));
                     }
                     yield c.function().apply(row);
                 }
