@@ -66,9 +66,12 @@ public final class QueryExecutor {
                     continue;
                 }
                 PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part);
+                // one BitVector per part: tasks' ranges start at multiples of 1024, so their words never overlap
+                BitVector bits = filter == null ? null : new BitVector(part.rowCount());
                 Affinity affinity = affinity(plan, part);
                 for (int from = 0; from < part.rowCount(); from += rangeRows) {
-                    RangeTask task = new RangeTask(plan, part, filter, from, Math.min(part.rowCount(), from + rangeRows), cancelled);
+                    RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
+                            cancelled);
                     tasks.add(task);
                     group.submit(task::run, affinity, taskClass);
                 }
@@ -146,6 +149,7 @@ public final class QueryExecutor {
         private final QueryPlan plan;
         private final TablePart part;
         private final PartFilter filter;
+        private final BitVector bits;
         private final int from;
         private final int to;
         private final BooleanSupplier cancelled;
@@ -161,10 +165,12 @@ public final class QueryExecutor {
         PriorityQueue<Object[]> heap;
         Map<List<Object>, Accumulator[]> groups;
 
-        RangeTask(QueryPlan plan, TablePart part, PartFilter filter, int from, int to, BooleanSupplier cancelled) {
+        RangeTask(QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
+                  BooleanSupplier cancelled) {
             this.plan = plan;
             this.part = part;
             this.filter = filter;
+            this.bits = bits;
             this.from = from;
             this.to = to;
             this.cancelled = cancelled;
@@ -212,9 +218,7 @@ public final class QueryExecutor {
         }
 
         void run(TaskContext context) {
-            BitVector bits = null;
             if (filter != null) {
-                bits = new BitVector(part.rowCount());
                 filter.eval(kernel, from, to, bits);
             }
             Sink sink = plan.aggregation() != null ? new GroupSink() : new RowSink();
