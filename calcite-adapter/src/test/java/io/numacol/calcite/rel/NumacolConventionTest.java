@@ -226,6 +226,25 @@ class NumacolConventionTest {
     }
 
     @Test
+    void havingAndDistinctOverNumacolAggregates() throws SQLException {
+        String having = "select l_orderkey, sum(l_quantity) from lineitem where l_shipmode <> 'FOB' "
+                + "group by l_orderkey having sum(l_quantity) > 120";
+        assertThat(explain(having)).contains("NumacolAggregate").contains("EnumerableCalc");
+        Map<Long, BigDecimal> sums = new TreeMap<>();
+        lineitem.stream().filter(r -> !r.shipmode().equals("FOB"))
+                .forEach(r -> sums.merge(r.orderkey(), r.quantity(), BigDecimal::add));
+        assertThat(query(having)).containsExactlyInAnyOrderElementsOf(sums.entrySet().stream()
+                .filter(e -> e.getValue().compareTo(BigDecimal.valueOf(120)) > 0)
+                .map(e -> List.<Object>of(e.getKey(), e.getValue())).toList());
+
+        String distinct = "select distinct l_shipmode, l_returnflag from lineitem where l_quantity between 10 and 12";
+        assertThat(numacolPart(explain(distinct))).contains("NumacolAggregate");
+        assertThat(query(distinct)).containsExactlyInAnyOrderElementsOf(lineitem.stream()
+                .filter(r -> r.quantity().intValue() >= 10 && r.quantity().intValue() <= 12)
+                .map(r -> List.<Object>of(r.shipmode(), r.returnflag())).distinct().toList());
+    }
+
+    @Test
     void topNWithOffset() throws SQLException {
         String sql = "select l_orderkey, l_linenumber, l_extendedprice from lineitem where l_returnflag <> 'N' "
                 + "order by l_extendedprice desc, l_orderkey, l_linenumber limit 7 offset 3";
