@@ -22,7 +22,10 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules that move Scan, Filter, Project, Aggregate and Sort over numacol tables into
@@ -44,9 +47,6 @@ public final class NumacolRules {
                     .withRuleFactory(ToEnumerable::new)
                     .toRule(ToEnumerable.class));
 
-    /** How deep {@link #absorb} looks: Sort, Aggregate, Project, Filter, Project, Filter, Scan. */
-    private static final int MAX_DEPTH = 8;
-
     /**
      * Turns a logical operator whose whole subtree numacol can run into numacol rels, at once:
      * Volcano only matches a parent with children of its input's convention, so numacol rels
@@ -62,7 +62,7 @@ public final class NumacolRules {
         @Override
         public void onMatch(RelOptRuleCall call) {
             RelNode rel = call.rel(0);
-            RelNode numacol = absorb(rel, 0);
+            RelNode numacol = absorb(rel, new IdentityHashMap<>());
             if (numacol != null) {
                 call.transformTo(numacol);
             } else if (rel instanceof LogicalFilter filter) {
@@ -74,15 +74,29 @@ public final class NumacolRules {
         }
     }
 
-    /** {@code rel} as numacol rels, or null. */
-    private static RelNode absorb(RelNode rel, int depth) {
-        if (depth > MAX_DEPTH) {
-            return null;
+    /**
+     * {@code rel} as numacol rels, or null; {@code seen} keeps each subset's answer, so alternatives
+     * are tried once and a set that contains itself (Volcano allows that) ends the search.
+     */
+    private static RelNode absorb(RelNode rel, Map<RelNode, Optional<RelNode>> seen) {
+        if (rel instanceof RelSubset) {
+            Optional<RelNode> known = seen.get(rel);
+            if (known != null) {
+                return known.orElse(null);
+            }
+            seen.put(rel, Optional.empty()); // a cycle through this subset finds nothing
+            RelNode r = absorbNode(rel, seen);
+            seen.put(rel, Optional.ofNullable(r));
+            return r;
         }
+        return absorbNode(rel, seen);
+    }
+
+    private static RelNode absorbNode(RelNode rel, Map<RelNode, Optional<RelNode>> seen) {
         switch (rel) {
             case RelSubset subset -> {
                 for (RelNode alternative : subset.getRelList()) {
-                    RelNode r = absorb(alternative, depth + 1);
+                    RelNode r = absorb(alternative, seen);
                     if (r != null) {
                         return r;
                     }
@@ -93,7 +107,7 @@ public final class NumacolRules {
                 return scan;
             }
             case LogicalFilter filter -> {
-                RelNode input = absorb(filter.getInput(), depth + 1);
+                RelNode input = absorb(filter.getInput(), seen);
                 if (!rowSource(input)) {
                     return null;
                 }
@@ -101,7 +115,7 @@ public final class NumacolRules {
                 return r instanceof LogicalFilter ? null : r;
             }
             case LogicalProject project -> {
-                RelNode input = absorb(project.getInput(), depth + 1);
+                RelNode input = absorb(project.getInput(), seen);
                 if (!rowSource(input) || !project.getProjects().stream().allMatch(RowExpressions::supports)) {
                     return null;
                 }
@@ -114,7 +128,7 @@ public final class NumacolRules {
                         input, exprs, project.getRowType());
             }
             case LogicalAggregate agg -> {
-                RelNode input = absorb(agg.getInput(), depth + 1);
+                RelNode input = absorb(agg.getInput(), seen);
                 if (!rowSource(input) || agg.getGroupType() != Aggregate.Group.SIMPLE
                         || !agg.getAggCallList().stream().allMatch(NumacolRules::supported)) {
                     return null;
@@ -128,7 +142,7 @@ public final class NumacolRules {
                         input, agg.getGroupSet(), agg.getAggCallList());
             }
             case LogicalSort sort -> {
-                RelNode input = absorb(sort.getInput(), depth + 1);
+                RelNode input = absorb(sort.getInput(), seen);
                 if (input == null || input instanceof NumacolSort || !literalOrAbsent(sort.offset) || !literalOrAbsent(sort.fetch)) {
                     return null;
                 }
@@ -164,7 +178,7 @@ public final class NumacolRules {
 
     /** A filter whose input numacol runs, in part: numacol takes the conjuncts it can. */
     private static RelNode partialFilter(LogicalFilter filter) {
-        RelNode input = absorb(filter.getInput(), 1);
+        RelNode input = absorb(filter.getInput(), new IdentityHashMap<>());
         return rowSource(input) && !(input instanceof NumacolProject p && !refsOnly(p)) ? pushFilter(filter, input) : null;
     }
 
