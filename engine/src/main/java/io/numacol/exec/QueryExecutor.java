@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -38,6 +37,8 @@ public final class QueryExecutor {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
     /** Dictionaries up to this size have their values cached per task (Q1's flags, quantities, discounts). */
     private static final int VALUE_CACHE_LIMIT = 4096;
+    /** Fewer groups than this are merged on the calling thread: tasks would cost more than they save. */
+    static final int PARALLEL_MERGE_GROUPS = 20_000;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -71,7 +72,7 @@ public final class QueryExecutor {
                 Affinity affinity = affinity(plan, part);
                 for (int from = 0; from < part.rowCount(); from += rangeRows) {
                     RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
-                            cancelled);
+                            cancelled, hint);
                     tasks.add(task);
                     group.submit(task::run, affinity, taskClass);
                 }
@@ -80,7 +81,7 @@ public final class QueryExecutor {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("statement cancelled");
             }
-            return plan.aggregation() != null ? mergeGroups(plan, tasks) : mergeRows(plan, tasks);
+            return plan.aggregation() != null ? mergeGroups(plan, tasks, statement, hint) : mergeRows(plan, tasks);
         }
     }
 
@@ -100,11 +101,43 @@ public final class QueryExecutor {
         return order(plan.ordering(), rows);
     }
 
-    private static List<Object[]> mergeGroups(QueryPlan plan, List<RangeTask> tasks) {
+    /**
+     * Phase 2 of the aggregation (morsel paper §6.3): each task left its groups in
+     * {@code partitions} hash partitions; partition p of all tasks merges into one table, by one
+     * merge task per partition when there are many groups, on this thread when there are few.
+     */
+    private static List<Object[]> mergeGroups(QueryPlan plan, List<RangeTask> tasks, Statement statement, int partitions) {
         Aggregation agg = plan.aggregation();
+        List<List<Object[]>> merged = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            merged.add(null);
+        }
+        long groups = tasks.stream().flatMap(t -> t.groups.stream()).mapToLong(Map::size).sum();
+        if (groups < PARALLEL_MERGE_GROUPS || partitions == 1) {
+            for (int p = 0; p < partitions; p++) {
+                merged.set(p, mergePartition(tasks, p));
+            }
+        } else {
+            TaskGroup group = statement.newTaskGroup();
+            for (int p = 0; p < partitions; p++) {
+                int partition = p;
+                group.submit(context -> merged.set(partition, mergePartition(tasks, partition)), Affinity.none(),
+                        TaskClass.AGGREGATE);
+            }
+            group.await();
+        }
+        List<Object[]> rows = new ArrayList<>();
+        merged.forEach(rows::addAll);
+        if (rows.isEmpty() && agg.groupKeys().length == 0) {
+            rows.add(Arrays.stream(newAccumulators(agg)).map(Accumulator::result).toArray());
+        }
+        return order(plan.ordering(), rows);
+    }
+
+    private static List<Object[]> mergePartition(List<RangeTask> tasks, int partition) {
         Map<List<Object>, Accumulator[]> merged = new HashMap<>();
         for (RangeTask t : tasks) {
-            t.groups.forEach((key, accs) -> {
+            t.groups.get(partition).forEach((key, accs) -> {
                 Accumulator[] into = merged.putIfAbsent(key, accs);
                 if (into != null) {
                     for (int i = 0; i < accs.length; i++) {
@@ -112,9 +145,6 @@ public final class QueryExecutor {
                     }
                 }
             });
-        }
-        if (merged.isEmpty() && agg.groupKeys().length == 0) {
-            merged.put(List.of(), newAccumulators(agg));
         }
         List<Object[]> rows = new ArrayList<>(merged.size());
         merged.forEach((key, accs) -> {
@@ -125,7 +155,7 @@ public final class QueryExecutor {
             }
             rows.add(row);
         });
-        return order(plan.ordering(), rows);
+        return rows;
     }
 
     private static List<Object[]> order(Ordering ordering, List<Object[]> rows) {
@@ -153,6 +183,7 @@ public final class QueryExecutor {
         private final int from;
         private final int to;
         private final BooleanSupplier cancelled;
+        private final int partitions;
         /** The columns read, and each one's vids for the current block. */
         private final int[] columns;
         private final int[] slot;
@@ -163,10 +194,11 @@ public final class QueryExecutor {
 
         List<Object[]> rows;
         PriorityQueue<Object[]> heap;
-        Map<List<Object>, Accumulator[]> groups;
+        /** The task's groups by value, in hash partitions for the merge. */
+        List<Map<List<Object>, Accumulator[]>> groups;
 
         RangeTask(QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
-                  BooleanSupplier cancelled) {
+                  BooleanSupplier cancelled, int partitions) {
             this.plan = plan;
             this.part = part;
             this.filter = filter;
@@ -174,6 +206,7 @@ public final class QueryExecutor {
             this.from = from;
             this.to = to;
             this.cancelled = cancelled;
+            this.partitions = partitions;
             this.columns = needed(plan).stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
             this.slot = new int[part.columns().size()];
             Arrays.fill(slot, -1);
@@ -342,7 +375,10 @@ public final class QueryExecutor {
 
             @Override
             public void finish() {
-                groups = new LinkedHashMap<>(local.size() * 2);
+                groups = new ArrayList<>(partitions);
+                for (int p = 0; p < partitions; p++) {
+                    groups.add(new HashMap<>());
+                }
                 local.forEach((key, accs) -> {
                     Object[] values = new Object[keyColumns.length];
                     if (key instanceof Long k) {
@@ -356,7 +392,8 @@ public final class QueryExecutor {
                             values[i] = InternalValues.of(part.column(keyColumns[i]), v[i]);
                         }
                     }
-                    groups.put(Arrays.asList(values), accs);
+                    List<Object> valueKey = Arrays.asList(values);
+                    groups.get(Math.floorMod(valueKey.hashCode(), partitions)).put(valueKey, accs);
                 });
             }
         }

@@ -92,6 +92,28 @@ class QueryExecutorTest {
     }
 
     @Test
+    void manyGroupsMergeInParallelPartitions() {
+        int distinct = QueryExecutor.PARALLEL_MERGE_GROUPS + 5_000;
+        Table many = db.catalog().create("many", TableSchema.of(new TableSchema.ColumnDef("k", ColumnType.bigint(), false),
+                new TableSchema.ColumnDef("v", ColumnType.integer(), false)));
+        try (Appender a = db.appender("many")) {
+            for (int i = 0; i < distinct + 7_000; i++) {
+                a.append((long) (i % distinct), i);
+            }
+        }
+        Aggregation agg = new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 1, false),
+                new AggregateCall(AggregateCall.Kind.COUNT, -1, false)));
+        List<Object[]> out = run(new QueryPlan(many, null, columns(0, 1), agg, null));
+        assertThat(out).hasSize(distinct);
+        for (Object[] row : out) {
+            long k = (long) row[0];
+            boolean twice = k < 7_000;
+            assertThat(row[1]).isEqualTo(twice ? 2 * k + distinct : k);
+            assertThat(row[2]).isEqualTo(twice ? 2L : 1L);
+        }
+    }
+
+    @Test
     void combinedFiltersOverRangesAndOddPartEnds() {
         ColumnFilter filter = new ColumnFilter.Or(List.of(
                 new ColumnFilter.And(List.of(new ColumnFilter.Range(0, 1000L, true, 9000L, false),
