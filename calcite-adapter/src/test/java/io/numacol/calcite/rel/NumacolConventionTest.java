@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /**
@@ -355,6 +356,17 @@ class NumacolConventionTest {
                 assertThat(rows(rs).stream().map(r -> (Integer) r.getFirst()).toList())
                         .containsExactlyInAnyOrderElementsOf(ids(r -> r[2] != null && (int) r[2] <= 50));
             }
+        }
+    }
+
+    @Test
+    void jdbcCancelCancelsTheNumacolStatement() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            // Avatica keeps the cancel flag set until the next execution reads it: no race to win
+            s.cancel();
+            assertThatThrownBy(() -> s.executeQuery("select count(*) from lineitem where l_quantity > 3"))
+                    .isInstanceOf(SQLException.class).hasRootCauseInstanceOf(java.util.concurrent.CancellationException.class)
+                    .rootCause().hasMessageMatching("statement \\d+ was cancelled"); // the scheduler's Statement
         }
     }
 
