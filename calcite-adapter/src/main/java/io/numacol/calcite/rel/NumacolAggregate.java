@@ -33,10 +33,4 @@ public final class NumacolAggregate extends Aggregate implements NumacolRel {
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
     }
-
-    @Override
-    public void implement(NumacolQuery query) {
-        ((NumacolRel) getInput()).implement(query);
-        query.aggregate(groupSet, aggCalls);
-    }
 }

@@ -25,10 +25,4 @@ public final class NumacolFilter extends Filter implements NumacolRel {
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
     }
-
-    @Override
-    public void implement(NumacolQuery query) {
-        ((NumacolRel) getInput()).implement(query);
-        query.filter(condition);
-    }
 }

@@ -29,10 +29,4 @@ public final class NumacolProject extends Project implements NumacolRel {
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
     }
-
-    @Override
-    public void implement(NumacolQuery query) {
-        ((NumacolRel) getInput()).implement(query);
-        query.project(getProjects());
-    }
 }

@@ -18,6 +18,7 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
@@ -46,7 +47,22 @@ public final class NumacolQuery {
     private Ordering ordering;
     private List<RelDataType> outputTypes;
 
-    void scan(NumacolTable scanned) {
+    /** Adds a tree of numacol operators, inputs first. */
+    void add(RelNode rel) {
+        if (!(rel instanceof NumacolTableScan)) {
+            add(rel.getInput(0));
+        }
+        switch (rel) {
+            case NumacolTableScan scan -> scan(scan.numacolTable());
+            case NumacolFilter filter -> filter(filter.getCondition());
+            case NumacolProject project -> project(project.getProjects());
+            case NumacolAggregate agg -> aggregate(agg.getGroupSet(), agg.getAggCallList());
+            case NumacolSort sort -> sort(sort.getCollation(), sort.offset, sort.fetch);
+            default -> throw new IllegalStateException("not a numacol operator: " + rel);
+        }
+    }
+
+    private void scan(NumacolTable scanned) {
         this.table = scanned;
         this.projections = IntStream.range(0, scanned.table().schema().size())
                 .<Projection>mapToObj(Projection.ColumnRef::new).toList();
@@ -59,18 +75,18 @@ public final class NumacolQuery {
         }
     }
 
-    void filter(RexNode condition) {
+    private void filter(RexNode condition) {
         check(!projected && aggregation == null && ordering == null, "a filter");
         conditions.add(condition);
     }
 
-    void project(List<RexNode> exprs) {
+    private void project(List<RexNode> exprs) {
         check(!projected && aggregation == null && ordering == null, "a projection");
         projected = true;
         projections = exprs.stream().map(RowExpressions::projection).toList();
     }
 
-    void aggregate(ImmutableBitSet groupSet, List<org.apache.calcite.rel.core.AggregateCall> calls) {
+    private void aggregate(ImmutableBitSet groupSet, List<org.apache.calcite.rel.core.AggregateCall> calls) {
         check(aggregation == null && ordering == null, "an aggregate");
         List<AggregateCall> engineCalls = new ArrayList<>();
         sumZero = new boolean[groupSet.cardinality() + calls.size()];
@@ -90,7 +106,7 @@ public final class NumacolQuery {
         aggregation = new Aggregation(groupSet.toArray(), engineCalls);
     }
 
-    void sort(RelCollation collation, RexNode offset, RexNode fetch) {
+    private void sort(RelCollation collation, RexNode offset, RexNode fetch) {
         check(ordering == null, "a sort");
         List<Ordering.Key> keys = new ArrayList<>();
         for (RelFieldCollation c : collation.getFieldCollations()) {

@@ -27,10 +27,4 @@ public final class NumacolSort extends Sort implements NumacolRel {
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
     }
-
-    @Override
-    public void implement(NumacolQuery query) {
-        ((NumacolRel) getInput()).implement(query);
-        query.sort(collation, offset, fetch);
-    }
 }

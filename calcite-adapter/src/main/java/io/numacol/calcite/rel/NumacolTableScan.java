@@ -21,6 +21,10 @@ public final class NumacolTableScan extends TableScan implements NumacolRel {
         this.numacolTable = numacolTable;
     }
 
+    public NumacolTable numacolTable() {
+        return numacolTable;
+    }
+
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new NumacolTableScan(getCluster(), traitSet, table, numacolTable);
@@ -29,10 +33,5 @@ public final class NumacolTableScan extends TableScan implements NumacolRel {
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
-    }
-
-    @Override
-    public void implement(NumacolQuery query) {
-        query.scan(numacolTable);
     }
 }

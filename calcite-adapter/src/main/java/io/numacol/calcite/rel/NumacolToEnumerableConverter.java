@@ -39,7 +39,7 @@ public final class NumacolToEnumerableConverter extends ConverterImpl implements
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
         NumacolQuery query = new NumacolQuery();
-        ((NumacolRel) getInput()).implement(query);
+        query.add(getInput());
         query.output(getRowType());
         // Calcite's operators take one column as plain values (SCALAR), more as Object[] (ARRAY).
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
