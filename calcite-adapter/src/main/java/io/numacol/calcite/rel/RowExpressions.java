@@ -27,7 +27,10 @@ final class RowExpressions {
     static boolean supports(RexNode e) {
         return switch (e) {
             case RexInputRef ref -> true;
-            case RexLiteral l -> true;
+            case RexLiteral l -> l.isNull() || switch (l.getType().getSqlTypeName().getFamily()) {
+                case NUMERIC, CHARACTER, BOOLEAN, DATE -> true;
+                case null, default -> false;
+            };
             case RexCall c -> switch (c.getKind()) {
                 case PLUS, MINUS, TIMES -> SqlTypeUtil.isNumeric(c.getType()) && c.getOperands().stream().allMatch(RowExpressions::supports);
                 case MINUS_PREFIX -> SqlTypeUtil.isNumeric(c.getType()) && supports(c.getOperands().getFirst());
@@ -77,7 +80,7 @@ final class RowExpressions {
                 yield row -> row[i];
             }
             case RexLiteral l -> {
-                Object v = SqlTypes.toInternal(l.getValue(), type);
+                Object v = literal(l);
                 yield row -> v;
             }
             case RexCall c -> {
@@ -122,6 +125,20 @@ final class RowExpressions {
                 default -> p.multiply(q);
             };
             return SqlTypes.toInternal(r, type);
+        };
+    }
+
+    /** A literal as Calcite's internal value (String, not NlsString; DATE as epoch day). */
+    private static Object literal(RexLiteral l) {
+        if (l.isNull()) {
+            return null;
+        }
+        return switch (l.getType().getSqlTypeName().getFamily()) {
+            case NUMERIC -> SqlTypes.toInternal(l.getValueAs(BigDecimal.class), l.getType());
+            case CHARACTER -> l.getValueAs(String.class);
+            case BOOLEAN -> l.getValueAs(Boolean.class);
+            case DATE -> l.getValueAs(Integer.class);
+            case null, default -> throw new IllegalArgumentException("not a numacol literal: " + l);
         };
     }
 

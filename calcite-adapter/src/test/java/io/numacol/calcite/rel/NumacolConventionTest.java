@@ -246,6 +246,16 @@ class NumacolConventionTest {
     }
 
     @Test
+    void projectionsOfLiteralsAndArithmetic() throws SQLException {
+        String sql = "select 'x' as c, l_linenumber + 1, -l_quantity, l_tax * 2.5, date '2000-01-01', l_partkey - 1 "
+                + "from lineitem where l_orderkey = 3";
+        assertThat(numacolPart(explain(sql))).contains("NumacolProject");
+        assertThat(query(sql)).containsExactlyInAnyOrderElementsOf(lineitem.stream().filter(r -> r.orderkey() == 3)
+                .map(r -> List.<Object>of("x", r.linenumber() + 1, r.quantity().negate(),
+                        r.tax().multiply(new BigDecimal("2.5")), LocalDate.of(2000, 1, 1), r.partkey() - 1)).toList());
+    }
+
+    @Test
     void topNWithOffset() throws SQLException {
         String sql = "select l_orderkey, l_linenumber, l_extendedprice from lineitem where l_returnflag <> 'N' "
                 + "order by l_extendedprice desc, l_orderkey, l_linenumber limit 7 offset 3";
