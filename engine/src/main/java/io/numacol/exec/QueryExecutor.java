@@ -260,6 +260,9 @@ public final class QueryExecutor {
                     context.statement().cancel();
                     return;
                 }
+                if (sink.full()) {
+                    break; // an unordered LIMIT has its rows
+                }
                 int end = Math.min(to, block + BLOCK);
                 if (bits != null && bits.cardinality(block, end) == 0) {
                     continue;
@@ -295,6 +298,10 @@ public final class QueryExecutor {
         private interface Sink {
             void accept(int offset);
 
+            default boolean full() {
+                return false;
+            }
+
             void finish();
         }
 
@@ -312,8 +319,13 @@ public final class QueryExecutor {
             }
 
             @Override
+            public boolean full() {
+                return limit == 0 || (rows != null && limit > 0 && rows.size() >= limit);
+            }
+
+            @Override
             public void accept(int offset) {
-                if (limit == 0 || (rows != null && limit > 0 && rows.size() >= limit)) {
+                if (full()) {
                     return; // an unordered LIMIT needs no more rows from this task
                 }
                 Object[] out = new Object[plan.projections().size()];

@@ -141,6 +141,14 @@ class QueryExecutorTest {
     }
 
     @Test
+    void anUnorderedLimitTakesAsManyRowsAsAsked() {
+        ColumnFilter odd = new ColumnFilter.Matching(3, v -> ((String) v).length() == 3, "three characters");
+        List<Object[]> out = run(new QueryPlan(table, odd, columns(0, 3), null, new Ordering(List.of(), 2, 10)));
+        assertThat(out).hasSize(10).allSatisfy(r -> assertThat((String) r[1]).hasSize(3));
+        assertThat(run(new QueryPlan(table, null, columns(0), null, new Ordering(List.of(), 0, 0)))).isEmpty();
+    }
+
+    @Test
     void computedProjectionsSeeTheirColumns() {
         Projection twice = new Projection.Computed(new int[]{0}, row -> (Long) row[0] * 2, "k*2");
         List<Object[]> out = run(new QueryPlan(table, new ColumnFilter.Range(0, null, true, 3L, false),
