@@ -489,21 +489,12 @@ final class WorkerGroup {
         return workers;
     }
 
-    int stealableLength() {
+    /** For the gauges and tests: tasks in the stealable or the hard queue (the inbox sorted in first). */
+    int queueLength(boolean hardQueue) {
         lock.lock();
         try {
             drainInboxLocked();
-            return stealable.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    int hardLength() {
-        lock.lock();
-        try {
-            drainInboxLocked();
-            return hard.size();
+            return hardQueue ? hard.size() : stealable.size();
         } finally {
             lock.unlock();
         }

@@ -111,10 +111,7 @@ public class SchedulerBenchmark {
     public void spawnFromTask() throws InterruptedException {
         if (forkJoin != null) {
             CountDownLatch done = new CountDownLatch(BATCH);
-            Runnable body = small ? () -> {
-                Blackhole.consumeCPU(SMALL_TOKENS);
-                done.countDown();
-            } : done::countDown;
+            Runnable body = forkJoinTask(done);
             forkJoin.execute(() -> {
                 for (int i = 1; i < BATCH; i++) {
                     ForkJoinTask.adapt(body).fork();
@@ -138,10 +135,7 @@ public class SchedulerBenchmark {
     private void runBatch() throws InterruptedException {
         if (forkJoin != null) {
             CountDownLatch done = new CountDownLatch(BATCH);
-            Runnable body = small ? () -> {
-                Blackhole.consumeCPU(SMALL_TOKENS);
-                done.countDown();
-            } : done::countDown;
+            Runnable body = forkJoinTask(done);
             for (int i = 0; i < BATCH; i++) {
                 forkJoin.execute(body);
             }
@@ -154,5 +148,13 @@ public class SchedulerBenchmark {
             g.submit(body, Affinity.node(i % nodes), TaskClass.OTHER);
         }
         g.await();
+    }
+
+    /** ForkJoinPool's task: the work, then the count the batch waits on (numacol's stage counts for itself). */
+    private Runnable forkJoinTask(CountDownLatch done) {
+        return small ? () -> {
+            Blackhole.consumeCPU(SMALL_TOKENS);
+            done.countDown();
+        } : done::countDown;
     }
 }
