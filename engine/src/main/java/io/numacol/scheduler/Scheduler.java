@@ -198,11 +198,10 @@ public final class Scheduler implements AutoCloseable {
         QueuedTask task = new QueuedTask(body, into, affinity, taskClass, depth);
         into.taskAdded();
         int outcome = target.enqueue(task);
-        if (outcome != WorkerGroup.QUEUED) {
+        if (outcome == WorkerGroup.DROPPED_CANCELLED) {
             into.taskDone();
-            if (outcome == WorkerGroup.DROPPED_CLOSED) {
-                throw closedException("submit a task");
-            }
+        } else if (outcome == WorkerGroup.DROPPED_CLOSED) {
+            throw closedException("submit a task");
         }
     }
 
@@ -340,10 +339,7 @@ public final class Scheduler implements AutoCloseable {
         if (closing.compareAndSet(false, true)) {
             closed = true;
             for (WorkerGroup g : groups) {
-                for (QueuedTask t : g.drainAndRelease()) {
-                    t.statement.markCancelled(); // before its group can drain, so awaiters see why
-                    t.group.taskDone();
-                }
+                g.closeGroup();
             }
             LockSupport.unpark(watchdog);
         }

@@ -31,8 +31,8 @@ final class SchedulerMetrics implements AutoCloseable {
         this.registry = configured != null ? configured : new SimpleMeterRegistry();
         for (WorkerGroup g : scheduler.groups()) {
             Tags tags = Tags.of("node", String.valueOf(g.node), "group", String.valueOf(g.indexInNode));
-            gauge("queue.length", "tasks queued in the group's stealable queue", tags.and("queue", "stealable"), g, WorkerGroup::stealableLength);
-            gauge("queue.length", "tasks queued in the group's hard queue", tags.and("queue", "hard"), g, WorkerGroup::hardLength);
+            gauge("queue.length", "tasks queued in the group's stealable queue", tags.and("queue", "stealable"), g, x -> x.queueLength(false));
+            gauge("queue.length", "tasks queued in the group's hard queue", tags.and("queue", "hard"), g, x -> x.queueLength(true));
             gauge("workers", "worker threads of the group", tags, g, x -> x.workers().length);
             gauge("workers.active", "the group's active concurrency level", tags, g, WorkerGroup::active);
             gauge("workers.blocked", "workers the watchdog found blocked inside a task", tags, g, WorkerGroup::blocked);

@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The thesis's SQL statement as the scheduler sees it: its arrival (older statements' tasks run
@@ -24,7 +23,6 @@ public final class Statement {
     public static final int MAX_PRIORITY = 1000;
 
     static final int MAX_DEPTH = 0xFFFF;
-    static final int SEQUENCE_BITS = 47;
     private static final int ID_BITS = 52;
 
     private static final VarHandle CANCELLED;
@@ -48,7 +46,6 @@ public final class Statement {
     private final boolean policyOverridden;
     /** User priority and age folded into one key: lower runs first. */
     final long rank;
-    private final AtomicLong taskSequence = new AtomicLong();
     private volatile boolean cancelled;
     private volatile Throwable failure;
 
@@ -116,12 +113,6 @@ public final class Statement {
         if (cancelled) {
             throw new CancellationException("statement " + id + " was cancelled");
         }
-    }
-
-    /** Orders the tasks of this statement: deeper first, then by submission. */
-    long nextOrder(int depth) {
-        long sequence = taskSequence.getAndIncrement() & ((1L << SEQUENCE_BITS) - 1);
-        return ((long) (MAX_DEPTH - Math.min(depth, MAX_DEPTH)) << SEQUENCE_BITS) | sequence;
     }
 
     /** Arrival order among the scheduler's statements. */

@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
  * it returns keeps the group open for them.
  */
 public final class TaskGroup {
-    private static final VarHandle PENDING;
+    private static final VarHandle SUBMITTED;
 
     static {
         try {
-            PENDING = MethodHandles.lookup().findVarHandle(TaskGroup.class, "pending", long.class);
+            SUBMITTED = MethodHandles.lookup().findVarHandle(TaskGroup.class, "submitted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -23,7 +23,11 @@ public final class TaskGroup {
 
     private final Scheduler scheduler;
     private final Statement statement;
-    private volatile long pending;
+    // Two counters, not one pending count: submitters write one and workers the other, so a
+    // task's submission and its completion do not fight over one cache line. A task is counted
+    // as submitted before it is queued, so completed never passes submitted.
+    private volatile long submitted;
+    private final PaddedCounter completed = new PaddedCounter();
     /** Threads inside {@link #block}; changed under this object's monitor. */
     private volatile int waiters;
     /** Spreads an outside submitter's tasks over a node's groups; races only skew the spread. */
@@ -76,7 +80,7 @@ public final class TaskGroup {
     }
 
     private boolean awaitUntil(boolean timed, long deadline) {
-        if (pending == 0) {
+        if (pending() == 0) {
             return true;
         }
         Worker worker = scheduler.currentWorker();
@@ -85,11 +89,12 @@ public final class TaskGroup {
 
     /** Tasks submitted or spawned into the group that have not returned yet. */
     public long pending() {
-        return pending;
+        long done = completed.get(); // first: submitted only grows, so the difference is never negative
+        return submitted - done;
     }
 
     public boolean isDone() {
-        return pending == 0;
+        return pending() == 0;
     }
 
     public Statement statement() {
@@ -101,12 +106,15 @@ public final class TaskGroup {
     }
 
     void taskAdded() {
-        PENDING.getAndAdd(this, 1L);
+        SUBMITTED.getAndAdd(this, 1L);
     }
 
     void taskDone() {
-        // Dekker with block(): waiters is raised before pending is read there, so one side sees the other.
-        if ((long) PENDING.getAndAdd(this, -1L) == 1L && waiters > 0) {
+        long done = completed.increment();
+        // Dekker with waitDrained(): waiters is raised before the counters are read there, so
+        // either this sees the waiter or the waiter sees this completion. Of several tasks ending
+        // at once, the last to count sees every completion.
+        if (waiters > 0 && done == submitted) {
             synchronized (this) {
                 notifyAll();
             }
@@ -139,7 +147,7 @@ public final class TaskGroup {
     private synchronized boolean waitDrained(boolean timed, long deadline) throws InterruptedException {
         waiters++;
         try {
-            while (pending > 0) {
+            while (pending() > 0) {
                 if (!timed) {
                     wait();
                 } else {
@@ -158,6 +166,6 @@ public final class TaskGroup {
 
     @Override
     public String toString() {
-        return "task group of " + statement + ", " + pending + " pending";
+        return "task group of " + statement + ", " + pending() + " pending";
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -13,11 +15,28 @@ import java.util.concurrent.locks.ReentrantLock;
  * group keeps its active concurrency level (working workers not marked blocked) at its hardware
  * threads: a queued task wakes a parked worker only while the level is below them, and a worker
  * that finds the level above them parks after its task.
+ *
+ * <p>Submitters do not take the lock: they push onto a lock-free inbox, which whoever takes the
+ * lock next (a worker about to poll, a thief, the watchdog) moves into the priority queues
+ * first. So the lock is shared by the group's workers only, and a submitter preempted mid-submit
+ * (the machine is often oversubscribed with query threads) never holds it.
  */
 final class WorkerGroup {
     static final int QUEUED = 0;
+    /** The statement was cancelled: the caller counts the task done. */
     static final int DROPPED_CANCELLED = 1;
+    /** The scheduler closed: the task was dropped (and counted done) already. */
     static final int DROPPED_CLOSED = 2;
+
+    private static final VarHandle INBOX;
+
+    static {
+        try {
+            INBOX = MethodHandles.lookup().findVarHandle(WorkerGroup.class, "inbox", QueuedTask.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final Scheduler scheduler;
     final int node;
@@ -33,9 +52,13 @@ final class WorkerGroup {
     private final ReentrantLock lock = new ReentrantLock();
     private final TaskQueue stealable = new TaskQueue();
     private final TaskQueue hard = new TaskQueue();
-    // Written under the lock; read without it as hints (an empty victim is skipped unlocked).
-    private volatile int stealableLength;
-    private volatile int hardLength;
+    // Whether the queues hold tasks: written under the lock, and only when that changes (so that
+    // a queue that stays non-empty does not invalidate the readers' cache line on every task);
+    // read without the lock as hints (an empty victim is skipped unlocked).
+    private volatile boolean hasStealable;
+    private volatile boolean hasHard;
+    /** Tasks submitted but not yet in the queues, newest first (linked through QueuedTask.next). */
+    private volatile QueuedTask inbox;
     private volatile int working;
     private volatile int blocked;
     private volatile int parked;
@@ -79,23 +102,31 @@ final class WorkerGroup {
 
     /** Queues a task; wakes a parked worker if the group runs fewer than its hardware threads. */
     int enqueue(QueuedTask t) {
+        if (t.statement.isCancelled()) {
+            return DROPPED_CANCELLED;
+        }
+        QueuedTask head;
+        do {
+            head = inbox;
+            t.next = head;
+        } while (!INBOX.weakCompareAndSet(this, head, t));
+        if (scheduler.isClosed()) {
+            // close() may have drained this group before the push: drop what it left behind.
+            dropAll();
+            return DROPPED_CLOSED;
+        }
+        // Dekker with parkIfIdle(): it lowers working before it looks at the inbox again.
+        if (working - blocked < hardwareThreads) {
+            wakeOrCreate();
+        }
+        return QUEUED;
+    }
+
+    private void wakeOrCreate() {
         Worker wake = null;
         lock.lock();
         try {
-            if (scheduler.isClosed()) {
-                return DROPPED_CLOSED;
-            }
-            if (t.statement.isCancelled()) {
-                return DROPPED_CANCELLED;
-            }
-            if (t.affinity.isHard()) {
-                hard.offer(t);
-                hardLength = hard.size();
-            } else {
-                stealable.offer(t);
-                stealableLength = stealable.size();
-            }
-            if (working - blocked < hardwareThreads) {
+            if (working - blocked < hardwareThreads && !scheduler.isClosed()) {
                 if (parkedTop != null) {
                     wake = popParkedLocked();
                 } else if (workers.length < maxWorkers) {
@@ -109,7 +140,37 @@ final class WorkerGroup {
         if (wake != null) {
             LockSupport.unpark(wake);
         }
-        return QUEUED;
+    }
+
+    /** Moves the inbox into the queues, oldest first; under the lock. */
+    private void drainInboxLocked() {
+        if (inbox == null) {
+            return;
+        }
+        QueuedTask t = (QueuedTask) INBOX.getAndSet(this, (QueuedTask) null);
+        QueuedTask oldest = null;
+        while (t != null) {
+            QueuedTask next = t.next;
+            t.next = oldest;
+            oldest = t;
+            t = next;
+        }
+        for (t = oldest; t != null; ) {
+            QueuedTask next = t.next;
+            t.next = null;
+            (t.affinity.isHard() ? hard : stealable).offer(t);
+            t = next;
+        }
+        if (!hasHard && !hard.isEmpty()) {
+            hasHard = true;
+        }
+        if (!hasStealable && !stealable.isEmpty()) {
+            hasStealable = true;
+        }
+    }
+
+    private boolean hasWork(boolean includeHard) {
+        return hasStealable || (includeHard && hasHard) || inbox != null;
     }
 
     /**
@@ -123,11 +184,12 @@ final class WorkerGroup {
 
     /** The higher-priority head of the two queues, or null. */
     QueuedTask pollOwn() {
-        if (stealableLength == 0 && hardLength == 0) {
+        if (!hasWork(true)) {
             return null;
         }
         lock.lock();
         try {
+            drainInboxLocked();
             return pollLocked(true);
         } finally {
             lock.unlock();
@@ -136,11 +198,12 @@ final class WorkerGroup {
 
     /** For a thief: hard tasks only if it is a group of the same node. */
     QueuedTask steal(boolean includeHard) {
-        if (stealableLength == 0 && (!includeHard || hardLength == 0)) {
+        if (!hasWork(includeHard)) {
             return null;
         }
         lock.lock();
         try {
+            drainInboxLocked();
             return pollLocked(includeHard);
         } finally {
             lock.unlock();
@@ -152,12 +215,16 @@ final class WorkerGroup {
         QueuedTask h = includeHard ? hard.peek() : null;
         if (h != null && (s == null || h.compareTo(s) < 0)) {
             hard.poll();
-            hardLength = hard.size();
+            if (hard.isEmpty()) {
+                hasHard = false;
+            }
             return h;
         }
         if (s != null) {
             stealable.poll();
-            stealableLength = stealable.size();
+            if (stealable.isEmpty()) {
+                hasStealable = false;
+            }
         }
         return s;
     }
@@ -170,11 +237,17 @@ final class WorkerGroup {
     boolean parkIfIdle(Worker w) {
         lock.lock();
         try {
+            drainInboxLocked();
             if (!stealable.isEmpty() || !hard.isEmpty() || scheduler.isClosed()) {
                 return false;
             }
             leaveWorkingLocked(w, Worker.PARKED);
             pushParkedLocked(w);
+            if (inbox != null) {
+                // A submitter pushed before it could see working drop: it may not wake anyone.
+                popParkedLocked();
+                return false;
+            }
             return true;
         } finally {
             lock.unlock();
@@ -211,6 +284,7 @@ final class WorkerGroup {
                 return false;
             }
             leaveWorkingLocked(w, Worker.INACTIVE);
+            drainInboxLocked();
             if ((!stealable.isEmpty() || !hard.isEmpty()) && working - blocked < hardwareThreads && !scheduler.isClosed()) {
                 if (parkedTop != null) {
                     wake = popParkedLocked();
@@ -309,6 +383,7 @@ final class WorkerGroup {
             if (scheduler.isClosed()) {
                 return;
             }
+            drainInboxLocked();
             int queued = stealable.size() + hard.size();
             int missing = Math.min(queued, hardwareThreads - (working - blocked));
             for (; missing > 0 && parkedTop != null; missing--) {
@@ -354,33 +429,48 @@ final class WorkerGroup {
     List<QueuedTask> remove(Statement statement) {
         lock.lock();
         try {
+            drainInboxLocked();
             List<QueuedTask> removed = stealable.remove(statement);
             removed.addAll(hard.remove(statement));
-            stealableLength = stealable.size();
-            hardLength = hard.size();
+            hasStealable = !stealable.isEmpty();
+            hasHard = !hard.isEmpty();
             return removed;
         } finally {
             lock.unlock();
         }
     }
 
-    /** At close: empties both queues and lets every parked worker go (the scheduler is closed already). */
-    List<QueuedTask> drainAndRelease() {
+    /** At close: drops every queued task and lets every parked worker go (the scheduler is closed already). */
+    void closeGroup() {
+        dropAll();
         List<Worker> wake = new ArrayList<>();
         lock.lock();
         try {
-            List<QueuedTask> drained = new ArrayList<>();
-            stealable.drainTo(drained::add);
-            hard.drainTo(drained::add);
-            stealableLength = 0;
-            hardLength = 0;
             while (parkedTop != null) {
                 wake.add(popParkedLocked());
             }
-            return drained;
         } finally {
             lock.unlock();
-            wake.forEach(LockSupport::unpark);
+        }
+        wake.forEach(LockSupport::unpark);
+    }
+
+    /** Empties inbox and queues; each task's statement is marked cancelled before its group can drain. */
+    private void dropAll() {
+        List<QueuedTask> dropped = new ArrayList<>();
+        lock.lock();
+        try {
+            drainInboxLocked();
+            stealable.drainTo(dropped::add);
+            hard.drainTo(dropped::add);
+            hasStealable = false;
+            hasHard = false;
+        } finally {
+            lock.unlock();
+        }
+        for (QueuedTask t : dropped) {
+            t.statement.markCancelled();
+            t.group.taskDone();
         }
     }
 
@@ -399,12 +489,15 @@ final class WorkerGroup {
         return workers;
     }
 
-    int stealableLength() {
-        return stealableLength;
-    }
-
-    int hardLength() {
-        return hardLength;
+    /** For the gauges and tests: tasks in the stealable or the hard queue (the inbox sorted in first). */
+    int queueLength(boolean hardQueue) {
+        lock.lock();
+        try {
+            drainInboxLocked();
+            return hardQueue ? hard.size() : stealable.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The active concurrency level: working workers not blocked. */

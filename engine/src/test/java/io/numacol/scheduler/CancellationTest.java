@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,12 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Cancellation and failure of statements; workers outlive both. */
 class CancellationTest {
 
-    static List<Topology> topologies() {
-        return SchedulerTesting.topologies().toList();
-    }
-
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void cancellingDropsQueuedTasksAndAwaitThrows(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
@@ -108,7 +103,7 @@ class CancellationTest {
     }
 
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void aTaskExceptionFailsTheStatementAndTheWorkerLivesOn(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             int workersBefore = workerCount(scheduler);
@@ -178,7 +173,7 @@ class CancellationTest {
     static int totalQueued(Scheduler scheduler) {
         int n = 0;
         for (WorkerGroup g : scheduler.groups()) {
-            n += g.stealableLength() + g.hardLength();
+            n += g.queueLength(false) + g.queueLength(true);
         }
         return n;
     }

@@ -28,12 +28,8 @@ class PlacementTest {
         }
     }
 
-    static List<Topology> topologies() {
-        return SchedulerTesting.topologies().toList();
-    }
-
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void boundTasksRunOnlyOnTheirNodesWorkersBoundToItsCpus(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
@@ -118,7 +114,7 @@ class PlacementTest {
     }
 
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void osTasksCarryNoAffinityAndNeverBind(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.OS)) {
             BitSet original = Libc.getAffinity();
@@ -139,7 +135,7 @@ class PlacementTest {
     }
 
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void workersUnbindBeforeTasksWithoutAffinity(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             BitSet original = Libc.getAffinity();

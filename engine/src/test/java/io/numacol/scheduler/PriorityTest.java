@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PriorityTest {
 
     @Test
-    void higherUserPriorityThenOlderStatementThenDeeperThenSubmissionOrder() {
+    void higherUserPriorityThenOlderStatementThenDeeper() {
         try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             Statement old = scheduler.newStatement();
             Statement young = scheduler.newStatement();
@@ -34,8 +34,9 @@ class PriorityTest {
             QueuedTask oldChild = new QueuedTask(body, o, Affinity.none(), TaskClass.OTHER, 1);
             QueuedTask urgent0 = new QueuedTask(body, u, Affinity.none(), TaskClass.OTHER, 0);
             QueuedTask low0 = new QueuedTask(body, l, Affinity.none(), TaskClass.OTHER, 3);
-            List<QueuedTask> sorted = new ArrayList<>(List.of(low0, young0, old1, oldChild, old0, urgent0));
-            sorted.sort(null);
+            assertThat(old0.compareTo(old1)).as("equal priority: the queue keeps arrival order").isZero();
+            List<QueuedTask> sorted = new ArrayList<>(List.of(low0, young0, old0, oldChild, old1, urgent0));
+            sorted.sort(null); // stable, like the queue
             assertThat(sorted).containsExactly(urgent0, oldChild, old0, old1, young0, low0);
         }
     }

@@ -15,6 +15,9 @@ final class SchedulerTesting {
     private SchedulerTesting() {
     }
 
+    /** For {@code @MethodSource}: {@link #topologies()}. */
+    static final String TOPOLOGIES = "io.numacol.scheduler.SchedulerTesting#topologies";
+
     /** 4 fake nodes over this machine's CPUs, and the real topology. */
     static Stream<Topology> topologies() {
         return Stream.of(Topology.fake(4), Topology.detect());

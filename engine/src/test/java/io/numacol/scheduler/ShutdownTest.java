@@ -19,12 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ShutdownTest {
 
-    static List<Topology> topologies() {
-        return SchedulerTesting.topologies().toList();
-    }
-
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void closeDropsQueuedWorkLetsRunningTasksReturnAndLeavesNoThreads(Topology topology) throws Exception {
         Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND);
         // Workers that waited in tasks, plus watchdog replacements, are threads too.

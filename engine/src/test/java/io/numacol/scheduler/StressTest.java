@@ -18,12 +18,8 @@ class StressTest {
     private static final int TASKS = 1_000_000;
     private static final int SUBMITTERS = 8;
 
-    static List<Topology> topologies() {
-        return SchedulerTesting.topologies().toList();
-    }
-
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void aMillionTinyTasksNoneLostNoneRunTwice(Topology topology) throws Exception {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             AtomicIntegerArray runs = new AtomicIntegerArray(TASKS);

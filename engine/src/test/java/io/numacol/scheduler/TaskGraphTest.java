@@ -6,7 +6,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,12 +19,8 @@ class TaskGraphTest {
     /** Long enough that no test here can pass thanks to the watchdog. */
     private static final Duration NO_WATCHDOG = Duration.ofHours(1);
 
-    static List<Topology> topologies() {
-        return SchedulerTesting.topologies().toList();
-    }
-
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void childrenKeepTheirGroupOpenUntilTheyReturn(Topology topology) {
         try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
@@ -49,7 +44,7 @@ class TaskGraphTest {
 
     /** Each task runs its children as a stage of its own and waits for it: no deadlock, no lost result. */
     @ParameterizedTest
-    @MethodSource("topologies")
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
     void tasksWaitingOnChildStagesDoNotDeadlock(Topology topology) {
         for (StealPolicy policy : new StealPolicy[] {StealPolicy.TARGET, StealPolicy.BOUND}) {
             SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(policy).withWatchdogPeriod(NO_WATCHDOG);

@@ -12,6 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TaskQueueTest {
 
+    record Arrival(QueuedTask task, long order) implements Comparable<Arrival> {
+        @Override
+        public int compareTo(Arrival o) {
+            int c = task.compareTo(o.task);
+            return c != 0 ? c : Long.compare(order, o.order);
+        }
+    }
+
     @Test
     void pollsInTheOrderOfAPriorityQueueOfTasks() {
         try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
@@ -21,7 +29,9 @@ class TaskQueueTest {
                 groups.add(scheduler.newStatement(random.nextInt(3) - 1).newTaskGroup());
             }
             TaskQueue queue = new TaskQueue();
-            PriorityQueue<QueuedTask> reference = new PriorityQueue<>();
+            // Priority, then arrival order.
+            PriorityQueue<Arrival> reference = new PriorityQueue<>();
+            long arrivals = 0;
             for (int round = 0; round < 20_000; round++) {
                 if (random.nextInt(3) > 0 || reference.isEmpty()) {
                     // Runs of one stage and depth, as operators submit them.
@@ -30,16 +40,16 @@ class TaskQueueTest {
                     for (int k = random.nextInt(5); k >= 0; k--) {
                         QueuedTask t = new QueuedTask(ctx -> { }, g, Affinity.none(), TaskClass.OTHER, depth);
                         queue.offer(t);
-                        reference.add(t);
+                        reference.add(new Arrival(t, arrivals++));
                     }
                 } else {
-                    assertThat(queue.peek()).isSameAs(reference.peek());
-                    assertThat(queue.poll()).isSameAs(reference.poll());
+                    assertThat(queue.peek()).isSameAs(reference.peek().task());
+                    assertThat(queue.poll()).isSameAs(reference.poll().task());
                 }
                 assertThat(queue.size()).isEqualTo(reference.size());
             }
             while (!reference.isEmpty()) {
-                assertThat(queue.poll()).isSameAs(reference.poll());
+                assertThat(queue.poll()).isSameAs(reference.poll().task());
             }
             assertThat(queue.isEmpty()).isTrue();
             assertThat(queue.poll()).isNull();
@@ -70,7 +80,7 @@ class TaskQueueTest {
                 QueuedTask t = queue.poll();
                 assertThat(t.statement).isSameAs(b);
                 if (previous != null) {
-                    assertThat(previous.compareTo(t)).isNegative();
+                    assertThat(previous.compareTo(t)).isLessThanOrEqualTo(0);
                 }
                 previous = t;
             }
