@@ -24,6 +24,8 @@ public final class Appender implements AutoCloseable {
     private final List<TablePart> pending = new ArrayList<>();
     private PartBuilder part;
     private long appended;
+    /** {@link #appended} at the last flush: what a discard goes back to. */
+    private long flushed;
 
     Appender(Database database, Table table) {
         this.database = database;
@@ -34,12 +36,22 @@ public final class Appender implements AutoCloseable {
         return table;
     }
 
+    /**
+     * Checks a row whole and takes it, or refuses it (IllegalArgumentException naming the row
+     * number since this appender was made, the column and the value) and takes nothing of it.
+     */
     public Appender append(Object... row) {
         database.checkOpen();
         if (part == null) {
             part = table.newPart();
         }
-        part.addRow(row);
+        try {
+            part.addRow(row);
+        } catch (IllegalArgumentException e) {
+            // PartBuilder counts rows per part; the user counts rows of the whole load.
+            String why = e.getCause() instanceof IllegalArgumentException c ? c.getMessage() : e.getMessage();
+            throw new IllegalArgumentException("row " + (appended + 1) + " of table " + table.name() + ": " + why, e);
+        }
         appended++;
         if (part.rowCount() >= database.config().rowsPerPart()) {
             buildPart();
@@ -47,7 +59,7 @@ public final class Appender implements AutoCloseable {
         return this;
     }
 
-    /** Rows appended so far, flushed or not. */
+    /** Rows appended so far, flushed or not (discarded ones no longer count). */
     public long appendedRows() {
         return appended;
     }
@@ -66,6 +78,7 @@ public final class Appender implements AutoCloseable {
             }
             pending.clear();
         }
+        flushed = appended;
     }
 
     /** Forgets every row appended since the last flush and frees what they took. */
@@ -73,6 +86,26 @@ public final class Appender implements AutoCloseable {
         pending.forEach(TablePart::release);
         pending.clear();
         part = null;
+        appended = flushed;
+    }
+
+    /**
+     * Appends every row, then flushes them all at once; if any row is refused (or the source
+     * fails) nothing of them, nor anything else appended since the last flush, is stored, and
+     * the error names the row. Returns the number of rows.
+     */
+    public long appendAll(Iterable<Object[]> rows) {
+        long before = appended;
+        try {
+            for (Object[] row : rows) {
+                append(row);
+            }
+            flush();
+        } catch (RuntimeException | Error e) {
+            discard();
+            throw e;
+        }
+        return appended - before;
     }
 
     @Override

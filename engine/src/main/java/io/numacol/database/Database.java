@@ -62,8 +62,13 @@ public final class Database implements AutoCloseable {
 
     /** A bulk appender for a table: rows are checked as they come and become visible at {@link Appender#flush()}. */
     public Appender appender(String table) {
+        return appender(catalog.get(table));
+    }
+
+    /** A bulk appender for a table of this database's catalog (SQL's INSERT holds the table it planned for). */
+    public Appender appender(Table table) {
         checkOpen();
-        return new Appender(this, catalog.get(table));
+        return new Appender(this, table);
     }
 
     public boolean isClosed() {
