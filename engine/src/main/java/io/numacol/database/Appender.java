@@ -4,7 +4,12 @@ import io.numacol.placement.Placement;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -106,6 +111,74 @@ public final class Appender implements AutoCloseable {
             throw e;
         }
         return appended - before;
+    }
+
+    /**
+     * Appends every record of a CSV source (see {@link CsvFormat}: empty unquoted field = NULL)
+     * and flushes them at once. Text is converted per column type (BOOLEAN true/false, numbers
+     * as Java parses them, DATE yyyy-mm-dd); a malformed record fails the whole load naming its
+     * line, the column and the value, and nothing of it is stored. Returns the rows loaded.
+     */
+    public long appendCsv(Reader csv, CsvFormat format) {
+        CsvReader reader = new CsvReader(csv instanceof BufferedReader ? csv : new BufferedReader(csv), format.delimiter());
+        TableSchema schema = table.schema();
+        long before = appended;
+        try {
+            if (format.header()) {
+                reader.next();
+            }
+            for (List<String> fields; (fields = reader.next()) != null; ) {
+                if (fields.size() == 1 && fields.get(0) == null) {
+                    continue; // a blank line
+                }
+                if (fields.size() != schema.size()) {
+                    throw new IllegalArgumentException("line " + reader.recordLine() + ": table " + table.name() + " has "
+                            + schema.size() + " columns but the line has " + fields.size() + " fields");
+                }
+                Object[] row = new Object[fields.size()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = fromText(schema.column(i), fields.get(i), reader.recordLine());
+                }
+                try {
+                    append(row);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("line " + reader.recordLine() + ": " + e.getMessage(), e);
+                }
+            }
+            flush();
+        } catch (IOException e) {
+            discard();
+            throw new UncheckedIOException("reading CSV for table " + table.name() + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            discard();
+            throw e;
+        }
+        return appended - before;
+    }
+
+    /** A CSV field as the Java value the column's type takes (strings pass through for DECIMAL, DATE, CHAR, VARCHAR). */
+    private static Object fromText(TableSchema.ColumnDef column, String text, int line) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.strip();
+        try {
+            return switch (column.type().kind()) {
+                case BOOLEAN -> {
+                    if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+                        yield Boolean.parseBoolean(t);
+                    }
+                    throw new NumberFormatException();
+                }
+                case INTEGER, BIGINT -> Long.parseLong(t);
+                case DOUBLE -> Double.parseDouble(t);
+                case DECIMAL, DATE -> t;
+                case CHAR, VARCHAR -> text;
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("line " + line + ": column " + column.name() + ": value '" + text
+                    + "' is not a valid " + column.type());
+        }
     }
 
     @Override
