@@ -62,7 +62,7 @@ public final class NumacolTable extends AbstractTable implements ScannableTable 
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
-                return new RowEnumerator(table.snapshot());
+                return new RowEnumerator(table.snapshot(), QueryCancel.of(root));
             }
         };
     }
@@ -70,13 +70,15 @@ public final class NumacolTable extends AbstractTable implements ScannableTable 
     /** Rows of a snapshot, part after part; closing it releases the snapshot. */
     private static final class RowEnumerator implements Enumerator<Object[]> {
         private final TableSnapshot snapshot;
+        private final QueryCancel cancel;
         private final int columns;
         private int part;
         private int row = -1;
         private Object[] current;
 
-        RowEnumerator(TableSnapshot snapshot) {
+        RowEnumerator(TableSnapshot snapshot, QueryCancel cancel) {
             this.snapshot = snapshot;
+            this.cancel = cancel;
             this.columns = snapshot.table().schema().size();
         }
 
@@ -91,6 +93,9 @@ public final class NumacolTable extends AbstractTable implements ScannableTable 
             while (part < parts.size()) {
                 TablePart p = parts.get(part);
                 if (++row < p.rowCount()) {
+                    if ((row & QueryCancel.CHECK_MASK) == 0) {
+                        cancel.check();
+                    }
                     Object[] values = new Object[columns];
                     for (int c = 0; c < columns; c++) {
                         values[c] = value(p.column(c), row);
