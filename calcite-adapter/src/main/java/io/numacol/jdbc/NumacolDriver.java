@@ -63,6 +63,11 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
     }
 
     @Override
+    protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+        return NumacolJdbcFactory.class.getName();
+    }
+
+    @Override
     protected String getConnectStringPrefix() {
         return PREFIX;
     }
