@@ -229,7 +229,7 @@ final class DdlParser {
         return new IllegalArgumentException(message);
     }
 
-    /** Words, numbers, double-quoted identifiers and single punctuation; -- and /* comments skipped. */
+    /** Words, numbers, 'strings', double-quoted identifiers and single punctuation; -- and /* comments skipped. */
     private static List<String> tokenize(String sql) {
         List<String> out = new ArrayList<>();
         int i = 0;
@@ -243,26 +243,10 @@ final class DdlParser {
             } else if (sql.startsWith("/*", i)) {
                 int end = sql.indexOf("*/", i + 2);
                 i = end < 0 ? sql.length() : end + 2;
-            } else if (c == '\'') {
-                int j = i + 1;
-                while (j < sql.length() && (sql.charAt(j) != '\'' || (j + 1 < sql.length() && sql.charAt(j + 1) == '\''))) {
-                    j += sql.charAt(j) == '\'' ? 2 : 1;
-                }
-                if (j >= sql.length()) {
-                    throw new IllegalArgumentException("unterminated string starting at " + sql.substring(i));
-                }
-                out.add(sql.substring(i, j + 1));
-                i = j + 1;
-            } else if (c == '"') {
-                int j = i + 1;
-                while (j < sql.length() && (sql.charAt(j) != '"' || (j + 1 < sql.length() && sql.charAt(j + 1) == '"'))) {
-                    j += sql.charAt(j) == '"' ? 2 : 1;
-                }
-                if (j >= sql.length()) {
-                    throw new IllegalArgumentException("unterminated quoted identifier starting at " + sql.substring(i));
-                }
-                out.add(sql.substring(i, j + 1));
-                i = j + 1;
+            } else if (c == '\'' || c == '"') {
+                int end = closingQuote(sql, i);
+                out.add(sql.substring(i, end + 1));
+                i = end + 1;
             } else if (Character.isLetterOrDigit(c) || c == '_') {
                 int j = i;
                 while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
@@ -276,5 +260,19 @@ final class DdlParser {
             }
         }
         return out;
+    }
+
+    /** The position of the quote closing the string or quoted identifier opened at {@code start} (a doubled quote is part of it). */
+    private static int closingQuote(String sql, int start) {
+        char quote = sql.charAt(start);
+        int j = start + 1;
+        while (j < sql.length() && (sql.charAt(j) != quote || (j + 1 < sql.length() && sql.charAt(j + 1) == quote))) {
+            j += sql.charAt(j) == quote ? 2 : 1;
+        }
+        if (j >= sql.length()) {
+            throw new IllegalArgumentException("unterminated " + (quote == '"' ? "quoted identifier" : "string")
+                    + " starting at " + sql.substring(start));
+        }
+        return j;
     }
 }
