@@ -59,6 +59,18 @@ class InsertTest {
     }
 
     @Test
+    void longerLiteralsInQueriesAreComparisonsNotAssignments() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (name varchar(5), code char(3))");
+            s.executeUpdate("insert into t values ('abc', 'x')");
+            assertThat(rows(s, "select count(*) from t where name = 'toolongvalue'")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*) from t where code = 'abcdef'")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*) from t where code <> 'abcdef'")).containsExactly(List.of(1L));
+        }
+    }
+
+    @Test
     void updateAndDeleteAreNotSupportedYet() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {

@@ -16,7 +16,8 @@ import java.math.BigDecimal;
  * while the statement is converted, naming the value. Calcite folds such casts at once: it would
  * silently cut {@code 'toolong'} to fit VARCHAR(3) (the SQL standard calls that an error, "string
  * data, right truncation"), and a bad DATE or number would fail only inside generated code with
- * a message that names nothing. Assignments in INSERT ... VALUES go through here.
+ * a message that names nothing. The length check applies to INSERT only (see
+ * {@link #convertingInsert}); a bad DATE or number would fail anyway, here it fails early and clearly.
  */
 public final class CheckedCastRexBuilder extends RexBuilder {
 
@@ -38,7 +39,8 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         SqlTypeName target = type.getSqlTypeName();
         if (SqlTypeName.CHAR_TYPES.contains(target) && type.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
                 && value.codePointCount(0, value.length()) > type.getPrecision()
-                && !value.substring(value.offsetByCodePoints(0, type.getPrecision())).isBlank()) {
+                && !value.substring(value.offsetByCodePoints(0, type.getPrecision())).isBlank()
+                && convertingInsert()) {
             throw new IllegalArgumentException("value " + quoted(value) + " is longer than " + type.getFullTypeString()
                     .replace(" NOT NULL", "") + " allows");
         }
@@ -58,6 +60,17 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 }
             }
         }
+    }
+
+    /**
+     * Whether Calcite is converting an INSERT into relational algebra: only there is a cut
+     * string an assignment. Planner rules also cast literals, e.g. {@code name = 'toolongvalue'}
+     * makes the constant CAST('toolongvalue' AS VARCHAR(5)), and must not fail. Asked only for a
+     * literal that would be cut, which is rare.
+     */
+    private static boolean convertingInsert() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("convertInsert")
+                && f.getClassName().equals("org.apache.calcite.sql2rel.SqlToRelConverter")));
     }
 
     private static boolean isSpecialDouble(String v) {
