@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.database.Appender;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -7,7 +8,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,13 +29,45 @@ class InsertTest {
             assertThat(s.executeUpdate("insert into t (name, id) values ('bb', 3)")).isEqualTo(1);
             assertThat(rows(s, "select id, qty, price, shipped, name from t order by id")).containsExactly(
                     List.of(1L, 10, new BigDecimal("1.50"), java.sql.Date.valueOf("2024-02-29"), "a"),
-                    java.util.Arrays.asList(2L, null, new BigDecimal("2.00"), null, null),
-                    java.util.Arrays.asList(3L, null, null, null, "bb"));
+                    Arrays.asList(2L, null, new BigDecimal("2.00"), null, null),
+                    Arrays.asList(3L, null, null, null, "bb"));
 
             s.execute("create table u (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5))");
             assertThat(s.executeUpdate("insert into u select id + 10, qty, price, shipped, name from t where id < 3")).isEqualTo(2);
             assertThat(s.executeUpdate("insert into u select * from u")).isEqualTo(2);
             assertThat(rows(s, "select count(*), sum(id) from u")).containsExactly(List.of(4L, 46L));
+        }
+    }
+
+    @Test
+    void readersSeeAllOfAStatementOrNoneOfIt() throws Exception {
+        // 1000 rows a part: each 5000-row INSERT publishes five parts, which a reader sees together or not at all
+        String url = "jdbc:numacol:mem:atomicInsert;rowsPerPart=1000";
+        try (Connection writer = DriverManager.getConnection(url); Statement w = writer.createStatement();
+             Connection reader = DriverManager.getConnection(url); Statement r = reader.createStatement()) {
+            w.execute("create table src (x int)");
+            try (Appender a = NumacolDriver.database(writer).appender("src")) {
+                for (int i = 0; i < 5000; i++) {
+                    a.append(i);
+                }
+            }
+            w.execute("create table t (x int)");
+            CompletableFuture<Void> inserts = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < 10; i++) {
+                        w.executeUpdate("insert into t select x from src");
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            List<Long> seen = new ArrayList<>();
+            while (!inserts.isDone()) {
+                seen.add((Long) rows(r, "select count(*) from t").getFirst().getFirst());
+            }
+            inserts.join();
+            assertThat(seen).allSatisfy(n -> assertThat(n % 5000).isZero());
+            assertThat(rows(r, "select count(*) from t")).containsExactly(List.of(50_000L));
         }
     }
 
