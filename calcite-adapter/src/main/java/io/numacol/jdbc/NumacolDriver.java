@@ -10,6 +10,7 @@ import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.avatica.HandlerImpl;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
 
@@ -48,6 +49,22 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
             throw new SQLException("not an open numacol connection: " + connection);
         }
         return db;
+    }
+
+    /** The database behind an open connection of this driver, or null. */
+    static Database openDatabase(AvaticaConnection connection) {
+        return OPEN.get(connection);
+    }
+
+    /** Calcite's Meta plus numacol's bulk path for batched INSERT ... VALUES (?, ...). */
+    @Override
+    public Meta createMeta(AvaticaConnection connection) {
+        return new NumacolMeta(connection);
+    }
+
+    @Override
+    protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+        return NumacolJdbcFactory.class.getName();
     }
 
     @Override

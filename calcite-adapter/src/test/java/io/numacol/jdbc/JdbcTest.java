@@ -7,32 +7,16 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.numacol.jdbc.JdbcTesting.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JdbcTest {
-
-    private static List<List<Object>> rows(Statement s, String sql) throws SQLException {
-        List<List<Object>> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(rs.getObject(i));
-                }
-                out.add(row);
-            }
-        }
-        return out;
-    }
 
     @Test
     void createLoadQueryDrop() throws SQLException {

@@ -4,7 +4,12 @@ import io.numacol.placement.Placement;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,6 +29,8 @@ public final class Appender implements AutoCloseable {
     private final List<TablePart> pending = new ArrayList<>();
     private PartBuilder part;
     private long appended;
+    /** {@link #appended} at the last flush: what a discard goes back to. */
+    private long flushed;
 
     Appender(Database database, Table table) {
         this.database = database;
@@ -34,12 +41,22 @@ public final class Appender implements AutoCloseable {
         return table;
     }
 
+    /**
+     * Checks a row whole and takes it, or refuses it (IllegalArgumentException naming the row
+     * number since this appender was made, the column and the value) and takes nothing of it.
+     */
     public Appender append(Object... row) {
         database.checkOpen();
         if (part == null) {
             part = table.newPart();
         }
-        part.addRow(row);
+        try {
+            part.addRow(row);
+        } catch (IllegalArgumentException e) {
+            // PartBuilder counts rows per part; the user counts rows of the whole load.
+            String why = e.getCause() instanceof IllegalArgumentException c ? c.getMessage() : e.getMessage();
+            throw new IllegalArgumentException("row " + (appended + 1) + " of table " + table.name() + ": " + why, e);
+        }
         appended++;
         if (part.rowCount() >= database.config().rowsPerPart()) {
             buildPart();
@@ -47,7 +64,7 @@ public final class Appender implements AutoCloseable {
         return this;
     }
 
-    /** Rows appended so far, flushed or not. */
+    /** Rows appended so far, flushed or not (discarded ones no longer count). */
     public long appendedRows() {
         return appended;
     }
@@ -66,6 +83,7 @@ public final class Appender implements AutoCloseable {
             }
             pending.clear();
         }
+        flushed = appended;
     }
 
     /** Forgets every row appended since the last flush and frees what they took. */
@@ -73,6 +91,94 @@ public final class Appender implements AutoCloseable {
         pending.forEach(TablePart::release);
         pending.clear();
         part = null;
+        appended = flushed;
+    }
+
+    /**
+     * Appends every row, then flushes them all at once; if any row is refused (or the source
+     * fails) nothing of them, nor anything else appended since the last flush, is stored, and
+     * the error names the row. Returns the number of rows.
+     */
+    public long appendAll(Iterable<Object[]> rows) {
+        long before = appended;
+        try {
+            for (Object[] row : rows) {
+                append(row);
+            }
+            flush();
+        } catch (RuntimeException | Error e) {
+            discard();
+            throw e;
+        }
+        return appended - before;
+    }
+
+    /**
+     * Appends every record of a CSV source (see {@link CsvFormat}: empty unquoted field = NULL)
+     * and flushes them at once. Text is converted per column type (BOOLEAN true/false, numbers
+     * as Java parses them, DATE yyyy-mm-dd); a malformed record fails the whole load naming its
+     * line, the column and the value, and nothing of it is stored. Returns the rows loaded.
+     */
+    public long appendCsv(Reader csv, CsvFormat format) {
+        CsvReader reader = new CsvReader(csv instanceof BufferedReader ? csv : new BufferedReader(csv), format.delimiter());
+        TableSchema schema = table.schema();
+        long before = appended;
+        try {
+            if (format.header()) {
+                reader.next();
+            }
+            for (List<String> fields; (fields = reader.next()) != null; ) {
+                if (fields.size() == 1 && fields.get(0) == null) {
+                    continue; // a blank line
+                }
+                if (fields.size() != schema.size()) {
+                    throw new IllegalArgumentException("line " + reader.recordLine() + ": table " + table.name() + " has "
+                            + schema.size() + " columns but the line has " + fields.size() + " fields");
+                }
+                Object[] row = new Object[fields.size()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = fromText(schema.column(i), fields.get(i), reader.recordLine());
+                }
+                try {
+                    append(row);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("line " + reader.recordLine() + ": " + e.getMessage(), e);
+                }
+            }
+            flush();
+        } catch (IOException e) {
+            discard();
+            throw new UncheckedIOException("reading CSV for table " + table.name() + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            discard();
+            throw e;
+        }
+        return appended - before;
+    }
+
+    /** A CSV field as the Java value the column's type takes (strings pass through for DECIMAL, DATE, CHAR, VARCHAR). */
+    private static Object fromText(TableSchema.ColumnDef column, String text, int line) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.strip();
+        try {
+            return switch (column.type().kind()) {
+                case BOOLEAN -> {
+                    if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+                        yield Boolean.parseBoolean(t);
+                    }
+                    throw new NumberFormatException();
+                }
+                case INTEGER, BIGINT -> Long.parseLong(t);
+                case DOUBLE -> Double.parseDouble(t);
+                case DECIMAL, DATE -> t;
+                case CHAR, VARCHAR -> text;
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("line " + line + ": column " + column.name() + ": value '" + text
+                    + "' is not a valid " + column.type());
+        }
     }
 
     @Override

@@ -7,6 +7,12 @@ import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
 import io.numacol.topology.Topology;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -62,8 +68,25 @@ public final class Database implements AutoCloseable {
 
     /** A bulk appender for a table: rows are checked as they come and become visible at {@link Appender#flush()}. */
     public Appender appender(String table) {
+        return appender(catalog.get(table));
+    }
+
+    /** A bulk appender for a table of this database's catalog (SQL's INSERT holds the table it planned for). */
+    public Appender appender(Table table) {
         checkOpen();
-        return new Appender(this, catalog.get(table));
+        return new Appender(this, table);
+    }
+
+    /**
+     * Loads a CSV file into a table in one go (see {@link Appender#appendCsv}): all its rows
+     * become visible at once, or, if any line is malformed, none. Returns the rows loaded.
+     */
+    public long loadCsv(String table, Path file, CsvFormat format) {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return appender(table).appendCsv(reader, format);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     public boolean isClosed() {

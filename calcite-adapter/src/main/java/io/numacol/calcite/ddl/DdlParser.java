@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.database.CsvFormat;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
@@ -15,7 +16,11 @@ import java.util.Set;
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]..., [PRIMARY KEY (column, ...)])
  * DROP TABLE [IF EXISTS] name
+ * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
  * </pre>
+ * COPY loads a CSV file (RFC 4180; an empty unquoted field is NULL) all at once or not at all;
+ * see {@link io.numacol.database.Appender#appendCsv}. A relative file name is resolved against
+ * the JVM's working directory.
  * Identifiers are plain or double-quoted. Types are those of {@link ColumnType#parse}, plus
  * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
  * does not enforce uniqueness.
@@ -39,12 +44,13 @@ final class DdlParser {
         }
         String first = tokens.get(0).toUpperCase(Locale.ROOT);
         String second = tokens.get(1).toUpperCase(Locale.ROOT);
-        if (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE")) {
+        boolean copy = first.equals("COPY");
+        if (!copy && (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE"))) {
             return null;
         }
         DdlParser p = new DdlParser(tokens);
-        p.pos = 2;
-        DdlStatement s = first.equals("CREATE") ? p.createTable() : p.dropTable();
+        p.pos = copy ? 1 : 2;
+        DdlStatement s = copy ? p.copy() : first.equals("CREATE") ? p.createTable() : p.dropTable();
         if (p.pos < tokens.size() && !(p.pos == tokens.size() - 1 && tokens.get(p.pos).equals(";"))) {
             throw p.error("unexpected '" + tokens.get(p.pos) + "' after the statement");
         }
@@ -146,6 +152,49 @@ final class DdlParser {
         return new DdlStatement.DropTable(identifier("a table name"), ifExists);
     }
 
+    /** COPY table FROM 'file' [WITH (HEADER true|false, DELIMITER 'c')]; options may also come without WITH. */
+    private DdlStatement copy() {
+        String table = identifier("a table name");
+        expect("FROM");
+        String file = string("a file name in single quotes");
+        CsvFormat format = CsvFormat.defaults();
+        boolean with = accept("WITH");
+        boolean parenthesized = accept("(");
+        if (with && !parenthesized) {
+            throw error("expected '(' after WITH");
+        }
+        while (pos < tokens.size() && !tokens.get(pos).equals(")") && !tokens.get(pos).equals(";")) {
+            if (accept("HEADER")) {
+                boolean off = accept("false");
+                if (!off) {
+                    accept("true"); // HEADER alone means true
+                }
+                format = format.withHeader(!off);
+            } else if (accept("DELIMITER")) {
+                String d = string("a delimiter in single quotes");
+                if (d.length() != 1) {
+                    throw error("a DELIMITER is one character, got '" + d + "'");
+                }
+                format = format.withDelimiter(d.charAt(0));
+            } else {
+                throw error("unknown COPY option '" + tokens.get(pos) + "': use HEADER true|false or DELIMITER 'c'");
+            }
+            accept(",");
+        }
+        if (parenthesized) {
+            expect(")");
+        }
+        return new DdlStatement.Copy(table, file, format);
+    }
+
+    private String string(String what) {
+        if (pos >= tokens.size() || !tokens.get(pos).startsWith("'")) {
+            throw error("expected " + what + " but found " + (pos < tokens.size() ? "'" + tokens.get(pos) + "'" : "the end"));
+        }
+        String t = tokens.get(pos++);
+        return t.substring(1, t.length() - 1).replace("''", "'");
+    }
+
     private boolean accept(String keyword) {
         if (pos < tokens.size() && tokens.get(pos).equalsIgnoreCase(keyword)) {
             pos++;
@@ -180,7 +229,7 @@ final class DdlParser {
         return new IllegalArgumentException(message);
     }
 
-    /** Words, numbers, double-quoted identifiers and single punctuation; -- and /* comments skipped. */
+    /** Words, numbers, 'strings', double-quoted identifiers and single punctuation; -- and /* comments skipped. */
     private static List<String> tokenize(String sql) {
         List<String> out = new ArrayList<>();
         int i = 0;
@@ -194,16 +243,10 @@ final class DdlParser {
             } else if (sql.startsWith("/*", i)) {
                 int end = sql.indexOf("*/", i + 2);
                 i = end < 0 ? sql.length() : end + 2;
-            } else if (c == '"') {
-                int j = i + 1;
-                while (j < sql.length() && (sql.charAt(j) != '"' || (j + 1 < sql.length() && sql.charAt(j + 1) == '"'))) {
-                    j += sql.charAt(j) == '"' ? 2 : 1;
-                }
-                if (j >= sql.length()) {
-                    throw new IllegalArgumentException("unterminated quoted identifier starting at " + sql.substring(i));
-                }
-                out.add(sql.substring(i, j + 1));
-                i = j + 1;
+            } else if (c == '\'' || c == '"') {
+                int end = closingQuote(sql, i);
+                out.add(sql.substring(i, end + 1));
+                i = end + 1;
             } else if (Character.isLetterOrDigit(c) || c == '_') {
                 int j = i;
                 while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
@@ -217,5 +260,19 @@ final class DdlParser {
             }
         }
         return out;
+    }
+
+    /** The position of the quote closing the string or quoted identifier opened at {@code start} (a doubled quote is part of it). */
+    private static int closingQuote(String sql, int start) {
+        char quote = sql.charAt(start);
+        int j = start + 1;
+        while (j < sql.length() && (sql.charAt(j) != quote || (j + 1 < sql.length() && sql.charAt(j + 1) == quote))) {
+            j += sql.charAt(j) == quote ? 2 : 1;
+        }
+        if (j >= sql.length()) {
+            throw new IllegalArgumentException("unterminated " + (quote == '"' ? "quoted identifier" : "string")
+                    + " starting at " + sql.substring(start));
+        }
+        return j;
     }
 }

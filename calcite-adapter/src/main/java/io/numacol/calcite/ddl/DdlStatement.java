@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.sql.SqlDdl;
@@ -9,6 +10,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
@@ -64,6 +66,25 @@ abstract sealed class DdlStatement extends SqlDdl {
                 return;
             }
             database.catalog().drop(name);
+        }
+    }
+
+    static final class Copy extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("COPY", SqlKind.OTHER_DDL);
+        final String table;
+        final String file;
+        final CsvFormat format;
+
+        Copy(String table, String file, CsvFormat format) {
+            super(OPERATOR);
+            this.table = table;
+            this.file = file;
+            this.format = format;
+        }
+
+        @Override
+        void execute(Database database) {
+            database.loadCsv(table, Path.of(file), format);
         }
     }
 }

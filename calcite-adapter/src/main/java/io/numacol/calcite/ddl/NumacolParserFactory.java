@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
@@ -31,7 +32,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
             return failing(sql, e);
         }
         if (ddl == null) {
-            return SqlParserImpl.FACTORY.getParser(new StringReader(sql));
+            return calciteParser(sql);
         }
         return new SqlParserImpl(new StringReader(sql)) {
             @Override
@@ -49,6 +50,33 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
     @Override
     public DdlExecutor getDdlExecutor() {
         return NumacolDdlExecutor.INSTANCE;
+    }
+
+    /** Calcite's parser, refusing the DML numacol tables do not take yet before it is planned. */
+    private static SqlAbstractParserImpl calciteParser(String sql) {
+        SqlParserImpl parser = new SqlParserImpl(new StringReader(sql)) {
+            @Override
+            public SqlNode parseSqlStmtEof() throws Exception {
+                return refuseUnsupported(super.parseSqlStmtEof());
+            }
+
+            @Override
+            public SqlNodeList parseSqlStmtList() throws Exception {
+                SqlNodeList list = super.parseSqlStmtList();
+                list.forEach(NumacolParserFactory::refuseUnsupported);
+                return list;
+            }
+        };
+        parser.setOriginalSql(sql);
+        return parser;
+    }
+
+    private static SqlNode refuseUnsupported(SqlNode node) {
+        if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE || node.getKind() == SqlKind.MERGE) {
+            throw new UnsupportedOperationException("numacol does not support " + node.getKind()
+                    + " yet: tables take INSERT and COPY only");
+        }
+        return node;
     }
 
     /** A parser that reports a DDL syntax error the way Calcite reports its own. */

@@ -1,6 +1,7 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.AggregateCall;
 import io.numacol.exec.Aggregation;
@@ -28,7 +29,6 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 /**
@@ -155,9 +155,15 @@ public final class NumacolQuery {
             filter = bound.size() == 1 ? bound.getFirst() : new ColumnFilter.And(bound);
         }
         QueryPlan plan = new QueryPlan(table.table(), filter, projections, aggregation, ordering);
-        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
-        List<Object[]> rows = new QueryExecutor(table.database().scheduler())
-                .execute(plan, cancel == null ? () -> false : cancel::get);
+        // Statement.cancel() sets Calcite's flag; setQueryTimeout only leaves a timeout in the context.
+        QueryCancel stop = QueryCancel.of(root);
+        List<Object[]> rows;
+        try {
+            rows = new QueryExecutor(table.database().scheduler()).execute(plan, stop::shouldStop);
+        } catch (java.util.concurrent.CancellationException e) {
+            stop.check();
+            throw e;
+        }
         if (aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed)) {
             for (Object[] row : rows) {
                 for (int i = 0; i < row.length; i++) {

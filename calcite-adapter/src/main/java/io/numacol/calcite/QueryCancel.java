@@ -1,0 +1,53 @@
+package io.numacol.calcite;
+
+import org.apache.calcite.DataContext;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Whether a running query should stop: Statement.cancel() sets Calcite's cancel flag, and
+ * setQueryTimeout puts a timeout into the DataContext, which nothing else in Calcite's enumerable
+ * path enforces. Scans ask every {@link #CHECK_MASK}+1 rows, so a stop takes effect promptly
+ * without a volatile read per row.
+ */
+public final class QueryCancel {
+    /** Rows between checks, minus one (a power of two). */
+    public static final int CHECK_MASK = 1023;
+
+    private final AtomicBoolean flag;
+    private final long deadlineNanos;
+    private final long timeoutMillis;
+
+    private QueryCancel(AtomicBoolean flag, long timeoutMillis) {
+        this.flag = flag;
+        this.timeoutMillis = timeoutMillis;
+        this.deadlineNanos = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000 : Long.MAX_VALUE;
+    }
+
+    /** The stop conditions of the statement whose DataContext is {@code root} (none when root is null). */
+    public static QueryCancel of(DataContext root) {
+        AtomicBoolean flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+        Long timeout = root == null ? null : DataContext.Variable.TIMEOUT.get(root);
+        return new QueryCancel(flag, timeout == null ? 0 : timeout);
+    }
+
+    /** Throws CancellationException if the statement was canceled or ran past its timeout. */
+    public void check() {
+        if (flag != null && flag.get()) {
+            throw new CancellationException("query canceled (Statement.cancel())");
+        }
+        if (timedOut()) {
+            throw new CancellationException("query canceled: it ran longer than its timeout of " + timeoutMillis + " ms");
+        }
+    }
+
+    /** Whether the query should stop, for engine code that polls and cancels on its own. */
+    public boolean shouldStop() {
+        return (flag != null && flag.get()) || timedOut();
+    }
+
+    private boolean timedOut() {
+        return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0;
+    }
+}

@@ -1,0 +1,83 @@
+package io.numacol.calcite.dml;
+
+import org.apache.calcite.avatica.util.DateTimeUtils;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.math.BigDecimal;
+
+/**
+ * Calcite's RexBuilder, except that a CAST of a character literal that cannot succeed fails
+ * while the statement is converted, naming the value. Calcite folds such casts at once: it would
+ * silently cut {@code 'toolong'} to fit VARCHAR(3) (the SQL standard calls that an error, "string
+ * data, right truncation"), and a bad DATE or number would fail only inside generated code with
+ * a message that names nothing. The length check applies to INSERT only (see
+ * {@link #convertingInsert}); a bad DATE or number would fail anyway, here it fails early and clearly.
+ */
+public final class CheckedCastRexBuilder extends RexBuilder {
+
+    public CheckedCastRexBuilder(RelDataTypeFactory typeFactory) {
+        super(typeFactory);
+    }
+
+    @Override
+    public RexNode makeCast(SqlParserPos pos, RelDataType type, RexNode exp, boolean matchNullability, boolean safe,
+                            RexLiteral format) {
+        if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
+                && SqlTypeName.CHAR_TYPES.contains(literal.getType().getSqlTypeName())) {
+            check(literal.getValueAs(String.class), type);
+        }
+        return super.makeCast(pos, type, exp, matchNullability, safe, format);
+    }
+
+    private static void check(String value, RelDataType type) {
+        SqlTypeName target = type.getSqlTypeName();
+        if (SqlTypeName.CHAR_TYPES.contains(target) && type.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+                && value.codePointCount(0, value.length()) > type.getPrecision()
+                && !value.substring(value.offsetByCodePoints(0, type.getPrecision())).isBlank()
+                && convertingInsert()) {
+            throw new IllegalArgumentException("value " + quoted(value) + " is longer than " + type.getFullTypeString()
+                    .replace(" NOT NULL", "") + " allows");
+        }
+        if (target == SqlTypeName.DATE) {
+            try {
+                DateTimeUtils.dateStringToUnixDate(value.trim());
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("value " + quoted(value) + " is not a valid DATE (expected yyyy-mm-dd)");
+            }
+        }
+        if (SqlTypeName.NUMERIC_TYPES.contains(target)) {
+            try {
+                new BigDecimal(value.trim());
+            } catch (NumberFormatException e) {
+                if (!(SqlTypeName.APPROX_TYPES.contains(target) && isSpecialDouble(value.trim()))) {
+                    throw new IllegalArgumentException("value " + quoted(value) + " is not a number, as " + target + " requires");
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether Calcite is converting an INSERT into relational algebra: only there is a cut
+     * string an assignment. Planner rules also cast literals, e.g. {@code name = 'toolongvalue'}
+     * makes the constant CAST('toolongvalue' AS VARCHAR(5)), and must not fail. Asked only for a
+     * literal that would be cut, which is rare.
+     */
+    private static boolean convertingInsert() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("convertInsert")
+                && f.getClassName().equals("org.apache.calcite.sql2rel.SqlToRelConverter")));
+    }
+
+    private static boolean isSpecialDouble(String v) {
+        return v.equalsIgnoreCase("NaN") || v.equalsIgnoreCase("Infinity") || v.equalsIgnoreCase("-Infinity");
+    }
+
+    private static String quoted(String value) {
+        return "'" + (value.length() > 40 ? value.substring(0, 40) + "..." : value) + "'";
+    }
+}

@@ -1,0 +1,91 @@
+package io.numacol.calcite.dml;
+
+import io.numacol.calcite.NumacolTable;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns a modify of a numacol table into {@link NumacolTableModify}. numacol tables are not
+ * {@code ModifiableTable}s, so Calcite's own modify rule never takes them and this is the only way
+ * such a plan can run; UPDATE, DELETE and MERGE fail here, while planning, with a clear message.
+ */
+final class NumacolTableModifyRule extends ConverterRule {
+    static final NumacolTableModifyRule INSTANCE = Config.INSTANCE
+            .withConversion(LogicalTableModify.class, (LogicalTableModify m) -> m.getTable().unwrap(NumacolTable.class) != null,
+                    Convention.NONE, EnumerableConvention.INSTANCE, "NumacolTableModifyRule")
+            .withRuleFactory(NumacolTableModifyRule::new)
+            .toRule(NumacolTableModifyRule.class);
+
+    private NumacolTableModifyRule(Config config) {
+        super(config);
+    }
+
+    /**
+     * The input with the casts Calcite adds to fit a source value to its column removed where
+     * numacol checks the value itself: a CAST to VARCHAR(3) would silently cut 'toolong', one from
+     * 1.7 to INTEGER would round, one from '2020-13-01' to DATE fails inside generated code. The
+     * raw value goes to the appender instead, which refuses it naming the column and the value.
+     */
+    private static RelNode withoutCoercions(RelNode input) {
+        RelNode original = input instanceof RelSubset subset ? subset.getOriginal() : input;
+        if (!(original instanceof LogicalProject project)) {
+            return input;
+        }
+        List<RexNode> exprs = new ArrayList<>();
+        boolean changed = false;
+        for (RexNode e : project.getProjects()) {
+            if (e.getKind() == SqlKind.CAST && checkedByNumacol(((RexCall) e).getOperands().get(0).getType(), e.getType())) {
+                exprs.add(((RexCall) e).getOperands().get(0));
+                changed = true;
+            } else {
+                exprs.add(e);
+            }
+        }
+        return changed ? LogicalProject.create(project.getInput(), project.getHints(), exprs,
+                project.getRowType().getFieldNames(), project.getVariablesSet()) : input;
+    }
+
+    /** Whether numacol's column types take values of type {@code from} as they are, checking them, for a column of type {@code to}. */
+    private static boolean checkedByNumacol(RelDataType from, RelDataType to) {
+        SqlTypeFamily target = to.getSqlTypeName().getFamily();
+        SqlTypeName source = from.getSqlTypeName();
+        if (target == SqlTypeFamily.CHARACTER || to.getSqlTypeName() == SqlTypeName.DATE) {
+            return SqlTypeName.CHAR_TYPES.contains(source);
+        }
+        if (target == SqlTypeFamily.NUMERIC) {
+            return SqlTypeName.EXACT_TYPES.contains(source)
+                    || (to.getSqlTypeName() == SqlTypeName.DOUBLE && SqlTypeName.APPROX_TYPES.contains(source));
+        }
+        return false;
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+        LogicalTableModify modify = (LogicalTableModify) rel;
+        if (modify.getOperation() != TableModify.Operation.INSERT) {
+            throw new UnsupportedOperationException("numacol does not support "
+                    + modify.getOperation().name().toUpperCase(Locale.ROOT) + " yet: tables take INSERT and COPY only");
+        }
+        RelNode input = withoutCoercions(modify.getInput());
+        return new NumacolTableModify(modify.getCluster(), modify.getTraitSet().replace(EnumerableConvention.INSTANCE),
+                modify.getTable(), modify.getCatalogReader(),
+                convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)),
+                modify.getOperation(), modify.getUpdateColumnList(), modify.getSourceExpressionList(), modify.isFlattened());
+    }
+}

@@ -1,0 +1,126 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Database;
+import io.numacol.storage.Table;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+import java.time.LocalDate;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A batch of {@code INSERT INTO t [(columns)] VALUES (?, ...)} executions as one bulk append:
+ * which parameter fills which column, and the run that checks every row, stores all of them at
+ * once or none, and answers one update count of 1 per row.
+ */
+final class BatchInsert {
+    private final Database database;
+    private final Table table;
+    /** For each column of the table, the parameter (0-based) that fills it, or -1 for NULL. */
+    private final int[] parameterOfColumn;
+
+    private BatchInsert(Database database, Table table, int[] parameterOfColumn) {
+        this.database = database;
+        this.table = table;
+        this.parameterOfColumn = parameterOfColumn;
+    }
+
+    /** The bulk form of {@code sql}, or null when it is not a single-row VALUES of plain parameters into a table of {@code database}. */
+    static BatchInsert recognize(String sql, Database database) {
+        if (sql == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
+            return null;
+        }
+        SqlNode node;
+        try {
+            node = SqlParser.create(sql, SqlParser.config().withUnquotedCasing(Casing.UNCHANGED)
+                    .withQuotedCasing(Casing.UNCHANGED).withCaseSensitive(false)).parseStmt();
+        } catch (SqlParseException e) {
+            return null;
+        }
+        if (!(node instanceof SqlInsert insert) || !(insert.getTargetTable() instanceof SqlIdentifier target)
+                || !(insert.getSource() instanceof SqlBasicCall values) || values.getKind() != SqlKind.VALUES
+                || values.operandCount() != 1 || !(values.operand(0) instanceof SqlBasicCall row)) {
+            return null;
+        }
+        List<String> names = target.names;
+        if (names.size() > 2 || (names.size() == 2 && !names.get(0).equalsIgnoreCase("main"))) {
+            return null;
+        }
+        Table table = database.catalog().find(names.getLast()).orElse(null);
+        if (table == null) {
+            return null;
+        }
+        int[] columns = new int[row.operandCount()];
+        if (insert.getTargetColumnList() == null) {
+            if (columns.length != table.schema().size()) {
+                return null;
+            }
+            Arrays.setAll(columns, i -> i);
+        } else {
+            if (insert.getTargetColumnList().size() != columns.length) {
+                return null;
+            }
+            for (int i = 0; i < columns.length; i++) {
+                columns[i] = table.schema().indexOf(((SqlIdentifier) insert.getTargetColumnList().get(i)).getSimple());
+                if (columns[i] < 0) {
+                    return null;
+                }
+            }
+        }
+        int[] parameterOfColumn = new int[table.schema().size()];
+        Arrays.fill(parameterOfColumn, -1);
+        for (int i = 0; i < columns.length; i++) {
+            if (!(row.operand(i) instanceof SqlDynamicParam p) || parameterOfColumn[columns[i]] != -1) {
+                return null;
+            }
+            parameterOfColumn[columns[i]] = p.getIndex();
+        }
+        return new BatchInsert(database, table, parameterOfColumn);
+    }
+
+    /** Appends every parameter row and publishes them at once; a refused row names its number in the batch and stores nothing. */
+    long[] run(List<List<TypedValue>> batch) {
+        List<Object[]> rows = new AbstractList<>() {
+            @Override
+            public Object[] get(int index) {
+                List<TypedValue> parameters = batch.get(index);
+                Object[] row = new Object[parameterOfColumn.length];
+                for (int c = 0; c < row.length; c++) {
+                    row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
+                }
+                return row;
+            }
+
+            @Override
+            public int size() {
+                return batch.size();
+            }
+        };
+        database.appender(table).appendAll(rows);
+        long[] counts = new long[batch.size()];
+        Arrays.fill(counts, 1);
+        return counts;
+    }
+
+    /** A parameter as numacol's column types take it: Avatica carries a DATE as days since the epoch. */
+    private static Object value(TypedValue v) {
+        if (v == null || v.value == null) {
+            return null;
+        }
+        if (v.type == ColumnMetaData.Rep.JAVA_SQL_DATE && v.value instanceof Number days) {
+            return LocalDate.ofEpochDay(days.longValue());
+        }
+        return v.toLocal();
+    }
+}

@@ -1,0 +1,46 @@
+package org.apache.calcite.jdbc;
+
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.TimeZone;
+
+/**
+ * Calcite's result set, except that a failure while computing rows (division by zero, a
+ * canceled scan) reaches the caller as an SQLException, as JDBC promises, instead of the bare
+ * RuntimeException Avatica lets through from {@code next()}; and a constant that fails to
+ * evaluate inside generated code (an ExceptionInInitializerError) as well. In Calcite's package
+ * only because CalciteResultSet's constructor is package-private; see {@link NumacolMetaBase}.
+ */
+public final class NumacolResultSet extends CalciteResultSet {
+
+    public NumacolResultSet(AvaticaStatement statement, CalcitePrepare.CalciteSignature<?> signature,
+                            ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+        super(statement, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override
+    protected CalciteResultSet execute() throws SQLException {
+        try {
+            return super.execute();
+        } catch (ExceptionInInitializerError e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public boolean next() throws SQLException {
+        try {
+            return super.next();
+        } catch (RuntimeException | ExceptionInInitializerError e) {
+            throw failed(e);
+        }
+    }
+
+    private static SQLException failed(Throwable e) {
+        Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+        return new SQLException("query failed: " + cause.getMessage(), cause);
+    }
+}

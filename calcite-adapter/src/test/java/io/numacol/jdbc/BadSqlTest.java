@@ -1,0 +1,61 @@
+package io.numacol.jdbc;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Mistakes a person makes at a SQL prompt, one after another on one connection: each says what is wrong and changes nothing. */
+class BadSqlTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void errorsSayWhatIsWrongAndLeaveTheDataIntact() throws SQLException, IOException {
+        Path csv = dir.resolve("bad.csv");
+        Files.writeString(csv, "4,40,d\n5,fifty,e\n");
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint not null, qty int, name varchar(5))");
+            s.executeUpdate("insert into t values (1, 10, 'a'), (2, 20, 'b'), (3, 30, 'c')");
+            List<List<Object>> before = rows(s, "select id, qty, name from t order by id");
+
+            assertThatThrownBy(() -> s.executeQuery("select * from t where")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Encountered \"<EOF>\" at line 1, column 21");
+            assertThatThrownBy(() -> s.executeQuery("select * from nope")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Object 'nope' not found");
+            assertThatThrownBy(() -> s.executeQuery("select nope from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Column 'nope' not found");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (4, 'forty', 'd')")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("'forty' is not a number");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (4, 40, 'toolong')")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("'toolong' is longer than VARCHAR(5)");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (4, 3000000000, 'd')")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("3000000000");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t (qty) values (4)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Column 'id' has no default value and does not allow NULLs");
+            assertThatThrownBy(() -> rows(s, "select qty / (id - id) from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("/ by zero");
+            assertThatThrownBy(() -> rows(s, "select 1 / 0 from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("/ by zero");
+            assertThatThrownBy(() -> s.execute("copy t from '" + csv + "'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("line 2: column qty: value 'fifty'");
+            assertThatThrownBy(() -> s.executeUpdate("delete from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not support DELETE yet");
+
+            assertThat(rows(s, "select id, qty, name from t order by id")).isEqualTo(before);
+            assertThat(rows(s, "select sum(qty) from t where id >= 2")).containsExactly(List.of(50));
+        }
+    }
+}

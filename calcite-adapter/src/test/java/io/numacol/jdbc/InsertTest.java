@@ -1,0 +1,122 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Appender;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class InsertTest {
+
+    @Test
+    void insertValuesAndSelect() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5))");
+            assertThat(s.executeUpdate("insert into t values (1, 10, 1.5, date '2024-02-29', 'a'), (2, null, 2, null, null)"))
+                    .isEqualTo(2);
+            assertThat(s.executeUpdate("insert into t (name, id) values ('bb', 3)")).isEqualTo(1);
+            assertThat(rows(s, "select id, qty, price, shipped, name from t order by id")).containsExactly(
+                    List.of(1L, 10, new BigDecimal("1.50"), java.sql.Date.valueOf("2024-02-29"), "a"),
+                    Arrays.asList(2L, null, new BigDecimal("2.00"), null, null),
+                    Arrays.asList(3L, null, null, null, "bb"));
+
+            s.execute("create table u (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5))");
+            assertThat(s.executeUpdate("insert into u select id + 10, qty, price, shipped, name from t where id < 3")).isEqualTo(2);
+            assertThat(s.executeUpdate("insert into u select * from u")).isEqualTo(2);
+            assertThat(rows(s, "select count(*), sum(id) from u")).containsExactly(List.of(4L, 46L));
+        }
+    }
+
+    @Test
+    void readersSeeAllOfAStatementOrNoneOfIt() throws Exception {
+        // 1000 rows a part: each 5000-row INSERT publishes five parts, which a reader sees together or not at all
+        String url = "jdbc:numacol:mem:atomicInsert;rowsPerPart=1000";
+        try (Connection writer = DriverManager.getConnection(url); Statement w = writer.createStatement();
+             Connection reader = DriverManager.getConnection(url); Statement r = reader.createStatement()) {
+            w.execute("create table src (x int)");
+            try (Appender a = NumacolDriver.database(writer).appender("src")) {
+                for (int i = 0; i < 5000; i++) {
+                    a.append(i);
+                }
+            }
+            w.execute("create table t (x int)");
+            CompletableFuture<Void> inserts = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < 10; i++) {
+                        w.executeUpdate("insert into t select x from src");
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            List<Long> seen = new ArrayList<>();
+            while (!inserts.isDone()) {
+                seen.add((Long) rows(r, "select count(*) from t").getFirst().getFirst());
+            }
+            inserts.join();
+            assertThat(seen).allSatisfy(n -> assertThat(n % 5000).isZero());
+            assertThat(rows(r, "select count(*) from t")).containsExactly(List.of(50_000L));
+        }
+    }
+
+    @Test
+    void aBadValueFailsTheStatementAndStoresNothing() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint not null, qty int, name varchar(3))");
+            s.executeUpdate("insert into t values (1, 1, 'a')");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 2, 'b'), (null, 3, 'c')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("Column 'id' has no default value and does not allow NULLs");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 2, 'b'), (3, 3, 'toolong')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("value 'toolong' is longer than VARCHAR(3)");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 'abc', 'b')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("'abc' is not a number");
+            // INSERT ... SELECT: numacol checks the values themselves, so a long one is refused, not cut
+            s.execute("create table src (id bigint, name varchar(10))");
+            s.executeUpdate("insert into src values (5, 'ok'), (6, 'too long')");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t (id, name) select id, name from src"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("row 2 of table t: column name: 'too long'");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 3000000000, 'b')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("3000000000");
+            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(1L));
+        }
+    }
+
+    @Test
+    void longerLiteralsInQueriesAreComparisonsNotAssignments() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (name varchar(5), code char(3))");
+            s.executeUpdate("insert into t values ('abc', 'x')");
+            assertThat(rows(s, "select count(*) from t where name = 'toolongvalue'")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*) from t where code = 'abcdef'")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*) from t where code <> 'abcdef'")).containsExactly(List.of(1L));
+        }
+    }
+
+    @Test
+    void updateAndDeleteAreNotSupportedYet() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint, qty int)");
+            s.executeUpdate("insert into t values (1, 1)");
+            assertThatThrownBy(() -> s.executeUpdate("update t set qty = 2")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not support UPDATE yet");
+            assertThatThrownBy(() -> s.executeUpdate("delete from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not support DELETE yet");
+            assertThat(rows(s, "select qty from t")).containsExactly(List.of(1));
+        }
+    }
+}
