@@ -47,7 +47,8 @@ public final class QueryCancel {
         return (flag != null && flag.get()) || timedOut();
     }
 
-    private boolean timedOut() {
+    /** Whether the statement ran past its timeout (setQueryTimeout sets no flag, so only this tells). */
+    public boolean timedOut() {
         return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0;
     }
 }

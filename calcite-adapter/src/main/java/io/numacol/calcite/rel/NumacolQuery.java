@@ -132,7 +132,7 @@ public final class NumacolQuery {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
-                return Linq4j.enumerator(run(root));
+                return stoppable(Linq4j.enumerator(run(root)), QueryCancel.of(root));
             }
         };
     }
@@ -142,7 +142,40 @@ public final class NumacolQuery {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object> enumerator() {
-                return Linq4j.enumerator(run(root).stream().map(row -> row[0]).toList());
+                return stoppable(Linq4j.enumerator(run(root).stream().map(row -> row[0]).toList()), QueryCancel.of(root));
+            }
+        };
+    }
+
+    /**
+     * Rows handed to Calcite's operators, checking every 1024 whether the statement was canceled
+     * or timed out: Calcite's own loops (a nested-loop join over these rows) never check.
+     */
+    private static <T> Enumerator<T> stoppable(Enumerator<T> rows, QueryCancel stop) {
+        return new Enumerator<>() {
+            private int count;
+
+            @Override
+            public T current() {
+                return rows.current();
+            }
+
+            @Override
+            public boolean moveNext() {
+                if ((count++ & QueryCancel.CHECK_MASK) == 0) {
+                    stop.check();
+                }
+                return rows.moveNext();
+            }
+
+            @Override
+            public void reset() {
+                rows.reset();
+            }
+
+            @Override
+            public void close() {
+                rows.close();
             }
         };
     }
@@ -161,7 +194,9 @@ public final class NumacolQuery {
         try {
             rows = new QueryExecutor(table.database().scheduler()).execute(plan, stop::shouldStop);
         } catch (java.util.concurrent.CancellationException e) {
-            stop.check();
+            if (stop.timedOut()) {
+                stop.check();
+            }
             throw e;
         }
         if (aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed)) {
