@@ -49,11 +49,12 @@ public final class JoinPlanning {
         return List.of();
     }
 
-    /** The program a numacol statement is optimized with. */
+    /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 Programs.decorrelate(),
+                Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
                 Programs.of(new HepProgramBuilder()
                         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
