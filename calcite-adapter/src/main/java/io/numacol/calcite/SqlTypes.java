@@ -24,7 +24,11 @@ public final class SqlTypes {
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
-            case CHAR -> factory.createSqlType(SqlTypeName.CHAR, type.length());
+            // numacol keeps CHAR values without their trailing spaces (PAD SPACE by stripping, see
+            // ColumnType) and reads them back so. To Calcite a CHAR(n) value is padded to n, and it
+            // pads literals it compares with it: 'EUROPE' would never equal a stored 'EUROPE'.
+            // As VARCHAR(n) the unpadded values compare right, as in DuckDB, where CHAR is VARCHAR.
+            case CHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
             case VARCHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
         };
         return factory.createTypeWithNullability(t, nullable);

@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.calcite.SysSchema;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.plan.NumacolPrepare;
@@ -117,6 +118,7 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
         props.putIfAbsent("quotedCasing", "UNCHANGED");
         props.putIfAbsent("parserFactory", NumacolParserFactory.class.getName() + "#FACTORY");
         props.putIfAbsent("conformance", "LENIENT");
+        props.putIfAbsent("typeSystem", NumacolTypeSystem.class.getName() + "#INSTANCE");
         return super.connect(PREFIX, props);
     }
 

@@ -2,14 +2,20 @@ package io.numacol.calcite.plan;
 
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.tools.Program;
 
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +27,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         List<RelOptRule> rules = new ArrayList<>();
         rules.addAll(io.numacol.calcite.rel.NumacolRules.RULES);
         rules.addAll(DmlRules.RULES);
+        rules.addAll(JoinPlanning.rules());
         return rules;
     }
 
@@ -28,6 +35,21 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     @Override
     protected RelOptCluster createCluster(RelOptPlanner planner, RexBuilder rexBuilder) {
         return super.createCluster(planner, new CheckedCastRexBuilder(rexBuilder.getTypeFactory()));
+    }
+
+    /** Calcite's preparing statement, optimizing with {@link JoinPlanning#program()} instead of Calcite's standard program. */
+    @Override
+    protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context, Type elementType,
+                                                    CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+        JavaTypeFactory typeFactory = context.getTypeFactory();
+        EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
+        return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
+                createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE, createConvertletTable()) {
+            @Override
+            protected Program getProgram() {
+                return JoinPlanning.program();
+            }
+        };
     }
 
     @Override

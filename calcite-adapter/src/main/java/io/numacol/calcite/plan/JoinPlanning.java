@@ -1,0 +1,102 @@
+package io.numacol.calcite.plan;
+
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinAssociateRule;
+import org.apache.calcite.rel.rules.JoinCommuteRule;
+import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+import java.util.List;
+
+/**
+ * How numacol orders joins: Calcite's standard program, with a heuristic join-ordering phase
+ * before the cost-based one (as {@link Programs#heuristicJoinOrder} does, for every query).
+ *
+ * <ol>
+ *   <li>Filter conditions get the conjuncts shared by every branch of an OR pulled out in front
+ *       ({@link RexUtil#pullFactors}): TPC-H Q19 repeats its only join condition inside each
+ *       branch, which otherwise leaves a nested-loop join over the whole OR.</li>
+ *   <li>Filters move into joins; inner joins collapse into MultiJoins; LoptOptimizeJoinRule
+ *       orders each MultiJoin by estimated sizes, keeping equi-join conditions as join keys. The
+ *       FROM list's order (Q7: supplier, lineitem, orders, customer, nation, nation) no longer
+ *       decides, and no join goes without a condition where one exists. {@link KeyMetadata}
+ *       tells it which columns are unique, so key/foreign-key joins come before many-to-many
+ *       ones (Q5's customer-supplier join on the nation key).</li>
+ *   <li>The Volcano planner then runs without join commute/associate/push-through rules, which
+ *       search every order exhaustively: planning Q7 took 40 s with them.</li>
+ * </ol>
+ */
+public final class JoinPlanning {
+    private JoinPlanning() {
+    }
+
+    /** Rules numacol adds to the Volcano planner for joins: none, LoptOptimizeJoinRule runs before it. */
+    static List<RelOptRule> rules() {
+        return List.of();
+    }
+
+    /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
+    static Program program() {
+        return Programs.sequence(
+                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                Programs.decorrelate(),
+                Programs.measure(DefaultRelMetadataProvider.INSTANCE),
+                JoinPlanning::pullFactors,
+                Programs.of(new HepProgramBuilder()
+                        .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+                        .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
+                        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                        .addRuleCollection(List.of(CoreRules.JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
+                                CoreRules.FILTER_MULTI_JOIN_MERGE))
+                        .addMatchOrder(HepMatchOrder.ARBITRARY)
+                        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                        .build(), false, KeyMetadata.PROVIDER),
+                Programs.trim(),
+                JoinPlanning::costBased,
+                Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+    }
+
+    private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        return rel.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(LogicalFilter filter) {
+                LogicalFilter visited = (LogicalFilter) super.visit(filter);
+                RexNode condition = visited.getCondition();
+                RexNode factored = RexUtil.pullFactors(visited.getCluster().getRexBuilder(), condition);
+                return factored.equals(condition) ? visited : visited.copy(visited.getTraitSet(), visited.getInput(), factored);
+            }
+        });
+    }
+
+    /** Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order rules. */
+    private static RelNode costBased(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                     List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        materializations.forEach(planner::addMaterialization);
+        lattices.forEach(planner::addLattice);
+        for (RelOptRule rule : List.copyOf(planner.getRules())) {
+            if (rule instanceof JoinCommuteRule || rule instanceof JoinAssociateRule || rule instanceof JoinPushThroughJoinRule) {
+                planner.removeRule(rule);
+            }
+        }
+        planner.setRoot(rel);
+        if (!rel.getTraitSet().equals(traits)) {
+            planner.setRoot(planner.changeTraits(rel, traits));
+        }
+        return planner.chooseDelegate().findBestExp();
+    }
+}

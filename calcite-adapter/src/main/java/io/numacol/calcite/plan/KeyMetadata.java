@@ -1,0 +1,80 @@
+package io.numacol.calcite.plan;
+
+import io.numacol.calcite.NumacolTable;
+import io.numacol.storage.Column;
+import io.numacol.storage.LongDictionary;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSnapshot;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.MetadataDef;
+import org.apache.calcite.rel.metadata.MetadataHandler;
+import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.util.ImmutableBitSet;
+
+import java.util.List;
+
+/**
+ * Which columns of a numacol table are unique, read from the data: join ordering needs it to tell
+ * a key/foreign-key join (at most one match per row) from a many-to-many one, and numacol tables
+ * declare no keys. A NOT NULL integer-like column is unique when every part's dictionary is as
+ * large as the part (no value twice within a part) and the parts' value ranges do not overlap.
+ */
+public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.ColumnUniqueness> {
+
+    /** Calcite's default metadata with numacol's uniqueness for table scans in front. */
+    public static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
+            ReflectiveRelMetadataProvider.reflectiveSource(new KeyMetadata(), BuiltInMetadata.ColumnUniqueness.Handler.class),
+            DefaultRelMetadataProvider.INSTANCE));
+
+    private KeyMetadata() {
+    }
+
+    @Override
+    public MetadataDef<BuiltInMetadata.ColumnUniqueness> getDef() {
+        return BuiltInMetadata.ColumnUniqueness.DEF;
+    }
+
+    /** Called reflectively by Calcite's metadata dispatch. */
+    public Boolean areColumnsUnique(TableScan scan, RelMetadataQuery mq, ImmutableBitSet columns, boolean ignoreNulls) {
+        RelOptTable table = scan.getTable();
+        NumacolTable numacol = table.unwrap(NumacolTable.class);
+        if (numacol == null) {
+            return table.isKey(columns);
+        }
+        try (TableSnapshot snapshot = numacol.table().snapshot()) {
+            for (int column : columns) {
+                if (!numacol.table().schema().column(column).nullable() && unique(snapshot.parts(), column)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean unique(List<TablePart> parts, int column) {
+        long[][] ranges = new long[parts.size()][];
+        for (int p = 0; p < parts.size(); p++) {
+            TablePart part = parts.get(p);
+            Column c = part.column(column);
+            if (!(c.dictionary() instanceof LongDictionary d) || d.size() != part.rowCount()) {
+                return false;
+            }
+            ranges[p] = part.rowCount() == 0 ? null : new long[] {d.getLong(0), d.getLong(d.size() - 1)};
+        }
+        // Parts are few (thousands of rows at least each): compare every pair.
+        for (int a = 0; a < ranges.length; a++) {
+            for (int b = a + 1; b < ranges.length; b++) {
+                if (ranges[a] != null && ranges[b] != null && ranges[a][0] <= ranges[b][1] && ranges[b][0] <= ranges[a][1]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,66 @@
+package io.numacol.tpch;
+
+import io.numacol.jdbc.NumacolDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * numacol's plans for the TPC-H queries at SF 0.1 (printed, with planning times): every join of
+ * the many-way queries has an equi-join key, none is a nested loop over a cross product as
+ * Calcite's default plans for Q7 and Q19 were.
+ */
+class TpchPlanTest {
+    private static final double SCALE_FACTOR = 0.1;
+    private static Connection connection;
+
+    @BeforeAll
+    static void load() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:numacol:");
+        TpchLoader.LoadResult loaded = TpchLoader.load(NumacolDriver.database(connection), SCALE_FACTOR);
+        System.out.printf("TPC-H SF %s loaded into numacol: %,d rows in %,d ms, %,.0f rows/s%n", SCALE_FACTOR,
+                loaded.totalRows(), loaded.nanos() / 1_000_000, loaded.rowsPerSecond());
+    }
+
+    @AfterAll
+    static void close() throws SQLException {
+        connection.close();
+    }
+
+    static String explain(int query) throws Exception {
+        String sql = TpchDifferentialTest.TpchQuery.load(query, SCALE_FACTOR).sql();
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("explain plan for " + sql)) {
+            StringBuilder plan = new StringBuilder();
+            while (rs.next()) {
+                plan.append(rs.getString(1));
+            }
+            return plan.toString();
+        }
+    }
+
+    @ParameterizedTest(name = "Q{0}")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22})
+    void explainAll(int query) throws Exception {
+        long start = System.nanoTime();
+        String plan = explain(query);
+        System.out.printf("Q%02d planned in %,d ms%n%s%n", query, (System.nanoTime() - start) / 1_000_000, plan);
+        assertThat(plan).contains("EnumerableTableScan");
+    }
+
+    /** Nested-loop joins are left only for one-row scalar subqueries (Q11, Q15, Q22), not in these. */
+    @ParameterizedTest(name = "Q{0}")
+    @ValueSource(ints = {2, 3, 5, 7, 8, 9, 10, 19, 21})
+    void manyWayJoinsJoinOnKeys(int query) throws Exception {
+        assertThat(explain(query)).doesNotContain("NestedLoopJoin").contains("Join(condition=[");
+    }
+}

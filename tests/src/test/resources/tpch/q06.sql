@@ -1,0 +1,8 @@
+-- TPC-H Q6, validation parameters (clause 2.4.6.4)
+-- order keys: none
+select sum(l_extendedprice * l_discount) as revenue
+from lineitem
+where l_shipdate >= date '1994-01-01'
+  and l_shipdate < date '1994-01-01' + interval '1' year
+  and l_discount between 0.06 - 0.01 and 0.06 + 0.01
+  and l_quantity < 24

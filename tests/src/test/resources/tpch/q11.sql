@@ -1,0 +1,15 @@
+-- TPC-H Q11, validation parameters (clause 2.4.11.4); ${fraction} is 0.0001 / SF
+-- order keys: 2 desc
+select ps_partkey, sum(ps_supplycost * ps_availqty) as "value"
+from partsupp, supplier, nation
+where ps_suppkey = s_suppkey
+  and s_nationkey = n_nationkey
+  and n_name = 'GERMANY'
+group by ps_partkey
+having sum(ps_supplycost * ps_availqty) > (
+    select sum(ps_supplycost * ps_availqty) * ${fraction}
+    from partsupp, supplier, nation
+    where ps_suppkey = s_suppkey
+      and s_nationkey = n_nationkey
+      and n_name = 'GERMANY')
+order by "value" desc

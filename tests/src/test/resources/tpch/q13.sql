@@ -1,0 +1,11 @@
+-- TPC-H Q13, validation parameters (clause 2.4.13.4)
+-- order keys: 2 desc, 1 desc
+select c_count, count(*) as custdist
+from (
+  select c_custkey, count(o_orderkey)
+  from customer left outer join orders
+    on c_custkey = o_custkey and o_comment not like '%special%requests%'
+  group by c_custkey
+  ) as c_orders (c_custkey, c_count)
+group by c_count
+order by custdist desc, c_count desc
