@@ -1,53 +1,32 @@
 package io.numacol.cli;
 
-import io.numacol.memory.Component;
-import io.numacol.memory.NumaMemory;
-import io.numacol.placement.PageSocketMap;
-import io.numacol.placement.Placement;
-import io.numacol.scan.BitVector;
-import io.numacol.scan.ScanKernel;
-import io.numacol.scan.ScanKernels;
-import io.numacol.scan.VidPredicate;
-import io.numacol.storage.Catalog;
-import io.numacol.storage.Column;
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.LongDictionary;
-import io.numacol.storage.PartBuilder;
-import io.numacol.storage.Table;
-import io.numacol.storage.TablePart;
-import io.numacol.storage.TableSchema;
-import io.numacol.storage.TableSchema.ColumnDef;
-import io.numacol.storage.TableSnapshot;
-import io.numacol.storage.VidRange;
-import io.numacol.topology.NumaNode;
-import io.numacol.topology.Topology;
+import io.numacol.database.Database;
+import io.numacol.jdbc.NumacolDriver;
+import io.numacol.tpch.TpchLoader;
+import io.numacol.tpch.TpchQuery;
 
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.util.Arrays;
-import java.util.Random;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The launcher's main job until SQL arrives: builds a lineitem-like table, shows which node
- * holds each column (as the kernel reports it, through the PageSocketMap), and runs a
- * two-predicate scan with both scan kernels.
+ * The launcher's main job: open an in-memory numacol database through JDBC, load TPC-H at a scale
+ * factor, show where each table's parts sit (the {@code sys} schema), run TPC-H queries, print
+ * their first rows and timings, and exit 0.
  */
 public final class Main {
-    private static final String[] SHIP_MODES = {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"};
-    /** Best of many, so the figure is the JIT-compiled kernel, not its warm-up. */
-    private static final int REPEATS = 30;
-    private static final LocalDate FIRST_SHIP = LocalDate.of(1992, 1, 2);
-
     private Main() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws SQLException {
         Options options;
-        Topology topology;
         try {
             options = Options.parse(args);
-            topology = Topology.fromSpec(options.topology);
-            options.placement.checkAgainst(topology);
         } catch (IllegalArgumentException e) {
             System.err.println("numacol: " + e.getMessage());
             System.err.println(Options.USAGE);
@@ -58,107 +37,84 @@ public final class Main {
             System.out.println(Options.USAGE);
             return;
         }
-        System.out.println("numacol: " + topology);
-        for (NumaNode n : topology.nodes()) {
-            System.out.printf("  node %d: cpus %s, %,d MiB (%,d MiB free)%n", n.id(), Arrays.toString(n.cpus()),
-                    n.memoryBytes() >> 20, topology.freeMemory(n.id()) >> 20);
-        }
-        System.out.println("  scan kernel: " + ScanKernels.get());
+        String url = "jdbc:numacol:;topology=" + options.topology;
+        try (Connection connection = DriverManager.getConnection(url); Statement s = connection.createStatement()) {
+            Database db = NumacolDriver.database(connection);
+            System.out.printf("numacol %s: %s, scan kernel %s%n", url, db.topology(), io.numacol.scan.ScanKernels.get());
 
-        NumaMemory memory = NumaMemory.create(topology);
-        Catalog catalog = new Catalog(memory);
-        Table table = catalog.create("lineitem", TableSchema.of(
-                new ColumnDef("l_orderkey", ColumnType.bigint(), false),
-                new ColumnDef("l_quantity", ColumnType.integer(), false),
-                new ColumnDef("l_extendedprice", ColumnType.decimal(12, 2), false),
-                new ColumnDef("l_discount", ColumnType.decimal(4, 2), false),
-                new ColumnDef("l_shipdate", ColumnType.date(), false),
-                new ColumnDef("l_returnflag", ColumnType.charType(1), false),
-                new ColumnDef("l_shipmode", ColumnType.varchar(10), false)));
+            TpchLoader.LoadResult load = TpchLoader.load(db, options.scaleFactor);
+            System.out.printf("%nloaded TPC-H at scale factor %s: %,d rows in %,.1f s (%,.0f rows/s)%n",
+                    options.scaleFactor, load.totalRows(), load.nanos() / 1e9, load.rowsPerSecond());
 
-        long start = System.nanoTime();
-        PartBuilder part = table.newPart();
-        Random random = new Random(42);
-        for (int i = 0; i < options.rows; i++) {
-            part.addRow((long) (i / 4), 1 + random.nextInt(50), BigDecimal.valueOf(90_000 + random.nextInt(10_000_000), 2),
-                    BigDecimal.valueOf(random.nextInt(11), 2), FIRST_SHIP.plusDays(random.nextInt(2526)),
-                    String.valueOf("ANR".charAt(random.nextInt(3))), SHIP_MODES[random.nextInt(SHIP_MODES.length)]);
-        }
-        TablePart built = part.commit(c -> options.placement.forColumn(c, topology), false);
-        System.out.printf("%nloaded %,d rows into %s with placement %s in %,d ms%n", built.rowCount(), table.name(),
-                options.placement, (System.nanoTime() - start) / 1_000_000);
+            System.out.println("\nwhere the tables sit (select ... from sys.tables, sys.placements):");
+            print(s, "select t.table_name, t.row_count, t.part_count, t.bytes / 1024 as kib,"
+                    + " (select count(distinct p.node) from sys.placements p where p.table_name = t.table_name) as nodes"
+                    + " from sys.tables t order by t.row_count desc", 20);
+            print(s, "select node, component, sum(pages) as pages from sys.placements"
+                    + " where table_name = 'lineitem' group by node, component order by node, component", 20);
 
-        System.out.printf("%n%-16s %-14s %9s %7s %10s %10s  %s%n", "column", "type", "distinct", "bitcase",
-                "IV KiB", "dict KiB", "index vector pages per node (kernel, via PageSocketMap)");
-        for (Column c : built.columns()) {
-            PageSocketMap psm = new PageSocketMap(memory);
-            psm.add(c.indexVector().segment());
-            long[] pages = Arrays.copyOf(psm.pagesPerNode(), topology.nodeCount());
-            System.out.printf("%-16s %-14s %,9d %7d %,10d %,10d  %s%s%n", c.name(), c.type(), c.dictionary().size(),
-                    c.bitcase(), c.byteSize(Component.INDEX_VECTOR) >> 10, c.byteSize(Component.DICTIONARY) >> 10,
-                    Arrays.toString(pages), psm.ranges().stream().anyMatch(PageSocketMap.Range::isInterleaved)
-                            ? " interleaved" : "");
-        }
-
-        try (TableSnapshot snapshot = table.snapshot()) {
-            scan(snapshot.parts().getFirst());
-        }
-
-        System.out.println("\nmemory numacol holds, by node and component:");
-        for (int node = 0; node < topology.nodeCount(); node++) {
-            StringBuilder line = new StringBuilder(String.format("  node %d:", node));
-            for (Component component : Component.values()) {
-                line.append(String.format(" %s %,d KiB", component.name().toLowerCase(), memory.accounting().bytes(node, component) >> 10));
+            List<Long> timings = new ArrayList<>();
+            for (int q : options.queries) {
+                String sql = TpchQuery.load(q, options.scaleFactor).sql();
+                long best = Long.MAX_VALUE;
+                for (int run = 0; run < options.runs; run++) {
+                    long t0 = System.nanoTime();
+                    try (ResultSet rs = s.executeQuery(sql)) {
+                        int rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                        best = Math.min(best, System.nanoTime() - t0);
+                        if (run == options.runs - 1) {
+                            System.out.printf("%nQ%d: %,d rows, best of %d runs %,.1f ms%n", q, rows, options.runs, best / 1e6);
+                        }
+                    }
+                }
+                print(s, sql, options.rowsShown);
+                timings.add(best);
             }
-            System.out.println(line);
+            long total = timings.stream().mapToLong(Long::longValue).sum();
+            System.out.printf("%n%d TPC-H queries at SF %s: %,.1f ms in all (best runs)%n", timings.size(),
+                    options.scaleFactor, total / 1e6);
         }
-        catalog.drop(table.name());
-        System.out.printf("dropped %s: %,d bytes left allocated%n", table.name(), memory.accounting().totalBytes());
     }
 
-    /** WHERE l_quantity BETWEEN 10 AND 20 AND l_shipdate >= DATE '1995-01-01', as vid ranges. */
-    private static void scan(TablePart part) {
-        Column quantity = part.column(1);
-        Column shipdate = part.column(4);
-        VidRange q = ((LongDictionary) quantity.dictionary()).between(10, 20);
-        VidRange d = ((LongDictionary) shipdate.dictionary()).between(LocalDate.of(1995, 1, 1).toEpochDay(), Long.MAX_VALUE);
-        VidPredicate qp = VidPredicate.of(q);
-        VidPredicate dp = VidPredicate.of(d);
-        System.out.printf("%nSELECT COUNT(*) FROM lineitem WHERE l_quantity BETWEEN 10 AND 20 AND l_shipdate >= DATE '1995-01-01'%n");
-        System.out.printf("  as vid predicates: l_quantity %s, l_shipdate %s%n", qp, dp);
-        int rows = part.rowCount();
-        long reference = -1;
-        for (ScanKernel kernel : new ScanKernel[] {ScanKernels.scalar(), ScanKernels.vector()}) {
-            long best = Long.MAX_VALUE;
-            long count = 0;
-            for (int repeat = 0; repeat < REPEATS; repeat++) {
-                long t0 = System.nanoTime();
-                BitVector a = new BitVector(rows);
-                BitVector b = new BitVector(rows);
-                kernel.scan(quantity.indexVector(), 0, rows, qp, a);
-                kernel.scan(shipdate.indexVector(), 0, rows, dp, b);
-                count = a.and(b).cardinality();
-                best = Math.min(best, System.nanoTime() - t0);
+    private static void print(Statement s, String sql, int maxRows) throws SQLException {
+        if (maxRows <= 0) {
+            return;
+        }
+        try (ResultSet rs = s.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            StringBuilder header = new StringBuilder("  ");
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                header.append(String.format("%-18s", md.getColumnLabel(i)));
             }
-            if (reference >= 0 && reference != count) {
-                throw new IllegalStateException("scan kernels disagree: " + reference + " vs " + count);
+            System.out.println(header.toString().stripTrailing());
+            int shown = 0;
+            while (rs.next() && shown++ < maxRows) {
+                StringBuilder line = new StringBuilder("  ");
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    line.append(String.format("%-18s", rs.getString(i)));
+                }
+                System.out.println(line.toString().stripTrailing());
             }
-            reference = count;
-            System.out.printf("  %-40s %,d rows match; best of %d: %,.2f ms (%,.0f M values/s)%n", kernel, count,
-                    REPEATS, best / 1e6, 2.0 * rows / (best / 1e9) / 1e6);
         }
     }
 
     private static final class Options {
         static final String USAGE = """
-                usage: numacol [--rows N] [--topology real|fake:N] [--placement RR|IVP|INTERLEAVED|NODE(k)]
-                  --rows       rows of the demo table (default 2000000)
-                  --topology   real (default; one node without libnuma) or fake:N nodes over the real CPUs
-                  --placement  how columns are placed on nodes (default RR)""";
+                usage: numacol [--sf F] [--topology real|fake:N] [--queries 1,6,...] [--runs N] [--rows N]
+                  --sf        TPC-H scale factor (default 0.01; 0.1 and 1 for more)
+                  --topology  real (default; one node without libnuma) or fake:N nodes over the real CPUs
+                  --queries   which TPC-H queries to run (default all 22)
+                  --runs      runs per query, the best is reported (default 2)
+                  --rows      result rows printed per query (default 3)""";
 
-        int rows = 2_000_000;
+        double scaleFactor = 0.01;
         String topology = "real";
-        Placement placement = new Placement.RoundRobin(0);
+        List<Integer> queries = new ArrayList<>();
+        int runs = 2;
+        int rowsShown = 3;
         boolean help;
 
         static Options parse(String[] args) {
@@ -167,23 +123,46 @@ public final class Main {
                 String arg = args[i];
                 switch (arg) {
                     case "-h", "--help" -> o.help = true;
-                    case "--rows" -> {
+                    case "--sf" -> {
                         String v = value(args, ++i, arg);
                         try {
-                            o.rows = Integer.parseInt(v.replace("_", ""));
+                            o.scaleFactor = Double.parseDouble(v);
                         } catch (NumberFormatException e) {
-                            throw new IllegalArgumentException("--rows takes a whole number, not '" + v + "'");
+                            throw new IllegalArgumentException("--sf takes a number such as 0.1, not '" + v + "'");
                         }
-                        if (o.rows < 0) {
-                            throw new IllegalArgumentException("--rows must be >= 0, not " + o.rows);
+                        if (!(o.scaleFactor > 0 && o.scaleFactor <= 100)) {
+                            throw new IllegalArgumentException("--sf must be in (0, 100], not " + v);
                         }
                     }
                     case "--topology" -> o.topology = value(args, ++i, arg);
-                    case "--placement" -> o.placement = Placement.parse(value(args, ++i, arg));
+                    case "--queries" -> {
+                        for (String q : value(args, ++i, arg).split(",")) {
+                            int n = number(q.trim(), arg);
+                            if (n < 1 || n > 22) {
+                                throw new IllegalArgumentException("TPC-H has queries 1..22, not " + n);
+                            }
+                            o.queries.add(n);
+                        }
+                    }
+                    case "--runs" -> o.runs = Math.max(1, number(value(args, ++i, arg), arg));
+                    case "--rows" -> o.rowsShown = Math.max(0, number(value(args, ++i, arg), arg));
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
                 }
             }
+            if (o.queries.isEmpty()) {
+                for (int q = 1; q <= 22; q++) {
+                    o.queries.add(q);
+                }
+            }
             return o;
+        }
+
+        private static int number(String v, String option) {
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " takes whole numbers, not '" + v + "'");
+            }
         }
 
         private static String value(String[] args, int i, String option) {

@@ -8,15 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
@@ -122,35 +117,6 @@ class TpchDifferentialTest {
             try (numacol; duckdb) {
                 // closes both
             }
-        }
-    }
-
-    /** A query file: its SQL, with the scale factor's parameters filled in, and its order key columns. */
-    record TpchQuery(String sql, int[] orderKeys) {
-        static TpchQuery load(int number, double scaleFactor) throws IOException {
-            String name = String.format("/tpch/q%02d.sql", number);
-            String text;
-            try (InputStream in = TpchDifferentialTest.class.getResourceAsStream(name)) {
-                assertThat(in).as(name).isNotNull();
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            List<Integer> keys = new ArrayList<>();
-            StringBuilder sql = new StringBuilder();
-            for (String line : text.split("\n")) {
-                if (line.startsWith("-- order keys:")) {
-                    for (String key : line.substring("-- order keys:".length()).split(",")) {
-                        String column = key.strip().split(" ")[0];
-                        if (!column.equals("none")) {
-                            keys.add(Integer.parseInt(column));
-                        }
-                    }
-                } else if (!line.startsWith("--")) {
-                    sql.append(line).append('\n');
-                }
-            }
-            String fraction = new BigDecimal("0.0001").divide(BigDecimal.valueOf(scaleFactor)).toPlainString();
-            return new TpchQuery(sql.toString().replace("${fraction}", fraction),
-                    keys.stream().mapToInt(Integer::intValue).toArray());
         }
     }
 }
