@@ -49,7 +49,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
+@Fork(1) // BenchMain appends numacol's JVM flags (the Maven property numacol.jvm.args) to every fork
 public class SchedulerBenchmark {
     static final int BATCH = 1000;
     /** About 100 ns on a current x86 core. */
