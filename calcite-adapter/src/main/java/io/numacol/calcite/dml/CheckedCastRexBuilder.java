@@ -1,6 +1,7 @@
 package io.numacol.calcite.dml;
 
 import org.apache.calcite.avatica.util.DateTimeUtils;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -10,6 +11,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
+import java.util.function.Supplier;
 
 /**
  * Calcite's RexBuilder, except that a CAST of a character literal that cannot succeed fails
@@ -17,9 +19,15 @@ import java.math.BigDecimal;
  * silently cut {@code 'toolong'} to fit VARCHAR(3) (the SQL standard calls that an error, "string
  * data, right truncation"), and a bad DATE or number would fail only inside generated code with
  * a message that names nothing. The length check applies to INSERT only (see
- * {@link #convertingInsert}); a bad DATE or number would fail anyway, here it fails early and clearly.
+ * {@link #assigning}); a bad DATE or number would fail anyway, here it fails early and clearly.
  */
 public final class CheckedCastRexBuilder extends RexBuilder {
+    /**
+     * How many INSERT conversions are under way on this builder (one statement's): only there is
+     * a cut string an assignment. Planner rules also cast literals, e.g. {@code name = 'toolongvalue'}
+     * makes CAST('toolongvalue' AS VARCHAR(5)), and must not fail.
+     */
+    private int assignments;
 
     public CheckedCastRexBuilder(RelDataTypeFactory typeFactory) {
         super(typeFactory);
@@ -35,12 +43,25 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
 
-    private static void check(String value, RelDataType type) {
+    /** Converts an INSERT with string literals checked as assignments to their columns. */
+    public static RelNode assigning(RexBuilder builder, Supplier<RelNode> conversion) {
+        if (!(builder instanceof CheckedCastRexBuilder checked)) {
+            return conversion.get();
+        }
+        checked.assignments++;
+        try {
+            return conversion.get();
+        } finally {
+            checked.assignments--;
+        }
+    }
+
+    private void check(String value, RelDataType type) {
         SqlTypeName target = type.getSqlTypeName();
         if (SqlTypeName.CHAR_TYPES.contains(target) && type.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
                 && value.codePointCount(0, value.length()) > type.getPrecision()
                 && !value.substring(value.offsetByCodePoints(0, type.getPrecision())).isBlank()
-                && convertingInsert()) {
+                && assignments > 0) {
             throw new IllegalArgumentException("value " + quoted(value) + " is longer than " + type.getFullTypeString()
                     .replace(" NOT NULL", "") + " allows");
         }
@@ -60,17 +81,6 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 }
             }
         }
-    }
-
-    /**
-     * Whether Calcite is converting an INSERT into relational algebra: only there is a cut
-     * string an assignment. Planner rules also cast literals, e.g. {@code name = 'toolongvalue'}
-     * makes the constant CAST('toolongvalue' AS VARCHAR(5)), and must not fail. Asked only for a
-     * literal that would be cut, which is rare.
-     */
-    private static boolean convertingInsert() {
-        return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("convertInsert")
-                && f.getClassName().equals("org.apache.calcite.sql2rel.SqlToRelConverter")));
     }
 
     private static boolean isSpecialDouble(String v) {

@@ -13,6 +13,12 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 
 import java.lang.reflect.Type;
@@ -43,11 +49,25 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                                     CalciteCatalogReader catalogReader, RelOptPlanner planner) {
         JavaTypeFactory typeFactory = context.getTypeFactory();
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
+        SqlRexConvertletTable convertlets = createConvertletTable();
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
-                createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE, createConvertletTable()) {
+                createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE, convertlets) {
             @Override
             protected Program getProgram() {
                 return JoinPlanning.program();
+            }
+
+            /** Calcite's converter, except that an INSERT's literals are checked as assignments. */
+            @Override
+            protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
+                                                             SqlToRelConverter.Config config) {
+                RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
+                return new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
+                    @Override
+                    protected RelNode convertInsert(SqlInsert call) {
+                        return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
+                    }
+                };
             }
         };
     }
