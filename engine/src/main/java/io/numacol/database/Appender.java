@@ -12,7 +12,6 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bulk load into one table, the fast path for many rows (DuckDB's Appender, numacol's way).
@@ -21,9 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the nodes in turn, so a large table ends up physically partitioned over the machine.
  */
 public final class Appender implements AutoCloseable {
-    /** Which node the next part of any table goes to: spreads parts, and small tables, over nodes. */
-    private static final AtomicInteger NEXT_NODE = new AtomicInteger();
-
     private final Database database;
     private final Table table;
     private final List<TablePart> pending = new ArrayList<>();
@@ -187,7 +183,7 @@ public final class Appender implements AutoCloseable {
     }
 
     private void buildPart() {
-        int node = Math.floorMod(NEXT_NODE.getAndIncrement(), database.topology().nodeCount());
+        int node = database.nextPartNode();
         Placement placement = new Placement.Node(node);
         PartBuilder full = part;
         part = null;

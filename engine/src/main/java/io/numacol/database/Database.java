@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One in-process numacol database: its topology, node-placed memory, catalog and scheduler.
@@ -26,6 +27,8 @@ public final class Database implements AutoCloseable {
     private final NumaMemory memory;
     private final Catalog catalog;
     private final Scheduler scheduler;
+    /** Which node the next appended part goes to: spreads parts, and small tables, over the nodes. */
+    private final AtomicInteger nextPartNode = new AtomicInteger();
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -87,6 +90,10 @@ public final class Database implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    int nextPartNode() {
+        return Math.floorMod(nextPartNode.getAndIncrement(), topology.nodeCount());
     }
 
     public boolean isClosed() {

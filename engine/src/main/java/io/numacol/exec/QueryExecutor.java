@@ -87,9 +87,11 @@ public final class QueryExecutor {
 
     /** The node holding the part's IndexVectors (the Appender places a part whole on one node). */
     private static Affinity affinity(QueryPlan plan, TablePart part) {
-        PageSocketMap psm = new PageSocketMap(plan.table().memory());
-        psm.add(part.column(0).indexVector().segment());
-        int node = psm.majorityNode();
+        int node = part.homeNode(p -> {
+            PageSocketMap psm = new PageSocketMap(plan.table().memory());
+            psm.add(p.column(0).indexVector().segment());
+            return psm.majorityNode();
+        });
         return node < 0 ? Affinity.none() : Affinity.node(node);
     }
 

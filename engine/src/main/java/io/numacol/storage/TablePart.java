@@ -17,6 +17,10 @@ public final class TablePart {
     private final int rowCount;
     private final NodeArena arena;
     private final AtomicInteger references = new AtomicInteger(1);
+    /** The node holding the part's data, found once; {@link #UNKNOWN_NODE} until asked. */
+    private volatile int homeNode = UNKNOWN_NODE;
+
+    private static final int UNKNOWN_NODE = Integer.MIN_VALUE;
 
     TablePart(List<Column> columns, int rowCount, NodeArena arena) {
         this.columns = List.copyOf(columns);
@@ -34,6 +38,24 @@ public final class TablePart {
 
     public Column column(int i) {
         return columns.get(i);
+    }
+
+    /**
+     * The node holding this part's data (-1 for none), found by {@code locate} on the first call
+     * and remembered: asking the kernel per query would put a page walk on every scan.
+     */
+    public int homeNode(java.util.function.ToIntFunction<TablePart> locate) {
+        int node = homeNode;
+        if (node == UNKNOWN_NODE) {
+            node = locate.applyAsInt(this);
+            homeNode = node;
+        }
+        return node;
+    }
+
+    /** Forgets the remembered home node, for whoever moves this part's pages. */
+    public void forgetHomeNode() {
+        homeNode = UNKNOWN_NODE;
     }
 
     /** Takes a reference unless the part is already freed; returns whether it did. */
