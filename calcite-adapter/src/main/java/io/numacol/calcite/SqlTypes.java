@@ -59,10 +59,10 @@ public final class SqlTypes {
             return value;
         }
         return switch (type.getSqlTypeName()) {
-            case TINYINT -> n.byteValue();
-            case SMALLINT -> n.shortValue();
-            case INTEGER -> n.intValue();
-            case BIGINT -> n.longValue();
+            case TINYINT -> (byte) exact(n, Byte.MIN_VALUE, Byte.MAX_VALUE, type);
+            case SMALLINT -> (short) exact(n, Short.MIN_VALUE, Short.MAX_VALUE, type);
+            case INTEGER -> (int) exact(n, Integer.MIN_VALUE, Integer.MAX_VALUE, type);
+            case BIGINT -> exact(n, Long.MIN_VALUE, Long.MAX_VALUE, type);
             case DOUBLE, FLOAT -> n.doubleValue();
             case REAL -> n.floatValue();
             case DECIMAL -> {
@@ -72,5 +72,19 @@ public final class SqlTypes {
             }
             default -> value;
         };
+    }
+
+    /** An integer value in {@code [min, max]}, fractions cut off; out of range is an overflow, never a wrapped value. */
+    private static long exact(Number n, long min, long max, RelDataType type) {
+        boolean inRange = switch (n) {
+            case BigDecimal b -> b.compareTo(BigDecimal.valueOf(min)) >= 0 && b.compareTo(BigDecimal.valueOf(max)) <= 0;
+            case Double d -> d >= min && d <= max;
+            case Float f -> f >= min && f <= max;
+            default -> n.longValue() >= min && n.longValue() <= max;
+        };
+        if (!inRange) {
+            throw new ArithmeticException(type.getSqlTypeName() + " overflow: " + n + " is out of its range [" + min + ", " + max + "]");
+        }
+        return n.longValue();
     }
 }

@@ -17,6 +17,41 @@ abstract sealed class Accumulator {
         return call.distinct() ? new Distinct(inner) : inner;
     }
 
+    /** A COUNT a vectorized task kept in a long. */
+    static Accumulator count(long count) {
+        Count c = new Count(true);
+        c.count = count;
+        return c;
+    }
+
+    /**
+     * An exact SUM a vectorized task kept as unscaled {@code exact} plus what overflowed into
+     * {@code spilled}; {@code scale} is -1 for integers. Null when {@code nonNull} is 0.
+     */
+    static Accumulator exactSum(long nonNull, long exact, BigDecimal spilled, int scale) {
+        Sum s = new Sum();
+        s.any = nonNull > 0;
+        s.exact = exact;
+        s.scale = scale;
+        s.big = spilled;
+        return s;
+    }
+
+    static Accumulator doubleSum(long nonNull, double sum) {
+        Sum s = new Sum();
+        s.any = nonNull > 0;
+        s.isDouble = true;
+        s.dbl = sum;
+        return s;
+    }
+
+    /** MIN ({@code sign} 1) or MAX (-1) that a vectorized task found, null over no values. */
+    static Accumulator extreme(int sign, Object best) {
+        Extreme e = new Extreme(sign);
+        e.add(best);
+        return e;
+    }
+
     abstract void add(Object value);
 
     abstract void merge(Accumulator other);

@@ -18,11 +18,17 @@ public sealed interface Projection {
 
     /**
      * {@code function} applied to a row of the table's width in which (at least) {@code columns}
-     * hold their internal values; it must be thread-safe.
+     * hold their internal values; it must be thread-safe. {@code numeric}, when not null, is the
+     * same computation for aggregates that run a block at a time on primitive values.
      */
-    record Computed(int[] columns, Function<Object[], Object> function, String description) implements Projection {
+    record Computed(int[] columns, Function<Object[], Object> function, NumericExpr numeric, String description)
+            implements Projection {
         public Computed {
             columns = columns.clone();
+        }
+
+        public Computed(int[] columns, Function<Object[], Object> function, String description) {
+            this(columns, function, null, description);
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.numacol.scan.ScanKernels;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.Statement;
+import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskContext;
 import io.numacol.scheduler.TaskGroup;
@@ -42,9 +43,16 @@ public final class QueryExecutor {
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
+    private final boolean vectorized;
 
     public QueryExecutor(Scheduler scheduler) {
+        this(scheduler, true);
+    }
+
+    /** {@code vectorized} false: aggregate row by row on boxed values, the reference the vectorized path is tested against. */
+    QueryExecutor(Scheduler scheduler, boolean vectorized) {
         this.scheduler = scheduler;
+        this.vectorized = vectorized;
     }
 
     /**
@@ -52,8 +60,23 @@ public final class QueryExecutor {
      * the numacol statement is cancelled and this throws CancellationException.
      */
     public List<Object[]> execute(QueryPlan plan, BooleanSupplier cancelled) {
+        if (vectorized && plan.aggregation() != null) {
+            try {
+                return execute(plan, cancelled, true);
+            } catch (StatementFailedException e) {
+                if (!(e.getCause() instanceof NumericExpr.BeyondLong)) {
+                    throw e;
+                }
+                // a DECIMAL left a long: legal SQL, computed again on BigDecimals
+            }
+        }
+        return execute(plan, cancelled, false);
+    }
+
+    private List<Object[]> execute(QueryPlan plan, BooleanSupplier cancelled, boolean tryVectors) {
         try (TableSnapshot snapshot = plan.table().snapshot()) {
             List<TablePart> parts = snapshot.parts();
+            boolean vectors = tryVectors && VectorAggregator.supports(plan, parts);
             int hint = Math.max(1, scheduler.concurrencyHint());
             long perTask = Math.max(BLOCK, (snapshot.rowCount() + hint - 1) / hint);
             int rangeRows = (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
@@ -72,7 +95,7 @@ public final class QueryExecutor {
                 Affinity affinity = affinity(plan, part);
                 for (int from = 0; from < part.rowCount(); from += rangeRows) {
                     RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
-                            cancelled, hint);
+                            cancelled, hint, vectors);
                     tasks.add(task);
                     group.submit(task::run, affinity, taskClass);
                 }
@@ -186,6 +209,7 @@ public final class QueryExecutor {
         private final int to;
         private final BooleanSupplier cancelled;
         private final int partitions;
+        private final boolean vectors;
         /** The columns read, and each one's vids for the current block. */
         private final int[] columns;
         private final int[] slot;
@@ -200,8 +224,9 @@ public final class QueryExecutor {
         List<Map<List<Object>, Accumulator[]>> groups;
 
         RangeTask(QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
-                  BooleanSupplier cancelled, int partitions) {
+                  BooleanSupplier cancelled, int partitions, boolean vectors) {
             this.plan = plan;
+            this.vectors = vectors;
             this.part = part;
             this.filter = filter;
             this.bits = bits;
@@ -256,6 +281,10 @@ public final class QueryExecutor {
             if (filter != null) {
                 filter.eval(kernel, from, to, bits);
             }
+            if (vectors) {
+                aggregateBatches(context);
+                return;
+            }
             Sink sink = plan.aggregation() != null ? new GroupSink() : new RowSink();
             for (int block = from; block < to; block += BLOCK) {
                 if (cancelled.getAsBoolean() || context.isCancelled()) {
@@ -279,6 +308,21 @@ public final class QueryExecutor {
                 }
             }
             sink.finish();
+        }
+
+        /** The vectorized GROUP BY: a {@link Batch} per block into primitive accumulators. */
+        private void aggregateBatches(TaskContext context) {
+            Batch batch = new Batch(part);
+            VectorAggregator aggregator = new VectorAggregator(plan, batch);
+            for (int block = from; block < to; block += BLOCK) {
+                if (cancelled.getAsBoolean() || context.isCancelled()) {
+                    context.statement().cancel();
+                    return;
+                }
+                batch.select(block, Math.min(to, block + BLOCK), bits);
+                aggregator.add();
+            }
+            groups = aggregator.finish(partitions);
         }
 
         private int vid(int column, int offset) {
@@ -394,19 +438,17 @@ public final class QueryExecutor {
                     groups.add(new HashMap<>());
                 }
                 local.forEach((key, accs) -> {
-                    Object[] values = new Object[keyColumns.length];
+                    List<Object> valueKey;
                     if (key instanceof Long k) {
-                        for (int i = keyColumns.length - 1; i >= 0; i--) {
-                            values[i] = InternalValues.of(part.column(keyColumns[i]), (int) (k & ((1L << bits[i]) - 1)));
-                            k >>>= bits[i];
-                        }
+                        valueKey = VectorAggregator.keyValues(part, keyColumns, bits, k);
                     } else {
                         int[] v = ((VidKey) key).vids();
+                        Object[] values = new Object[v.length];
                         for (int i = 0; i < v.length; i++) {
                             values[i] = InternalValues.of(part.column(keyColumns[i]), v[i]);
                         }
+                        valueKey = Arrays.asList(values);
                     }
-                    List<Object> valueKey = Arrays.asList(values);
                     groups.get(Math.floorMod(valueKey.hashCode(), partitions)).put(valueKey, accs);
                 });
             }

@@ -98,6 +98,11 @@ public final class DoubleDictionary implements Dictionary {
         return vid -> Double.compare(values.getAtIndex(JAVA_DOUBLE, vid), probe);
     }
 
+    /** The values in vid order, 8 bytes each (read-only): for kernels that gather many at once. */
+    public MemorySegment values() {
+        return values;
+    }
+
     @Override
     public List<MemorySegment> segments() {
         return List.of(values);

@@ -199,6 +199,19 @@ public final class IndexVector {
     }
 
     /**
+     * Decodes all 1024 rows of {@code block} into {@code out[0, 1024)}, the padding past the last
+     * row as zeros. {@code words} is scratch of at least {@code 32 * bitcase} ints: this path
+     * allocates nothing, for operators that decode block after block.
+     */
+    public void decodeBlock(int block, int[] words, int[] out) {
+        Objects.checkIndex(block, blocks());
+        MemorySegment.copy(segment, WORD, block * blockBytes(bitcase), words, 0, LANES * bitcase);
+        for (int p = 0; p < LANES; p++) {
+            decodePosition(words, p, bitcase, mask, out, p * LANES);
+        }
+    }
+
+    /**
      * Decodes position {@code p} of all 32 lanes of a block's {@code words} (32 consecutive rows)
      * into {@code out[outOffset, outOffset + 32)}. Public so that scan kernels share the one
      * decoder; the per-position shift is uniform across lanes, which lets the JIT vectorize it.

@@ -77,6 +77,11 @@ public final class LongDictionary implements Dictionary {
         return vid -> Long.compare(values.getAtIndex(JAVA_LONG, vid), probe);
     }
 
+    /** The values in vid order, 8 bytes each (read-only): for kernels that gather many at once. */
+    public MemorySegment values() {
+        return values;
+    }
+
     @Override
     public List<MemorySegment> segments() {
         return List.of(values);

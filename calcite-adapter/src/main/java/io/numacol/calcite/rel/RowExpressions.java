@@ -1,16 +1,19 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.calcite.SqlTypes;
+import io.numacol.exec.NumericExpr;
 import io.numacol.exec.Projection;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -61,7 +64,112 @@ final class RowExpressions {
         }
         TreeSet<Integer> columns = new TreeSet<>();
         collectColumns(e, columns);
-        return new Projection.Computed(columns.stream().mapToInt(Integer::intValue).toArray(), compile(e), e.toString());
+        return new Projection.Computed(columns.stream().mapToInt(Integer::intValue).toArray(), compile(e), numeric(e),
+                e.toString());
+    }
+
+    /**
+     * The expression as primitive arithmetic aggregates run a block at a time, or null where
+     * that would round or needs types it has not (DATE, REAL, NULL literals).
+     */
+    static NumericExpr numeric(RexNode e) {
+        NumericExpr.Type t = numericType(e.getType());
+        if (t == null) {
+            return null;
+        }
+        return switch (e) {
+            case RexInputRef ref -> new NumericExpr.Column(ref.getIndex(), t);
+            case RexLiteral l -> constant(l, t);
+            case RexCall c -> switch (c.getKind()) {
+                case PLUS, MINUS, TIMES -> arithmetic(c, t);
+                case MINUS_PREFIX -> {
+                    NumericExpr operand = align(numeric(c.getOperands().getFirst()), t);
+                    yield operand == null ? null : new NumericExpr.Negate(operand, t);
+                }
+                case CAST -> widening(c.getOperands().getFirst().getType(), c.getType())
+                        ? align(numeric(c.getOperands().getFirst()), t) : null;
+                default -> null;
+            };
+            default -> null;
+        };
+    }
+
+    private static NumericExpr arithmetic(RexCall c, NumericExpr.Type t) {
+        NumericExpr a = numeric(c.getOperands().get(0));
+        NumericExpr b = numeric(c.getOperands().get(1));
+        if (a == null || b == null) {
+            return null;
+        }
+        NumericExpr.Op op = switch (c.getKind()) {
+            case PLUS -> NumericExpr.Op.ADD;
+            case MINUS -> NumericExpr.Op.SUBTRACT;
+            default -> NumericExpr.Op.MULTIPLY;
+        };
+        if (t.approximate() || op != NumericExpr.Op.MULTIPLY) {
+            a = align(a, t);
+            b = align(b, t);
+            return a == null || b == null ? null : new NumericExpr.Arithmetic(op, a, b, t);
+        }
+        if (a.type().approximate() || b.type().approximate()) {
+            return null;
+        }
+        int scale = a.type().scale() + b.type().scale();
+        if (scale == t.scale()) {
+            return new NumericExpr.Arithmetic(op, a, b, t);
+        }
+        if (scale > t.scale()) {
+            return null; // Calcite capped the scale: the product rounds, which only BigDecimals do
+        }
+        NumericExpr.Type product = new NumericExpr.Type(false, scale, Long.MIN_VALUE, Long.MAX_VALUE, t.decimal(), t.name());
+        return align(new NumericExpr.Arithmetic(op, a, b, product), t);
+    }
+
+    /** {@code e} as a value of {@code t} without rounding, or null when it would round. */
+    private static NumericExpr align(NumericExpr e, NumericExpr.Type t) {
+        if (e == null || e.type().equals(t)) {
+            return e;
+        }
+        if (t.approximate()) {
+            return switch (e) {
+                case NumericExpr.LongConstant l -> new NumericExpr.DoubleConstant(
+                        BigDecimal.valueOf(l.unscaled(), l.type().scale()).doubleValue());
+                default -> e.type().approximate() ? e : new NumericExpr.ToDouble(e);
+            };
+        }
+        if (e.type().approximate() || e.type().scale() > t.scale()) {
+            return null;
+        }
+        if (e instanceof NumericExpr.LongConstant l) {
+            return constant(BigDecimal.valueOf(l.unscaled(), l.type().scale()), t);
+        }
+        return new NumericExpr.Rescale(e, t);
+    }
+
+    private static NumericExpr constant(RexLiteral l, NumericExpr.Type t) {
+        if (l.isNull() || l.getType().getSqlTypeName().getFamily() != SqlTypeFamily.NUMERIC) {
+            return null;
+        }
+        BigDecimal v = l.getValueAs(BigDecimal.class);
+        return t.approximate() ? new NumericExpr.DoubleConstant(v.doubleValue()) : constant(v, t);
+    }
+
+    private static NumericExpr constant(BigDecimal v, NumericExpr.Type t) {
+        try {
+            long unscaled = v.setScale(t.scale(), RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+            return unscaled < t.min() || unscaled > t.max() ? null : new NumericExpr.LongConstant(unscaled, t);
+        } catch (ArithmeticException e) {
+            return null; // it would round, or leaves a long: BigDecimals will say
+        }
+    }
+
+    private static NumericExpr.Type numericType(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case INTEGER -> NumericExpr.Type.INTEGER;
+            case BIGINT -> NumericExpr.Type.BIGINT;
+            case DECIMAL -> NumericExpr.Type.decimal(type.getPrecision(), type.getScale());
+            case DOUBLE, FLOAT -> NumericExpr.Type.DOUBLE;
+            default -> null;
+        };
     }
 
     private static void collectColumns(RexNode e, TreeSet<Integer> into) {

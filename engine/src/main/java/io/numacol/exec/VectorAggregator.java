@@ -1,0 +1,563 @@
+package io.numacol.exec;
+
+import io.numacol.storage.Column;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.IndexVector;
+import io.numacol.storage.TablePart;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A task's GROUP BY over one part, a {@link Batch} at a time and without boxing: group keys are
+ * the key columns' vids packed in a long, mapped to dense group numbers (through an array when
+ * the keys span at most 2^16 values, as Q1's flags do, else an open-addressing table), and each
+ * aggregate keeps primitive arrays indexed by group number. Exact sums stay in longs and spill
+ * into a BigDecimal only when one overflows. Only {@link #finish} translates vids to values,
+ * since every part has its own dictionaries, and hands over {@link Accumulator}s to merge.
+ */
+final class VectorAggregator {
+    private static final int BLOCK = IndexVector.BLOCK_ROWS;
+    private static final int DIRECT_KEY_BITS = 16;
+
+    private final Batch batch;
+    private final int[] keyColumns;
+    private final int[] keyBits;
+    private final Acc[] accs;
+    private final int[] groupOf = new int[BLOCK];
+    private final long[] packed = new long[BLOCK];
+    /** Group number -> packed key. */
+    private long[] groupKeys = new long[16];
+    private int groups;
+    /** Packed key -> group number + 1 (0: none yet), when the keys fit {@link #DIRECT_KEY_BITS}. */
+    private final int[] direct;
+    private long[] hashKeys;
+    private int[] hashGroups;
+
+    /**
+     * Whether every part can be aggregated so: no DISTINCT, aggregate inputs that are columns or
+     * {@link NumericExpr}s, keys that pack into 63 bits. All parts or none, so that the merge
+     * never meets MIN/MAX values of two representations.
+     */
+    static boolean supports(QueryPlan plan, List<TablePart> parts) {
+        Aggregation agg = plan.aggregation();
+        for (AggregateCall call : agg.calls()) {
+            if (call.distinct()) {
+                return false;
+            }
+            if (call.input() < 0) {
+                continue;
+            }
+            switch (plan.projections().get(call.input())) {
+                case Projection.ColumnRef ref -> {
+                    if (call.kind() == AggregateCall.Kind.SUM && numericType(plan.table().schema().columns().get(ref.column()).type()) == null) {
+                        return false;
+                    }
+                }
+                case Projection.Computed c -> {
+                    if (c.numeric() == null) {
+                        return false;
+                    }
+                }
+            }
+        }
+        for (TablePart part : parts) {
+            int bits = 0;
+            for (int k : agg.groupKeys()) {
+                bits += part.column(((Projection.ColumnRef) plan.projections().get(k)).column()).bitcase();
+            }
+            if (bits > 63) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A column's values as a numeric expression's type, or null for non-numbers. */
+    static NumericExpr.Type numericType(ColumnType type) {
+        return switch (type.kind()) {
+            case INTEGER -> NumericExpr.Type.INTEGER;
+            case BIGINT -> NumericExpr.Type.BIGINT;
+            case DECIMAL -> NumericExpr.Type.decimal(type.precision(), type.scale());
+            case DOUBLE -> NumericExpr.Type.DOUBLE;
+            default -> null;
+        };
+    }
+
+    VectorAggregator(QueryPlan plan, Batch batch) {
+        this.batch = batch;
+        TablePart part = batch.part();
+        Aggregation agg = plan.aggregation();
+        keyColumns = Arrays.stream(agg.groupKeys())
+                .map(k -> ((Projection.ColumnRef) plan.projections().get(k)).column()).toArray();
+        keyBits = Arrays.stream(keyColumns).map(c -> part.column(c).bitcase()).toArray();
+        int totalBits = Arrays.stream(keyBits).sum();
+        direct = totalBits <= DIRECT_KEY_BITS ? new int[1 << totalBits] : null;
+        if (direct == null) {
+            hashKeys = new long[1024];
+            hashGroups = new int[1024];
+        }
+        accs = agg.calls().stream().map(call -> acc(plan, call)).toArray(Acc[]::new);
+        for (Acc a : accs) {
+            a.grow(groupKeys.length);
+        }
+    }
+
+    private Acc acc(QueryPlan plan, AggregateCall call) {
+        if (call.input() < 0) {
+            return new CountAcc(null);
+        }
+        Projection input = plan.projections().get(call.input());
+        int sign = call.kind() == AggregateCall.Kind.MIN ? 1 : -1;
+        if (input instanceof Projection.ColumnRef ref && call.kind() != AggregateCall.Kind.SUM) {
+            Column column = batch.part().column(ref.column());
+            return call.kind() == AggregateCall.Kind.COUNT ? new CountAcc(b -> b.nulls(ref.column()))
+                    : new VidExtremeAcc(ref.column(), column, sign);
+        }
+        NumericExpr expr = switch (input) {
+            case Projection.ColumnRef ref ->
+                    new NumericExpr.Column(ref.column(), numericType(plan.table().schema().columns().get(ref.column()).type()));
+            case Projection.Computed c -> c.numeric();
+        };
+        NumericKernel kernel = NumericKernel.compile(expr, batch);
+        return switch (call.kind()) {
+            case COUNT -> new CountAcc(kernel::nulls);
+            case SUM -> expr.type().approximate() ? new DoubleSumAcc(kernel)
+                    : new ExactSumAcc(kernel, expr.type().decimal() ? expr.type().scale() : -1);
+            case MIN, MAX -> expr.type().approximate() ? new DoubleExtremeAcc(kernel, sign) : new LongExtremeAcc(kernel, sign);
+        };
+    }
+
+    /** Aggregates the batch's selected rows. */
+    void add() {
+        int n = batch.size();
+        if (n == 0) {
+            return;
+        }
+        boolean single = keyColumns.length == 0;
+        if (single) {
+            if (groups == 0) {
+                newGroup(0);
+            }
+        } else {
+            assignGroups(n);
+        }
+        for (Acc a : accs) {
+            a.add(n, single);
+        }
+    }
+
+    private void assignGroups(int n) {
+        long[] key = packed;
+        int[] first = batch.vids(keyColumns[0]);
+        for (int i = 0; i < n; i++) {
+            key[i] = first[i];
+        }
+        for (int k = 1; k < keyColumns.length; k++) {
+            int[] v = batch.vids(keyColumns[k]);
+            int shift = keyBits[k];
+            for (int i = 0; i < n; i++) {
+                key[i] = key[i] << shift | v[i];
+            }
+        }
+        if (direct != null) {
+            for (int i = 0; i < n; i++) {
+                int slot = (int) key[i];
+                int g = direct[slot] - 1;
+                if (g < 0) {
+                    g = newGroup(key[i]);
+                    direct[slot] = g + 1;
+                }
+                groupOf[i] = g;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                groupOf[i] = lookup(key[i]);
+            }
+        }
+    }
+
+    /** Open addressing with linear probing, at most half full; entries hold group number + 1. */
+    private int lookup(long key) {
+        int mask = hashKeys.length - 1;
+        int at = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        while (true) {
+            int g = hashGroups[at] - 1;
+            if (g < 0) {
+                g = newGroup(key);
+                hashKeys[at] = key;
+                hashGroups[at] = g + 1;
+                if (2 * groups > hashKeys.length) {
+                    rehash();
+                }
+                return g;
+            }
+            if (hashKeys[at] == key) {
+                return g;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    private void rehash() {
+        long[] keys = hashKeys;
+        int[] slots = hashGroups;
+        hashKeys = new long[keys.length * 2];
+        hashGroups = new int[keys.length * 2];
+        int mask = hashKeys.length - 1;
+        for (int i = 0; i < keys.length; i++) {
+            if (slots[i] != 0) {
+                int at = (int) ((keys[i] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+                while (hashGroups[at] != 0) {
+                    at = (at + 1) & mask;
+                }
+                hashKeys[at] = keys[i];
+                hashGroups[at] = slots[i];
+            }
+        }
+    }
+
+    private int newGroup(long key) {
+        if (groups == groupKeys.length) {
+            groupKeys = Arrays.copyOf(groupKeys, groups * 2);
+            for (Acc a : accs) {
+                a.grow(groups * 2);
+            }
+        }
+        groupKeys[groups] = key;
+        return groups++;
+    }
+
+    /** The task's groups by value, in {@code partitions} hash partitions for the merge. */
+    List<Map<List<Object>, Accumulator[]>> finish(int partitions) {
+        List<Map<List<Object>, Accumulator[]>> out = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            out.add(new HashMap<>());
+        }
+        for (int g = 0; g < groups; g++) {
+            List<Object> key = keyValues(batch.part(), keyColumns, keyBits, groupKeys[g]);
+            Accumulator[] results = new Accumulator[accs.length];
+            for (int a = 0; a < accs.length; a++) {
+                results[a] = accs[a].result(g);
+            }
+            out.get(Math.floorMod(key.hashCode(), partitions)).put(key, results);
+        }
+        return out;
+    }
+
+    /** The values of a packed vid key: the last column in the lowest bits. */
+    static List<Object> keyValues(TablePart part, int[] keyColumns, int[] keyBits, long packedKey) {
+        Object[] values = new Object[keyColumns.length];
+        long k = packedKey;
+        for (int i = keyColumns.length - 1; i >= 0; i--) {
+            values[i] = InternalValues.of(part.column(keyColumns[i]), (int) (k & ((1L << keyBits[i]) - 1)));
+            k >>>= keyBits[i];
+        }
+        return Arrays.asList(values);
+    }
+
+    /** Where an aggregate finds its input's NULL flags in a batch (null: none). */
+    private interface NullSource {
+        boolean[] nulls(Batch batch);
+    }
+
+    /** One aggregate's state, an entry per group. */
+    private abstract sealed class Acc {
+        abstract void grow(int capacity);
+
+        abstract void add(int n, boolean single);
+
+        abstract Accumulator result(int group);
+    }
+
+    private final class CountAcc extends Acc {
+        private final NullSource nullSource;
+        private long[] counts = new long[0];
+
+        CountAcc(NullSource nullSource) {
+            this.nullSource = nullSource;
+        }
+
+        @Override
+        void grow(int capacity) {
+            counts = Arrays.copyOf(counts, capacity);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            boolean[] nulls = nullSource == null ? null : nullSource.nulls(batch);
+            if (single) {
+                long c = n;
+                if (nulls != null) {
+                    for (int i = 0; i < n; i++) {
+                        c -= nulls[i] ? 1 : 0;
+                    }
+                }
+                counts[0] += c;
+            } else if (nulls == null) {
+                for (int i = 0; i < n; i++) {
+                    counts[groupOf[i]]++;
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    counts[groupOf[i]] += nulls[i] ? 0 : 1;
+                }
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            return Accumulator.count(counts[group]);
+        }
+    }
+
+    private final class ExactSumAcc extends Acc {
+        /** Sums of a block of values below 2^52 in magnitude cannot overflow. */
+        private static final long SMALL = 1L << 52;
+        private final NumericKernel input;
+        private final int scale;
+        private final long[] masked = new long[BLOCK];
+        private long[] sums = new long[0];
+        private long[] nonNull = new long[0];
+        private BigDecimal[] spilled = new BigDecimal[0];
+
+        ExactSumAcc(NumericKernel input, int scale) {
+            this.input = input;
+            this.scale = scale;
+        }
+
+        @Override
+        void grow(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
+            nonNull = Arrays.copyOf(nonNull, capacity);
+            spilled = Arrays.copyOf(spilled, capacity);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            long[] v = input.longs(batch);
+            boolean[] nulls = input.nulls(batch);
+            if (nulls != null) { // a NULL row's value is whatever its zeros computed to: it must add nothing
+                for (int i = 0; i < n; i++) {
+                    masked[i] = nulls[i] ? 0 : v[i];
+                }
+                v = masked;
+            }
+            if (single) {
+                long sum = 0;
+                long magnitude = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += v[i];
+                    magnitude |= v[i] ^ (v[i] >> 63);
+                }
+                if (Long.compareUnsigned(magnitude, SMALL) < 0) {
+                    add(0, sum);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        add(0, v[i]);
+                    }
+                }
+                long c = n;
+                if (nulls != null) {
+                    for (int i = 0; i < n; i++) {
+                        c -= nulls[i] ? 1 : 0;
+                    }
+                }
+                nonNull[0] += c;
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                add(groupOf[i], v[i]);
+            }
+            if (nulls == null) {
+                for (int i = 0; i < n; i++) {
+                    nonNull[groupOf[i]]++;
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    nonNull[groupOf[i]] += nulls[i] ? 0 : 1;
+                }
+            }
+        }
+
+        private void add(int group, long value) {
+            long s = sums[group];
+            long r = s + value;
+            if (((s ^ r) & (value ^ r)) < 0) { // overflow: the running sum moves to the BigDecimal
+                BigDecimal base = spilled[group] == null ? BigDecimal.ZERO : spilled[group];
+                spilled[group] = base.add(BigDecimal.valueOf(s, Math.max(scale, 0))).add(BigDecimal.valueOf(value, Math.max(scale, 0)));
+                sums[group] = 0;
+            } else {
+                sums[group] = r;
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            return Accumulator.exactSum(nonNull[group], sums[group], spilled[group], scale);
+        }
+    }
+
+    private final class DoubleSumAcc extends Acc {
+        private final NumericKernel input;
+        private double[] sums = new double[0];
+        private long[] nonNull = new long[0];
+
+        DoubleSumAcc(NumericKernel input) {
+            this.input = input;
+        }
+
+        @Override
+        void grow(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
+            nonNull = Arrays.copyOf(nonNull, capacity);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            double[] v = input.doubles(batch);
+            boolean[] nulls = input.nulls(batch);
+            for (int i = 0; i < n; i++) {
+                int g = single ? 0 : groupOf[i];
+                boolean isNull = nulls != null && nulls[i];
+                sums[g] += isNull ? 0 : v[i];
+                nonNull[g] += isNull ? 0 : 1;
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            return Accumulator.doubleSum(nonNull[group], sums[group]);
+        }
+    }
+
+    /** MIN/MAX of a column on its vids: each part's dictionary is sorted, so the extreme vid holds the extreme value. */
+    private final class VidExtremeAcc extends Acc {
+        private final int columnIndex;
+        private final Column column;
+        private final int sign;
+        private final int nullVid;
+        private int[] best = new int[0];
+
+        VidExtremeAcc(int columnIndex, Column column, int sign) {
+            this.columnIndex = columnIndex;
+            this.column = column;
+            this.sign = sign;
+            this.nullVid = column.nullVid();
+        }
+
+        @Override
+        void grow(int capacity) {
+            int old = best.length;
+            best = Arrays.copyOf(best, capacity);
+            Arrays.fill(best, old, capacity, -1);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            int[] v = batch.vids(columnIndex);
+            for (int i = 0; i < n; i++) {
+                int vid = v[i];
+                if (vid == nullVid) {
+                    continue;
+                }
+                int g = single ? 0 : groupOf[i];
+                int b = best[g];
+                if (b < 0 || (sign > 0 ? vid < b : vid > b)) {
+                    best[g] = vid;
+                }
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            return Accumulator.extreme(sign, best[group] < 0 ? null : InternalValues.of(column, best[group]));
+        }
+    }
+
+    private final class LongExtremeAcc extends Acc {
+        private final NumericKernel input;
+        private final int sign;
+        private long[] best = new long[0];
+        private boolean[] any = new boolean[0];
+
+        LongExtremeAcc(NumericKernel input, int sign) {
+            this.input = input;
+            this.sign = sign;
+        }
+
+        @Override
+        void grow(int capacity) {
+            best = Arrays.copyOf(best, capacity);
+            any = Arrays.copyOf(any, capacity);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            long[] v = input.longs(batch);
+            boolean[] nulls = input.nulls(batch);
+            for (int i = 0; i < n; i++) {
+                if (nulls != null && nulls[i]) {
+                    continue;
+                }
+                int g = single ? 0 : groupOf[i];
+                if (!any[g] || (sign > 0 ? v[i] < best[g] : v[i] > best[g])) {
+                    best[g] = v[i];
+                    any[g] = true;
+                }
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            if (!any[group]) {
+                return Accumulator.extreme(sign, null);
+            }
+            NumericExpr.Type type = input.type;
+            return Accumulator.extreme(sign, type.decimal() ? BigDecimal.valueOf(best[group], type.scale()) : (Object) best[group]);
+        }
+    }
+
+    private final class DoubleExtremeAcc extends Acc {
+        private final NumericKernel input;
+        private final int sign;
+        private double[] best = new double[0];
+        private boolean[] any = new boolean[0];
+
+        DoubleExtremeAcc(NumericKernel input, int sign) {
+            this.input = input;
+            this.sign = sign;
+        }
+
+        @Override
+        void grow(int capacity) {
+            best = Arrays.copyOf(best, capacity);
+            any = Arrays.copyOf(any, capacity);
+        }
+
+        @Override
+        void add(int n, boolean single) {
+            double[] v = input.doubles(batch);
+            boolean[] nulls = input.nulls(batch);
+            for (int i = 0; i < n; i++) {
+                if (nulls != null && nulls[i]) {
+                    continue;
+                }
+                int g = single ? 0 : groupOf[i];
+                if (!any[g] || (sign > 0 ? Double.compare(v[i], best[g]) < 0 : Double.compare(v[i], best[g]) > 0)) {
+                    best[g] = v[i];
+                    any[g] = true;
+                }
+            }
+        }
+
+        @Override
+        Accumulator result(int group) {
+            return Accumulator.extreme(sign, any[group] ? (Object) best[group] : null);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.numacol.exec;
+
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import io.numacol.database.DatabaseConfig;
+import io.numacol.exec.AggregateCall.Kind;
+import io.numacol.exec.NumericExpr.Arithmetic;
+import io.numacol.exec.NumericExpr.Column;
+import io.numacol.exec.NumericExpr.LongConstant;
+import io.numacol.exec.NumericExpr.Op;
+import io.numacol.exec.NumericExpr.Type;
+import io.numacol.scheduler.StatementFailedException;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The vectorized GROUP BY against the row-at-a-time path it replaces, which boxes every value
+ * and so serves as the reference: parts of odd sizes on two fake nodes, NULLs, dense and sparse
+ * selections, keys through the direct array and the hash table, sums that leave a long.
+ */
+class VectorAggregatorTest {
+    private static final int ROWS = 23_456;
+    private static final int K = 0, G = 1, AMOUNT = 2, S = 3, D = 4, PRICE = 5, DISC = 6, WIDE = 7;
+    private static Database db;
+    private static Table table;
+
+    @BeforeAll
+    static void load() {
+        db = Database.open(DatabaseConfig.defaults().withTopology("fake:2").withRowsPerPart(7_001));
+        table = db.catalog().create("v", TableSchema.of(
+                new TableSchema.ColumnDef("k", ColumnType.bigint(), false),
+                new TableSchema.ColumnDef("g", ColumnType.integer(), true),
+                new TableSchema.ColumnDef("amount", ColumnType.decimal(18, 2), false),
+                new TableSchema.ColumnDef("s", ColumnType.varchar(8), true),
+                new TableSchema.ColumnDef("d", ColumnType.doubleType(), true),
+                new TableSchema.ColumnDef("price", ColumnType.decimal(12, 2), false),
+                new TableSchema.ColumnDef("disc", ColumnType.decimal(4, 2), true),
+                new TableSchema.ColumnDef("wide", ColumnType.bigint(), false)));
+        Random r = new Random(23);
+        try (Appender a = db.appender("v")) {
+            for (int i = 0; i < ROWS; i++) {
+                a.append((long) i,
+                        r.nextInt(9) == 0 ? null : r.nextInt(7) - 3,
+                        // near the largest DECIMAL(18,2): a sum of two leaves a long
+                        new BigDecimal("9999999999999999.99").subtract(BigDecimal.valueOf(r.nextInt(1000), 2)),
+                        r.nextInt(5) == 0 ? null : "s" + r.nextInt(30),
+                        r.nextInt(6) == 0 ? null : r.nextGaussian() * 1e3,
+                        BigDecimal.valueOf(r.nextInt(10_000_000), 2),
+                        r.nextInt(10) == 0 ? null : BigDecimal.valueOf(r.nextInt(11), 2),
+                        r.nextLong(1L << 40) * (r.nextBoolean() ? 1 : -1));
+            }
+        }
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    private static final Type PRICE_T = Type.decimal(12, 2);
+    private static final Type DISC_T = Type.decimal(4, 2);
+    private static final Type ONE_MINUS_T = Type.decimal(5, 2);
+    private static final Type NET_T = Type.decimal(17, 4);
+
+    /** price * (1 - disc), Q1's shape: exact, NULL where disc is. */
+    private static Projection net() {
+        NumericExpr oneMinus = new Arithmetic(Op.SUBTRACT, new LongConstant(100, ONE_MINUS_T), new Column(DISC, DISC_T), ONE_MINUS_T);
+        return new Projection.Computed(new int[]{PRICE, DISC}, row -> row[DISC] == null ? null
+                : ((BigDecimal) row[PRICE]).multiply(BigDecimal.ONE.subtract((BigDecimal) row[DISC])).setScale(4),
+                new Arithmetic(Op.MULTIPLY, new Column(PRICE, PRICE_T), oneMinus, NET_T), "price*(1-disc)");
+    }
+
+    /** d * 2.5 + g as doubles, NULL where either is. */
+    private static Projection scaledDouble() {
+        NumericExpr e = new Arithmetic(Op.ADD,
+                new Arithmetic(Op.MULTIPLY, new Column(D, Type.DOUBLE), new NumericExpr.DoubleConstant(2.5), Type.DOUBLE),
+                new NumericExpr.ToDouble(new Column(G, Type.INTEGER)), Type.DOUBLE);
+        return new Projection.Computed(new int[]{D, G}, row -> row[D] == null || row[G] == null ? null
+                : (Double) row[D] * 2.5 + (Integer) row[G], e, "d*2.5+g");
+    }
+
+    /** wide - k as BIGINT. */
+    private static Projection difference() {
+        NumericExpr e = new Arithmetic(Op.SUBTRACT, new Column(WIDE, Type.BIGINT), new Column(K, Type.BIGINT), Type.BIGINT);
+        return new Projection.Computed(new int[]{WIDE, K}, row -> (Long) row[WIDE] - (Long) row[K], e, "wide-k");
+    }
+
+    private static List<Projection> projections() {
+        List<Projection> p = new ArrayList<>();
+        for (int c = 0; c <= WIDE; c++) {
+            p.add(new Projection.ColumnRef(c));
+        }
+        p.add(net());           // 8
+        p.add(scaledDouble());  // 9
+        p.add(difference());    // 10
+        return p;
+    }
+
+    private static final List<AggregateCall> CALLS = List.of(
+            new AggregateCall(Kind.COUNT, -1, false),
+            new AggregateCall(Kind.COUNT, G, false),
+            new AggregateCall(Kind.SUM, AMOUNT, false),
+            new AggregateCall(Kind.SUM, PRICE, false),
+            new AggregateCall(Kind.SUM, G, false),
+            new AggregateCall(Kind.SUM, 8, false),
+            new AggregateCall(Kind.SUM, 10, false),
+            new AggregateCall(Kind.MIN, S, false),
+            new AggregateCall(Kind.MAX, S, false),
+            new AggregateCall(Kind.MIN, 8, false),
+            new AggregateCall(Kind.MAX, 10, false),
+            new AggregateCall(Kind.COUNT, 8, false),
+            new AggregateCall(Kind.MAX, D, false));
+
+    static Stream<Arguments> cases() {
+        ColumnFilter dense = new ColumnFilter.Range(K, 100L, true, 20_000L, false);
+        ColumnFilter sparse = new ColumnFilter.In(K, List.of(3L, 700L, 7_000L, 7_001L, 14_002L, 23_455L));
+        ColumnFilter nullsOnly = new ColumnFilter.IsNull(G, true);
+        List<Arguments> out = new ArrayList<>();
+        for (int[] keys : List.of(new int[]{}, new int[]{G}, new int[]{S, G}, new int[]{WIDE}, new int[]{K, S, G})) {
+            for (ColumnFilter f : Arrays.asList(null, dense, sparse, nullsOnly)) {
+                out.add(Arguments.of(keys, f));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void vectorizedAgreesWithRowAtATime(int[] keys, ColumnFilter filter) {
+        // SUM(amount) overflows a long in every group but the sparse ones: the spill to BigDecimal
+        QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(keys, CALLS), null);
+        assertThat(supported(plan)).isTrue();
+        assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
+                new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), keys.length);
+    }
+
+    @Test
+    void aDecimalThatLeavesALongIsComputedAgainExactly() {
+        // amount * amount: each product is about 10^36, far past a long; DECIMAL(36, 4) in SQL
+        Type square = Type.decimal(36, 4);
+        Type amount = Type.decimal(18, 2);
+        Projection p = new Projection.Computed(new int[]{AMOUNT},
+                row -> ((BigDecimal) row[AMOUNT]).multiply((BigDecimal) row[AMOUNT]),
+                new Arithmetic(Op.MULTIPLY, new Column(AMOUNT, amount), new Column(AMOUNT, amount), square), "amount^2");
+        QueryPlan plan = new QueryPlan(table, new ColumnFilter.Range(K, 0L, true, 50L, false),
+                List.of(new Projection.ColumnRef(G), p), new Aggregation(new int[]{0}, List.of(new AggregateCall(Kind.SUM, 1, false))), null);
+        assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
+                new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 1);
+    }
+
+    @Test
+    void integerOverflowIsAnErrorNotAWrappedValue() {
+        Projection p = new Projection.Computed(new int[]{WIDE}, row -> {
+            throw new AssertionError("the vectorized path must not fall back");
+        }, new Arithmetic(Op.MULTIPLY, new Column(WIDE, Type.BIGINT), new LongConstant(1L << 40, Type.BIGINT), Type.BIGINT), "wide*2^40");
+        QueryPlan plan = new QueryPlan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false))), null);
+        assertThatThrownBy(() -> new QueryExecutor(db.scheduler()).execute(plan, () -> false))
+                .isInstanceOf(StatementFailedException.class)
+                .cause().isInstanceOf(ArithmeticException.class).hasMessageContaining("BIGINT overflow");
+    }
+
+    @Test
+    void distinctAggregatesStayOnTheRowPath() {
+        QueryPlan plan = new QueryPlan(table, null, projections(),
+                new Aggregation(new int[]{G}, List.of(new AggregateCall(Kind.COUNT, S, true))), null);
+        assertThat(supported(plan)).isFalse();
+    }
+
+    private static boolean supported(QueryPlan plan) {
+        try (var snapshot = table.snapshot()) {
+            return VectorAggregator.supports(plan, snapshot.parts());
+        }
+    }
+
+    private static void assertSameRows(List<Object[]> actual, List<Object[]> expected, int keys) {
+        assertThat(actual).hasSameSizeAs(expected);
+        java.util.Map<List<Object>, Object[]> byKey = new java.util.HashMap<>();
+        for (Object[] row : expected) {
+            byKey.put(Arrays.asList(row).subList(0, keys), row);
+        }
+        for (Object[] row : actual) {
+            Object[] want = byKey.get(Arrays.asList(row).subList(0, keys));
+            assertThat(want).as("group %s", Arrays.asList(row).subList(0, keys)).isNotNull();
+            for (int i = keys; i < row.length; i++) {
+                assertSameValue(row[i], want[i], Arrays.asList(row).subList(0, keys) + " column " + i);
+            }
+        }
+    }
+
+    private static void assertSameValue(Object actual, Object expected, String where) {
+        if (expected == null || actual == null) {
+            assertThat(actual).as(where).isEqualTo(expected);
+        } else if (expected instanceof Double e) {
+            assertThat(((Number) actual).doubleValue()).as(where).isCloseTo(e, org.assertj.core.data.Offset.offset(Math.abs(e) * 1e-9 + 1e-9));
+        } else if (expected instanceof BigDecimal e) {
+            assertThat((BigDecimal) actual).as(where).isEqualByComparingTo(e);
+        } else if (expected instanceof Number e && actual instanceof Number a) {
+            assertThat(a.longValue()).as(where).isEqualTo(e.longValue());
+        } else {
+            assertThat(actual).as(where).isEqualTo(expected);
+        }
+    }
+}
