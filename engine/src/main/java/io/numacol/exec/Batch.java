@@ -101,6 +101,11 @@ final class Batch {
         return size;
     }
 
+    /** Changes with every {@link #select}: what was computed for another generation is stale. */
+    int generation() {
+        return generation;
+    }
+
     /** The selected rows' vids of {@code column}. */
     int[] vids(int column) {
         int[] out = vids[column];

@@ -33,7 +33,7 @@ public sealed interface NumericExpr {
         }
 
         /** An exact type whose range is all of a long's: no check needed but for overflow. */
-        boolean fullRange() {
+        public boolean fullRange() {
             return min == Long.MIN_VALUE && max == Long.MAX_VALUE;
         }
     }

@@ -5,6 +5,7 @@ import io.numacol.exec.NumericExpr.Type;
 import io.numacol.storage.IndexVector;
 
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * A {@link NumericExpr} compiled for one task: each node evaluates the selected rows of a
@@ -24,17 +25,28 @@ abstract sealed class NumericKernel {
         this.nullableColumns = Arrays.stream(columns).filter(c -> batch.part().column(c).hasNulls()).toArray();
     }
 
-    static NumericKernel compile(NumericExpr e, Batch batch) {
+    /**
+     * Compiles {@code e}; equal subexpressions (Q1's {@code price * (1 - discount)} appears in two
+     * sums) share one kernel through {@code shared}, and so compute once per block.
+     */
+    static NumericKernel compile(NumericExpr e, Batch batch, Map<NumericExpr, NumericKernel> shared) {
+        NumericKernel known = shared.get(e);
+        if (known != null) {
+            return known;
+        }
         int[] columns = e.columns();
-        return switch (e) {
+        NumericKernel k = switch (e) {
             case NumericExpr.Column c -> new ColumnKernel(c, columns, batch);
             case NumericExpr.LongConstant l -> new Constant(l.type(), l.unscaled(), 0, columns, batch);
             case NumericExpr.DoubleConstant d -> new Constant(Type.DOUBLE, 0, d.value(), columns, batch);
-            case NumericExpr.Arithmetic a -> new ArithmeticKernel(a, compile(a.left(), batch), compile(a.right(), batch), columns, batch);
-            case NumericExpr.Negate n -> new Unary(n.type(), Unary.Op.NEGATE, compile(n.operand(), batch), columns, batch);
-            case NumericExpr.Rescale r -> new Unary(r.type(), Unary.Op.RESCALE, compile(r.operand(), batch), columns, batch);
-            case NumericExpr.ToDouble d -> new Unary(Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), batch), columns, batch);
+            case NumericExpr.Arithmetic a -> new ArithmeticKernel(a, compile(a.left(), batch, shared),
+                    compile(a.right(), batch, shared), columns, batch);
+            case NumericExpr.Negate n -> new Unary(n.type(), Unary.Op.NEGATE, compile(n.operand(), batch, shared), columns, batch);
+            case NumericExpr.Rescale r -> new Unary(r.type(), Unary.Op.RESCALE, compile(r.operand(), batch, shared), columns, batch);
+            case NumericExpr.ToDouble d -> new Unary(Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), batch, shared), columns, batch);
         };
+        shared.put(e, k);
+        return k;
     }
 
     /** Exact values of the batch's rows (unscaled at {@code type.scale()}). */
@@ -68,7 +80,7 @@ abstract sealed class NumericKernel {
     }
 
     /** Checks an exact result against its type's range (INTEGER's is narrower than a long). */
-    final void checkRange(long[] values, int n, String what) {
+    final void checkRange(long[] values, int n, Object what) {
         if (type.fullRange()) {
             return;
         }
@@ -79,7 +91,7 @@ abstract sealed class NumericKernel {
             out |= values[i] < min | values[i] > max;
         }
         if (out) {
-            throw overflow(what);
+            throw overflow(String.valueOf(what));
         }
     }
 
@@ -129,6 +141,9 @@ abstract sealed class NumericKernel {
         private final NumericKernel right;
         private final long[] longs = new long[BLOCK];
         private final double[] doubles = new double[BLOCK];
+        /** The batch generation the arrays hold, so that a shared kernel computes once per block. */
+        private int longsOf = -1;
+        private int doublesOf = -1;
 
         ArithmeticKernel(NumericExpr.Arithmetic expr, NumericKernel left, NumericKernel right, int[] columns, Batch batch) {
             super(expr.type(), columns, batch);
@@ -139,6 +154,10 @@ abstract sealed class NumericKernel {
 
         @Override
         long[] longs(Batch batch) {
+            if (longsOf == batch.generation()) {
+                return longs;
+            }
+            longsOf = batch.generation();
             long[] a = left.longs(batch);
             long[] b = right.longs(batch);
             long[] r = longs;
@@ -166,21 +185,40 @@ abstract sealed class NumericKernel {
                         r[i] = p;
                     }
                     if (overflow != 0) {
-                        throw overflow(expr.toString());
+                        throw overflow(describe());
                     }
-                    checkRange(r, n, expr.toString());
+                    checkRange(r, n, this);
                     return r;
                 }
             }
             if (overflow < 0) {
-                throw overflow(expr.toString());
+                throw overflow(describe());
             }
-            checkRange(r, n, expr.toString());
+            checkRange(r, n, this);
             return r;
+        }
+
+        /** For error messages: "the product of DECIMAL(15, 2) and BIGINT". */
+        private String describe() {
+            String what = switch (expr.op()) {
+                case ADD -> "the sum";
+                case SUBTRACT -> "the difference";
+                case MULTIPLY -> "the product";
+            };
+            return what + " of " + left.type.name() + " and " + right.type.name();
+        }
+
+        @Override
+        public String toString() {
+            return describe();
         }
 
         @Override
         double[] doubles(Batch batch) {
+            if (doublesOf == batch.generation()) {
+                return doubles;
+            }
+            doublesOf = batch.generation();
             double[] a = left.doubles(batch);
             double[] b = right.doubles(batch);
             double[] r = doubles;
@@ -215,6 +253,8 @@ abstract sealed class NumericKernel {
         private final double divisor;
         private final long[] longs = new long[BLOCK];
         private final double[] doubles = new double[BLOCK];
+        private int longsOf = -1;
+        private int doublesOf = -1;
 
         Unary(Type type, Op op, NumericKernel operand, int[] columns, Batch batch) {
             super(type, columns, batch);
@@ -230,6 +270,10 @@ abstract sealed class NumericKernel {
 
         @Override
         long[] longs(Batch batch) {
+            if (longsOf == batch.generation()) {
+                return longs;
+            }
+            longsOf = batch.generation();
             long[] a = operand.longs(batch);
             long[] r = longs;
             int n = batch.size();
@@ -252,12 +296,18 @@ abstract sealed class NumericKernel {
                     throw overflow("CAST(" + operand.type.name() + " AS " + type.name() + ")");
                 }
             }
-            checkRange(r, n, "CAST(" + operand.type.name() + " AS " + type.name() + ")");
+            if (!type.fullRange()) {
+                checkRange(r, n, "CAST(" + operand.type.name() + " AS " + type.name() + ")");
+            }
             return r;
         }
 
         @Override
         double[] doubles(Batch batch) {
+            if (doublesOf == batch.generation()) {
+                return doubles;
+            }
+            doublesOf = batch.generation();
             double[] r = doubles;
             int n = batch.size();
             if (op == Op.NEGATE) {

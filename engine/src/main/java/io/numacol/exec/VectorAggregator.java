@@ -23,12 +23,23 @@ import java.util.Map;
 final class VectorAggregator {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
     private static final int DIRECT_KEY_BITS = 16;
+    /**
+     * Up to this many groups (Q1 has 4), aggregates run one branch-free pass per group over the
+     * block instead of scattering row by row into a few hot slots, which serializes on memory.
+     */
+    private static final int FEW_GROUPS = 8;
+
+    /** How a block's rows fall into groups. */
+    private enum Spread { SINGLE, FEW, MANY }
 
     private final Batch batch;
     private final int[] keyColumns;
     private final int[] keyBits;
     private final Acc[] accs;
     private final int[] groupOf = new int[BLOCK];
+    /** With {@link Spread#FEW} groups: the block's rows per group, and per group a mask of its rows (-1 or 0). */
+    private final int[] rowsPerGroup = new int[FEW_GROUPS];
+    private final long[][] groupMasks = new long[FEW_GROUPS][BLOCK];
     private final long[] packed = new long[BLOCK];
     /** Group number -> packed key. */
     private long[] groupKeys = new long[16];
@@ -101,13 +112,14 @@ final class VectorAggregator {
             hashKeys = new long[1024];
             hashGroups = new int[1024];
         }
-        accs = agg.calls().stream().map(call -> acc(plan, call)).toArray(Acc[]::new);
+        Map<NumericExpr, NumericKernel> shared = new HashMap<>();
+        accs = agg.calls().stream().map(call -> acc(plan, call, shared)).toArray(Acc[]::new);
         for (Acc a : accs) {
             a.grow(groupKeys.length);
         }
     }
 
-    private Acc acc(QueryPlan plan, AggregateCall call) {
+    private Acc acc(QueryPlan plan, AggregateCall call, Map<NumericExpr, NumericKernel> shared) {
         if (call.input() < 0) {
             return new CountAcc(null);
         }
@@ -123,7 +135,7 @@ final class VectorAggregator {
                     new NumericExpr.Column(ref.column(), numericType(plan.table().schema().columns().get(ref.column()).type()));
             case Projection.Computed c -> c.numeric();
         };
-        NumericKernel kernel = NumericKernel.compile(expr, batch);
+        NumericKernel kernel = NumericKernel.compile(expr, batch, shared);
         return switch (call.kind()) {
             case COUNT -> new CountAcc(kernel::nulls);
             case SUM -> expr.type().approximate() ? new DoubleSumAcc(kernel)
@@ -138,16 +150,72 @@ final class VectorAggregator {
         if (n == 0) {
             return;
         }
-        boolean single = keyColumns.length == 0;
-        if (single) {
+        Spread spread;
+        if (keyColumns.length == 0) {
             if (groups == 0) {
                 newGroup(0);
             }
+            spread = Spread.SINGLE;
         } else {
             assignGroups(n);
+            spread = groups <= FEW_GROUPS ? Spread.FEW : Spread.MANY;
+            if (spread == Spread.FEW) {
+                for (int g = 0; g < groups; g++) {
+                    long[] mask = groupMasks[g];
+                    long key = groupKeys[g];
+                    long rows = 0;
+                    for (int i = 0; i < n; i++) { // on the packed keys, longs like the masks: the JIT vectorizes it
+                        long in = packed[i] == key ? -1L : 0L;
+                        mask[i] = in;
+                        rows -= in;
+                    }
+                    rowsPerGroup[g] = (int) rows;
+                }
+            }
         }
         for (Acc a : accs) {
-            a.add(n, single);
+            a.add(n, spread);
+        }
+    }
+
+    /** Rows not NULL per group (FEW), into {@code into}. */
+    private void countNonNull(int n, Spread spread, boolean[] nulls, long[] into) {
+        switch (spread) {
+            case SINGLE -> {
+                long c = n;
+                if (nulls != null) {
+                    for (int i = 0; i < n; i++) {
+                        c -= nulls[i] ? 1 : 0;
+                    }
+                }
+                into[0] += c;
+            }
+            case FEW -> {
+                if (nulls == null) {
+                    for (int g = 0; g < groups; g++) {
+                        into[g] += rowsPerGroup[g];
+                    }
+                } else {
+                    for (int g = 0; g < groups; g++) {
+                        long c = 0;
+                        for (int i = 0; i < n; i++) {
+                            c += groupOf[i] == g & !nulls[i] ? 1 : 0;
+                        }
+                        into[g] += c;
+                    }
+                }
+            }
+            case MANY -> {
+                if (nulls == null) {
+                    for (int i = 0; i < n; i++) {
+                        into[groupOf[i]]++;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        into[groupOf[i]] += nulls[i] ? 0 : 1;
+                    }
+                }
+            }
         }
     }
 
@@ -269,7 +337,7 @@ final class VectorAggregator {
     private abstract sealed class Acc {
         abstract void grow(int capacity);
 
-        abstract void add(int n, boolean single);
+        abstract void add(int n, Spread spread);
 
         abstract Accumulator result(int group);
     }
@@ -288,25 +356,8 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
-            boolean[] nulls = nullSource == null ? null : nullSource.nulls(batch);
-            if (single) {
-                long c = n;
-                if (nulls != null) {
-                    for (int i = 0; i < n; i++) {
-                        c -= nulls[i] ? 1 : 0;
-                    }
-                }
-                counts[0] += c;
-            } else if (nulls == null) {
-                for (int i = 0; i < n; i++) {
-                    counts[groupOf[i]]++;
-                }
-            } else {
-                for (int i = 0; i < n; i++) {
-                    counts[groupOf[i]] += nulls[i] ? 0 : 1;
-                }
-            }
+        void add(int n, Spread spread) {
+            countNonNull(n, spread, nullSource == null ? null : nullSource.nulls(batch), counts);
         }
 
         @Override
@@ -338,7 +389,7 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
+        void add(int n, Spread spread) {
             long[] v = input.longs(batch);
             boolean[] nulls = input.nulls(batch);
             if (nulls != null) { // a NULL row's value is whatever its zeros computed to: it must add nothing
@@ -347,41 +398,33 @@ final class VectorAggregator {
                 }
                 v = masked;
             }
-            if (single) {
-                long sum = 0;
-                long magnitude = 0;
+            long magnitude = 0;
+            if (spread != Spread.MANY) {
                 for (int i = 0; i < n; i++) {
-                    sum += v[i];
                     magnitude |= v[i] ^ (v[i] >> 63);
                 }
-                if (Long.compareUnsigned(magnitude, SMALL) < 0) {
-                    add(0, sum);
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        add(0, v[i]);
-                    }
-                }
-                long c = n;
-                if (nulls != null) {
-                    for (int i = 0; i < n; i++) {
-                        c -= nulls[i] ? 1 : 0;
-                    }
-                }
-                nonNull[0] += c;
-                return;
             }
-            for (int i = 0; i < n; i++) {
-                add(groupOf[i], v[i]);
-            }
-            if (nulls == null) {
+            if (spread == Spread.MANY || Long.compareUnsigned(magnitude, SMALL) >= 0) {
                 for (int i = 0; i < n; i++) {
-                    nonNull[groupOf[i]]++;
+                    add(spread == Spread.SINGLE ? 0 : groupOf[i], v[i]);
                 }
+            } else if (spread == Spread.SINGLE) {
+                long sum = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += v[i];
+                }
+                add(0, sum);
             } else {
-                for (int i = 0; i < n; i++) {
-                    nonNull[groupOf[i]] += nulls[i] ? 0 : 1;
+                for (int g = 0; g < groups; g++) {
+                    long[] mask = groupMasks[g];
+                    long sum = 0;
+                    for (int i = 0; i < n; i++) {
+                        sum += v[i] & mask[i];
+                    }
+                    add(g, sum);
                 }
             }
+            countNonNull(n, spread, nulls, nonNull);
         }
 
         private void add(int group, long value) {
@@ -418,15 +461,13 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
+        void add(int n, Spread spread) {
             double[] v = input.doubles(batch);
             boolean[] nulls = input.nulls(batch);
             for (int i = 0; i < n; i++) {
-                int g = single ? 0 : groupOf[i];
-                boolean isNull = nulls != null && nulls[i];
-                sums[g] += isNull ? 0 : v[i];
-                nonNull[g] += isNull ? 0 : 1;
+                sums[spread == Spread.SINGLE ? 0 : groupOf[i]] += nulls != null && nulls[i] ? 0 : v[i];
             }
+            countNonNull(n, spread, nulls, nonNull);
         }
 
         @Override
@@ -458,14 +499,14 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
+        void add(int n, Spread spread) {
             int[] v = batch.vids(columnIndex);
             for (int i = 0; i < n; i++) {
                 int vid = v[i];
                 if (vid == nullVid) {
                     continue;
                 }
-                int g = single ? 0 : groupOf[i];
+                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
                 int b = best[g];
                 if (b < 0 || (sign > 0 ? vid < b : vid > b)) {
                     best[g] = vid;
@@ -497,14 +538,14 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
+        void add(int n, Spread spread) {
             long[] v = input.longs(batch);
             boolean[] nulls = input.nulls(batch);
             for (int i = 0; i < n; i++) {
                 if (nulls != null && nulls[i]) {
                     continue;
                 }
-                int g = single ? 0 : groupOf[i];
+                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
                 if (!any[g] || (sign > 0 ? v[i] < best[g] : v[i] > best[g])) {
                     best[g] = v[i];
                     any[g] = true;
@@ -540,14 +581,14 @@ final class VectorAggregator {
         }
 
         @Override
-        void add(int n, boolean single) {
+        void add(int n, Spread spread) {
             double[] v = input.doubles(batch);
             boolean[] nulls = input.nulls(batch);
             for (int i = 0; i < n; i++) {
                 if (nulls != null && nulls[i]) {
                     continue;
                 }
-                int g = single ? 0 : groupOf[i];
+                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
                 if (!any[g] || (sign > 0 ? Double.compare(v[i], best[g]) < 0 : Double.compare(v[i], best[g]) > 0)) {
                     best[g] = v[i];
                     any[g] = true;

@@ -139,6 +139,9 @@ final class RowExpressions {
         if (e.type().approximate() || e.type().scale() > t.scale()) {
             return null;
         }
+        if (e.type().scale() == t.scale() && t.fullRange()) {
+            return e; // DECIMAL(15, 2) as DECIMAL(16, 2): the same unscaled longs
+        }
         if (e instanceof NumericExpr.LongConstant l) {
             return constant(BigDecimal.valueOf(l.unscaled(), l.type().scale()), t);
         }
