@@ -167,7 +167,18 @@ final class Batch {
         int[] v = vids(column);
         Column c = part.column(column);
         LongDictionary d = (LongDictionary) c.dictionary();
-        if (d.size() <= HEAP_DICTIONARY) {
+        if (d.isDense()) {
+            long base = d.getLong(0);
+            for (int i = 0; i < size; i++) {
+                out[i] = base + v[i];
+            }
+            if (c.hasNulls()) {
+                int nullVid = c.nullVid();
+                for (int i = 0; i < size; i++) {
+                    out[i] = v[i] == nullVid ? 0 : out[i];
+                }
+            }
+        } else if (d.size() <= HEAP_DICTIONARY) {
             long[] heap = heapLongs[column];
             if (heap == null) {
                 heap = heapLongs[column] = new long[d.size() + 1];

@@ -19,9 +19,14 @@ public final class LongDictionary implements Dictionary {
     private final MemorySegment values;
     private final int size;
 
+    /** Every long from the first value to the last is present: a value is the first plus its vid. */
+    private final boolean dense;
+
     private LongDictionary(MemorySegment values, int size) {
         this.values = values;
         this.size = size;
+        // ascending and distinct, so the difference is size - 1 exactly when no long is missing
+        this.dense = size > 0 && values.getAtIndex(JAVA_LONG, size - 1) - values.getAtIndex(JAVA_LONG, 0) == size - 1;
     }
 
     /**
@@ -75,6 +80,14 @@ public final class LongDictionary implements Dictionary {
 
     private IntUnaryOperator comparedTo(long probe) {
         return vid -> Long.compare(values.getAtIndex(JAVA_LONG, vid), probe);
+    }
+
+    /**
+     * Whether the values are consecutive longs (keys, dates of a period, TPC-H's quantities), so
+     * that {@code getLong(vid) == getLong(0) + vid}: operators add instead of gathering.
+     */
+    public boolean isDense() {
+        return dense;
     }
 
     /** The values in vid order, 8 bytes each (read-only): for kernels that gather many at once. */

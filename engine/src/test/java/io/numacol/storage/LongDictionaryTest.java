@@ -74,6 +74,16 @@ class LongDictionaryTest extends OffHeapTest {
     }
 
     @Test
+    void consecutiveValuesAreDenseGapsAndExtremesAreNot() {
+        assertThat(LongDictionary.build(new long[] {-2, -1, 0, 1}, 4, arena, MemoryPlacement.onNode(0)).isDense()).isTrue();
+        assertThat(LongDictionary.build(new long[] {7}, 1, arena, MemoryPlacement.onNode(0)).isDense()).isTrue();
+        assertThat(LongDictionary.build(new long[] {1, 2, 4}, 3, arena, MemoryPlacement.onNode(0)).isDense()).isFalse();
+        assertThat(LongDictionary.build(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 2, arena, MemoryPlacement.onNode(0)).isDense())
+                .as("the difference wraps, but not to 1").isFalse();
+        assertThat(LongDictionary.build(new long[0], 0, arena, MemoryPlacement.onNode(0)).isDense()).isFalse();
+    }
+
+    @Test
     void sqlRangesBecomeVidRanges() {
         LongDictionary d = LongDictionary.build(new long[] {10, 20, 30, 40}, 4, arena, MemoryPlacement.onNode(0));
         assertThat(d.between(20, 30)).isEqualTo(new VidRange(1, 3));
