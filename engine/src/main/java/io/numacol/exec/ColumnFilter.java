@@ -4,6 +4,7 @@ import io.numacol.scan.VidPredicate;
 import io.numacol.storage.Column;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.DoubleDictionary;
+import io.numacol.storage.IndexVector;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.StringDictionary;
 import io.numacol.storage.TablePart;
@@ -69,7 +70,7 @@ public sealed interface ColumnFilter {
     /** This predicate as vid predicates on {@code part}'s dictionaries. */
     default PartFilter prepare(TablePart part) {
         return switch (this) {
-            case And a -> new PartFilter.And(a.filters().stream().map(f -> f.prepare(part)).toList());
+            case And a -> intersectRanges(a.filters().stream().map(f -> f.prepare(part)).toList());
             case Or o -> new PartFilter.Or(o.filters().stream().map(f -> f.prepare(part)).toList());
             case Not n -> {
                 Column c = part.column(column(n.leaf()));
@@ -104,6 +105,38 @@ public sealed interface ColumnFilter {
                         : VidPredicate.in(found.stream().mapToInt(Integer::intValue).toArray());
             });
         };
+    }
+
+    /**
+     * {@code x >= ? AND x <= ?} arrives as two ranges of one column: as one vid range it is one
+     * scan instead of two and an AND, and aggregates can run on the IndexVector alone.
+     */
+    private static PartFilter intersectRanges(List<PartFilter> filters) {
+        List<PartFilter> out = new ArrayList<>();
+        java.util.Map<IndexVector, Integer> rangeAt = new java.util.IdentityHashMap<>();
+        for (PartFilter f : filters) {
+            if (f instanceof PartFilter.Leaf leaf && leaf.predicate() instanceof VidPredicate.Between b) {
+                Integer at = rangeAt.get(leaf.iv());
+                if (at != null) {
+                    VidPredicate.Between other = (VidPredicate.Between) ((PartFilter.Leaf) out.get(at)).predicate();
+                    out.set(at, new PartFilter.Leaf(leaf.iv(), intersect(b, other)));
+                    continue;
+                }
+                rangeAt.put(leaf.iv(), out.size());
+            }
+            out.add(f);
+        }
+        return out.size() == 1 ? out.getFirst() : new PartFilter.And(out);
+    }
+
+    private static VidPredicate.Between intersect(VidPredicate.Between a, VidPredicate.Between b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return a.isEmpty() ? a : b;
+        }
+        // vids compare unsigned, as the kernels read them
+        int lo = Integer.compareUnsigned(a.lo(), b.lo()) >= 0 ? a.lo() : b.lo();
+        int hi = Integer.compareUnsigned(a.hi(), b.hi()) <= 0 ? a.hi() : b.hi();
+        return new VidPredicate.Between(lo, hi); // empty when lo > hi
     }
 
     private static int column(ColumnFilter leaf) {

@@ -4,6 +4,7 @@ import io.numacol.placement.PageSocketMap;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
+import io.numacol.scan.VidPredicate;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.Statement;
@@ -11,7 +12,9 @@ import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskContext;
 import io.numacol.scheduler.TaskGroup;
+import io.numacol.storage.Column;
 import io.numacol.storage.IndexVector;
+import io.numacol.storage.LongDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
@@ -278,6 +281,9 @@ public final class QueryExecutor {
         }
 
         void run(TaskContext context) {
+            if (vectors && sumOnIndexVector()) {
+                return;
+            }
             if (filter != null) {
                 filter.eval(kernel, from, to, bits);
             }
@@ -308,6 +314,104 @@ public final class QueryExecutor {
                 }
             }
             sink.finish();
+        }
+
+        /**
+         * COUNT(*), COUNT(c) and SUM(c) without GROUP BY, filtered by at most a range of c
+         * itself, where c's dictionary is dense in this part: one pass of the scan kernel counts
+         * the rows in the vid range and sums their vids, and SUM(c) is count * first value + that
+         * sum. Nothing is decoded into arrays, no BitVector is written. False when the plan does
+         * not have that shape here.
+         */
+        private boolean sumOnIndexVector() {
+            Aggregation agg = plan.aggregation();
+            if (agg.groupKeys().length > 0) {
+                return false;
+            }
+            int column = -1;
+            for (AggregateCall call : agg.calls()) {
+                if (call.input() < 0) {
+                    continue;
+                }
+                if (call.distinct() || call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX
+                        || !(plan.projections().get(call.input()) instanceof Projection.ColumnRef ref)
+                        || (column >= 0 && ref.column() != column)) {
+                    return false;
+                }
+                column = ref.column();
+            }
+            VidPredicate.Between range;
+            if (filter == null) {
+                if (column < 0) {
+                    column = 0; // COUNT(*) alone: any column's vids will do
+                }
+                int size = part.column(column).dictionary().size();
+                range = size == 0 ? new VidPredicate.Between(1, 0) : new VidPredicate.Between(0, size - 1); // vids of values, not NULL
+            } else if (filter instanceof PartFilter.Leaf leaf && leaf.predicate() instanceof VidPredicate.Between between) {
+                int filtered = columnOf(leaf.iv());
+                if (filtered < 0 || (column >= 0 && filtered != column)) {
+                    return false;
+                }
+                column = filtered;
+                range = between;
+            } else {
+                return false;
+            }
+            Column c = part.column(column);
+            boolean valuesOnly = agg.calls().stream().anyMatch(call -> call.input() >= 0);
+            if (valuesOnly && !range.isEmpty() && Integer.compareUnsigned(range.hi(), c.dictionary().size()) >= 0) {
+                return false; // the range takes in NULL rows, which COUNT(c) and SUM(c) must skip
+            }
+            boolean sums = agg.calls().stream().anyMatch(call -> call.kind() == AggregateCall.Kind.SUM);
+            NumericExpr.Type type = VectorAggregator.numericType(c.type());
+            if (sums && (type == null || type.approximate() || !(c.dictionary() instanceof LongDictionary d) || !d.isDense())) {
+                return false;
+            }
+            long[] countAndSum = new long[2];
+            if (filter != null || valuesOnly) {
+                kernel.countAndSumVids(c.indexVector(), from, to, range, countAndSum);
+            }
+            long rows = filter == null ? to - from : countAndSum[0];
+            groups = new ArrayList<>(partitions);
+            for (int p = 0; p < partitions; p++) {
+                groups.add(new HashMap<>());
+            }
+            if (rows == 0) {
+                return true; // no row, no group: the merge answers an empty aggregate
+            }
+            Accumulator[] accs = new Accumulator[agg.calls().size()];
+            for (int i = 0; i < accs.length; i++) {
+                AggregateCall call = agg.calls().get(i);
+                accs[i] = call.kind() == AggregateCall.Kind.SUM
+                        ? exactSum(countAndSum[0], countAndSum[1], ((LongDictionary) c.dictionary()).getLong(0), type)
+                        : Accumulator.count(call.input() < 0 ? rows : countAndSum[0]);
+            }
+            List<Object> key = List.of();
+            groups.get(Math.floorMod(key.hashCode(), partitions)).put(key, accs);
+            return true;
+        }
+
+        private int columnOf(IndexVector iv) {
+            for (int c = 0; c < part.columns().size(); c++) {
+                if (part.column(c).indexVector() == iv) {
+                    return c;
+                }
+            }
+            return -1;
+        }
+
+        /** count * first + vidSum, in a long when it fits. */
+        private static Accumulator exactSum(long count, long vidSum, long first, NumericExpr.Type type) {
+            int scale = type.decimal() ? type.scale() : -1;
+            long product = count * first;
+            long total = product + vidSum;
+            boolean fits = Math.multiplyHigh(count, first) == (product >> 63) && ((product ^ total) & (vidSum ^ total)) >= 0;
+            if (fits) {
+                return Accumulator.exactSum(count, total, null, scale);
+            }
+            java.math.BigDecimal exact = java.math.BigDecimal.valueOf(count).multiply(java.math.BigDecimal.valueOf(first))
+                    .add(java.math.BigDecimal.valueOf(vidSum));
+            return Accumulator.exactSum(count, 0, new java.math.BigDecimal(exact.toBigInteger(), Math.max(scale, 0)), scale);
         }
 
         /** The vectorized GROUP BY: a {@link Batch} per block into primitive accumulators. */

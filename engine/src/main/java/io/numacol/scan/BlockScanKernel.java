@@ -65,6 +65,53 @@ abstract class BlockScanKernel implements ScanKernel {
     /** A matcher for a range ({@code set} null) or a set ({@code lo} and {@code span} unused). */
     abstract BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set);
 
+    /** Counts and sums the vids in a range over whole blocks, for one call (it holds that call's scratch). */
+    interface BlockSummer {
+        /** Adds the count of {@code block}'s rows with {@code lo <= vid <= lo + span} (unsigned) to {@code into[0]}, their vid sum to {@code into[1]}. */
+        void sum(int block, long[] into);
+    }
+
+    abstract BlockSummer summer(IndexVector iv, int lo, int span);
+
+    @Override
+    public final void countAndSumVids(IndexVector iv, int from, int to, VidPredicate.Between range, long[] into) {
+        Objects.requireNonNull(iv, "iv");
+        Objects.requireNonNull(range, "range");
+        Objects.requireNonNull(into, "into");
+        iv.checkRange(from, to);
+        int maxVid = IndexVector.maxVid(iv.bitcase());
+        if (from == to || range.isEmpty() || Integer.compareUnsigned(range.lo(), maxVid) > 0) {
+            return;
+        }
+        int lo = range.lo();
+        int span = (Integer.compareUnsigned(range.hi(), maxVid) > 0 ? maxVid : range.hi()) - lo;
+        BlockSummer summer = summer(iv, lo, span);
+        int[] edge = null;
+        for (int block = from >>> 10, last = (to - 1) >>> 10; block <= last; block++) {
+            int first = block << 10;
+            int rFrom = Math.max(from, first);
+            int rTo = Math.min(to, first + IndexVector.BLOCK_ROWS);
+            if (rTo - rFrom == IndexVector.BLOCK_ROWS) {
+                summer.sum(block, into);
+                continue;
+            }
+            if (edge == null) {
+                edge = new int[IndexVector.BLOCK_ROWS];
+            }
+            iv.decode(rFrom, rTo, edge, 0); // a partial block: the rows one by one
+            long count = 0;
+            long sum = 0;
+            for (int i = 0; i < rTo - rFrom; i++) {
+                if (Integer.compareUnsigned(edge[i] - lo, span) <= 0) {
+                    count++;
+                    sum += Integer.toUnsignedLong(edge[i]);
+                }
+            }
+            into[0] += count;
+            into[1] += sum;
+        }
+    }
+
     @Override
     public final void scan(IndexVector iv, int from, int to, VidPredicate predicate, BitVector out) {
         Objects.requireNonNull(out, "out");

@@ -33,6 +33,50 @@ public final class ScalarScanKernel extends BlockScanKernel {
         return new Matcher(iv, lo, span, set);
     }
 
+    @Override
+    BlockSummer summer(IndexVector iv, int lo, int span) {
+        return new Summer(iv, lo, span);
+    }
+
+    /** Decodes a block position by position with the IndexVector's decoder; branch-free masks pick the vids in range. */
+    static final class Summer implements BlockSummer {
+        private final MemorySegment segment;
+        private final int bitcase;
+        private final int mask;
+        private final long blockBytes;
+        private final int lo;
+        private final int span;
+        private final int[] words;
+        private final int[] vids = new int[IndexVector.LANES];
+
+        Summer(IndexVector iv, int lo, int span) {
+            this.segment = iv.segment();
+            this.bitcase = iv.bitcase();
+            this.mask = IndexVector.maxVid(bitcase);
+            this.blockBytes = IndexVector.blockBytes(bitcase);
+            this.lo = lo;
+            this.span = span;
+            this.words = new int[IndexVector.LANES * bitcase];
+        }
+
+        @Override
+        public void sum(int block, long[] into) {
+            MemorySegment.copy(segment, IndexVector.WORD, block * blockBytes, words, 0, words.length);
+            long count = 0;
+            long sum = 0;
+            for (int p = 0; p < IndexVector.LANES; p++) {
+                IndexVector.decodePosition(words, p, bitcase, mask, vids, 0);
+                for (int lane = 0; lane < IndexVector.LANES; lane++) {
+                    long in = Matcher.inRange(vids[lane] - lo, span); // -1 or 0
+                    count -= in;
+                    sum += Integer.toUnsignedLong(vids[lane]) & in;
+                }
+            }
+            into[0] += count;
+            into[1] += sum;
+        }
+    }
+
     private static final class Matcher extends PredicateMatcher {
         private final int[] words;
         private final int[] vids = new int[IndexVector.LANES];
@@ -81,7 +125,7 @@ public final class ScalarScanKernel extends BlockScanKernel {
         }
 
         /** All ones when {@code x <= span} unsigned, else 0: the borrow of {@code span - x}, without a branch. */
-        private static int inRange(int x, int span) {
+        static int inRange(int x, int span) {
             int borrow = ((~span & x) | (~(span ^ x) & (span - x))) >>> 31;
             return borrow - 1;
         }

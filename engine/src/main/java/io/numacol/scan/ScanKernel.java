@@ -27,6 +27,15 @@ public interface ScanKernel {
      */
     int scanPositions(IndexVector iv, int from, int to, VidPredicate predicate, PositionList out);
 
+    /**
+     * Counts the rows of {@code [from, to)} whose vid lies in {@code range} and sums their vids
+     * (as unsigned ints), adding to {@code into[0]} and {@code into[1]}: an aggregate computed on
+     * the compressed column, decoding each row once and writing no BitVector.
+     *
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not within the IndexVector's rows
+     */
+    void countAndSumVids(IndexVector iv, int from, int to, VidPredicate.Between range, long[] into);
+
     /** {@code scalar} or {@code vector}, as the {@code numacol.scan} property names them. */
     String name();
 }

@@ -2,9 +2,11 @@ package io.numacol.scan;
 
 import io.numacol.storage.IndexVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 /**
@@ -44,6 +46,71 @@ public final class VectorScanKernel extends BlockScanKernel {
     @Override
     BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
         return new Matcher(iv, lo, span, set);
+    }
+
+    /** log2 of the vids one lane adds up over a block: 1024 / L. */
+    private static final int LANE_SUM_BITS = Integer.numberOfTrailingZeros(IndexVector.BLOCK_ROWS / L);
+
+    @Override
+    BlockSummer summer(IndexVector iv, int lo, int span) {
+        // Lanes add up 1024 / L vids in an int; wider bitcases could wrap it, so they stay scalar.
+        return iv.bitcase() + LANE_SUM_BITS <= Integer.SIZE ? new Summer(iv, lo, span)
+                : new ScalarScanKernel.Summer(iv, lo, span);
+    }
+
+    /** Decodes like the matcher, and adds the vids in range lane-wise into int lanes, widened once per block. */
+    private static final class Summer implements BlockSummer {
+        private final MemorySegment segment;
+        private final int bitcase;
+        private final int mask;
+        private final long blockBytes;
+        private final int lo;
+        private final int span;
+        private final int[] lanes = new int[L];
+
+        Summer(IndexVector iv, int lo, int span) {
+            this.segment = iv.segment();
+            this.bitcase = iv.bitcase();
+            this.mask = IndexVector.maxVid(bitcase);
+            this.blockBytes = IndexVector.blockBytes(bitcase);
+            this.lo = lo;
+            this.span = span;
+        }
+
+        @Override
+        public void sum(int block, long[] into) {
+            long base = block * blockBytes;
+            IntVector acc = IntVector.zero(SPECIES);
+            long count = 0;
+            for (int p = 0; p < IndexVector.LANES; p++) {
+                int bit = p * bitcase;
+                long offset = base + (long) (bit >>> 5) * LANES_BYTES;
+                int shift = bit & 31;
+                boolean split = shift + bitcase > Integer.SIZE;
+                for (int l0 = 0; l0 < IndexVector.LANES; l0 += L) {
+                    long at = offset + (long) l0 * Integer.BYTES;
+                    IntVector vids = load(at).lanewise(VectorOperators.LSHR, shift);
+                    if (split) {
+                        vids = vids.or(load(at + LANES_BYTES).lanewise(VectorOperators.LSHL, Integer.SIZE - shift));
+                    }
+                    vids = vids.and(mask);
+                    VectorMask<Integer> in = vids.sub(lo).compare(VectorOperators.ULE, span);
+                    count += in.trueCount();
+                    acc = acc.add(vids, in);
+                }
+            }
+            acc.intoArray(lanes, 0);
+            long sum = 0;
+            for (int lane : lanes) {
+                sum += Integer.toUnsignedLong(lane);
+            }
+            into[0] += count;
+            into[1] += sum;
+        }
+
+        private IntVector load(long offset) {
+            return IntVector.fromMemorySegment(SPECIES, segment, offset, ByteOrder.LITTLE_ENDIAN);
+        }
     }
 
     private static final class Matcher extends PredicateMatcher {

@@ -73,6 +73,20 @@ class ScanKernelTest {
         int added = kernel.scanPositions(iv, from, to, predicate, positions);
         assertThat(positions.toArray()).as(what).isEqualTo(expectedPositions.stream().mapToInt(Integer::intValue).toArray());
         assertThat(added).as(what).isEqualTo(expectedPositions.size() - 2);
+
+        if (predicate instanceof VidPredicate.Between between) {
+            long count = 0;
+            long sum = 0;
+            for (int row = from; row < to; row++) {
+                if (between.test(vids[row])) {
+                    count++;
+                    sum += Integer.toUnsignedLong(vids[row]);
+                }
+            }
+            long[] into = {5, 7}; // the kernel adds to what is there
+            kernel.countAndSumVids(iv, from, to, between, into);
+            assertThat(into).as("count and vid sum, " + what).containsExactly(5 + count, 7 + sum);
+        }
     }
 
     /** Whole, unaligned, inside one block, across blocks, single rows and empty ranges. */
