@@ -63,6 +63,15 @@ public final class QueryExecutor {
      * the numacol statement is cancelled and this throws CancellationException.
      */
     public List<Object[]> execute(QueryPlan plan, BooleanSupplier cancelled) {
+        if (streams(plan)) {
+            List<Object[]> rows = new ArrayList<>();
+            try (RowStream stream = stream(plan, cancelled)) {
+                for (List<Object[]> batch = stream.next(); batch != null; batch = stream.next()) {
+                    rows.addAll(batch);
+                }
+            }
+            return rows;
+        }
         if (vectorized && plan.aggregation() != null) {
             try {
                 return execute(plan, cancelled, true);
@@ -108,6 +117,132 @@ public final class QueryExecutor {
                 throw new CancellationException("statement cancelled");
             }
             return plan.aggregation() != null ? mergeGroups(plan, tasks, statement, hint) : mergeRows(plan, tasks);
+        }
+    }
+
+    /** Whether rows can leave before the whole table is scanned: no aggregate and no ORDER BY to wait for. */
+    public static boolean streams(QueryPlan plan) {
+        return plan.aggregation() == null && (plan.ordering() == null || plan.ordering().keys().isEmpty());
+    }
+
+    /**
+     * The rows of a plan that {@link #streams}, a wave of at most concurrency-hint tasks at a
+     * time: the caller holds one wave's rows rather than the result's, the next wave starts when
+     * it asks, and an unordered LIMIT submits no task once it has its rows. The stream reads
+     * one snapshot throughout; close it to release the parts.
+     */
+    public RowStream stream(QueryPlan plan, BooleanSupplier cancelled) {
+        if (!streams(plan)) {
+            throw new IllegalArgumentException("an aggregate or ORDER BY needs every row first: use execute");
+        }
+        return new RowStream(plan, cancelled);
+    }
+
+    /** Batches of rows from waves of tasks; see {@link #stream}. Not thread-safe: one consumer. */
+    public final class RowStream implements AutoCloseable {
+        private final QueryPlan plan;
+        private final BooleanSupplier cancelled;
+        private final TableSnapshot snapshot;
+        private final Statement statement;
+        private final int wave;
+        private final int rangeRows;
+        private final List<TablePart> parts;
+        private int partIndex;
+        private int nextFrom;
+        private PartFilter filter;
+        private BitVector bits;
+        private Affinity affinity;
+        private long skip;
+        /** Rows still wanted, -1 for all. */
+        private long remaining;
+        private boolean closed;
+
+        private RowStream(QueryPlan plan, BooleanSupplier cancelled) {
+            this.plan = plan;
+            this.cancelled = cancelled;
+            this.snapshot = plan.table().snapshot();
+            this.parts = snapshot.parts().stream().filter(p -> p.rowCount() > 0).toList();
+            this.wave = Math.max(1, scheduler.concurrencyHint());
+            long perTask = Math.max(BLOCK, (snapshot.rowCount() + wave - 1) / wave);
+            this.rangeRows = (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
+            this.statement = scheduler.newStatement();
+            this.skip = plan.ordering() == null ? 0 : plan.ordering().offset();
+            this.remaining = plan.ordering() == null ? -1 : plan.ordering().fetch();
+        }
+
+        /** The next batch of rows, or null once there are no more (then the stream is closed). */
+        public List<Object[]> next() {
+            try {
+                return nextWave();
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private List<Object[]> nextWave() {
+            while (!closed) {
+                if (remaining == 0 || partIndex == parts.size()) {
+                    close();
+                    break;
+                }
+                List<RangeTask> tasks = submitWave();
+                if (cancelled.getAsBoolean()) {
+                    close();
+                    throw new CancellationException("statement cancelled");
+                }
+                List<Object[]> rows = new ArrayList<>();
+                for (RangeTask t : tasks) {
+                    for (Object[] row : t.rows) {
+                        if (skip > 0) {
+                            skip--;
+                        } else if (remaining != 0) {
+                            rows.add(row);
+                            remaining -= remaining > 0 ? 1 : 0;
+                        }
+                    }
+                }
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            return null;
+        }
+
+        /** Runs the next ranges, at most one wave of them, and waits for them. */
+        private List<RangeTask> submitWave() {
+            TaskGroup group = statement.newTaskGroup();
+            List<RangeTask> tasks = new ArrayList<>(wave);
+            try {
+                while (tasks.size() < wave && partIndex < parts.size()) {
+                    TablePart part = parts.get(partIndex);
+                    if (nextFrom == 0) {
+                        filter = plan.filter() == null ? null : plan.filter().prepare(part);
+                        bits = filter == null ? null : new BitVector(part.rowCount());
+                        affinity = affinity(plan, part);
+                    }
+                    int to = Math.min(part.rowCount(), nextFrom + rangeRows);
+                    RangeTask task = new RangeTask(plan, part, filter, bits, nextFrom, to, cancelled, 1, false);
+                    tasks.add(task);
+                    group.submit(task::run, affinity, TaskClass.MATERIALIZE);
+                    nextFrom = to;
+                    if (to == part.rowCount()) {
+                        partIndex++;
+                        nextFrom = 0;
+                    }
+                }
+            } finally {
+                group.await();
+            }
+            return tasks;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                snapshot.close();
+            }
         }
     }
 
@@ -281,6 +416,10 @@ public final class QueryExecutor {
         }
 
         void run(TaskContext context) {
+            if (cancelled.getAsBoolean() || context.isCancelled()) {
+                context.statement().cancel();
+                return;
+            }
             if (vectors && sumOnIndexVector()) {
                 return;
             }

@@ -157,6 +157,30 @@ class QueryExecutorTest {
     }
 
     @Test
+    void rowsStreamInWavesFromOneSnapshot() {
+        QueryPlan plan = new QueryPlan(table, new ColumnFilter.Range(0, 10L, true, null, true), columns(0), null, null);
+        List<Long> seen = new ArrayList<>();
+        int batches = 0;
+        try (QueryExecutor.RowStream stream = new QueryExecutor(db.scheduler()).stream(plan, () -> false)) {
+            for (List<Object[]> batch = stream.next(); batch != null; batch = stream.next()) {
+                batches++;
+                batch.forEach(r -> seen.add((Long) r[0]));
+            }
+            assertThat(stream.next()).isNull();
+        }
+        assertThat(seen).hasSize(ROWS - 10).doesNotHaveDuplicates();
+        assertThat(batches).as("parts of 5000 rows, a wave of at most hint tasks").isGreaterThan(1);
+    }
+
+    @Test
+    void anOffsetAndFetchSpanWaves() {
+        Ordering window = new Ordering(List.of(), 6_000, 4_000);
+        List<Object[]> out = run(new QueryPlan(table, null, columns(0), null, window));
+        assertThat(out).hasSize(4_000);
+        assertThat(out.stream().map(r -> (Long) r[0]).distinct().count()).isEqualTo(4_000);
+    }
+
+    @Test
     void aCancelledQueryStopsAndSaysSo() {
         assertThatThrownBy(() -> new QueryExecutor(db.scheduler())
                 .execute(new QueryPlan(table, null, columns(0), null, null), () -> true))

@@ -132,7 +132,7 @@ public final class NumacolQuery {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
-                return stoppable(Linq4j.enumerator(run(root)), QueryCancel.of(root));
+                return stoppable(rows(root), QueryCancel.of(root));
             }
         };
     }
@@ -142,9 +142,92 @@ public final class NumacolQuery {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object> enumerator() {
-                return stoppable(Linq4j.enumerator(run(root).stream().map(row -> row[0]).toList()), QueryCancel.of(root));
+                Enumerator<Object[]> rows = rows(root);
+                return stoppable(new Enumerator<>() {
+                    @Override
+                    public Object current() {
+                        return rows.current()[0];
+                    }
+
+                    @Override
+                    public boolean moveNext() {
+                        return rows.moveNext();
+                    }
+
+                    @Override
+                    public void reset() {
+                        rows.reset();
+                    }
+
+                    @Override
+                    public void close() {
+                        rows.close();
+                    }
+                }, QueryCancel.of(root));
             }
         };
+    }
+
+    /** Aggregates and sorted rows come whole; other rows in the engine's batches, a wave of tasks each. */
+    private Enumerator<Object[]> rows(DataContext root) {
+        QueryPlan plan = plan(root);
+        return QueryExecutor.streams(plan) ? new Batches(plan, root) : Linq4j.enumerator(run(plan, root));
+    }
+
+    /** Walks the engine's batches, asking for the next wave only when the consumer reaches it. */
+    private final class Batches implements Enumerator<Object[]> {
+        private final QueryPlan plan;
+        private final DataContext root;
+        private final QueryCancel stop;
+        private QueryExecutor.RowStream stream;
+        private List<Object[]> batch = List.of();
+        private int next;
+        private Object[] current;
+
+        Batches(QueryPlan plan, DataContext root) {
+            this.plan = plan;
+            this.root = root;
+            this.stop = QueryCancel.of(root);
+        }
+
+        @Override
+        public Object[] current() {
+            return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+            while (next == batch.size()) {
+                if (stream == null) {
+                    stream = new QueryExecutor(table.database().scheduler()).stream(plan, stop::shouldStop);
+                }
+                List<Object[]> rows = cancellable(stop, stream::next);
+                if (rows == null) {
+                    current = null;
+                    return false;
+                }
+                toInternal(rows);
+                batch = rows;
+                next = 0;
+            }
+            current = batch.get(next++);
+            return true;
+        }
+
+        @Override
+        public void reset() {
+            close();
+            batch = List.of();
+            next = 0;
+        }
+
+        @Override
+        public void close() {
+            if (stream != null) {
+                stream.close();
+                stream = null;
+            }
+        }
     }
 
     /**
@@ -180,25 +263,37 @@ public final class NumacolQuery {
         };
     }
 
-    private List<Object[]> run(DataContext root) {
+    private QueryPlan plan(DataContext root) {
         List<ColumnType> types = table.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
         ColumnFilter filter = null;
         if (!conditions.isEmpty()) {
             List<ColumnFilter> bound = conditions.stream().map(c -> Predicates.bind(c, types, root)).toList();
             filter = bound.size() == 1 ? bound.getFirst() : new ColumnFilter.And(bound);
         }
-        QueryPlan plan = new QueryPlan(table.table(), filter, projections, aggregation, ordering);
-        // Statement.cancel() sets Calcite's flag; setQueryTimeout only leaves a timeout in the context.
+        return new QueryPlan(table.table(), filter, projections, aggregation, ordering);
+    }
+
+    private List<Object[]> run(QueryPlan plan, DataContext root) {
         QueryCancel stop = QueryCancel.of(root);
-        List<Object[]> rows;
+        List<Object[]> rows = cancellable(stop, () -> new QueryExecutor(table.database().scheduler()).execute(plan, stop::shouldStop));
+        toInternal(rows);
+        return rows;
+    }
+
+    /** Statement.cancel() sets Calcite's flag; setQueryTimeout only leaves a timeout in the context: say which. */
+    private static <T> T cancellable(QueryCancel stop, java.util.function.Supplier<T> work) {
         try {
-            rows = new QueryExecutor(table.database().scheduler()).execute(plan, stop::shouldStop);
+            return work.get();
         } catch (java.util.concurrent.CancellationException e) {
             if (stop.timedOut()) {
                 stop.check();
             }
             throw e;
         }
+    }
+
+    /** Computed values as the Java classes Calcite's generated code expects; SUM0 of no rows is 0. */
+    private void toInternal(List<Object[]> rows) {
         if (aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed)) {
             for (Object[] row : rows) {
                 for (int i = 0; i < row.length; i++) {
@@ -207,6 +302,5 @@ public final class NumacolQuery {
                 }
             }
         }
-        return rows;
     }
 }
