@@ -1,23 +1,62 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.ddl.DdlUpdateCount;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.NumacolMetaBase;
 
+import java.sql.SQLException;
 import java.util.List;
 
 /**
  * Calcite's Meta with numacol's batch path: a prepared {@code INSERT INTO t [(columns)] VALUES
  * (?, ...)} run with addBatch/executeBatch goes straight to one Appender (checked per value,
  * published at once) instead of one planned statement per row; any other batch runs as Calcite
- * runs it.
+ * runs it. DDL that loads rows (COPY, CALL dbgen) answers their number as its update count.
  */
 final class NumacolMeta extends NumacolMetaBase {
 
     NumacolMeta(AvaticaConnection connection) {
         super(connection);
+    }
+
+    /** Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0 for any DDL. */
+    @Override
+    public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
+                                           PrepareCallback callback) throws NoSuchStatementException {
+        long[] ddlCount = {-1};
+        // Calcite runs the DDL inside parseQuery, before it assigns the count to the statement.
+        PrepareCallback counting = new PrepareCallback() {
+            @Override
+            public Object getMonitor() {
+                return callback.getMonitor();
+            }
+
+            @Override
+            public void clear() throws SQLException {
+                callback.clear();
+            }
+
+            @Override
+            public void assign(Signature signature, Frame firstFrame, long updateCount) throws SQLException {
+                callback.assign(signature, firstFrame, ddlCount[0] >= 0 ? ddlCount[0] : updateCount);
+            }
+
+            @Override
+            public void execute() throws SQLException {
+                callback.execute();
+            }
+        };
+        ExecuteResult result = DdlUpdateCount.capture(ddlCount,
+                () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting));
+        if (ddlCount[0] < 0) {
+            return result;
+        }
+        MetaResultSet r = result.resultSets.getFirst();
+        return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
+                r.firstFrame, ddlCount[0])));
     }
 
     @Override

@@ -30,11 +30,15 @@ class DbgenTest {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {
             assertThat(s.execute(sql)).isFalse();
+            long loaded = s.getUpdateCount();
             // Clause 4.2.5's cardinalities, scaled to SF 0.001.
             assertThat(rows(s, COUNTS)).containsExactly(List.of(5L, 25L, 10L, 200L, 800L, 150L, 1_500L));
+            long lineitems = (Long) rows(s, "select count(*) from lineitem").getFirst().getFirst();
             // every line item belongs to an order, and every order has one to seven lines
             assertThat(rows(s, "select count(*), count(distinct l_orderkey) from lineitem join orders on l_orderkey = o_orderkey"))
-                    .containsExactly(List.of(rows(s, "select count(*) from lineitem").getFirst().getFirst(), 1_500L));
+                    .containsExactly(List.of(lineitems, 1_500L));
+            // the update count is every row loaded, as for COPY
+            assertThat(loaded).isEqualTo(5 + 25 + 10 + 200 + 800 + 150 + 1_500 + lineitems);
         }
     }
 
