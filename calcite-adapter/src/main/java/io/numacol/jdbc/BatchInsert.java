@@ -3,6 +3,7 @@ package io.numacol.jdbc;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -18,6 +19,7 @@ import java.time.LocalDate;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A batch of {@code INSERT INTO t [(columns)] VALUES (?, ...)} executions as one bulk append:
@@ -90,11 +92,24 @@ final class BatchInsert {
     }
 
     /** Appends every parameter row and publishes them at once; a refused row names its number in the batch and stores nothing. */
-    long[] run(List<List<TypedValue>> batch) {
+    long[] run(Meta.Signature signature, List<List<TypedValue>> batch) {
+        String[] columnOfParameter = new String[parameterOfColumn.length];
+        for (int c = 0; c < parameterOfColumn.length; c++) {
+            if (parameterOfColumn[c] >= 0) {
+                columnOfParameter[parameterOfColumn[c]] = table.schema().column(c).name();
+            }
+        }
+        IntFunction<String> columnOf = i -> i < columnOfParameter.length ? columnOfParameter[i] : null;
         List<Object[]> rows = new AbstractList<>() {
             @Override
             public Object[] get(int index) {
-                List<TypedValue> parameters = batch.get(index);
+                // The same conversions as a single execute (a numeric string for a number...), then the Appender's checks.
+                List<TypedValue> parameters;
+                try {
+                    parameters = ParameterValues.fit(signature, batch.get(index), columnOf);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("row " + (index + 1) + " of table " + table.name() + ": " + e.getMessage(), e);
+                }
                 Object[] row = new Object[parameterOfColumn.length];
                 for (int c = 0; c < row.length; c++) {
                     row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));

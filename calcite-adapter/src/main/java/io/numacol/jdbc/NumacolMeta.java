@@ -59,6 +59,13 @@ final class NumacolMeta extends NumacolMetaBase {
                 r.firstFrame, ddlCount[0])));
     }
 
+    /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */
+    @Override
+    public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
+            throws NoSuchStatementException {
+        return super.execute(h, ParameterValues.fit(signatureOf(h), parameterValues), maxRowsInFirstFrame);
+    }
+
     @Override
     public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
             throws NoSuchStatementException {
@@ -68,6 +75,6 @@ final class NumacolMeta extends NumacolMetaBase {
         if (insert == null) {
             return super.executeBatch(h, parameterValueLists);
         }
-        return new ExecuteBatchResult(insert.run(parameterValueLists));
+        return new ExecuteBatchResult(insert.run(signature, parameterValueLists));
     }
 }
