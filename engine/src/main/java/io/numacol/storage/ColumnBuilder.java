@@ -6,11 +6,12 @@ import io.numacol.memory.NodeArena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.Objects;
 
 /**
  * Collects one column's values on the heap, then builds the off-heap column: the sorted
- * Dictionary of the distinct values, each row's vid (binary search in the sorted values) and
+ * Dictionary of the distinct values, each row's vid (its value's position in them) and
  * the IndexVector packed at the minimal bitcase, all placed as a {@link ColumnPlacement} says.
  * Values are checked against the column's type as they arrive.
  */
@@ -138,10 +139,35 @@ public final class ColumnBuilder {
         return DoubleDictionary.build(sorted, sorted.length, arena, placement);
     }
 
+    /**
+     * Hashes the values to their distinct ones first and sorts only those: a part's strings
+     * repeat (names, codes), and sorting every row with UTF-8 comparisons, then binary-searching
+     * each row again, was most of the cost of loading a text column.
+     */
     private StringDictionary buildStrings(int[] vids, NodeArena arena, MemoryPlacement placement) {
-        String[] sorted = DictionaryValues.sortedDistinct(nonNull(strings), nonNullCount());
+        HashMap<String, Integer> slots = new HashMap<>();
+        String[] distinct = new String[Math.min(size, 1024)];
         for (int row = 0; row < size; row++) {
-            vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, strings[row], Utf8::compare);
+            if (nulls.get(row)) {
+                continue;
+            }
+            Integer slot = slots.putIfAbsent(strings[row], slots.size());
+            if (slot == null) {
+                slot = slots.size() - 1;
+                if (slot == distinct.length) {
+                    distinct = Arrays.copyOf(distinct, (int) Math.min(size, distinct.length * 2L));
+                }
+                distinct[slot] = strings[row];
+            }
+            vids[row] = slot;
+        }
+        String[] sorted = DictionaryValues.sortedDistinct(distinct, slots.size());
+        int[] vidOfSlot = new int[sorted.length];
+        for (int vid = 0; vid < sorted.length; vid++) {
+            vidOfSlot[slots.get(sorted[vid])] = vid;
+        }
+        for (int row = 0; row < size; row++) {
+            vids[row] = nulls.get(row) ? 0 : vidOfSlot[vids[row]];
         }
         return StringDictionary.build(sorted, sorted.length, arena, placement);
     }
