@@ -1,10 +1,13 @@
 package io.numacol.jdbc;
 
+import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.jdbc.NumacolMetaBase.BatchFailedException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -14,15 +17,16 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 
+import java.sql.Statement;
 import java.time.LocalDate;
-import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A batch of {@code INSERT INTO t [(columns)] VALUES (?, ...)} executions as one bulk append:
  * which parameter fills which column, and the run that checks every row, stores all of them at
- * once or none, and answers one update count of 1 per row.
+ * once or none, and answers one update count of 1 per row. Also how a failed batch is reported.
  */
 final class BatchInsert {
     private final Database database;
@@ -89,27 +93,65 @@ final class BatchInsert {
         return new BatchInsert(database, table, parameterOfColumn);
     }
 
-    /** Appends every parameter row and publishes them at once; a refused row names its number in the batch and stores nothing. */
-    long[] run(List<List<TypedValue>> batch) {
-        List<Object[]> rows = new AbstractList<>() {
-            @Override
-            public Object[] get(int index) {
-                List<TypedValue> parameters = batch.get(index);
-                Object[] row = new Object[parameterOfColumn.length];
-                for (int c = 0; c < row.length; c++) {
-                    row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
-                }
-                return row;
+    /**
+     * Appends every parameter row and publishes them at once. A refused row stores nothing and
+     * fails the batch with a {@link BatchFailedException} naming its entry.
+     */
+    long[] run(Meta.Signature signature, List<List<TypedValue>> batch) {
+        String[] columnOfParameter = new String[parameterOfColumn.length];
+        for (int c = 0; c < parameterOfColumn.length; c++) {
+            if (parameterOfColumn[c] >= 0) {
+                columnOfParameter[parameterOfColumn[c]] = table.schema().column(c).name();
             }
-
-            @Override
-            public int size() {
-                return batch.size();
+        }
+        IntFunction<String> columnOf = i -> i < columnOfParameter.length ? columnOfParameter[i] : null;
+        Appender appender = database.appender(table);
+        int entry = 0;
+        try {
+            for (; entry < batch.size(); entry++) {
+                // The same conversions as a single execute (a numeric string for a number...), then the Appender's checks.
+                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf)));
             }
-        };
-        database.appender(table).appendAll(rows);
+            appender.flush();
+        } catch (RuntimeException e) {
+            appender.discard();
+            throw entry < batch.size() ? entryFailed(entry, batch.size(), e) : storeFailed(batch.size(), e);
+        } catch (Error e) {
+            appender.discard();
+            throw e;
+        }
         long[] counts = new long[batch.size()];
         Arrays.fill(counts, 1);
+        return counts;
+    }
+
+    private Object[] row(List<TypedValue> parameters) {
+        Object[] row = new Object[parameterOfColumn.length];
+        for (int c = 0; c < row.length; c++) {
+            row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
+        }
+        return row;
+    }
+
+    /**
+     * A batch stopped at {@code entry} (0-based) and stored nothing. Every update count is
+     * EXECUTE_FAILED, as JDBC lets a driver that "continues" report it: no entry took effect, and
+     * a caller that counts the array's length is not misled into thinking earlier entries did.
+     */
+    static BatchFailedException entryFailed(int entry, int size, Throwable cause) {
+        return new BatchFailedException("batch entry " + (entry + 1) + " of " + size + " failed, so nothing of the batch was stored: "
+                + cause.getMessage(), allFailed(size), cause);
+    }
+
+    /** Every entry was taken, but publishing the rows failed: nothing is stored. */
+    static BatchFailedException storeFailed(int size, Throwable cause) {
+        return new BatchFailedException("storing the " + size + " entries of the batch failed, so nothing of it was stored: "
+                + cause.getMessage(), allFailed(size), cause);
+    }
+
+    private static long[] allFailed(int size) {
+        long[] counts = new long[size];
+        Arrays.fill(counts, Statement.EXECUTE_FAILED);
         return counts;
     }
 

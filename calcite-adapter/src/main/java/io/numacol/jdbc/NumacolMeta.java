@@ -1,23 +1,74 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.ddl.DdlUpdateCount;
+import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.NumacolMetaBase;
 
+import java.sql.SQLException;
 import java.util.List;
 
 /**
  * Calcite's Meta with numacol's batch path: a prepared {@code INSERT INTO t [(columns)] VALUES
  * (?, ...)} run with addBatch/executeBatch goes straight to one Appender (checked per value,
- * published at once) instead of one planned statement per row; any other batch runs as Calcite
- * runs it.
+ * published at once) instead of one planned statement per row; any other prepared batch runs
+ * entry by entry as Calcite runs it, its inserted rows published together at the end. Either
+ * way a failed batch stores nothing and fails with a {@link
+ * org.apache.calcite.jdbc.NumacolMetaBase.BatchFailedException} naming the entry, which the
+ * statement reports as a BatchUpdateException. DDL that loads rows (COPY, CALL dbgen) answers
+ * their number as its update count.
  */
 final class NumacolMeta extends NumacolMetaBase {
 
     NumacolMeta(AvaticaConnection connection) {
         super(connection);
+    }
+
+    /** Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0 for any DDL. */
+    @Override
+    public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
+                                           PrepareCallback callback) throws NoSuchStatementException {
+        long[] ddlCount = {-1};
+        // Calcite runs the DDL inside parseQuery, before it assigns the count to the statement.
+        PrepareCallback counting = new PrepareCallback() {
+            @Override
+            public Object getMonitor() {
+                return callback.getMonitor();
+            }
+
+            @Override
+            public void clear() throws SQLException {
+                callback.clear();
+            }
+
+            @Override
+            public void assign(Signature signature, Frame firstFrame, long updateCount) throws SQLException {
+                callback.assign(signature, firstFrame, ddlCount[0] >= 0 ? ddlCount[0] : updateCount);
+            }
+
+            @Override
+            public void execute() throws SQLException {
+                callback.execute();
+            }
+        };
+        ExecuteResult result = DdlUpdateCount.capture(ddlCount,
+                () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting));
+        if (ddlCount[0] < 0) {
+            return result;
+        }
+        MetaResultSet r = result.resultSets.getFirst();
+        return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
+                r.firstFrame, ddlCount[0])));
+    }
+
+    /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */
+    @Override
+    public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
+            throws NoSuchStatementException {
+        return super.execute(h, ParameterValues.fit(signatureOf(h), parameterValues), maxRowsInFirstFrame);
     }
 
     @Override
@@ -27,8 +78,38 @@ final class NumacolMeta extends NumacolMetaBase {
         Signature signature = signatureOf(h);
         BatchInsert insert = signature == null || database == null ? null : BatchInsert.recognize(signature.sql, database);
         if (insert == null) {
-            return super.executeBatch(h, parameterValueLists);
+            return plannedBatch(h, parameterValueLists);
         }
-        return new ExecuteBatchResult(insert.run(parameterValueLists));
+        return new ExecuteBatchResult(insert.run(signature, parameterValueLists));
+    }
+
+    /**
+     * Each entry planned and run as Calcite runs it, except that the rows the entries insert
+     * wait in one {@link InsertBatch} and are stored together at the end: a failing entry leaves
+     * every table as it was.
+     */
+    private ExecuteBatchResult plannedBatch(StatementHandle h, List<List<TypedValue>> entries)
+            throws NoSuchStatementException {
+        InsertBatch rows = new InsertBatch();
+        long[] counts = new long[entries.size()];
+        for (int i = 0; i < entries.size(); i++) {
+            List<TypedValue> parameters = entries.get(i);
+            try {
+                ExecuteResult result = rows.run(() -> execute(h, parameters, -1));
+                counts[i] = result.resultSets.size() == 1 ? result.resultSets.getFirst().updateCount : -1;
+            } catch (RuntimeException e) {
+                rows.discard();
+                throw BatchInsert.entryFailed(i, entries.size(), e);
+            } catch (NoSuchStatementException | Error e) {
+                rows.discard();
+                throw e;
+            }
+        }
+        try {
+            rows.publish();
+        } catch (RuntimeException e) {
+            throw BatchInsert.storeFailed(entries.size(), e);
+        }
+        return new ExecuteBatchResult(counts);
     }
 }

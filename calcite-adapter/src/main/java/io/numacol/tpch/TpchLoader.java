@@ -31,6 +31,9 @@ import java.util.stream.Collectors;
  */
 public final class TpchLoader {
 
+    /** The largest scale factor whose part keys (200,000 per unit) still fit the INTEGER columns. */
+    public static final double MAX_SCALE_FACTOR = 10_000;
+
     /** One TPC-H table: its numacol schema and where each column's values come from. */
     public record TpchTableDef(String name, TableSchema schema, TpchTable<?> source) {
 
@@ -103,38 +106,67 @@ public final class TpchLoader {
         return TABLES;
     }
 
-    /** Creates the eight tables in {@code db} (none may exist yet) and loads them at {@code scaleFactor}. */
+    /**
+     * Creates the eight tables in {@code db} and loads them at {@code scaleFactor}. None of them
+     * may exist yet: the error names those that do, and nothing is created. If the load fails
+     * part way (memory, say), the tables it created are dropped again: it leaves all eight or none.
+     */
     public static LoadResult load(Database db, double scaleFactor) {
+        checkScaleFactor(scaleFactor);
+        List<String> existing = TABLES.stream().map(TpchTableDef::name).filter(n -> db.catalog().find(n).isPresent()).toList();
+        if (!existing.isEmpty()) {
+            throw new IllegalArgumentException("cannot generate TPC-H: " + (existing.size() == 1 ? "table " : "tables ")
+                    + String.join(", ", existing) + (existing.size() == 1 ? " already exists" : " already exist")
+                    + "; drop " + (existing.size() == 1 ? "it" : "them") + " first");
+        }
         long start = System.nanoTime();
         Map<String, Long> rows = new LinkedHashMap<>();
-        generate(scaleFactor, table -> {
-            db.catalog().create(table.name(), table.schema());
-            Appender appender = db.appender(table.name());
-            return new TableSink() {
-                @Override
-                public void accept(Object[] row) {
-                    appender.append(row);
-                }
+        List<String> created = new ArrayList<>();
+        try {
+            generate(scaleFactor, table -> {
+                db.catalog().create(table.name(), table.schema());
+                created.add(table.name());
+                Appender appender = db.appender(table.name());
+                return new TableSink() {
+                    @Override
+                    public void accept(Object[] row) {
+                        appender.append(row);
+                    }
 
-                @Override
-                public void close() {
-                    appender.close();
-                    rows.put(table.name(), appender.appendedRows());
+                    @Override
+                    public void close() {
+                        appender.close();
+                        rows.put(table.name(), appender.appendedRows());
+                    }
+                };
+            });
+        } catch (RuntimeException | Error e) {
+            for (String name : created.reversed()) {
+                try {
+                    db.catalog().drop(name);
+                } catch (RuntimeException dropFailed) {
+                    e.addSuppressed(dropFailed);
                 }
-            };
-        });
+            }
+            throw e;
+        }
         return new LoadResult(rows, System.nanoTime() - start);
     }
 
     /** Generates every table at {@code scaleFactor} (&gt; 0) into {@code sink}, one table after another. */
     public static void generate(double scaleFactor, Sink sink) {
-        if (!(scaleFactor > 0)) {
-            throw new IllegalArgumentException("the TPC-H scale factor must be > 0, not " + scaleFactor);
-        }
+        checkScaleFactor(scaleFactor);
         for (TpchTableDef table : TABLES) {
             try (TableSink rows = sink.open(table)) {
                 generate(table, scaleFactor, rows);
             }
+        }
+    }
+
+    private static void checkScaleFactor(double scaleFactor) {
+        if (!(scaleFactor > 0) || scaleFactor > MAX_SCALE_FACTOR) {
+            throw new IllegalArgumentException("the TPC-H scale factor must be > 0 and at most " + (long) MAX_SCALE_FACTOR
+                    + " (beyond that part keys overflow INTEGER), not " + scaleFactor);
         }
     }
 

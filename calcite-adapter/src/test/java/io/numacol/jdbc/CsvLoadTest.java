@@ -4,6 +4,8 @@ import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -60,6 +62,33 @@ class CsvLoadTest {
                     .isInstanceOf(SQLException.class).hasMessageContaining("missing.csv");
             assertThatThrownBy(() -> s.execute("copy t from '" + csv + "' with (colour red)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("unknown COPY option 'colour'");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 1000})
+    void copyAnswersTheRowsItLoaded(int rows) throws SQLException, IOException {
+        Path csv = dir.resolve("n.csv");
+        StringBuilder text = new StringBuilder("id,qty\n");
+        for (int i = 0; i < rows; i++) {
+            text.append(i).append(',').append(i % 7).append('\n');
+        }
+        Files.writeString(csv, text);
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint, qty int)");
+            String copy = "copy t from '" + csv + "' with (header true)";
+            assertThat(s.executeUpdate(copy)).isEqualTo(rows);
+            assertThat(s.execute(copy)).isFalse();
+            assertThat(s.getUpdateCount()).isEqualTo(rows);
+            s.addBatch(copy);
+            s.addBatch("insert into t values (-1, -1)");
+            s.addBatch(copy);
+            assertThat(s.executeBatch()).containsExactly(rows, 1, rows);
+            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(4L * rows + 1));
+            // other DDL still answers 0
+            assertThat(s.executeUpdate("create table u (x int)")).isZero();
+            assertThat(s.executeUpdate("drop table u")).isZero();
         }
     }
 

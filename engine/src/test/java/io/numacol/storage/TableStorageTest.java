@@ -71,6 +71,12 @@ class TableStorageTest {
                     assertThat(got).as("row %d column %s", i, SCHEMA.column(c).name()).isEqualTo(want);
                 }
             }
+            Column note = p.column(5);
+            long distinctNotes = expected.stream().map(r -> r[5]).filter(java.util.Objects::nonNull).distinct().count();
+            assertThat(note.dictionary().size()).isEqualTo(distinctNotes);
+            for (int vid = 1; vid < distinctNotes; vid++) {
+                assertThat(Utf8.compare((String) note.valueOf(vid - 1), (String) note.valueOf(vid))).isNegative();
+            }
             Column qty = p.column(1);
             if (rows > 100) {
                 assertThat(qty.hasNulls()).isTrue();

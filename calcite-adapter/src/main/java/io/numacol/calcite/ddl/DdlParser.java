@@ -17,10 +17,12 @@ import java.util.Set;
  * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]..., [PRIMARY KEY (column, ...)])
  * DROP TABLE [IF EXISTS] name
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
+ * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
  * COPY loads a CSV file (RFC 4180; an empty unquoted field is NULL) all at once or not at all;
  * see {@link io.numacol.database.Appender#appendCsv}. A relative file name is resolved against
- * the JVM's working directory.
+ * the JVM's working directory. CALL dbgen creates the eight TPC-H tables and loads them with
+ * the built-in generator ({@link io.numacol.tpch.TpchLoader}).
  * Identifiers are plain or double-quoted. Types are those of {@link ColumnType#parse}, plus
  * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
  * does not enforce uniqueness.
@@ -45,12 +47,13 @@ final class DdlParser {
         String first = tokens.get(0).toUpperCase(Locale.ROOT);
         String second = tokens.get(1).toUpperCase(Locale.ROOT);
         boolean copy = first.equals("COPY");
-        if (!copy && (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE"))) {
+        boolean dbgen = first.equals("CALL") && second.equals("DBGEN");
+        if (!copy && !dbgen && (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE"))) {
             return null;
         }
         DdlParser p = new DdlParser(tokens);
         p.pos = copy ? 1 : 2;
-        DdlStatement s = copy ? p.copy() : first.equals("CREATE") ? p.createTable() : p.dropTable();
+        DdlStatement s = copy ? p.copy() : dbgen ? p.dbgen() : first.equals("CREATE") ? p.createTable() : p.dropTable();
         if (p.pos < tokens.size() && !(p.pos == tokens.size() - 1 && tokens.get(p.pos).equals(";"))) {
             throw p.error("unexpected '" + tokens.get(p.pos) + "' after the statement");
         }
@@ -187,6 +190,57 @@ final class DdlParser {
         return new DdlStatement.Copy(table, file, format);
     }
 
+    /** CALL dbgen(sf = n): DuckDB's spelling; named parameters take = or =&gt;, and sf is the only one. */
+    private DdlStatement dbgen() {
+        String usage = "write CALL dbgen(sf = 0.1)";
+        if (!accept("(")) {
+            throw error("CALL dbgen needs a scale factor: " + usage);
+        }
+        String scaleFactor = null;
+        if (!accept(")")) {
+            do {
+                String name = identifier("a parameter name (" + usage + ")");
+                if (!name.equalsIgnoreCase("sf")) {
+                    throw error("CALL dbgen takes one parameter, sf (the TPC-H scale factor), not '" + name + "': " + usage);
+                }
+                if (scaleFactor != null) {
+                    throw error("CALL dbgen: sf is given twice");
+                }
+                expect("=");
+                accept(">");
+                scaleFactor = number("the scale factor (a positive number, e.g. sf = 0.1)");
+            } while (accept(","));
+            expect(")");
+        }
+        if (scaleFactor == null) {
+            throw error("CALL dbgen needs a scale factor: " + usage);
+        }
+        double sf = Double.parseDouble(scaleFactor);
+        if (!(sf > 0) || Double.isInfinite(sf)) {
+            throw error("CALL dbgen: the scale factor sf must be a positive number, not " + scaleFactor);
+        }
+        return new DdlStatement.Dbgen(sf);
+    }
+
+    /** A number literal with an optional sign, as written. */
+    private String number(String what) {
+        String sign = accept("-") ? "-" : "";
+        if (sign.isEmpty()) {
+            accept("+");
+        }
+        if (pos >= tokens.size() || !isNumber(tokens.get(pos))) {
+            String found = pos >= tokens.size() ? "the end" : tokens.get(pos).startsWith("'")
+                    ? "the string " + tokens.get(pos) + " (write the number without quotes)" : "'" + tokens.get(pos) + "'";
+            throw error("expected " + what + " but found " + found);
+        }
+        return sign + tokens.get(pos++);
+    }
+
+    private static boolean isNumber(String token) {
+        char c = token.charAt(0);
+        return Character.isDigit(c) || (c == '.' && token.length() > 1);
+    }
+
     private String string(String what) {
         if (pos >= tokens.size() || !tokens.get(pos).startsWith("'")) {
             throw error("expected " + what + " but found " + (pos < tokens.size() ? "'" + tokens.get(pos) + "'" : "the end"));
@@ -229,7 +283,7 @@ final class DdlParser {
         return new IllegalArgumentException(message);
     }
 
-    /** Words, numbers, 'strings', double-quoted identifiers and single punctuation; -- and /* comments skipped. */
+    /** Words, numbers (1, 0.5, .5, 1e-3), 'strings', double-quoted identifiers and single punctuation; -- and /* comments skipped. */
     private static List<String> tokenize(String sql) {
         List<String> out = new ArrayList<>();
         int i = 0;
@@ -247,6 +301,10 @@ final class DdlParser {
                 int end = closingQuote(sql, i);
                 out.add(sql.substring(i, end + 1));
                 i = end + 1;
+            } else if (Character.isDigit(c) || (c == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1)))) {
+                int j = numberEnd(sql, i);
+                out.add(sql.substring(i, j));
+                i = j;
             } else if (Character.isLetterOrDigit(c) || c == '_') {
                 int j = i;
                 while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
@@ -260,6 +318,32 @@ final class DdlParser {
             }
         }
         return out;
+    }
+
+    /** Where the number starting at {@code start} ends: digits, an optional fraction, an optional exponent. */
+    private static int numberEnd(String sql, int start) {
+        int j = digitsEnd(sql, start);
+        if (j < sql.length() && sql.charAt(j) == '.') {
+            j = digitsEnd(sql, j + 1);
+        }
+        if (j < sql.length() && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
+            int k = j + 1;
+            if (k < sql.length() && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
+                k++;
+            }
+            if (k < sql.length() && Character.isDigit(sql.charAt(k))) {
+                j = digitsEnd(sql, k);
+            }
+        }
+        return j;
+    }
+
+    private static int digitsEnd(String sql, int start) {
+        int j = start;
+        while (j < sql.length() && Character.isDigit(sql.charAt(j))) {
+            j++;
+        }
+        return j;
     }
 
     /** The position of the quote closing the string or quoted identifier opened at {@code start} (a doubled quote is part of it). */

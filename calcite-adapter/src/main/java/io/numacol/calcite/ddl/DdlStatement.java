@@ -3,6 +3,7 @@ package io.numacol.calcite.ddl;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.storage.TableSchema;
+import io.numacol.tpch.TpchLoader;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -20,7 +21,8 @@ abstract sealed class DdlStatement extends SqlDdl {
         super(operator, SqlParserPos.ZERO);
     }
 
-    abstract void execute(Database database);
+    /** Runs the statement; returns the rows it loaded (the JDBC update count), 0 for CREATE and DROP. */
+    abstract long execute(Database database);
 
     @Override
     public List<SqlNode> getOperandList() {
@@ -41,11 +43,11 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        void execute(Database database) {
-            if (ifNotExists && database.catalog().find(name).isPresent()) {
-                return;
+        long execute(Database database) {
+            if (!(ifNotExists && database.catalog().find(name).isPresent())) {
+                database.catalog().create(name, schema);
             }
-            database.catalog().create(name, schema);
+            return 0;
         }
     }
 
@@ -61,11 +63,11 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        void execute(Database database) {
-            if (ifExists && database.catalog().find(name).isEmpty()) {
-                return;
+        long execute(Database database) {
+            if (!(ifExists && database.catalog().find(name).isEmpty())) {
+                database.catalog().drop(name);
             }
-            database.catalog().drop(name);
+            return 0;
         }
     }
 
@@ -83,8 +85,24 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        void execute(Database database) {
-            database.loadCsv(table, Path.of(file), format);
+        long execute(Database database) {
+            return database.loadCsv(table, Path.of(file), format);
+        }
+    }
+
+    /** CALL dbgen(sf = n): the eight TPC-H tables, created and loaded; all of them or, on failure, none. */
+    static final class Dbgen extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CALL DBGEN", SqlKind.OTHER_DDL);
+        final double scaleFactor;
+
+        Dbgen(double scaleFactor) {
+            super(OPERATOR);
+            this.scaleFactor = scaleFactor;
+        }
+
+        @Override
+        long execute(Database database) {
+            return TpchLoader.load(database, scaleFactor).totalRows();
         }
     }
 }

@@ -24,6 +24,6 @@ final class NumacolDdlExecutor implements DdlExecutor {
             throw new IllegalStateException("this connection has no numacol schema '" + NumacolSchema.NAME + "'");
         }
         Database database = schema.database();
-        ddl.execute(database);
+        DdlUpdateCount.report(ddl.execute(database));
     }
 }

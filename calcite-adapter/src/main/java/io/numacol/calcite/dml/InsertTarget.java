@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
@@ -27,10 +28,22 @@ public final class InsertTarget {
 
     /**
      * Appends every row of {@code rows} (Calcite's internal values, one Object[] per row) and
-     * publishes them at once; a refused row stores nothing. Called by generated code.
+     * publishes them at once; a refused row stores nothing. Inside an {@link InsertBatch} the rows
+     * wait for the batch's end instead. Called by generated code.
      */
     public Enumerable<Long> insert(Enumerable<Object[]> rows) {
-        return Linq4j.singletonEnumerable(database.appender(table).appendAll(rows.select(this::toJava)));
+        InsertBatch batch = InsertBatch.current();
+        if (batch == null) {
+            return Linq4j.singletonEnumerable(database.appender(table).appendAll(rows.select(this::toJava)));
+        }
+        // The batch discards everything on failure, so a refused row needs no undo here.
+        Appender appender = batch.appender(database, table);
+        long count = 0;
+        for (Object[] row : rows) {
+            appender.append(toJava(row));
+            count++;
+        }
+        return Linq4j.singletonEnumerable(count);
     }
 
     /** Calcite carries a DATE as days since the epoch in an Integer; numacol takes a LocalDate. */

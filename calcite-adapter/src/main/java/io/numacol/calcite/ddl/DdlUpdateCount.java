@@ -1,0 +1,27 @@
+package io.numacol.calcite.ddl;
+
+/**
+ * Carries the update count of numacol's DDL (the rows COPY or CALL dbgen loaded) to the JDBC
+ * layer. Calcite executes DDL while it prepares the statement and answers 0 for every DDL; the
+ * driver binds a slot around that call and reports what lands in it.
+ */
+public final class DdlUpdateCount {
+    private static final ScopedValue<long[]> SLOT = ScopedValue.newInstance();
+
+    private DdlUpdateCount() {
+    }
+
+    /**
+     * Runs {@code op}; numacol DDL executed inside it, in this thread, writes its update count to
+     * {@code slot[0]} (which the caller sets to -1 beforehand to tell "no DDL ran").
+     */
+    public static <R, X extends Throwable> R capture(long[] slot, ScopedValue.CallableOp<R, X> op) throws X {
+        return ScopedValue.where(SLOT, slot).call(op);
+    }
+
+    static void report(long count) {
+        if (SLOT.isBound()) {
+            SLOT.get()[0] = count;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.numacol.jdbc;
+
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData.Rep;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Prepared statement parameters made to fit the types Calcite inferred for them, before its
+ * generated code casts them blindly: that code wraps 3000000000 into an INTEGER, cuts 13.7 to
+ * 13, cuts a string to a VARCHAR's length, and fails with a bare ClassCastException on a
+ * number given as a string. Here a value converts as JDBC's setter tables allow (a numeric
+ * string to a number, a number to a string, yyyy-mm-dd to a DATE), or is refused with an error
+ * naming the parameter, its type and the value. Strings are held to their length only when the
+ * statement stores them (INSERT): in a query, {@code name = ?} with a longer string is no error.
+ */
+final class ParameterValues {
+    private ParameterValues() {
+    }
+
+    /** {@code values} converted for {@code signature}'s parameters; IllegalArgumentException when one does not fit. */
+    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values) {
+        return fit(signature, values, i -> null);
+    }
+
+    /**
+     * As {@link #fit(Meta.Signature, List)}, the error naming the column a parameter fills where
+     * {@code columnOf} knows it (0-based parameter index to column name, or null).
+     */
+    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values, IntFunction<String> columnOf) {
+        if (signature == null || signature.parameters == null || values == null) {
+            return values;
+        }
+        boolean stores = signature.statementType != null && signature.statementType.canUpdate();
+        List<TypedValue> out = null;
+        for (int i = 0; i < values.size() && i < signature.parameters.size(); i++) {
+            TypedValue v = values.get(i);
+            if (v == null || v.value == null) {
+                continue;
+            }
+            AvaticaParameter p = signature.parameters.get(i);
+            TypedValue fitted;
+            try {
+                fitted = fit(p, v, stores);
+            } catch (IllegalArgumentException e) {
+                String column = columnOf.apply(i);
+                throw new IllegalArgumentException("parameter " + (i + 1) + " (" + typeName(p)
+                        + (column == null ? "" : ", column " + column) + "): " + e.getMessage(), e);
+            }
+            if (fitted != v) {
+                if (out == null) {
+                    out = new ArrayList<>(values);
+                }
+                out.set(i, fitted);
+            }
+        }
+        return out == null ? values : out;
+    }
+
+    private static TypedValue fit(AvaticaParameter p, TypedValue v, boolean stores) {
+        Object value = v.toLocal();
+        return switch (p.parameterType) {
+            case Types.TINYINT -> whole(value, Byte.MIN_VALUE, Byte.MAX_VALUE, Rep.BYTE, v);
+            case Types.SMALLINT -> whole(value, Short.MIN_VALUE, Short.MAX_VALUE, Rep.SHORT, v);
+            case Types.INTEGER -> whole(value, Integer.MIN_VALUE, Integer.MAX_VALUE, Rep.INTEGER, v);
+            case Types.BIGINT -> whole(value, Long.MIN_VALUE, Long.MAX_VALUE, Rep.LONG, v);
+            case Types.DECIMAL, Types.NUMERIC -> value instanceof String s
+                    ? TypedValue.ofLocal(Rep.NUMBER, number(s)) : requireNumber(value, v);
+            case Types.DOUBLE, Types.FLOAT -> value instanceof String s
+                    ? TypedValue.ofLocal(Rep.DOUBLE, number(s).doubleValue()) : requireNumber(value, v);
+            case Types.REAL -> value instanceof String s
+                    ? TypedValue.ofLocal(Rep.FLOAT, number(s).floatValue()) : requireNumber(value, v);
+            case Types.CHAR, Types.VARCHAR -> string(p, value, v, stores);
+            case Types.DATE -> value instanceof String s ? TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date(s).toEpochDay()) : v;
+            default -> v;
+        };
+    }
+
+    /** A whole number in [min, max], as the rep the type's generated code expects (the value as it is when it already is). */
+    private static TypedValue whole(Object value, long min, long max, Rep rep, TypedValue v) {
+        long l;
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            l = ((Number) value).longValue();
+            if (l < min || l > max) {
+                throw new IllegalArgumentException("value " + value + " is out of range [" + min + ", " + max + "]");
+            }
+            if (rep.clazz.isInstance(value)) {
+                return v;
+            }
+        } else {
+            if (!(value instanceof String)) {
+                requireNumber(value, v);
+            }
+            BigDecimal n = value instanceof String s ? number(s) : decimal(value);
+            BigInteger whole;
+            try {
+                whole = n.toBigIntegerExact();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("value " + show(value) + " is not a whole number");
+            }
+            if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+                throw new IllegalArgumentException("value " + show(value) + " is out of range [" + min + ", " + max + "]");
+            }
+            l = whole.longValue();
+        }
+        return switch (rep) {
+            case BYTE -> TypedValue.ofLocal(rep, (byte) l);
+            case SHORT -> TypedValue.ofLocal(rep, (short) l);
+            case INTEGER -> TypedValue.ofLocal(rep, (int) l);
+            default -> TypedValue.ofLocal(rep, l);
+        };
+    }
+
+    private static TypedValue string(AvaticaParameter p, Object value, TypedValue v, boolean stores) {
+        String s = value instanceof String str ? str : String.valueOf(value);
+        // A CHAR's trailing blanks may be cut, as the SQL standard lets an assignment do.
+        if (stores && p.precision > 0 && s.codePointCount(0, s.length()) > p.precision
+                && !s.substring(s.offsetByCodePoints(0, p.precision)).isBlank()) {
+            throw new IllegalArgumentException("value " + show(s) + " is longer than " + typeName(p) + " allows");
+        }
+        return value instanceof String ? v : TypedValue.ofLocal(Rep.STRING, s);
+    }
+
+    private static TypedValue requireNumber(Object value, TypedValue v) {
+        if (!(value instanceof Number)) {
+            throw new IllegalArgumentException("value " + show(value) + " is not a number");
+        }
+        return v;
+    }
+
+    private static BigDecimal number(String s) {
+        try {
+            return new BigDecimal(s.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("value " + show(s) + " is not a number");
+        }
+    }
+
+    private static BigDecimal decimal(Object n) {
+        if (n instanceof BigDecimal d) {
+            return d;
+        }
+        if (n instanceof BigInteger b) {
+            return new BigDecimal(b);
+        }
+        if (n instanceof Double || n instanceof Float) {
+            double d = ((Number) n).doubleValue();
+            if (!Double.isFinite(d)) {
+                throw new IllegalArgumentException("value " + d + " is not a whole number");
+            }
+            return BigDecimal.valueOf(d);
+        }
+        return BigDecimal.valueOf(((Number) n).longValue());
+    }
+
+    private static LocalDate date(String s) {
+        try {
+            return LocalDate.parse(s.strip());
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("value " + show(s) + " is not a valid DATE (expected yyyy-mm-dd)");
+        }
+    }
+
+    private static String typeName(AvaticaParameter p) {
+        return (p.parameterType == Types.CHAR || p.parameterType == Types.VARCHAR) && p.precision > 0
+                ? p.typeName + "(" + p.precision + ")" : p.typeName;
+    }
+
+    private static String show(Object value) {
+        String s = String.valueOf(value);
+        s = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return value instanceof String ? "'" + s + "'" : s;
+    }
+}
