@@ -9,6 +9,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.NumacolMetaBase;
 
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
 
 /**
@@ -25,6 +26,39 @@ final class NumacolMeta extends NumacolMetaBase {
 
     NumacolMeta(AvaticaConnection connection) {
         super(connection);
+        connProps.setAutoCommit(true); // every statement is atomic and visible once it returns
+    }
+
+    /**
+     * numacol commits each statement as it ends and holds no transaction open, so auto-commit
+     * cannot be turned off: that is refused with SQLFeatureNotSupportedException, as JDBC
+     * wants, rather than accepted and silently not honoured.
+     */
+    @Override
+    public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties props) {
+        if (Boolean.FALSE.equals(props.isAutoCommit())) {
+            throw Unchecked.<RuntimeException>sneaky(new SQLFeatureNotSupportedException(
+                    "numacol commits every statement as it ends (auto-commit) and has no transactions: "
+                            + "setAutoCommit(false) is not supported"));
+        }
+        return super.connectionSync(ch, props);
+    }
+
+    /** In auto-commit nothing is pending: commit and rollback have nothing to do, as in H2 and DuckDB. */
+    @Override
+    public void commit(ConnectionHandle ch) {
+    }
+
+    @Override
+    public void rollback(ConnectionHandle ch) {
+    }
+
+    /** Avatica's setAutoCommit declares SQLException, Meta's connectionSync cannot: the JDBC exception passes through unchecked. */
+    private static final class Unchecked {
+        @SuppressWarnings("unchecked")
+        static <E extends Throwable> E sneaky(Throwable t) throws E {
+            throw (E) t;
+        }
     }
 
     /** Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0 for any DDL. */

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
@@ -50,6 +51,25 @@ class JdbcTest {
             s.execute("DROP TABLE IF EXISTS items");
             assertThatThrownBy(() -> s.execute("DROP TABLE items")).hasMessageContaining("table items does not exist");
             assertThat(db.memory().accounting().totalBytes()).isZero();
+        }
+    }
+
+    @Test
+    void everyStatementCommitsItselfAndToolsThatCommitStillWork() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:")) {
+            assertThat(c.getAutoCommit()).isTrue();
+            c.setAutoCommit(true);
+            c.createStatement().execute("create table t (x integer)");
+            c.createStatement().executeUpdate("insert into t values (1)");
+            c.commit();
+            c.rollback();
+            assertThatThrownBy(() -> c.setAutoCommit(false)).isInstanceOf(java.sql.SQLFeatureNotSupportedException.class)
+                    .hasMessageContaining("no transactions");
+            assertThat(c.getAutoCommit()).isTrue();
+            try (ResultSet rs = c.createStatement().executeQuery("select count(*) from t")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(1);
+            }
         }
     }
 

@@ -78,6 +78,7 @@ public final class Appender implements AutoCloseable {
                 throw e;
             }
             pending.clear();
+            database.afterFlush(table);
         }
         flushed = appended;
     }

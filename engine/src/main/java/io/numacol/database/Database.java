@@ -29,6 +29,7 @@ public final class Database implements AutoCloseable {
     private final Scheduler scheduler;
     /** Which node the next appended part goes to: spreads parts, and small tables, over the nodes. */
     private final AtomicInteger nextPartNode = new AtomicInteger();
+    private final PartMerger merger = new PartMerger(this);
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -90,6 +91,25 @@ public final class Database implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Merges the table's small parts (those under half of {@code rowsPerPart}, which batched
+     * inserts leave behind) into parts of up to {@code rowsPerPart} rows now, rather than in the
+     * background after the next flush; readers see the table whole throughout. Returns how many
+     * merged parts were made.
+     */
+    public int mergeParts(String table) {
+        checkOpen();
+        return merger.mergeAll(catalog.get(table));
+    }
+
+    PartMerger merger() {
+        return merger;
+    }
+
+    void afterFlush(Table table) {
+        merger.afterFlush(table);
     }
 
     int nextPartNode() {

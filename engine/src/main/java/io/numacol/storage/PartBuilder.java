@@ -46,6 +46,43 @@ public final class PartBuilder {
         return rows;
     }
 
+    /**
+     * Appends every row of {@code part}, a part of a table of the same schema, in its stored
+     * form column by column: a merge of parts converts and checks nothing again.
+     */
+    public void appendPart(TablePart part) {
+        if (part.columns().size() != columns.size()) {
+            throw new IllegalArgumentException("a part of " + part.columns().size() + " columns cannot join table "
+                    + table.name() + " of " + columns.size());
+        }
+        if ((long) rows + part.rowCount() > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("table " + table.name() + " cannot hold more than " + rows + " rows in one part");
+        }
+        int[] vids = new int[IndexVector.BLOCK_ROWS];
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = part.column(c);
+            ColumnBuilder into = columns.get(c);
+            Object[] stored = new Object[column.dictionary().size() + 1]; // by vid; the null vid stays null
+            for (int from = 0; from < part.rowCount(); from += vids.length) {
+                int to = Math.min(part.rowCount(), from + vids.length);
+                column.indexVector().decode(from, to, vids, 0);
+                for (int i = 0; i < to - from; i++) {
+                    int vid = vids[i];
+                    Object v = stored[vid];
+                    if (v == null && vid != column.nullVid()) {
+                        v = stored[vid] = switch (column.dictionary()) {
+                            case LongDictionary d -> d.getLong(vid);
+                            case DoubleDictionary d -> d.getDouble(vid);
+                            case StringDictionary d -> d.getString(vid);
+                        };
+                    }
+                    into.append(v);
+                }
+            }
+        }
+        rows += part.rowCount();
+    }
+
     /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */
     public TablePart commit(IntFunction<ColumnPlacement> placement, boolean withIndex) {
         TablePart part = build(placement, withIndex);

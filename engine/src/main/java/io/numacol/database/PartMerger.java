@@ -1,0 +1,120 @@
+package io.numacol.database;
+
+import io.numacol.placement.Placement;
+import io.numacol.scheduler.Affinity;
+import io.numacol.scheduler.Statement;
+import io.numacol.scheduler.TaskClass;
+import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSnapshot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * numacol's delta merge. Every flush publishes its own parts, so a JDBC tool inserting in
+ * batches of 10k rows leaves a hundred parts per million rows, and each costs scans a
+ * dictionary and a task. After a flush that leaves a table with two or more small parts (under
+ * half of {@code rowsPerPart}), a background task of the lowest priority rebuilds them into
+ * parts of up to {@code rowsPerPart} rows and swaps them in at once with
+ * {@link Table#replaceParts}: a reader sees the small parts or the merged one, never both or
+ * neither, and the small parts are freed once their last reader lets go.
+ */
+final class PartMerger {
+    private static final Logger LOG = Logger.getLogger(PartMerger.class.getName());
+
+    private final Database database;
+    /** Tables a merge task is working on: at most one per table. */
+    private final Set<Table> merging = ConcurrentHashMap.newKeySet();
+    /** Tests stop background merges to count parts; {@link #mergeAll} still works. */
+    private volatile boolean paused;
+
+    PartMerger(Database database) {
+        this.database = database;
+    }
+
+    /** After a flush into {@code table}: starts a background merge if it has small parts to merge. */
+    void afterFlush(Table table) {
+        if (paused || database.isClosed() || small(table.parts()).size() < 2 || !merging.add(table)) {
+            return;
+        }
+        try {
+            Statement statement = database.scheduler().newStatement(Statement.MIN_PRIORITY);
+            statement.newTaskGroup().submit(context -> mergeInBackground(table), Affinity.none(), TaskClass.OTHER);
+        } catch (RuntimeException e) {
+            merging.remove(table); // the database is closing: nothing to merge into
+        }
+    }
+
+    void pause() {
+        paused = true;
+    }
+
+    private void mergeInBackground(Table table) {
+        try {
+            do {
+                while (!database.isClosed() && mergeOnce(table)) {
+                    // until no two small parts are left
+                }
+                merging.remove(table);
+                // a flush between the last pass and the removal found the table taken: look again
+            } while (!database.isClosed() && small(table.parts()).size() >= 2 && merging.add(table));
+        } catch (RuntimeException e) {
+            merging.remove(table);
+            LOG.log(Level.WARNING, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
+        }
+    }
+
+    /** Merges small parts until none are left to merge; returns how many merged parts were made. */
+    int mergeAll(Table table) {
+        int merged = 0;
+        while (mergeOnce(table)) {
+            merged++;
+        }
+        return merged;
+    }
+
+    /**
+     * Rebuilds some of the table's small parts as one part of at most {@code rowsPerPart} rows
+     * and swaps it in. False when fewer than two small parts are left, or when the table changed
+     * under the merge (dropped, or the parts merged by someone else): then nothing changes.
+     */
+    boolean mergeOnce(Table table) {
+        int rowsPerPart = database.config().rowsPerPart();
+        try (TableSnapshot snapshot = table.snapshot()) {
+            List<TablePart> chosen = new ArrayList<>();
+            long rows = 0;
+            for (TablePart p : small(snapshot.parts())) {
+                if (rows + p.rowCount() > rowsPerPart) {
+                    continue;
+                }
+                chosen.add(p);
+                rows += p.rowCount();
+            }
+            if (chosen.size() < 2) {
+                return false;
+            }
+            PartBuilder builder = table.newPart();
+            chosen.forEach(builder::appendPart);
+            Placement placement = new Placement.Node(database.nextPartNode());
+            TablePart merged = builder.build(c -> placement.forColumn(c, database.topology()), false);
+            try {
+                table.replaceParts(chosen, List.of(merged));
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                merged.release(); // a part went away meanwhile, or the table did
+                return false;
+            }
+            return true;
+        }
+    }
+
+    private List<TablePart> small(List<TablePart> parts) {
+        int limit = database.config().rowsPerPart() / 2;
+        return parts.stream().filter(p -> p.rowCount() < limit).toList();
+    }
+}

@@ -1,0 +1,116 @@
+package io.numacol.database;
+
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Small parts from many flushes become parts of up to rowsPerPart rows, with every row kept. */
+class PartMergerTest {
+    private static final int ROWS_PER_PART = 5_000;
+    private final Database db = Database.open(DatabaseConfig.defaults().withTopology("fake:2").withRowsPerPart(ROWS_PER_PART));
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private Table table(String name) {
+        return db.catalog().create(name, TableSchema.of(
+                new TableSchema.ColumnDef("id", ColumnType.bigint(), false),
+                new TableSchema.ColumnDef("amount", ColumnType.decimal(12, 2), true),
+                new TableSchema.ColumnDef("day", ColumnType.date(), true),
+                new TableSchema.ColumnDef("tag", ColumnType.varchar(10), true),
+                new TableSchema.ColumnDef("score", ColumnType.doubleType(), true)));
+    }
+
+    /** Loads {@code flushes} batches of {@code rows} rows, each its own part; returns the rows as the table reads them back. */
+    private List<List<Object>> load(String name, int flushes, int rows) {
+        Random r = new Random(flushes * 31L + rows);
+        try (Appender a = db.appender(name)) {
+            for (int f = 0; f < flushes; f++) {
+                for (int i = 0; i < rows; i++) {
+                    a.append((long) (f * rows + i), r.nextInt(8) == 0 ? null : BigDecimal.valueOf(r.nextInt(100_000), 2),
+                            r.nextInt(8) == 0 ? null : LocalDate.of(2020, 1, 1).plusDays(r.nextInt(400)),
+                            r.nextInt(8) == 0 ? null : "t" + r.nextInt(50), r.nextInt(8) == 0 ? null : r.nextGaussian());
+                }
+                a.flush();
+            }
+        }
+        return contents(db.catalog().get(name));
+    }
+
+    /** Every row of the table, sorted by id. */
+    private static List<List<Object>> contents(Table table) {
+        List<List<Object>> out = new ArrayList<>();
+        try (TableSnapshot s = table.snapshot()) {
+            for (TablePart p : s.parts()) {
+                for (int row = 0; row < p.rowCount(); row++) {
+                    Object[] values = new Object[p.columns().size()];
+                    for (int c = 0; c < values.length; c++) {
+                        values[c] = p.column(c).value(row);
+                    }
+                    out.add(Arrays.asList(values));
+                }
+            }
+        }
+        out.sort((x, y) -> Long.compare((Long) x.getFirst(), (Long) y.getFirst()));
+        return out;
+    }
+
+    @Test
+    void mergingNowLeavesFullPartsAndEveryRow() {
+        Table t = table("t");
+        db.merger().pause();
+        List<List<Object>> before = load("t", 23, 300);
+        assertThat(t.parts()).hasSize(23);
+        try (TableSnapshot old = t.snapshot()) {
+            assertThat(db.mergeParts("t")).isEqualTo(2); // 16 parts of 300 fill 4800 of 5000 rows; 7 more make another
+            assertThat(t.parts()).hasSize(2).allSatisfy(p -> assertThat(p.rowCount()).isLessThanOrEqualTo(ROWS_PER_PART));
+            assertThat(old.parts()).as("a reader's snapshot keeps the parts it took").hasSize(23)
+                    .noneMatch(TablePart::isFreed);
+        }
+        assertThat(contents(t)).isEqualTo(before);
+        assertThat(db.mergeParts("t")).as("two parts of 4800 and 2100 rows would not fit one").isZero();
+    }
+
+    @Test
+    void flushesMergeInTheBackground() throws InterruptedException {
+        Table t = table("b");
+        List<List<Object>> before = load("b", 40, 250);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (smallParts(t) > 1 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        // merges interleave with the flushes, so the sizes vary; no two small parts are left
+        assertThat(smallParts(t)).isLessThanOrEqualTo(1);
+        assertThat(t.parts().size()).isLessThan(10);
+        assertThat(contents(t)).isEqualTo(before);
+    }
+
+    private static long smallParts(Table t) {
+        return t.parts().stream().filter(p -> p.rowCount() < ROWS_PER_PART / 2).count();
+    }
+
+    @Test
+    void largePartsAreLeftAlone() {
+        Table t = table("l");
+        db.merger().pause();
+        load("l", 3, 3_000);
+        assertThat(db.mergeParts("l")).isZero();
+        assertThat(t.parts()).hasSize(3);
+    }
+}
