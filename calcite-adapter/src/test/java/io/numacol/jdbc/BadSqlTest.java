@@ -49,6 +49,14 @@ class BadSqlTest {
                     .hasMessageContaining("/ by zero");
             assertThatThrownBy(() -> rows(s, "select 1 / 0 from t")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("/ by zero");
+            // arithmetic past its type is an error, never a wrapped value: in numacol's vectorized aggregate,
+            // in its row-at-a-time projection, and in a SUM whose SQL type (INTEGER, as Calcite types it) is too narrow
+            assertThatThrownBy(() -> rows(s, "select sum(id * 9000000000000000000) from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("BIGINT overflow");
+            assertThatThrownBy(() -> rows(s, "select id, qty * 2000000000 from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("INTEGER overflow");
+            assertThatThrownBy(() -> rows(s, "select sum(qty + 2147483600) from t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("INTEGER overflow");
             assertThatThrownBy(() -> s.execute("copy t from '" + csv + "'")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("line 2: column qty: value 'fifty'");
             assertThatThrownBy(() -> s.executeUpdate("delete from t")).isInstanceOf(SQLException.class)
