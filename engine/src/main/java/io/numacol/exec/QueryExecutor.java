@@ -30,12 +30,21 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Runs a {@link QueryPlan} on the scheduler (thesis §5.3.1, §5.5; morsel paper §6.3-6.4): each
- * part is cut into IndexVector ranges of whole 1024-row blocks, at most about the concurrency
- * hint of them in all, each a task with the affinity of the node holding the part. A task
- * evaluates the part's vid predicates into a BitVector for its range, decodes the vids of the
- * columns it needs block by block, and either materializes rows (into a bounded heap for top-N),
- * or aggregates into a task-local hash table keyed by the group columns' vids. Only then are
- * keys translated to values, since each part has its own dictionaries, and the task tables merged.
+ * part is cut into IndexVector ranges of whole 1024-row blocks, about four per unit of the
+ * concurrency hint in all, each a task with the affinity of the node holding the part. A task
+ * evaluates the part's vid predicates into a BitVector for its range, then:
+ * <ul>
+ *   <li>aggregates a {@link Batch} of selected rows at a time into primitive accumulators
+ *       ({@link VectorAggregator}), or, for COUNT/SUM over a range of one column with a dense
+ *       dictionary, counts and sums vids in the scan kernel itself;</li>
+ *   <li>or materializes rows (into a bounded heap for top-N), handed back a wave of tasks at a
+ *       time ({@link #stream});</li>
+ *   <li>or, for what the vectorized path does not take (DISTINCT, keys wider than 63 bits,
+ *       expressions that are not {@link NumericExpr}s), aggregates row by row into a task-local
+ *       hash table keyed by the group columns' vids.</li>
+ * </ul>
+ * Keys become values only at the end of a task, since each part has its own dictionaries;
+ * then the task tables are merged.
  */
 public final class QueryExecutor {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
@@ -43,6 +52,10 @@ public final class QueryExecutor {
     private static final int VALUE_CACHE_LIMIT = 4096;
     /** Fewer groups than this are merged on the calling thread: tasks would cost more than they save. */
     static final int PARALLEL_MERGE_GROUPS = 20_000;
+    /** Tasks per unit of the concurrency hint for a scan (morsels, not one range per worker). */
+    static final int TASKS_PER_HINT = 4;
+    /** Below this a task costs more to schedule than it saves. */
+    private static final int MIN_TASK_ROWS = 16 * BLOCK;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -90,8 +103,7 @@ public final class QueryExecutor {
             List<TablePart> parts = snapshot.parts();
             boolean vectors = tryVectors && VectorAggregator.supports(plan, parts);
             int hint = Math.max(1, scheduler.concurrencyHint());
-            long perTask = Math.max(BLOCK, (snapshot.rowCount() + hint - 1) / hint);
-            int rangeRows = (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
+            int rangeRows = rangeRows(snapshot.rowCount(), hint);
 
             Statement statement = scheduler.newStatement();
             TaskGroup group = statement.newTaskGroup();
@@ -118,6 +130,18 @@ public final class QueryExecutor {
             }
             return plan.aggregation() != null ? mergeGroups(plan, tasks, statement, hint) : mergeRows(plan, tasks);
         }
+    }
+
+    /**
+     * Rows per task, whole blocks: the rows over {@link #TASKS_PER_HINT} times the concurrency
+     * hint, so that tasks of unequal cost (a part whose dictionary is not dense, a part on a busy
+     * node) still leave the workers evenly loaded at the end, while the hint still bounds how
+     * far an operator is split when the machine is busy.
+     */
+    static int rangeRows(long rows, int hint) {
+        long tasks = (long) hint * TASKS_PER_HINT;
+        long perTask = Math.max(MIN_TASK_ROWS, (rows + tasks - 1) / tasks);
+        return (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
     }
 
     /** Whether rows can leave before the whole table is scanned: no aggregate and no ORDER BY to wait for. */
@@ -163,8 +187,7 @@ public final class QueryExecutor {
             this.snapshot = plan.table().snapshot();
             this.parts = snapshot.parts().stream().filter(p -> p.rowCount() > 0).toList();
             this.wave = Math.max(1, scheduler.concurrencyHint());
-            long perTask = Math.max(BLOCK, (snapshot.rowCount() + wave - 1) / wave);
-            this.rangeRows = (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
+            this.rangeRows = rangeRows(snapshot.rowCount(), wave);
             this.statement = scheduler.newStatement();
             this.skip = plan.ordering() == null ? 0 : plan.ordering().offset();
             this.remaining = plan.ordering() == null ? -1 : plan.ordering().fetch();

@@ -39,7 +39,7 @@ final class VectorAggregator {
     private final int[] groupOf = new int[BLOCK];
     /** With {@link Spread#FEW} groups: the block's rows per group, and per group a mask of its rows (-1 or 0). */
     private final int[] rowsPerGroup = new int[FEW_GROUPS];
-    private final long[][] groupMasks = new long[FEW_GROUPS][BLOCK];
+    private long[][] groupMasks;
     private final long[] packed = new long[BLOCK];
     /** Group number -> packed key. */
     private long[] groupKeys = new long[16];
@@ -160,6 +160,9 @@ final class VectorAggregator {
             assignGroups(n);
             spread = groups <= FEW_GROUPS ? Spread.FEW : Spread.MANY;
             if (spread == Spread.FEW) {
+                if (groupMasks == null) {
+                    groupMasks = new long[FEW_GROUPS][BLOCK];
+                }
                 for (int g = 0; g < groups; g++) {
                     long[] mask = groupMasks[g];
                     long key = groupKeys[g];
