@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.ddl.DdlUpdateCount;
+import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -98,11 +99,27 @@ final class NumacolMeta extends NumacolMetaBase {
                 r.firstFrame, ddlCount[0])));
     }
 
+    /** Calcite's, with DDL among the commands executed (see {@link DdlUpdateCount}). */
+    @Override
+    public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
+            throws NoSuchStatementException {
+        return DdlUpdateCount.capture(new long[]{-1}, () -> super.prepareAndExecuteBatch(h, sqlCommands));
+    }
+
     /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */
     @Override
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
-        return super.execute(h, ParameterValues.fit(signatureOf(h), parameterValues), maxRowsInFirstFrame);
+        Signature signature = signatureOf(h);
+        if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
+            // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution
+            try (java.sql.Statement s = connection.createStatement()) {
+                return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, s.executeLargeUpdate(signature.sql))));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+        return super.execute(h, ParameterValues.fit(signature, parameterValues), maxRowsInFirstFrame);
     }
 
     @Override

@@ -92,6 +92,28 @@ class CsvLoadTest {
         }
     }
 
+    /** Tools prepare every statement: prepared DDL runs when executed, once per execution, never when prepared. */
+    @Test
+    void preparedDdlRunsWhenExecuted() throws SQLException, IOException {
+        Path csv = dir.resolve("two.csv");
+        Files.writeString(csv, "1,10\n2,20\n");
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            try (java.sql.PreparedStatement create = c.prepareStatement("create table t (id bigint, qty int)")) {
+                assertThat(NumacolDriver.database(c).catalog().find("t")).as("not at prepare").isEmpty();
+                create.executeUpdate();
+            }
+            try (java.sql.PreparedStatement copy = c.prepareStatement("copy t from '" + csv + "'")) {
+                assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
+                assertThat(copy.executeUpdate()).isEqualTo(2);
+                assertThat(copy.executeUpdate()).isEqualTo(2);
+            }
+            assertThat(rows(s, "select count(*), sum(qty) from t")).containsExactly(List.of(4L, 60));
+            assertThatThrownBy(() -> c.prepareStatement("copy t frm 'x.csv'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("frm");
+        }
+    }
+
     @Test
     void loadFromJava() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

@@ -23,6 +23,9 @@ final class NumacolDdlExecutor implements DdlExecutor {
         if (main == null || !(main.schema instanceof NumacolSchema schema)) {
             throw new IllegalStateException("this connection has no numacol schema '" + NumacolSchema.NAME + "'");
         }
+        if (!DdlUpdateCount.executing()) {
+            return; // Connection.prepareStatement: parsed and checked now, run by each execution (NumacolMeta.execute)
+        }
         Database database = schema.database();
         DdlUpdateCount.report(ddl.execute(database));
     }

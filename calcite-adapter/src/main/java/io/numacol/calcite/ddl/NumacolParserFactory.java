@@ -47,6 +47,16 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         };
     }
 
+    /**
+     * Whether {@code sql} is numacol DDL (CREATE/DROP TABLE, COPY, CALL dbgen), which runs as it
+     * is executed and returns no rows.
+     *
+     * @throws IllegalArgumentException when it starts as numacol DDL but is malformed, saying where
+     */
+    public static boolean isDdl(String sql) {
+        return DdlParser.parse(sql) != null;
+    }
+
     @Override
     public DdlExecutor getDdlExecutor() {
         return NumacolDdlExecutor.INSTANCE;
