@@ -85,18 +85,33 @@ public final class Main {
         }
         try (ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
-            StringBuilder header = new StringBuilder("  ");
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                header.append(String.format("%-18s", md.getColumnLabel(i)));
+            int columns = md.getColumnCount();
+            List<String[]> lines = new ArrayList<>();
+            String[] header = new String[columns];
+            for (int i = 1; i <= columns; i++) {
+                header[i - 1] = md.getColumnLabel(i);
             }
-            System.out.println(header.toString().stripTrailing());
-            int shown = 0;
-            while (rs.next() && shown++ < maxRows) {
-                StringBuilder line = new StringBuilder("  ");
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    line.append(String.format("%-18s", rs.getString(i)));
+            lines.add(header);
+            while (lines.size() <= maxRows && rs.next()) {
+                String[] line = new String[columns];
+                for (int i = 1; i <= columns; i++) {
+                    line[i - 1] = String.valueOf(rs.getString(i));
                 }
-                System.out.println(line.toString().stripTrailing());
+                lines.add(line);
+            }
+            // each column as wide as its widest value, two spaces apart: values never run together
+            int[] width = new int[columns];
+            lines.forEach(l -> {
+                for (int i = 0; i < columns; i++) {
+                    width[i] = Math.max(width[i], l[i].length());
+                }
+            });
+            for (String[] l : lines) {
+                StringBuilder out = new StringBuilder("  ");
+                for (int i = 0; i < columns; i++) {
+                    out.append(l[i]).append(" ".repeat(width[i] - l[i].length() + 2));
+                }
+                System.out.println(out.toString().stripTrailing());
             }
         }
     }
