@@ -1,6 +1,10 @@
 package io.numacol.database;
 
 import io.numacol.placement.Placement;
+import io.numacol.scheduler.Affinity;
+import io.numacol.scheduler.StatementFailedException;
+import io.numacol.scheduler.TaskClass;
+import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -22,7 +26,8 @@ import java.util.List;
 public final class Appender implements AutoCloseable {
     private final Database database;
     private final Table table;
-    private final List<TablePart> pending = new ArrayList<>();
+    /** Parts cut since the last flush, built (or being built) in the background, in order. */
+    private final List<PartBuild> pending = new ArrayList<>();
     private PartBuilder part;
     private long appended;
     /** {@link #appended} at the last flush: what a discard goes back to. */
@@ -72,7 +77,11 @@ public final class Appender implements AutoCloseable {
         }
         if (!pending.isEmpty()) {
             try {
-                table.addParts(pending);
+                List<TablePart> built = new ArrayList<>(pending.size());
+                for (PartBuild b : pending) {
+                    built.add(b.await());
+                }
+                table.addParts(built);
             } catch (RuntimeException e) {
                 discard();
                 throw e;
@@ -85,7 +94,9 @@ public final class Appender implements AutoCloseable {
 
     /** Forgets every row appended since the last flush and frees what they took. */
     public void discard() {
-        pending.forEach(TablePart::release);
+        for (PartBuild b : pending) {
+            b.release();
+        }
         pending.clear();
         part = null;
         appended = flushed;
@@ -183,11 +194,76 @@ public final class Appender implements AutoCloseable {
         flush();
     }
 
+    /**
+     * Cuts the rows so far into a part and builds it (dictionaries, vids, bit packing) on a
+     * worker while the caller appends the next rows: a load is then bound by whichever is slower,
+     * producing rows or building parts, not by their sum. At most {@link #BUILDS_IN_FLIGHT}
+     * builders wait in the heap; the caller waits for the oldest beyond that.
+     */
     private void buildPart() {
         int node = database.nextPartNode();
         Placement placement = new Placement.Node(node);
         PartBuilder full = part;
         part = null;
-        pending.add(full.build(c -> placement.forColumn(c, database.topology()), false));
+        pending.add(new PartBuild(full, c -> placement.forColumn(c, database.topology())));
+        int building = 0;
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            if (!pending.get(i).isDone() && ++building > BUILDS_IN_FLIGHT) {
+                pending.get(i).await();
+            }
+        }
+    }
+
+    private static final int BUILDS_IN_FLIGHT = 2;
+
+    /** One part's build, on the scheduler, or on the caller's thread when the scheduler takes no more work. */
+    private final class PartBuild {
+        private TaskGroup group;
+        private volatile TablePart built;
+        private RuntimeException failure;
+        private boolean released;
+
+        PartBuild(PartBuilder builder, java.util.function.IntFunction<io.numacol.storage.ColumnPlacement> placement) {
+            try {
+                group = database.scheduler().newStatement().newTaskGroup();
+                group.submit(context -> built = builder.build(placement, false), Affinity.none(), TaskClass.OTHER);
+            } catch (IllegalStateException closing) {
+                group = null;
+                built = builder.build(placement, false);
+            }
+        }
+
+        boolean isDone() {
+            return group == null || group.isDone();
+        }
+
+        /** The built part; rethrows what its build threw. */
+        TablePart await() {
+            if (group != null && failure == null) {
+                try {
+                    group.await();
+                } catch (StatementFailedException e) {
+                    failure = e.getCause() instanceof RuntimeException r ? r : e;
+                }
+                group = null;
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return built;
+        }
+
+        /** Frees the part once built (a failed build freed its own memory). */
+        void release() {
+            try {
+                await();
+            } catch (RuntimeException e) {
+                return;
+            }
+            if (!released && built != null) {
+                released = true;
+                built.release();
+            }
+        }
     }
 }
