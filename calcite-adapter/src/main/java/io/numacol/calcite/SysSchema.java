@@ -7,6 +7,7 @@ import io.numacol.storage.Column;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
 import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
 import org.apache.calcite.DataContext;
@@ -25,7 +26,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -84,19 +85,17 @@ public final class SysSchema extends AbstractSchema {
 
     private List<Object[]> tableRows() {
         List<Object[]> rows = new ArrayList<>();
-        forEachTable(table -> {
-            List<TablePart> parts = table.parts();
+        forEachTable((table, parts) -> {
             long bytes = parts.stream().flatMap(p -> p.columns().stream())
                     .mapToLong(c -> Arrays.stream(Component.values()).mapToLong(c::byteSize).sum()).sum();
-            rows.add(new Object[] {table.name(), table.rowCount(), parts.size(), bytes});
+            rows.add(new Object[] {table.name(), parts.stream().mapToLong(TablePart::rowCount).sum(), parts.size(), bytes});
         });
         return rows;
     }
 
     private List<Object[]> columnRows() {
         List<Object[]> rows = new ArrayList<>();
-        forEachTable(table -> {
-            List<TablePart> parts = table.parts();
+        forEachTable((table, parts) -> {
             for (int p = 0; p < parts.size(); p++) {
                 for (int c = 0; c < table.schema().size(); c++) {
                     TableSchema.ColumnDef def = table.schema().column(c);
@@ -115,8 +114,7 @@ public final class SysSchema extends AbstractSchema {
     private List<Object[]> placementRows() {
         List<Object[]> rows = new ArrayList<>();
         String source = db.topology().isFake() ? "numacol (fake topology)" : "kernel (move_pages)";
-        forEachTable(table -> {
-            List<TablePart> parts = table.parts();
+        forEachTable((table, parts) -> {
             for (int p = 0; p < parts.size(); p++) {
                 for (int c = 0; c < table.schema().size(); c++) {
                     Column col = parts.get(p).column(c);
@@ -139,8 +137,13 @@ public final class SysSchema extends AbstractSchema {
         return rows;
     }
 
-    private void forEachTable(Consumer<Table> action) {
-        db.catalog().tables().stream().sorted(Comparator.comparing(Table::name)).forEach(action);
+    /** Each table with its parts, retained meanwhile: a merge or DROP may free them while they are read. */
+    private void forEachTable(BiConsumer<Table, List<TablePart>> action) {
+        db.catalog().tables().stream().sorted(Comparator.comparing(Table::name)).forEach(table -> {
+            try (TableSnapshot snapshot = table.snapshot()) {
+                action.accept(table, snapshot.parts());
+            }
+        });
     }
 
     private record Col(String name, SqlTypeName type) {

@@ -72,8 +72,13 @@ public final class Appender implements AutoCloseable {
 
     /** Makes every appended row visible, all at once. */
     public void flush() {
-        if (part != null && part.rowCount() > 0) {
-            buildPart();
+        try {
+            if (part != null && part.rowCount() > 0) {
+                buildPart();
+            }
+        } catch (RuntimeException e) {
+            discard(); // an earlier part's build failed
+            throw e;
         }
         if (!pending.isEmpty()) {
             try {
@@ -197,8 +202,9 @@ public final class Appender implements AutoCloseable {
     /**
      * Cuts the rows so far into a part and builds it (dictionaries, vids, bit packing) on a
      * worker while the caller appends the next rows: a load is then bound by whichever is slower,
-     * producing rows or building parts, not by their sum. At most {@link #BUILDS_IN_FLIGHT}
-     * builders wait in the heap; the caller waits for the oldest beyond that.
+     * producing rows or building parts, not by their sum. Beyond {@link #BUILDS_IN_FLIGHT}
+     * unfinished builds the caller waits for the oldest, which bounds the heap the builders hold;
+     * built parts stay off-heap until the flush publishes them, as before.
      */
     private void buildPart() {
         int node = database.nextPartNode();
@@ -237,15 +243,16 @@ public final class Appender implements AutoCloseable {
             return group == null || group.isDone();
         }
 
-        /** The built part; rethrows what its build threw. */
+        /** The built part; rethrows what its build threw, or CancellationException when the wait was interrupted. */
         TablePart await() {
             if (group != null && failure == null) {
                 try {
                     group.await();
+                    group = null;
                 } catch (StatementFailedException e) {
                     failure = e.getCause() instanceof RuntimeException r ? r : e;
+                    group = null;
                 }
-                group = null;
             }
             if (failure != null) {
                 throw failure;
@@ -253,12 +260,15 @@ public final class Appender implements AutoCloseable {
             return built;
         }
 
-        /** Frees the part once built (a failed build freed its own memory). */
+        /** Frees the part once its build is over (a failed build freed its own memory); never throws. */
         void release() {
-            try {
-                await();
-            } catch (RuntimeException e) {
-                return;
+            if (group != null) {
+                try {
+                    group.await(); // returns, even interrupted, only once the build task has
+                } catch (RuntimeException e) {
+                    // failed or cancelled: whatever was built is in built, or nothing was
+                }
+                group = null;
             }
             if (!released && built != null) {
                 released = true;

@@ -56,18 +56,21 @@ final class PartMerger {
     }
 
     private void mergeInBackground(Table table) {
-        try {
-            do {
+        boolean again;
+        do {
+            try {
                 while (!database.isClosed() && mergeOnce(table)) {
                     // until no two small parts are left
                 }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
+                return;
+            } finally {
                 merging.remove(table);
-                // a flush between the last pass and the removal found the table taken: look again
-            } while (!database.isClosed() && small(table.parts()).size() >= 2 && merging.add(table));
-        } catch (RuntimeException e) {
-            merging.remove(table);
-            LOG.log(Level.WARNING, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
-        }
+            }
+            // a flush between the last pass and the removal found the table taken: look again
+            again = !database.isClosed() && small(table.parts()).size() >= 2 && merging.add(table);
+        } while (again);
     }
 
     /** Merges small parts until none are left to merge; returns how many merged parts were made. */
@@ -79,12 +82,31 @@ final class PartMerger {
         return merged;
     }
 
+    /** One merge of a table at a time, background or not: two would pick the same parts and one would lose its work. */
+    private final java.util.Map<Table, java.util.concurrent.locks.ReentrantLock> locks = new java.util.WeakHashMap<>();
+
+    private java.util.concurrent.locks.ReentrantLock lockOf(Table table) {
+        synchronized (locks) {
+            return locks.computeIfAbsent(table, t -> new java.util.concurrent.locks.ReentrantLock());
+        }
+    }
+
     /**
      * Rebuilds some of the table's small parts as one part of at most {@code rowsPerPart} rows
      * and swaps it in. False when fewer than two small parts are left, or when the table changed
      * under the merge (dropped, or the parts merged by someone else): then nothing changes.
      */
     boolean mergeOnce(Table table) {
+        java.util.concurrent.locks.ReentrantLock lock = lockOf(table);
+        lock.lock();
+        try {
+            return mergeOnceLocked(table);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean mergeOnceLocked(Table table) {
         int rowsPerPart = database.config().rowsPerPart();
         try (TableSnapshot snapshot = table.snapshot()) {
             List<TablePart> chosen = new ArrayList<>();
@@ -106,7 +128,7 @@ final class PartMerger {
             try {
                 table.replaceParts(chosen, List.of(merged));
             } catch (IllegalArgumentException | IllegalStateException e) {
-                merged.release(); // a part went away meanwhile, or the table did
+                merged.release(); // the table was dropped meanwhile (merges of it are serialized)
                 return false;
             }
             return true;

@@ -171,7 +171,7 @@ abstract sealed class Accumulator {
 
     static final class Extreme extends Accumulator {
         private final int sign;
-        private Comparable<Object> best;
+        private Object best;
 
         Extreme(int sign) {
             this.sign = sign;
@@ -180,8 +180,8 @@ abstract sealed class Accumulator {
         @Override
         @SuppressWarnings("unchecked")
         void add(Object value) {
-            if (value != null && (best == null || sign * best.compareTo(value) > 0)) {
-                best = (Comparable<Object>) value;
+            if (value != null && (best == null || sign * InternalValues.compare(best, value) > 0)) {
+                best = value;
             }
         }
 

@@ -27,6 +27,19 @@ public final class InternalValues {
         };
     }
 
+    /**
+     * Compares two non-null internal values of one type as numacol orders them: strings in
+     * code point order, as dictionaries sort them (so a MIN found on vids in one part agrees with
+     * the merge across parts), anything else by its natural order.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static int compare(Object x, Object y) {
+        if (x instanceof String a && y instanceof String b) {
+            return StringDictionary.compare(a, b);
+        }
+        return ((Comparable) x).compareTo(y);
+    }
+
     /** The internal value of a vid of {@code column}, null for its null vid. */
     public static Object of(Column column, int vid) {
         if (vid == column.nullVid()) {

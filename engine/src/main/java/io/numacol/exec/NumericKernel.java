@@ -80,19 +80,35 @@ abstract sealed class NumericKernel {
     }
 
     /** Checks an exact result against its type's range (INTEGER's is narrower than a long). */
-    final void checkRange(long[] values, int n, Object what) {
+    final void checkRange(Batch batch, long[] values, Object what) {
         if (type.fullRange()) {
             return;
         }
         long min = type.min();
         long max = type.max();
+        int n = batch.size();
         boolean out = false;
         for (int i = 0; i < n; i++) {
             out |= values[i] < min | values[i] > max;
         }
-        if (out) {
+        if (out && anyNotNull(batch, i -> values[i] < min || values[i] > max)) {
             throw overflow(String.valueOf(what));
         }
+    }
+
+    /**
+     * Whether a row that is not NULL fails {@code bad}. The loops test every row, branch-free;
+     * only when one fails does this look again, since a NULL row's value is computed from zeros
+     * and may overflow where no SQL value does.
+     */
+    final boolean anyNotNull(Batch batch, java.util.function.IntPredicate bad) {
+        boolean[] nulls = nulls(batch);
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            if ((nulls == null || !nulls[i]) && bad.test(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final class ColumnKernel extends NumericKernel {
@@ -184,17 +200,17 @@ abstract sealed class NumericKernel {
                         overflow |= Math.multiplyHigh(a[i], b[i]) ^ (p >> 63); // the high half is not the low half's sign: overflow
                         r[i] = p;
                     }
-                    if (overflow != 0) {
-                        throw overflow(describe());
-                    }
-                    checkRange(r, n, this);
-                    return r;
+                    overflow = overflow != 0 ? -1 : 0;
                 }
             }
-            if (overflow < 0) {
+            if (overflow < 0 && anyNotNull(batch, i -> switch (expr.op()) {
+                case ADD -> ((a[i] ^ r[i]) & (b[i] ^ r[i])) < 0;
+                case SUBTRACT -> ((a[i] ^ b[i]) & (a[i] ^ r[i])) < 0;
+                case MULTIPLY -> Math.multiplyHigh(a[i], b[i]) != (r[i] >> 63);
+            })) {
                 throw overflow(describe());
             }
-            checkRange(r, n, this);
+            checkRange(batch, r, this);
             return r;
         }
 
@@ -283,7 +299,7 @@ abstract sealed class NumericKernel {
                     overflow |= a[i] & -a[i]; // only MIN_VALUE keeps its sign bit negated
                     r[i] = -a[i];
                 }
-                if (overflow < 0) {
+                if (overflow < 0 && anyNotNull(batch, i -> a[i] == Long.MIN_VALUE)) {
                     throw overflow("-(" + operand.type.name() + ")");
                 }
             } else {
@@ -292,12 +308,12 @@ abstract sealed class NumericKernel {
                     overflow |= Math.multiplyHigh(a[i], factor) ^ (p >> 63);
                     r[i] = p;
                 }
-                if (overflow != 0) {
+                if (overflow != 0 && anyNotNull(batch, i -> Math.multiplyHigh(a[i], factor) != (r[i] >> 63))) {
                     throw overflow("CAST(" + operand.type.name() + " AS " + type.name() + ")");
                 }
             }
             if (!type.fullRange()) {
-                checkRange(r, n, "CAST(" + operand.type.name() + " AS " + type.name() + ")");
+                checkRange(batch, r, "CAST(" + operand.type.name() + " AS " + type.name() + ")");
             }
             return r;
         }
@@ -316,7 +332,8 @@ abstract sealed class NumericKernel {
                     r[i] = -a[i];
                 }
             } else {
-                // both exact below 2^53 and 10^22: one division, correctly rounded like BigDecimal.doubleValue()
+                // unscaled values up to 2^53 and the power of ten are exact doubles, so one division
+                // rounds as BigDecimal.doubleValue() does; larger ones round twice, within an ulp
                 long[] a = operand.longs(batch);
                 for (int i = 0; i < n; i++) {
                     r[i] = a[i] / divisor;

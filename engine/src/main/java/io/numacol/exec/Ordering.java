@@ -18,7 +18,6 @@ public record Ordering(List<Key> keys, long offset, long fetch) {
         return fetch < 0 ? -1 : offset + fetch;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     Comparator<Object[]> comparator() {
         return (a, b) -> {
             for (Key k : keys) {
@@ -28,7 +27,7 @@ public record Ordering(List<Key> keys, long offset, long fetch) {
                 if (x == null || y == null) {
                     c = x == y ? 0 : (x == null) == k.nullsFirst() ? -1 : 1;
                 } else {
-                    c = ((Comparable) x).compareTo(y);
+                    c = InternalValues.compare(x, y);
                     if (k.descending()) {
                         c = -c;
                     }

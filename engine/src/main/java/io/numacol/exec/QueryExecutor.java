@@ -35,8 +35,8 @@ import java.util.function.BooleanSupplier;
  * evaluates the part's vid predicates into a BitVector for its range, then:
  * <ul>
  *   <li>aggregates a {@link Batch} of selected rows at a time into primitive accumulators
- *       ({@link VectorAggregator}), or, for COUNT/SUM over a range of one column with a dense
- *       dictionary, counts and sums vids in the scan kernel itself;</li>
+ *       ({@link VectorAggregator}), or, for COUNT/SUM over a range of one column (SUM when its
+ *       dictionary is dense), counts and sums vids in the scan kernel itself;</li>
  *   <li>or materializes rows (into a bounded heap for top-N), handed back a wave of tasks at a
  *       time ({@link #stream});</li>
  *   <li>or, for what the vectorized path does not take (DISTINCT, keys wider than 63 bits,
@@ -153,7 +153,8 @@ public final class QueryExecutor {
      * The rows of a plan that {@link #streams}, a wave of at most concurrency-hint tasks at a
      * time: the caller holds one wave's rows rather than the result's, the next wave starts when
      * it asks, and an unordered LIMIT submits no task once it has its rows. The stream reads
-     * one snapshot throughout; close it to release the parts.
+     * one snapshot throughout, so its parts (even ones merges have replaced) stay in memory
+     * until it ends or is closed: a JDBC ResultSet left open holds them.
      */
     public RowStream stream(QueryPlan plan, BooleanSupplier cancelled) {
         if (!streams(plan)) {
@@ -184,11 +185,11 @@ public final class QueryExecutor {
         private RowStream(QueryPlan plan, BooleanSupplier cancelled) {
             this.plan = plan;
             this.cancelled = cancelled;
+            this.statement = scheduler.newStatement(); // first: it may refuse (closing), the snapshot must then not be taken
             this.snapshot = plan.table().snapshot();
             this.parts = snapshot.parts().stream().filter(p -> p.rowCount() > 0).toList();
             this.wave = Math.max(1, scheduler.concurrencyHint());
             this.rangeRows = rangeRows(snapshot.rowCount(), wave);
-            this.statement = scheduler.newStatement();
             this.skip = plan.ordering() == null ? 0 : plan.ordering().offset();
             this.remaining = plan.ordering() == null ? -1 : plan.ordering().fetch();
         }

@@ -479,7 +479,10 @@ final class VectorAggregator {
         }
     }
 
-    /** MIN/MAX of a column on its vids: each part's dictionary is sorted, so the extreme vid holds the extreme value. */
+    /**
+     * MIN/MAX of a column on its vids: each part's dictionary is sorted, so the extreme vid holds
+     * the extreme value (strings in code point order, which the merge across parts uses too).
+     */
     private final class VidExtremeAcc extends Acc {
         private final int columnIndex;
         private final Column column;

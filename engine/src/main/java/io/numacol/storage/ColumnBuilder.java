@@ -133,7 +133,7 @@ public final class ColumnBuilder {
         }
         long span = max - min; // wraps for extreme values: negative or huge, never narrow
         long[] sorted;
-        if (count > 0 && span >= 0 && span < (long) RANGE_PER_ROW * count + RANGE_SLACK) {
+        if (count > 0 && span >= 0 && span < Math.min((long) RANGE_PER_ROW * count + RANGE_SLACK, Integer.MAX_VALUE - 8)) {
             sorted = ranksByCounting(values, count, min, (int) span + 1, vids);
         } else {
             sorted = DictionaryValues.sortedDistinct(values, count);

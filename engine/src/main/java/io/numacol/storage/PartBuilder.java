@@ -48,15 +48,23 @@ public final class PartBuilder {
 
     /**
      * Appends every row of {@code part}, a part of a table of the same schema, in its stored
-     * form column by column: a merge of parts converts and checks nothing again.
+     * form column by column: a merge of parts converts and checks nothing again. Should it fail
+     * midway (a NOT NULL column meeting a NULL), the builder is left unusable: drop it.
      */
     public void appendPart(TablePart part) {
         if (part.columns().size() != columns.size()) {
             throw new IllegalArgumentException("a part of " + part.columns().size() + " columns cannot join table "
                     + table.name() + " of " + columns.size());
         }
+        for (int c = 0; c < columns.size(); c++) {
+            if (part.column(c).type().storageKind() != columns.get(c).type().storageKind()) {
+                throw new IllegalArgumentException("column " + c + " of the part is " + part.column(c).type()
+                        + ", of table " + table.name() + " " + columns.get(c).type());
+            }
+        }
         if ((long) rows + part.rowCount() > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("table " + table.name() + " cannot hold more than " + rows + " rows in one part");
+            throw new IllegalStateException("a part of table " + table.name() + " holds at most " + (Integer.MAX_VALUE - 8)
+                    + " rows; " + rows + " and " + part.rowCount() + " more would pass that");
         }
         int[] vids = new int[IndexVector.BLOCK_ROWS];
         for (int c = 0; c < columns.size(); c++) {

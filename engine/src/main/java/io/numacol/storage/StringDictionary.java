@@ -49,6 +49,15 @@ public final class StringDictionary implements Dictionary {
      * order (use {@link DictionaryValues#sortedDistinct(String[], int)} otherwise) and hold no
      * nulls and no unpaired surrogates. Bad input is rejected before anything is allocated.
      */
+    /**
+     * The order of a dictionary's values: UTF-8 byte order, which is Unicode code point order
+     * (DuckDB's), not {@link String#compareTo}'s UTF-16 order. They differ only where a character
+     * beyond U+FFFF meets one in U+E000..U+FFFF.
+     */
+    public static int compare(String a, String b) {
+        return Utf8.compare(a, b);
+    }
+
     public static StringDictionary build(String[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement) {
         Objects.requireNonNull(sortedDistinct, "sortedDistinct");
         Objects.requireNonNull(arena, "arena");

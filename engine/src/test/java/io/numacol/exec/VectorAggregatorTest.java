@@ -201,6 +201,44 @@ class VectorAggregatorTest {
     }
 
     @Test
+    void aNullRowNeverOverflows() {
+        // a - b for a NULL a is computed from 0: 0 - MIN_VALUE leaves INTEGER, but the row's value is NULL
+        Table t = db.catalog().create("nulls", TableSchema.of(new TableSchema.ColumnDef("a", ColumnType.integer(), true),
+                new TableSchema.ColumnDef("b", ColumnType.integer(), false)));
+        try (Appender a = db.appender("nulls")) {
+            for (int i = 0; i < 3_000; i++) {
+                a.append(i % 3 == 0 ? null : -i, Integer.MIN_VALUE + (i % 3 == 0 ? 0 : i));
+            }
+        }
+        Projection difference = new Projection.Computed(new int[]{0, 1},
+                row -> row[0] == null ? null : (Integer) row[0] - (Integer) row[1],
+                new Arithmetic(Op.SUBTRACT, new Column(0, Type.INTEGER), new Column(1, Type.INTEGER), Type.INTEGER), "a-b");
+        QueryPlan plan = new QueryPlan(t, null, List.of(difference),
+                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, 0, false))), null);
+        List<Object[]> out = new QueryExecutor(db.scheduler(), true).execute(plan, () -> false);
+        assertSameRows(out, new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+        assertThat(out.getFirst()[1]).isEqualTo(2_000L);
+    }
+
+    @Test
+    void stringExtremesAgreeAcrossParts() {
+        // U+1F600 is above U+FF5E in code points (and UTF-8), below it in UTF-16 units
+        Table t = db.catalog().create("emoji", TableSchema.of(new TableSchema.ColumnDef("s", ColumnType.varchar(4), false)));
+        try (Appender a = db.appender("emoji")) {
+            for (int i = 0; i < 7_001; i++) {
+                a.append("\uFF5E");
+            }
+            a.append("\uD83D\uDE00"); // alone in the second part
+        }
+        QueryPlan plan = new QueryPlan(t, null, List.of(new Projection.ColumnRef(0)),
+                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.MAX, 0, false), new AggregateCall(Kind.MIN, 0, false))), null);
+        for (boolean vectorized : new boolean[]{true, false}) {
+            assertThat(new QueryExecutor(db.scheduler(), vectorized).execute(plan, () -> false).getFirst())
+                    .containsExactly("\uD83D\uDE00", "\uFF5E");
+        }
+    }
+
+    @Test
     void aDenseSumPastALongStaysExact() {
         Table big = db.catalog().create("big", TableSchema.of(new TableSchema.ColumnDef("b", ColumnType.bigint(), false)));
         try (Appender a = db.appender("big")) {

@@ -124,10 +124,16 @@ final class RowExpressions {
         return align(new NumericExpr.Arithmetic(op, a, b, product), t);
     }
 
+    /** The largest power of ten a long holds. */
+    private static final int MAX_SCALING = 18;
+
     /** {@code e} as a value of {@code t} without rounding, or null when it would round. */
     private static NumericExpr align(NumericExpr e, NumericExpr.Type t) {
         if (e == null || e.type().equals(t)) {
             return e;
+        }
+        if ((t.approximate() ? e.type().scale() : t.scale() - e.type().scale()) > MAX_SCALING) {
+            return null; // 10^19 leaves a long: BigDecimals will do
         }
         if (t.approximate()) {
             return switch (e) {
