@@ -56,6 +56,8 @@ public final class QueryExecutor {
     static final int TASKS_PER_HINT = 4;
     /** Below this a task costs more to schedule than it saves. */
     private static final int MIN_TASK_ROWS = 16 * BLOCK;
+    /** Morsels of at most this many rows (morsel paper: ~100k), so that one part never is one long task. */
+    private static final int MAX_TASK_ROWS = 256 * BLOCK;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -140,7 +142,7 @@ public final class QueryExecutor {
      */
     static int rangeRows(long rows, int hint) {
         long tasks = (long) hint * TASKS_PER_HINT;
-        long perTask = Math.max(MIN_TASK_ROWS, (rows + tasks - 1) / tasks);
+        long perTask = Math.max(MIN_TASK_ROWS, Math.min(MAX_TASK_ROWS, (rows + tasks - 1) / tasks));
         return (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
     }
 
