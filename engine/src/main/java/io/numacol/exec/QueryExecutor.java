@@ -136,9 +136,10 @@ public final class QueryExecutor {
 
     /**
      * Rows per task, whole blocks: the rows over {@link #TASKS_PER_HINT} times the concurrency
-     * hint, so that tasks of unequal cost (a part whose dictionary is not dense, a part on a busy
-     * node) still leave the workers evenly loaded at the end, while the hint still bounds how
-     * far an operator is split when the machine is busy.
+     * hint, between {@link #MIN_TASK_ROWS} and {@link #MAX_TASK_ROWS}. Several tasks per worker
+     * let tasks of unequal cost (a part whose dictionary is not dense, a part on a busy node)
+     * still end evenly; the hint still shrinks the split when the machine is busy. This departs
+     * from the thesis, where an operator makes at most the hint's number of tasks.
      */
     static int rangeRows(long rows, int hint) {
         long tasks = (long) hint * TASKS_PER_HINT;
