@@ -181,7 +181,7 @@ final class VectorAggregator {
         }
     }
 
-    /** Rows not NULL per group (FEW), into {@code into}. */
+    /** Adds each group's rows of the batch that are not NULL to {@code into}. */
     private void countNonNull(int n, Spread spread, boolean[] nulls, long[] into) {
         switch (spread) {
             case SINGLE -> {
