@@ -11,8 +11,11 @@ import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,6 +34,8 @@ final class PartMerger {
     private final Database database;
     /** Tables a merge task is working on: at most one per table. */
     private final Set<Table> merging = ConcurrentHashMap.newKeySet();
+    /** One merge of a table at a time, background or not: two would pick the same parts and one would lose its work. */
+    private final Map<Table, ReentrantLock> locks = new WeakHashMap<>();
     /** Tests stop background merges to count parts; {@link #mergeAll} still works. */
     private volatile boolean paused;
 
@@ -82,22 +87,19 @@ final class PartMerger {
         return merged;
     }
 
-    /** One merge of a table at a time, background or not: two would pick the same parts and one would lose its work. */
-    private final java.util.Map<Table, java.util.concurrent.locks.ReentrantLock> locks = new java.util.WeakHashMap<>();
-
-    private java.util.concurrent.locks.ReentrantLock lockOf(Table table) {
+    private ReentrantLock lockOf(Table table) {
         synchronized (locks) {
-            return locks.computeIfAbsent(table, t -> new java.util.concurrent.locks.ReentrantLock());
+            return locks.computeIfAbsent(table, t -> new ReentrantLock());
         }
     }
 
     /**
      * Rebuilds some of the table's small parts as one part of at most {@code rowsPerPart} rows
      * and swaps it in. False when fewer than two small parts are left, or when the table changed
-     * under the merge (dropped, or the parts merged by someone else): then nothing changes.
+     * under the merge (dropped, or its parts replaced meanwhile): then nothing changes.
      */
     boolean mergeOnce(Table table) {
-        java.util.concurrent.locks.ReentrantLock lock = lockOf(table);
+        ReentrantLock lock = lockOf(table);
         lock.lock();
         try {
             return mergeOnceLocked(table);
@@ -128,7 +130,7 @@ final class PartMerger {
             try {
                 table.replaceParts(chosen, List.of(merged));
             } catch (IllegalArgumentException | IllegalStateException e) {
-                merged.release(); // the table was dropped meanwhile (merges of it are serialized)
+                merged.release(); // dropped, or the parts replaced meanwhile (merges of one table are serialized)
                 return false;
             }
             return true;
