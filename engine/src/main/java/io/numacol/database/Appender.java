@@ -5,6 +5,7 @@ import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
+import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -16,6 +17,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Bulk load into one table, the fast path for many rows (DuckDB's Appender, numacol's way).
@@ -229,7 +231,7 @@ public final class Appender implements AutoCloseable {
         private RuntimeException failure;
         private boolean released;
 
-        PartBuild(PartBuilder builder, java.util.function.IntFunction<io.numacol.storage.ColumnPlacement> placement) {
+        PartBuild(PartBuilder builder, IntFunction<ColumnPlacement> placement) {
             try {
                 group = database.scheduler().newStatement().newTaskGroup();
                 group.submit(context -> built = builder.build(placement, false), Affinity.none(), TaskClass.OTHER);

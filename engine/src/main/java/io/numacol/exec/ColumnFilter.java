@@ -11,7 +11,9 @@ import io.numacol.storage.TablePart;
 import io.numacol.storage.VidRange;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -113,7 +115,7 @@ public sealed interface ColumnFilter {
      */
     private static PartFilter intersectRanges(List<PartFilter> filters) {
         List<PartFilter> out = new ArrayList<>();
-        java.util.Map<IndexVector, Integer> rangeAt = new java.util.IdentityHashMap<>();
+        Map<IndexVector, Integer> rangeAt = new IdentityHashMap<>();
         for (PartFilter f : filters) {
             if (f instanceof PartFilter.Leaf leaf && leaf.predicate() instanceof VidPredicate.Between b) {
                 Integer at = rangeAt.get(leaf.iv());

@@ -18,6 +18,7 @@ import io.numacol.storage.LongDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -575,9 +576,9 @@ public final class QueryExecutor {
             if (fits) {
                 return Accumulator.exactSum(count, total, null, scale);
             }
-            java.math.BigDecimal exact = java.math.BigDecimal.valueOf(count).multiply(java.math.BigDecimal.valueOf(first))
-                    .add(java.math.BigDecimal.valueOf(vidSum));
-            return Accumulator.exactSum(count, 0, new java.math.BigDecimal(exact.toBigInteger(), Math.max(scale, 0)), scale);
+            BigDecimal exact = BigDecimal.valueOf(count).multiply(BigDecimal.valueOf(first))
+                    .add(BigDecimal.valueOf(vidSum));
+            return Accumulator.exactSum(count, 0, new BigDecimal(exact.toBigInteger(), Math.max(scale, 0)), scale);
         }
 
         /** The vectorized GROUP BY: a {@link Batch} per block into primitive accumulators. */

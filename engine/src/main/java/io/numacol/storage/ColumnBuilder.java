@@ -6,6 +6,8 @@ import io.numacol.memory.NodeArena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Objects;
 
 /**
@@ -189,7 +191,7 @@ public final class ColumnBuilder {
      * unless a string holds a surrogate or a character above it: then Utf8's comparison.
      */
     private StringDictionary buildStrings(int[] vids, NodeArena arena, MemoryPlacement placement) {
-        java.util.HashMap<String, Integer> ids = new java.util.HashMap<>();
+        HashMap<String, Integer> ids = new HashMap<>();
         String[] distinct = new String[16];
         boolean belowSurrogates = true;
         for (int row = 0; row < size; row++) {
@@ -215,7 +217,7 @@ public final class ColumnBuilder {
             order[i] = i;
         }
         String[] byId = distinct;
-        java.util.Comparator<String> compare = belowSurrogates ? String::compareTo : Utf8::compare;
+        Comparator<String> compare = belowSurrogates ? String::compareTo : Utf8::compare;
         Arrays.sort(order, (x, y) -> compare.compare(byId[x], byId[y]));
         String[] sorted = new String[n];
         int[] rankOfId = new int[n];
