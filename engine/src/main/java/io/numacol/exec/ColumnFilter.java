@@ -99,7 +99,7 @@ public sealed interface ColumnFilter {
             case Matching m -> leaf(part, m.column(), d -> {
                 List<Integer> found = new ArrayList<>();
                 for (int vid = 0; vid < d.size(); vid++) {
-                    if (m.test().test(stored(d, vid))) {
+                    if (m.test().test(d.stored(vid))) {
                         found.add(vid);
                     }
                 }
@@ -186,15 +186,6 @@ public sealed interface ColumnFilter {
             case LongDictionary l -> l.find((Long) Objects.requireNonNull(v));
             case DoubleDictionary x -> x.find((Double) Objects.requireNonNull(v));
             case StringDictionary s -> s.find((String) Objects.requireNonNull(v));
-        };
-    }
-
-    /** The stored value of a vid: Long, Double or String. */
-    static Object stored(Dictionary d, int vid) {
-        return switch (d) {
-            case LongDictionary l -> l.getLong(vid);
-            case DoubleDictionary x -> x.getDouble(vid);
-            case StringDictionary s -> s.getString(vid);
         };
     }
 }

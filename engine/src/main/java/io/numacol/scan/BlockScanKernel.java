@@ -73,6 +73,25 @@ abstract class BlockScanKernel implements ScanKernel {
 
     abstract BlockSummer summer(IndexVector iv, int lo, int span);
 
+    /** What both kernels' summers read, hoisted out of the block loop: the IndexVector and the range. */
+    abstract static class RangeSummer implements BlockSummer {
+        final MemorySegment segment;
+        final int bitcase;
+        final int mask;
+        final long blockBytes;
+        final int lo;
+        final int span;
+
+        RangeSummer(IndexVector iv, int lo, int span) {
+            this.segment = iv.segment();
+            this.bitcase = iv.bitcase();
+            this.mask = IndexVector.maxVid(bitcase);
+            this.blockBytes = IndexVector.blockBytes(bitcase);
+            this.lo = lo;
+            this.span = span;
+        }
+    }
+
     @Override
     public final void countAndSumVids(IndexVector iv, int from, int to, VidPredicate.Between range, long[] into) {
         Objects.requireNonNull(iv, "iv");

@@ -39,23 +39,12 @@ public final class ScalarScanKernel extends BlockScanKernel {
     }
 
     /** Decodes a block position by position with the IndexVector's decoder; branch-free masks pick the vids in range. */
-    static final class Summer implements BlockSummer {
-        private final MemorySegment segment;
-        private final int bitcase;
-        private final int mask;
-        private final long blockBytes;
-        private final int lo;
-        private final int span;
+    static final class Summer extends RangeSummer {
         private final int[] words;
         private final int[] vids = new int[IndexVector.LANES];
 
         Summer(IndexVector iv, int lo, int span) {
-            this.segment = iv.segment();
-            this.bitcase = iv.bitcase();
-            this.mask = IndexVector.maxVid(bitcase);
-            this.blockBytes = IndexVector.blockBytes(bitcase);
-            this.lo = lo;
-            this.span = span;
+            super(iv, lo, span);
             this.words = new int[IndexVector.LANES * bitcase];
         }
 

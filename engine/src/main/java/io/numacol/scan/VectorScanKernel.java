@@ -6,7 +6,6 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 /**
@@ -59,22 +58,11 @@ public final class VectorScanKernel extends BlockScanKernel {
     }
 
     /** Decodes like the matcher, and adds the vids in range lane-wise into int lanes, widened once per block. */
-    private static final class Summer implements BlockSummer {
-        private final MemorySegment segment;
-        private final int bitcase;
-        private final int mask;
-        private final long blockBytes;
-        private final int lo;
-        private final int span;
+    private static final class Summer extends RangeSummer {
         private final int[] lanes = new int[L];
 
         Summer(IndexVector iv, int lo, int span) {
-            this.segment = iv.segment();
-            this.bitcase = iv.bitcase();
-            this.mask = IndexVector.maxVid(bitcase);
-            this.blockBytes = IndexVector.blockBytes(bitcase);
-            this.lo = lo;
-            this.span = span;
+            super(iv, lo, span);
         }
 
         @Override

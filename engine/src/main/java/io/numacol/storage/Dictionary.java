@@ -29,6 +29,15 @@ public sealed interface Dictionary permits LongDictionary, DoubleDictionary, Str
 
     StorageKind storageKind();
 
+    /** The value of {@code vid} in its stored form: a Long, Double or String as {@link #storageKind()} says. */
+    default Object stored(int vid) {
+        return switch (this) {
+            case LongDictionary l -> l.getLong(vid);
+            case DoubleDictionary d -> d.getDouble(vid);
+            case StringDictionary s -> s.getString(vid);
+        };
+    }
+
     /** Bytes of its segments (allocations are whole pages; accounting counts those). */
     default long byteSize() {
         long bytes = 0;

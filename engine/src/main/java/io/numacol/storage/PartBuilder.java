@@ -78,11 +78,7 @@ public final class PartBuilder {
                     int vid = vids[i];
                     Object v = stored[vid];
                     if (v == null && vid != column.nullVid()) {
-                        v = stored[vid] = switch (column.dictionary()) {
-                            case LongDictionary d -> d.getLong(vid);
-                            case DoubleDictionary d -> d.getDouble(vid);
-                            case StringDictionary d -> d.getString(vid);
-                        };
+                        v = stored[vid] = column.dictionary().stored(vid);
                     }
                     into.append(v);
                 }
