@@ -400,7 +400,9 @@ public final class QueryExecutor {
             this.to = to;
             this.cancelled = cancelled;
             this.partitions = partitions;
-            this.columns = needed(plan).stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
+            // the row-at-a-time path's scratch; a vectorized task keeps its own in a Batch
+            this.columns = vectors ? new int[0]
+                    : needed(plan).stream().flatMapToInt(p -> Arrays.stream(p.columns())).distinct().toArray();
             this.slot = new int[part.columns().size()];
             Arrays.fill(slot, -1);
             for (int i = 0; i < columns.length; i++) {
