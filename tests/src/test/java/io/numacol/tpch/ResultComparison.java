@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.fail;
  * columns must agree row by row, and the rows within each run of equal keys (ties, which either
  * engine may return in any order) compare as multisets.
  */
-final class ResultComparison {
+public final class ResultComparison {
     private static final double RELATIVE = 1e-9;
     /** One unit in the sixth fraction digit, with room for the double's own rounding. */
     private static final double DECIMAL_QUOTIENT = 1e-6 * (1 + RELATIVE);
@@ -33,7 +33,7 @@ final class ResultComparison {
     private ResultComparison() {
     }
 
-    static List<List<Object>> rows(Connection connection, String sql) throws SQLException {
+    public static List<List<Object>> rows(Connection connection, String sql) throws SQLException {
         List<List<Object>> out = new ArrayList<>();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
@@ -48,7 +48,7 @@ final class ResultComparison {
         return out;
     }
 
-    static void assertSameResult(List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
+    public static void assertSameResult(List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
         if (actual.size() != expected.size()) {
             fail("%d rows instead of %d%nactual:   %s%nexpected: %s", actual.size(), expected.size(),
                     head(actual), head(expected));
@@ -110,7 +110,7 @@ final class ResultComparison {
         return true;
     }
 
-    static boolean same(Object a, Object b) {
+    public static boolean same(Object a, Object b) {
         if (a == null || b == null) {
             return a == b;
         }

@@ -53,6 +53,7 @@ public final class JoinPlanning {
     static Program program() {
         return Programs.sequence(
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                CalciteDefects::protectConstantKeys,
                 Programs.decorrelate(),
                 Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
@@ -67,7 +68,8 @@ public final class JoinPlanning {
                         .build(), false, KeyMetadata.PROVIDER),
                 Programs.trim(),
                 JoinPlanning::costBased,
-                Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+                Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                CalciteDefects::strongCasts);
     }
 
     private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,

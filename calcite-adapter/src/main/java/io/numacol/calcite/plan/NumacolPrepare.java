@@ -77,6 +77,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                           org.apache.calcite.plan.Context externalContext,
                                           RelOptCostFactory costFactory) {
         RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        CalciteDefects.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;
     }
