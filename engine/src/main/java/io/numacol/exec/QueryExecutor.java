@@ -15,6 +15,7 @@ import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.Column;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.LongDictionary;
+import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
@@ -274,10 +275,14 @@ public final class QueryExecutor {
         }
     }
 
-    /** The node holding the part's IndexVectors (the Appender places a part whole on one node). */
     private static Affinity affinity(QueryPlan plan, TablePart part) {
+        return affinity(plan.table(), part);
+    }
+
+    /** The node holding the part's IndexVectors (the Appender places a part whole on one node). */
+    static Affinity affinity(Table table, TablePart part) {
         int node = part.homeNode(p -> {
-            PageSocketMap psm = new PageSocketMap(plan.table().memory());
+            PageSocketMap psm = new PageSocketMap(table.memory());
             psm.add(p.column(0).indexVector().segment());
             return psm.majorityNode();
         });

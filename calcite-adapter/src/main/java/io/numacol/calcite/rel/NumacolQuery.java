@@ -6,6 +6,8 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.AggregateCall;
 import io.numacol.exec.Aggregation;
 import io.numacol.exec.ColumnFilter;
+import io.numacol.exec.PipelineExecutor;
+import io.numacol.exec.PlanNode;
 import io.numacol.exec.Ordering;
 import io.numacol.exec.Projection;
 import io.numacol.exec.QueryExecutor;
@@ -20,8 +22,10 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
@@ -47,8 +51,32 @@ public final class NumacolQuery {
     private Ordering ordering;
     private List<RelDataType> outputTypes;
 
+    /** The tree, when it holds a join: compiled to the pipeline executor's plan at each execution. */
+    private RelNode joinTree;
+
+    /** The query of a tree of numacol operators (the rules fix its shapes). */
+    static NumacolQuery of(RelNode top) {
+        NumacolQuery query = new NumacolQuery();
+        if (holdsJoin(top)) {
+            query.joinTree = top;
+            query.table = anyTable(top);
+        } else {
+            query.add(top);
+        }
+        query.output(top.getRowType());
+        return query;
+    }
+
+    private static boolean holdsJoin(RelNode rel) {
+        return rel instanceof NumacolJoin || rel.getInputs().stream().anyMatch(NumacolQuery::holdsJoin);
+    }
+
+    private static NumacolTable anyTable(RelNode rel) {
+        return rel instanceof NumacolTableScan scan ? scan.numacolTable() : anyTable(rel.getInput(0));
+    }
+
     /** Adds a tree of numacol operators, inputs first. */
-    void add(RelNode rel) {
+    private void add(RelNode rel) {
         if (!(rel instanceof NumacolTableScan)) {
             add(rel.getInput(0));
         }
@@ -118,7 +146,7 @@ public final class NumacolQuery {
         ordering = new Ordering(keys, offset == null ? 0 : longValue(offset), fetch == null ? -1 : longValue(fetch));
     }
 
-    void output(RelDataType rowType) {
+    private void output(RelDataType rowType) {
         outputTypes = rowType.getFieldList().stream().map(RelDataTypeField::getType).toList();
     }
 
@@ -168,8 +196,14 @@ public final class NumacolQuery {
         };
     }
 
-    /** Aggregates and sorted rows come whole; other rows in the engine's batches, a wave of tasks each. */
+    /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
     private Enumerator<Object[]> rows(DataContext root) {
+        if (joinTree != null) {
+            QueryCancel stop = QueryCancel.of(root);
+            PlanNode plan = compile(joinTree, root);
+            return Linq4j.enumerator(cancellable(stop,
+                    () -> new PipelineExecutor(table.database().scheduler()).execute(plan, stop::shouldStop)));
+        }
         QueryPlan plan = plan(root);
         return QueryExecutor.streams(plan) ? new Batches(plan, root) : Linq4j.enumerator(run(plan, root));
     }
@@ -260,6 +294,46 @@ public final class NumacolQuery {
             public void close() {
                 rows.close();
             }
+        };
+    }
+
+    /** A tree of scans, filters on them, column picks and joins as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
+    private static PlanNode compile(RelNode rel, DataContext root) {
+        return switch (rel) {
+            case NumacolTableScan scan -> new PlanNode.Scan(scan.numacolTable().table(), null,
+                    IntStream.range(0, scan.getRowType().getFieldCount()).toArray());
+            case NumacolFilter filter -> {
+                PlanNode.Scan scan = (PlanNode.Scan) compile(filter.getInput(), root);
+                List<ColumnType> types = scan.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+                ColumnFilter bound = Predicates.bind(filter.getCondition(), types, root);
+                yield new PlanNode.Scan(scan.table(), scan.filter() == null ? bound
+                        : new ColumnFilter.And(List.of(scan.filter(), bound)), scan.columns());
+            }
+            case NumacolProject project -> {
+                int[] refs = project.getProjects().stream().mapToInt(e -> ((RexInputRef) e).getIndex()).toArray();
+                PlanNode input = compile(project.getInput(), root);
+                if (input instanceof PlanNode.Scan scan) { // decode only the columns used
+                    yield new PlanNode.Scan(scan.table(), scan.filter(), IntStream.of(refs).map(r -> scan.columns()[r]).toArray());
+                }
+                yield new PlanNode.Project(input, refs);
+            }
+            case NumacolJoin join -> {
+                JoinInfo info = join.analyzeCondition();
+                boolean[] nullsEqual = new boolean[info.leftKeys.size()];
+                for (int i = 0; i < nullsEqual.length; i++) {
+                    nullsEqual[i] = !info.nullExclusionFlags.get(i);
+                }
+                PlanNode.JoinKind kind = switch (join.getJoinType()) {
+                    case INNER -> PlanNode.JoinKind.INNER;
+                    case LEFT -> PlanNode.JoinKind.LEFT;
+                    case SEMI -> PlanNode.JoinKind.SEMI;
+                    case ANTI -> PlanNode.JoinKind.ANTI;
+                    default -> throw new IllegalStateException("not a numacol join: " + join);
+                };
+                yield new PlanNode.HashJoin(compile(join.getLeft(), root), compile(join.getRight(), root),
+                        info.leftKeys.toIntArray(), info.rightKeys.toIntArray(), nullsEqual, kind, join.buildsLeft());
+            }
+            default -> throw new IllegalStateException("not a numacol operator under a join: " + rel);
         };
     }
 

@@ -11,7 +11,13 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import io.numacol.exec.PlanNode;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rex.RexBuilder;
@@ -40,7 +46,7 @@ public final class NumacolRules {
 
     public static final List<RelOptRule> RULES = List.of(
             new AbsorbRule(LogicalFilter.class), new AbsorbRule(LogicalProject.class),
-            new AbsorbRule(LogicalAggregate.class), new AbsorbRule(LogicalSort.class),
+            new AbsorbRule(LogicalAggregate.class), new AbsorbRule(LogicalSort.class), new AbsorbRule(LogicalJoin.class),
             ConverterRule.Config.INSTANCE
                     .withConversion(RelNode.class, NumacolRel.CONVENTION, EnumerableConvention.INSTANCE,
                             "NumacolToEnumerableConverterRule")
@@ -116,6 +122,11 @@ public final class NumacolRules {
             }
             case LogicalProject project -> {
                 RelNode input = absorb(project.getInput(), seen);
+                boolean refs = project.getProjects().stream().allMatch(e -> e instanceof RexInputRef);
+                if (joined(input) && refs) { // a join's columns, picked: the pipeline executor takes nothing else above a join
+                    return new NumacolProject(project.getCluster(), project.getTraitSet().replace(NumacolRel.CONVENTION),
+                            input, project.getProjects(), project.getRowType());
+                }
                 if (!rowSource(input) || !project.getProjects().stream().allMatch(RowExpressions::supports)) {
                     return null;
                 }
@@ -141,9 +152,13 @@ public final class NumacolRules {
                 return new NumacolAggregate(agg.getCluster(), agg.getTraitSet().replace(NumacolRel.CONVENTION),
                         input, agg.getGroupSet(), agg.getAggCallList());
             }
+            case LogicalJoin join -> {
+                return join(join, absorb(join.getLeft(), seen), absorb(join.getRight(), seen));
+            }
             case LogicalSort sort -> {
                 RelNode input = absorb(sort.getInput(), seen);
-                if (input == null || input instanceof NumacolSort || !literalOrAbsent(sort.offset) || !literalOrAbsent(sort.fetch)) {
+                if (input == null || input instanceof NumacolSort || joined(input) || !literalOrAbsent(sort.offset)
+                        || !literalOrAbsent(sort.fetch)) {
                     return null;
                 }
                 return new NumacolSort(sort.getCluster(), sort.getTraitSet().replace(NumacolRel.CONVENTION),
@@ -155,9 +170,53 @@ public final class NumacolRules {
         }
     }
 
+    /**
+     * {@code join} as a NumacolJoin of its absorbed inputs, or null: both inputs must be what the
+     * pipeline executor runs (scans, filtered, columns picked, or joins of those), the condition
+     * equalities of columns whose stored values compare alike, the join INNER, LEFT, SEMI or ANTI.
+     */
+    private static RelNode join(LogicalJoin join, RelNode left, RelNode right) {
+        if (!joinInput(left) || !joinInput(right)) {
+            return null;
+        }
+        JoinRelType type = join.getJoinType();
+        if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI && type != JoinRelType.ANTI) {
+            return null;
+        }
+        JoinInfo info = join.analyzeCondition();
+        if (!info.isEqui() || info.leftKeys.isEmpty()) {
+            return null;
+        }
+        List<RelDataTypeField> l = left.getRowType().getFieldList();
+        List<RelDataTypeField> r = right.getRowType().getFieldList();
+        for (int i = 0; i < info.leftKeys.size(); i++) {
+            ColumnType a = SqlTypes.toColumnType(l.get(info.leftKeys.get(i)).getType());
+            ColumnType b = SqlTypes.toColumnType(r.get(info.rightKeys.get(i)).getType());
+            if (a == null || b == null || !PlanNode.comparableKeys(a, b)) {
+                return null;
+            }
+        }
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        boolean buildLeft = type == JoinRelType.INNER && mq.getRowCount(left) < mq.getRowCount(right);
+        return new NumacolJoin(join.getCluster(), join.getTraitSet().replace(NumacolRel.CONVENTION), left, right,
+                join.getCondition(), type, buildLeft);
+    }
+
+    /** What a join can take: a scan, filtered or with columns picked, or a join, with columns picked. */
+    private static boolean joinInput(RelNode input) {
+        return input instanceof NumacolTableScan || input instanceof NumacolFilter || input instanceof NumacolJoin
+                || (input instanceof NumacolProject p && refsOnly(p) && joinInput(p.getInput()));
+    }
+
+    /** Whether {@code rel} holds a join: then only the pipeline executor runs it, which takes no aggregate or sort yet. */
+    private static boolean joined(RelNode rel) {
+        return rel instanceof NumacolJoin || (rel instanceof NumacolProject p && joined(p.getInput()));
+    }
+
     /** Rows a filter, projection or aggregate can take: a scan, filtered or projected. */
     private static boolean rowSource(RelNode input) {
-        return input instanceof NumacolTableScan || input instanceof NumacolFilter || input instanceof NumacolProject;
+        return (input instanceof NumacolTableScan || input instanceof NumacolFilter || input instanceof NumacolProject)
+                && !joined(input);
     }
 
     private static boolean literalOrAbsent(RexNode n) {

@@ -38,9 +38,7 @@ public final class NumacolToEnumerableConverter extends ConverterImpl implements
 
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-        NumacolQuery query = new NumacolQuery();
-        query.add(getInput());
-        query.output(getRowType());
+        NumacolQuery query = NumacolQuery.of(getInput());
         // Calcite's operators take one column as plain values (SCALAR), more as Object[] (ARRAY).
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
         String method = physType.getFormat() == JavaRowFormat.SCALAR ? "scalars" : "enumerable";

@@ -1,0 +1,50 @@
+package io.numacol.calcite.rel;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexNode;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An equi-join (INNER, LEFT, SEMI, ANTI; keys by {@code =} or IS NOT DISTINCT FROM) that numacol
+ * runs as a hash join: the right side is built into a hash table and the left probes it, except
+ * that an inner join builds its left side when that is the smaller one ({@link #buildsLeft}).
+ */
+public final class NumacolJoin extends Join implements NumacolRel {
+    private final boolean buildLeft;
+
+    public NumacolJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
+                       JoinRelType joinType, boolean buildLeft) {
+        super(cluster, traits, List.of(), left, right, condition, Set.of(), joinType);
+        this.buildLeft = buildLeft;
+    }
+
+    public boolean buildsLeft() {
+        return buildLeft;
+    }
+
+    @Override
+    public Join copy(RelTraitSet traitSet, RexNode conditionExpr, RelNode left, RelNode right, JoinRelType joinType,
+                     boolean semiJoinDone) {
+        return new NumacolJoin(getCluster(), traitSet, left, right, conditionExpr, joinType, buildLeft);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).item("build", buildLeft ? "left" : "right");
+    }
+}

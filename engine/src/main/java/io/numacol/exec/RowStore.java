@@ -1,0 +1,97 @@
+package io.numacol.exec;
+
+import io.numacol.storage.ColumnType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows kept by a pipeline's sink (a hash join's build side, a query's result), as full
+ * {@link Chunk}s of {@link Chunk#CAPACITY} rows: row {@code r} is row {@code r % CAPACITY} of page
+ * {@code r / CAPACITY}. Each task appends to a store of its own; {@link #addAll} gathers them, so
+ * a page may be partly filled and row numbers may skip (at most one partial page per task).
+ */
+final class RowStore {
+    static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(Chunk.CAPACITY);
+    static final int PAGE_MASK = Chunk.CAPACITY - 1;
+
+    private final List<ColumnType> types;
+    private final List<Chunk> pages = new ArrayList<>();
+    private Chunk current;
+    private long rows;
+
+    RowStore(List<ColumnType> types) {
+        this.types = List.copyOf(types);
+    }
+
+    List<ColumnType> types() {
+        return types;
+    }
+
+    List<Chunk> pages() {
+        return pages;
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    /** One past the largest row number. */
+    long capacity() {
+        return (long) pages.size() << PAGE_SHIFT;
+    }
+
+    /** Copies {@code chunk}'s rows. */
+    void append(Chunk chunk) {
+        int from = 0;
+        while (from < chunk.size) {
+            if (current == null || current.size == Chunk.CAPACITY) {
+                current = new Chunk(types).allocate();
+                pages.add(current);
+            }
+            int n = Math.min(chunk.size - from, Chunk.CAPACITY - current.size);
+            for (int c = 0; c < types.size(); c++) {
+                copyColumn(chunk, c, from, current, current.size, n);
+            }
+            current.size += n;
+            from += n;
+        }
+        rows += chunk.size;
+    }
+
+    private static void copyColumn(Chunk from, int c, int fromRow, Chunk to, int toRow, int n) {
+        switch (to.types[c].storageKind()) {
+            case LONG -> System.arraycopy(from.longs[c], fromRow, to.longs[c], toRow, n);
+            case DOUBLE -> System.arraycopy(from.doubles[c], fromRow, to.doubles[c], toRow, n);
+            case STRING -> System.arraycopy(from.strings[c], fromRow, to.strings[c], toRow, n);
+        }
+        boolean[] nulls = from.nulls[c];
+        if (nulls == null) {
+            java.util.Arrays.fill(to.nulls[c], toRow, toRow + n, false);
+        } else {
+            System.arraycopy(nulls, fromRow, to.nulls[c], toRow, n);
+        }
+    }
+
+    /** Takes over another store's pages (which must not be appended to afterwards). */
+    void addAll(RowStore other) {
+        pages.addAll(other.pages);
+        rows += other.rows;
+        current = null; // the last page may be another store's partial one: never append to it
+    }
+
+    /** The rows as internal Java values (see {@link InternalValues}), for JDBC. */
+    List<Object[]> toRows() {
+        List<Object[]> out = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, rows));
+        for (Chunk page : pages) {
+            for (int r = 0; r < page.size; r++) {
+                Object[] row = new Object[types.size()];
+                for (int c = 0; c < row.length; c++) {
+                    row[c] = page.value(c, r);
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+}
