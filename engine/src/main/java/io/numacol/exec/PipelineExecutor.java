@@ -96,6 +96,30 @@ public final class PipelineExecutor {
                 int[] columns = project.columns();
                 yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
             }
+            case PlanNode.Filter filter -> {
+                Pipeline input = compile(filter.input(), statement, cancelled);
+                List<ColumnType> types = filter.types();
+                RowPredicate condition = filter.condition();
+                yield input.with(() -> new Operator() {
+                    private final Chunk kept = new Chunk(types).allocate();
+
+                    @Override
+                    public void push(Chunk in, ChunkSink out) {
+                        kept.size = 0;
+                        for (int r = 0; r < in.size; r++) {
+                            if (condition.eval(in, r) == RowPredicate.TRUE) {
+                                for (int c = 0; c < kept.width(); c++) {
+                                    kept.copy(c, kept.size, in, c, r);
+                                }
+                                kept.size++;
+                            }
+                        }
+                        if (kept.size > 0) {
+                            out.accept(kept);
+                        }
+                    }
+                }, types, input.taskClass());
+            }
             case PlanNode.HashJoin join -> {
                 PlanNode buildSide = join.buildLeft() ? join.left() : join.right();
                 PlanNode probeSide = join.buildLeft() ? join.right() : join.left();

@@ -53,6 +53,19 @@ public sealed interface PlanNode {
         }
     }
 
+    /** The input's rows for which {@code condition} is TRUE. */
+    record Filter(PlanNode input, RowPredicate condition) implements PlanNode {
+        @Override
+        public List<ColumnType> types() {
+            return input.types();
+        }
+
+        @Override
+        public String toString() {
+            return "Filter[" + condition + " of " + input + "]";
+        }
+    }
+
     /** What a hash join puts out: the left's columns then the right's, or (SEMI, ANTI) the left's alone. */
     enum JoinKind {
         /** Pairs of rows whose keys match. */

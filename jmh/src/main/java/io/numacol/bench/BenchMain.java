@@ -51,7 +51,7 @@ public final class BenchMain {
             jvmArgs.addAll(commandLine.getJvmArgsAppend().get());
         }
         Options options = new OptionsBuilder().parent(commandLine).jvmArgsAppend(jvmArgs.toArray(String[]::new)).build();
-        new Runner(options).run();
+        TpchBenchmark.printComparison(new Runner(options).run());
     }
 
     /** The flags of the {@value #JVM_OPTIONS} resource, split at whitespace. */

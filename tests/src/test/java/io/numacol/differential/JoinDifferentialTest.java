@@ -66,6 +66,9 @@ class JoinDifferentialTest {
             on += " AND x." + second[0] + " = y." + second[1];
         }
         String filter = random.nextBoolean() ? " WHERE x.ia > " + random.nextInt(-1000, 1000) : "";
+        if (random.nextInt(5) == 0) { // a condition on values: two columns of a table compared, NULLs, OR, NOT
+            filter = and(filter, "(x.k2 < x.k3 OR NOT (x.ib >= " + random.nextInt(-30, 30) + ") OR x.dd > DATE '2022-06-01')");
+        }
         return switch (random.nextInt(7)) {
             case 0 -> "SELECT COUNT(*), SUM(y.ia), COUNT(y.vs), MIN(x.vs), MAX(y.dd) FROM " + a + " x JOIN " + b + " y ON " + on + filter;
             case 1 -> "SELECT COUNT(*), SUM(x.ib), COUNT(y.k), MAX(y.vs), MIN(y.dm) FROM " + a + " x LEFT JOIN " + b + " y ON " + on + filter;

@@ -5,24 +5,45 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
 
-/** A condition numacol evaluates as vid predicates per part ({@link Predicates}), directly on a scan. */
+/**
+ * A condition numacol evaluates: as vid predicates per part ({@link Predicates}) directly on a
+ * scan, or, when {@link #isResidual}, on values in the pipeline executor ({@link RowConditions}):
+ * a comparison of two columns, or a condition over a join's rows.
+ */
 public final class NumacolFilter extends Filter implements NumacolRel {
+    private final boolean residual;
 
     public NumacolFilter(RelOptCluster cluster, RelTraitSet traits, RelNode input, RexNode condition) {
+        this(cluster, traits, input, condition, false);
+    }
+
+    public NumacolFilter(RelOptCluster cluster, RelTraitSet traits, RelNode input, RexNode condition, boolean residual) {
         super(cluster, traits, input, condition);
+        this.residual = residual;
+    }
+
+    /** Whether the pipeline executor evaluates this filter on values rather than the scan on vids. */
+    public boolean isResidual() {
+        return residual;
     }
 
     @Override
     public Filter copy(RelTraitSet traitSet, RelNode input, RexNode condition) {
-        return new NumacolFilter(getCluster(), traitSet, input, condition);
+        return new NumacolFilter(getCluster(), traitSet, input, condition, residual);
     }
 
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).itemIf("on", "values", residual);
     }
 }

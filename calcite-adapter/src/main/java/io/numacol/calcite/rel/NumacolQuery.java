@@ -67,8 +67,10 @@ public final class NumacolQuery {
         return query;
     }
 
+    /** Whether only the pipeline executor runs {@code rel}: it holds a join or a filter on values. */
     private static boolean holdsJoin(RelNode rel) {
-        return rel instanceof NumacolJoin || rel.getInputs().stream().anyMatch(NumacolQuery::holdsJoin);
+        return rel instanceof NumacolJoin || (rel instanceof NumacolFilter f && f.isResidual())
+                || rel.getInputs().stream().anyMatch(NumacolQuery::holdsJoin);
     }
 
     private static NumacolTable anyTable(RelNode rel) {
@@ -302,6 +304,8 @@ public final class NumacolQuery {
         return switch (rel) {
             case NumacolTableScan scan -> new PlanNode.Scan(scan.numacolTable().table(), null,
                     IntStream.range(0, scan.getRowType().getFieldCount()).toArray());
+            case NumacolFilter filter when filter.isResidual() -> new PlanNode.Filter(compile(filter.getInput(), root),
+                    RowConditions.bind(filter.getCondition(), RowConditions.types(filter.getInput()), root));
             case NumacolFilter filter -> {
                 PlanNode.Scan scan = (PlanNode.Scan) compile(filter.getInput(), root);
                 List<ColumnType> types = scan.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();

@@ -114,11 +114,15 @@ public final class NumacolRules {
             }
             case LogicalFilter filter -> {
                 RelNode input = absorb(filter.getInput(), seen);
-                if (!rowSource(input)) {
-                    return null;
+                if (rowSource(input)) {
+                    RelNode r = pushFilter(filter, input);
+                    if (!(r instanceof LogicalFilter rest)) {
+                        return r;
+                    }
+                    // what vid predicates cannot say (two columns compared) the pipeline executor evaluates on values
+                    return residual(rest, rest == filter ? input : rest.getInput());
                 }
-                RelNode r = pushFilter(filter, input);
-                return r instanceof LogicalFilter ? null : r;
+                return joinInput(input) ? residual(filter, input) : null;
             }
             case LogicalProject project -> {
                 RelNode input = absorb(project.getInput(), seen);
@@ -210,7 +214,20 @@ public final class NumacolRules {
 
     /** Whether {@code rel} holds a join: then only the pipeline executor runs it, which takes no aggregate or sort yet. */
     private static boolean joined(RelNode rel) {
-        return rel instanceof NumacolJoin || (rel instanceof NumacolProject p && joined(p.getInput()));
+        return rel instanceof NumacolJoin || (rel instanceof NumacolFilter f && (f.isResidual() || joined(f.getInput())))
+                || (rel instanceof NumacolProject p && joined(p.getInput()));
+    }
+
+    /** {@code filter}'s condition on values over {@code input}, which the pipeline executor runs; null if it cannot. */
+    private static RelNode residual(LogicalFilter filter, RelNode input) {
+        if (!joinInput(input)) {
+            return null;
+        }
+        RexNode condition = RexUtil.expandSearch(filter.getCluster().getRexBuilder(), null, filter.getCondition());
+        if (!RowConditions.supports(condition, RowConditions.types(input))) {
+            return null;
+        }
+        return new NumacolFilter(filter.getCluster(), input.getTraitSet().replace(NumacolRel.CONVENTION), input, condition, true);
     }
 
     /** Rows a filter, projection or aggregate can take: a scan, filtered or projected. */

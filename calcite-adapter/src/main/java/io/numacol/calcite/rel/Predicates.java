@@ -183,7 +183,7 @@ final class Predicates {
         return node;
     }
 
-    private static boolean isValue(RexNode node) {
+    static boolean isValue(RexNode node) {
         return node instanceof RexLiteral || node instanceof RexDynamicParam
                 || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst()));
     }
@@ -195,7 +195,7 @@ final class Predicates {
     }
 
     /** A literal's or parameter's value (CAST only changes the SQL type: the value converts by the column type). */
-    private static Object value(RexNode node, DataContext root) {
+    static Object value(RexNode node, DataContext root) {
         return switch (node) {
             case RexLiteral l -> l.isNull() ? null : l.getValue();
             case RexDynamicParam p -> root.get("?" + p.getIndex());
@@ -204,11 +204,11 @@ final class Predicates {
         };
     }
 
-    private record Stored(Object value, boolean exact) {
+    record Stored(Object value, boolean exact) {
     }
 
     /** A value as the column stores it: Long (decimals unscaled, rounded by {@code mode}), Double or String. */
-    private static Stored stored(ColumnType type, Object value, RoundingMode mode) {
+    static Stored stored(ColumnType type, Object value, RoundingMode mode) {
         return switch (type.kind()) {
             case BOOLEAN -> new Stored((Boolean) value ? 1L : 0L, true);
             case DATE -> new Stored(epochDay(value), true);

@@ -1,0 +1,125 @@
+package io.numacol.calcite.rel;
+
+import io.numacol.calcite.SqlTypes;
+import io.numacol.exec.PlanNode;
+import io.numacol.exec.RowPredicate;
+import io.numacol.storage.ColumnType;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Calcite conditions as {@link RowPredicate}s, which the pipeline executor evaluates on values:
+ * comparisons of two columns that compare by stored value, or of a column with a literal or
+ * dynamic parameter its type holds exactly; IS [NOT] NULL of a column; AND, OR, NOT. SEARCH
+ * must be expanded first. What numacol can say as vid predicates goes to {@link Predicates}.
+ */
+final class RowConditions {
+    private RowConditions() {
+    }
+
+    static boolean supports(RexNode condition, List<ColumnType> types) {
+        return translate(condition, types, null) != null;
+    }
+
+    /** {@code condition} with this execution's parameter values. */
+    static RowPredicate bind(RexNode condition, List<ColumnType> types, DataContext root) {
+        RowPredicate p = translate(condition, types, root);
+        if (p == null) {
+            throw new IllegalStateException("not a numacol row condition: " + condition);
+        }
+        return p;
+    }
+
+    static List<ColumnType> types(org.apache.calcite.rel.RelNode rel) {
+        return rel.getRowType().getFieldList().stream().map(f -> SqlTypes.toColumnType(f.getType())).toList();
+    }
+
+    /** The predicate, or null when not translatable; {@code root} null only checks (constants are placeholders). */
+    private static RowPredicate translate(RexNode node, List<ColumnType> types, DataContext root) {
+        if (!(node instanceof RexCall call)) {
+            return null;
+        }
+        List<RexNode> ops = call.getOperands();
+        switch (call.getKind()) {
+            case AND, OR -> {
+                List<RowPredicate> parts = new ArrayList<>();
+                for (RexNode op : ops) {
+                    RowPredicate p = translate(op, types, root);
+                    if (p == null) {
+                        return null;
+                    }
+                    parts.add(p);
+                }
+                return call.getKind() == SqlKind.AND ? new RowPredicate.And(parts) : new RowPredicate.Or(parts);
+            }
+            case NOT -> {
+                RowPredicate p = translate(ops.getFirst(), types, root);
+                return p == null ? null : new RowPredicate.Not(p);
+            }
+            case IS_NULL, IS_NOT_NULL -> {
+                return ops.getFirst() instanceof RexInputRef ref && types.get(ref.getIndex()) != null
+                        ? new RowPredicate.IsNull(ref.getIndex(), call.getKind() == SqlKind.IS_NOT_NULL) : null;
+            }
+            case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> {
+                RowPredicate.Op op = switch (call.getKind()) {
+                    case EQUALS -> RowPredicate.Op.EQ;
+                    case NOT_EQUALS -> RowPredicate.Op.NE;
+                    case LESS_THAN -> RowPredicate.Op.LT;
+                    case LESS_THAN_OR_EQUAL -> RowPredicate.Op.LE;
+                    case GREATER_THAN -> RowPredicate.Op.GT;
+                    default -> RowPredicate.Op.GE;
+                };
+                RexNode a = ops.get(0);
+                RexNode b = ops.get(1);
+                if (a instanceof RexInputRef x && b instanceof RexInputRef y) {
+                    ColumnType tx = types.get(x.getIndex());
+                    ColumnType ty = types.get(y.getIndex());
+                    return tx != null && ty != null && PlanNode.comparableKeys(tx, ty)
+                            ? new RowPredicate.Compare(op, new RowPredicate.ColumnOperand(x.getIndex()),
+                            new RowPredicate.ColumnOperand(y.getIndex())) : null;
+                }
+                if (!(a instanceof RexInputRef)) {
+                    RexNode t = a;
+                    a = b;
+                    b = t;
+                    op = switch (op) {
+                        case LT -> RowPredicate.Op.GT;
+                        case LE -> RowPredicate.Op.GE;
+                        case GT -> RowPredicate.Op.LT;
+                        case GE -> RowPredicate.Op.LE;
+                        default -> op;
+                    };
+                }
+                if (!(a instanceof RexInputRef ref) || !Predicates.isValue(b) || types.get(ref.getIndex()) == null
+                        || a.getType().getSqlTypeName().getFamily() != b.getType().getSqlTypeName().getFamily()) {
+                    return null;
+                }
+                ColumnType type = types.get(ref.getIndex());
+                boolean equality = op == RowPredicate.Op.EQ || op == RowPredicate.Op.NE;
+                if (equality && !(b instanceof org.apache.calcite.rex.RexLiteral literal
+                        && (literal.isNull() || Predicates.stored(type, Predicates.value(literal, null), RoundingMode.FLOOR).exact()))) {
+                    return null; // = and <> only with a constant the column's type holds exactly
+                }
+                Object stored = null;
+                if (root != null) {
+                    Object value = Predicates.value(b, root);
+                    // a bound between two stored values rounds inward: x > 2.5 on integers is x > 2, x >= 2.5 is x >= 3
+                    RoundingMode mode = op == RowPredicate.Op.GE || op == RowPredicate.Op.LT ? RoundingMode.CEILING : RoundingMode.FLOOR;
+                    stored = value == null ? null : Predicates.stored(type, value, mode).value();
+                }
+                return new RowPredicate.Compare(op, new RowPredicate.ColumnOperand(ref.getIndex()), new RowPredicate.Constant(stored));
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+}

@@ -1,0 +1,191 @@
+package io.numacol.bench;
+
+import io.numacol.database.Appender;
+import io.numacol.jdbc.NumacolDriver;
+import io.numacol.tpch.TpchLoader;
+import io.numacol.tpch.TpchQuery;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.results.RunResult;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The 22 TPC-H queries on numacol and DuckDB over the same data (generated once by numacol's
+ * generator and appended to both engines in one pass), through the same JDBC PreparedStatements.
+ * It runs in the JMH process ({@code @Fork(0)}) so that the two databases are loaded once for
+ * all 44 trials; {@link BenchMain} then prints each query's ratio numacol/DuckDB and their
+ * geometric mean ({@link #printComparison}).
+ * Run: {@code src/bin/numacol-bench TpchBenchmark} (SF 1; {@code -p sf=0.1}, {@code -p query=3,5}).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(0)
+public class TpchBenchmark {
+    @Param({"numacol", "duckdb"})
+    public String engine;
+
+    @Param({"1"})
+    public double sf;
+
+    @Param({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+            "21", "22"})
+    public int query;
+
+    /** The loaded engines of a scale factor, kept across trials: loading SF 1 takes about a minute. */
+    private static final Map<Double, Connection[]> LOADED = new TreeMap<>();
+
+    private PreparedStatement statement;
+
+    @Setup(Level.Trial)
+    public void prepare() throws SQLException {
+        Connection[] engines = engines(sf);
+        Connection c = switch (engine) {
+            case "numacol" -> engines[0];
+            case "duckdb" -> engines[1];
+            default -> throw new IllegalArgumentException("unknown engine '" + engine + "': numacol or duckdb");
+        };
+        statement = c.prepareStatement(TpchQuery.load(query, sf).sql());
+    }
+
+    @TearDown(Level.Trial)
+    public void close() throws SQLException {
+        statement.close();
+    }
+
+    @Benchmark
+    public void run(Blackhole bh) throws SQLException {
+        try (ResultSet rs = statement.executeQuery()) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int c = 1; c <= columns; c++) {
+                    bh.consume(rs.getObject(c));
+                }
+            }
+        }
+    }
+
+    private static synchronized Connection[] engines(double sf) throws SQLException {
+        Connection[] known = LOADED.get(sf);
+        if (known != null) {
+            return known;
+        }
+        for (Connection[] other : LOADED.values()) { // one scale factor at a time
+            for (Connection c : other) {
+                c.close();
+            }
+        }
+        LOADED.clear();
+        Connection numacol = DriverManager.getConnection("jdbc:numacol:");
+        DuckDBConnection duckdb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+        var db = NumacolDriver.database(numacol);
+        long start = System.nanoTime();
+        TpchLoader.generate(sf, table -> {
+            db.catalog().create(table.name(), table.schema());
+            Appender numacolRows = db.appender(table.name());
+            DuckDBAppender duckRows;
+            try (Statement s = duckdb.createStatement()) {
+                s.execute(table.createTableSql());
+                duckRows = duckdb.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table.name());
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return new TpchLoader.TableSink() {
+                @Override
+                public void accept(Object[] row) {
+                    numacolRows.append(row);
+                    try {
+                        duckRows.beginRow();
+                        for (Object v : row) {
+                            switch (v) {
+                                case Integer i -> duckRows.append(i.intValue());
+                                case Long l -> duckRows.append(l.longValue());
+                                case BigDecimal d -> duckRows.append(d);
+                                case LocalDate d -> duckRows.append(d);
+                                case String s -> duckRows.append(s);
+                                default -> throw new IllegalArgumentException("no DuckDB appender for " + v.getClass());
+                            }
+                        }
+                        duckRows.endRow();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    numacolRows.close();
+                    try {
+                        duckRows.close();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            };
+        });
+        System.out.printf("%nTPC-H SF %s loaded into numacol and DuckDB in %,d ms%n", sf, (System.nanoTime() - start) / 1_000_000);
+        Connection[] loaded = {numacol, duckdb};
+        LOADED.put(sf, loaded);
+        return loaded;
+    }
+
+    /** Per query: ms of each engine, numacol/DuckDB, and the geometric mean of the ratios. */
+    static void printComparison(Collection<RunResult> results) {
+        Map<String, Map<Integer, Double>> ms = new TreeMap<>();
+        for (RunResult r : results) {
+            if (!r.getParams().getBenchmark().endsWith("TpchBenchmark.run")) {
+                continue;
+            }
+            String engine = r.getParams().getParam("engine");
+            int query = Integer.parseInt(r.getParams().getParam("query"));
+            ms.computeIfAbsent(engine, e -> new TreeMap<>()).put(query, r.getPrimaryResult().getScore());
+        }
+        Map<Integer, Double> numacol = ms.getOrDefault("numacol", Map.of());
+        Map<Integer, Double> duckdb = ms.getOrDefault("duckdb", Map.of());
+        if (numacol.isEmpty() || duckdb.isEmpty()) {
+            return;
+        }
+        System.out.printf("%n| query | numacol ms | DuckDB ms | numacol / DuckDB |%n|---|---|---|---|%n");
+        double logSum = 0;
+        int n = 0;
+        for (var e : new TreeMap<>(numacol).entrySet()) {
+            Double d = duckdb.get(e.getKey());
+            if (d == null) {
+                continue;
+            }
+            double ratio = e.getValue() / d;
+            logSum += Math.log(ratio);
+            n++;
+            System.out.printf("| Q%d | %.1f | %.1f | %.2f |%n", e.getKey(), e.getValue(), d, ratio);
+        }
+        System.out.printf("| geometric mean | | | %.2f |%n", Math.exp(logSum / n));
+    }
+}
