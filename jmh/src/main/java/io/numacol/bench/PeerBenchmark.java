@@ -22,14 +22,12 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -216,18 +214,7 @@ public class PeerBenchmark {
         return new RowSink() {
             @Override
             public void accept(Object[] row) throws SQLException {
-                a.beginRow();
-                for (Object v : row) {
-                    switch (v) {
-                        case Integer i -> a.append(i.intValue());
-                        case Long l -> a.append(l.longValue());
-                        case BigDecimal d -> a.append(d);
-                        case LocalDate d -> a.append(d);
-                        case String str -> a.append(str);
-                        default -> throw new IllegalArgumentException("no DuckDB appender for " + v.getClass());
-                    }
-                }
-                a.endRow();
+                TpchBenchmark.appendDuckDb(a, row);
             }
 
             @Override

@@ -123,18 +123,7 @@ public class TpchBenchmark {
                 public void accept(Object[] row) {
                     numacolRows.append(row);
                     try {
-                        duckRows.beginRow();
-                        for (Object v : row) {
-                            switch (v) {
-                                case Integer i -> duckRows.append(i.intValue());
-                                case Long l -> duckRows.append(l.longValue());
-                                case BigDecimal d -> duckRows.append(d);
-                                case LocalDate d -> duckRows.append(d);
-                                case String s -> duckRows.append(s);
-                                default -> throw new IllegalArgumentException("no DuckDB appender for " + v.getClass());
-                            }
-                        }
-                        duckRows.endRow();
+                        appendDuckDb(duckRows, row);
                     } catch (SQLException e) {
                         throw new IllegalStateException(e);
                     }
@@ -155,6 +144,22 @@ public class TpchBenchmark {
         Connection[] loaded = {numacol, duckdb};
         LOADED.put(sf, loaded);
         return loaded;
+    }
+
+    /** Appends a generated row with the DuckDB appender overload of each value's Java type. */
+    static void appendDuckDb(DuckDBAppender appender, Object[] row) throws SQLException {
+        appender.beginRow();
+        for (Object v : row) {
+            switch (v) {
+                case Integer i -> appender.append(i.intValue());
+                case Long l -> appender.append(l.longValue());
+                case BigDecimal d -> appender.append(d);
+                case LocalDate d -> appender.append(d);
+                case String s -> appender.append(s);
+                default -> throw new IllegalArgumentException("no DuckDB appender for " + v.getClass());
+            }
+        }
+        appender.endRow();
     }
 
     /** Per query: ms of each engine, numacol/DuckDB, and the geometric mean of the ratios. */
