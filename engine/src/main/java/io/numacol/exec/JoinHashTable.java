@@ -13,6 +13,9 @@ import java.util.List;
  * parallel insert yet), and the table lives on the heap rather than in node-local memory.
  */
 final class JoinHashTable {
+    /** Row numbers and twice as many buckets stay within an int array. */
+    private static final long MAX_ROWS = 1L << 29;
+
     private final List<Chunk> pages;
     private final int[] keys;
     private final boolean[] nullsEqual;
@@ -26,7 +29,7 @@ final class JoinHashTable {
         this.keys = keys.clone();
         this.nullsEqual = nullsEqual.clone();
         long capacity = rows.capacity();
-        if (capacity >= Integer.MAX_VALUE / 2) {
+        if (capacity > MAX_ROWS) {
             throw new IllegalStateException("a hash join build side of " + rows.rows() + " rows is larger than numacol supports");
         }
         int buckets = Integer.highestOneBit((int) Math.max(2, rows.rows() * 2 - 1)) << 1;
