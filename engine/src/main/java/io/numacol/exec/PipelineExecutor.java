@@ -294,8 +294,11 @@ public final class PipelineExecutor {
         private final int[] keys;
         private final boolean[] nullsEqual;
         private final PlanNode.JoinKind kind;
-        private final boolean buildFirst;
         private final int probeWidth;
+        /** Where the probe's and the build's columns start in an output row, and how many the build has. */
+        private final int probeAt;
+        private final int buildAt;
+        private final int buildWidth;
         private final Chunk out;
 
         Probe(JoinHashTable table, int[] keys, boolean[] nullsEqual, PlanNode.JoinKind kind, boolean buildFirst,
@@ -304,9 +307,11 @@ public final class PipelineExecutor {
             this.keys = keys;
             this.nullsEqual = nullsEqual;
             this.kind = kind;
-            this.buildFirst = buildFirst;
             this.probeWidth = probeWidth;
             this.out = new Chunk(types).allocate();
+            this.buildWidth = kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT ? out.width() - probeWidth : 0;
+            this.probeAt = buildFirst ? buildWidth : 0;
+            this.buildAt = buildFirst ? 0 : probeWidth;
         }
 
         @Override
@@ -338,13 +343,10 @@ public final class PipelineExecutor {
         /** Appends the join row of probe row {@code p} and build row {@code row} (-1: NULLs, or none for SEMI/ANTI). */
         private void emit(Chunk in, int p, int row, ChunkSink sink) {
             int r = out.size;
-            int probeAt = buildFirst ? out.width() - probeWidth : 0;
             for (int c = 0; c < probeWidth; c++) {
                 out.copy(probeAt + c, r, in, c, p);
             }
-            if (kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT) {
-                int buildAt = buildFirst ? 0 : probeWidth;
-                int buildWidth = out.width() - probeWidth;
+            if (buildWidth > 0) {
                 if (row < 0) {
                     for (int c = 0; c < buildWidth; c++) {
                         out.setNull(buildAt + c, r);

@@ -24,10 +24,6 @@ final class RowStore {
         this.types = List.copyOf(types);
     }
 
-    List<ColumnType> types() {
-        return types;
-    }
-
     List<Chunk> pages() {
         return pages;
     }

@@ -308,7 +308,7 @@ public final class NumacolQuery {
                     RowConditions.bind(filter.getCondition(), RowConditions.types(filter.getInput()), root));
             case NumacolFilter filter -> {
                 PlanNode.Scan scan = (PlanNode.Scan) compile(filter.getInput(), root);
-                List<ColumnType> types = scan.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+                List<ColumnType> types = columnTypes(scan.table());
                 ColumnFilter bound = Predicates.bind(filter.getCondition(), types, root);
                 yield new PlanNode.Scan(scan.table(), scan.filter() == null ? bound
                         : new ColumnFilter.And(List.of(scan.filter(), bound)), scan.columns());
@@ -341,8 +341,13 @@ public final class NumacolQuery {
         };
     }
 
+    /** The types of a table's columns, which its filters' column numbers index. */
+    private static List<ColumnType> columnTypes(io.numacol.storage.Table table) {
+        return table.schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+    }
+
     private QueryPlan plan(DataContext root) {
-        List<ColumnType> types = table.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+        List<ColumnType> types = columnTypes(table.table());
         ColumnFilter filter = null;
         if (!conditions.isEmpty()) {
             List<ColumnFilter> bound = conditions.stream().map(c -> Predicates.bind(c, types, root)).toList();

@@ -273,8 +273,7 @@ public final class NumacolRules {
         }
         RelNode below = columns == null ? input : columns.getInput();
         RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
-        List<ColumnType> types = below.getRowType().getFieldList().stream()
-                .map(f -> SqlTypes.toColumnType(f.getType())).toList();
+        List<ColumnType> types = RowConditions.types(below);
         List<RexNode> pushed = new ArrayList<>();
         List<RexNode> rest = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
