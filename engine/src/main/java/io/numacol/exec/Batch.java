@@ -19,7 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code i} of every array is the {@code i}-th selected row. Filled lazily, once per block and
  * column; the arrays belong to one task and are reused block after block.
  */
-final class Batch {
+final class Batch implements ColumnVectors {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
     /** Fewer selected rows than this are read one by one rather than decoding the whole block (Q6 keeps ~2%). */
     private static final int SPARSE = 64;
@@ -97,12 +97,14 @@ final class Batch {
         dense = n == rows;
     }
 
-    int size() {
+    @Override
+    public int size() {
         return size;
     }
 
     /** Changes with every {@link #select}: what was computed for another generation is stale. */
-    int generation() {
+    @Override
+    public int generation() {
         return generation;
     }
 
@@ -134,7 +136,8 @@ final class Batch {
     }
 
     /** The selected rows' NULL flags of {@code column}, or null when the column holds no NULL in this part. */
-    boolean[] nulls(int column) {
+    @Override
+    public boolean[] nulls(int column) {
         Column c = part.column(column);
         if (!c.hasNulls()) {
             return null;
@@ -155,7 +158,8 @@ final class Batch {
     }
 
     /** The selected rows' stored longs of a LONG-stored column, 0 where NULL. */
-    long[] longs(int column) {
+    @Override
+    public long[] longs(int column) {
         long[] out = longs[column];
         if (out == null) {
             out = longs[column] = new long[BLOCK];
@@ -204,7 +208,8 @@ final class Batch {
     }
 
     /** The selected rows' doubles of a DOUBLE column, 0 where NULL. */
-    double[] doubles(int column) {
+    @Override
+    public double[] doubles(int column) {
         double[] out = doubles[column];
         if (out == null) {
             out = doubles[column] = new double[BLOCK];

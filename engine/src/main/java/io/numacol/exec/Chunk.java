@@ -9,7 +9,7 @@ import java.util.List;
  * Up to {@link #CAPACITY} rows as columns, what flows between the operators of a pipeline: per
  * column, by its type's storage kind, stored longs (integers, DECIMAL unscaled, DATE as epoch day,
  * BOOLEAN as 0/1), doubles or strings, plus NULL flags ({@code null} when the column has no NULL
- * here; a NULL's long or double slot holds 0, its string slot null). A chunk handed to an
+ * here; what a NULL's slot holds is undefined: read the flag first). A chunk handed to an
  * operator is valid until the operator returns: whoever keeps rows copies them ({@link RowStore}).
  */
 final class Chunk {
@@ -62,6 +62,54 @@ final class Chunk {
             case DOUBLE -> doubles[c][to] = isNull ? 0 : source.doubles[fc][from];
             case STRING -> strings[c][to] = isNull ? null : source.strings[fc][from];
         }
+    }
+
+    /** Row {@code rows[i]} of column {@code sc} of {@code source} to row {@code i} of column {@code c}, for i below n; arrays allocated. */
+    void gather(int c, Chunk source, int sc, int[] rows, int n) {
+        boolean[] sn = source.nulls[sc];
+        boolean[] dn = nulls[c];
+        for (int i = 0; i < n; i++) {
+            dn[i] = sn != null && sn[rows[i]];
+        }
+        switch (types[c].storageKind()) {
+            case LONG -> {
+                long[] from = source.longs[sc];
+                long[] to = longs[c];
+                for (int i = 0; i < n; i++) {
+                    to[i] = from[rows[i]];
+                }
+            }
+            case DOUBLE -> {
+                double[] from = source.doubles[sc];
+                double[] to = doubles[c];
+                for (int i = 0; i < n; i++) {
+                    to[i] = from[rows[i]];
+                }
+            }
+            case STRING -> {
+                String[] from = source.strings[sc];
+                String[] to = strings[c];
+                for (int i = 0; i < n; i++) {
+                    to[i] = from[rows[i]];
+                }
+            }
+        }
+    }
+
+    /** Keeps the rows whose {@code keep} flag is set, in order, in place (arrays allocated). */
+    void compact(boolean[] keep) {
+        int kept = 0;
+        for (int r = 0; r < size; r++) {
+            if (keep[r]) {
+                if (kept != r) {
+                    for (int c = 0; c < types.length; c++) {
+                        copy(c, kept, this, c, r);
+                    }
+                }
+                kept++;
+            }
+        }
+        size = kept;
     }
 
     /** Sets row {@code row} of column {@code c} NULL (the outer side of an outer join), arrays allocated. */

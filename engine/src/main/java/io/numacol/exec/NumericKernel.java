@@ -8,8 +8,8 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * A {@link NumericExpr} compiled for one task: each node evaluates the selected rows of a
- * {@link Batch} into its own array, loops without branches the JIT can vectorize, and checks
+ * A {@link NumericExpr} compiled for one task: each node evaluates the rows of a
+ * {@link ColumnVectors} (a part's decoded batch, a pipeline's chunk) into its own array, loops without branches the JIT can vectorize, and checks
  * overflow once per block. Values of NULL rows are computed from zeros and ignored by whoever
  * reads {@link #nulls}.
  */
@@ -17,58 +17,66 @@ abstract sealed class NumericKernel {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
 
     final Type type;
-    private final int[] nullableColumns;
+    private final int[] columns;
     private final boolean[] nullScratch = new boolean[BLOCK];
 
-    private NumericKernel(Type type, int[] columns, Batch batch) {
+    private NumericKernel(Type type, int[] columns) {
         this.type = type;
-        this.nullableColumns = Arrays.stream(columns).filter(c -> batch.part().column(c).hasNulls()).toArray();
+        this.columns = columns;
     }
 
     /**
      * Compiles {@code e}; equal subexpressions (Q1's {@code price * (1 - discount)} appears in two
      * sums) share one kernel through {@code shared}, and so compute once per block.
      */
-    static NumericKernel compile(NumericExpr e, Batch batch, Map<NumericExpr, NumericKernel> shared) {
+    static NumericKernel compile(NumericExpr e, Map<NumericExpr, NumericKernel> shared) {
         NumericKernel known = shared.get(e);
         if (known != null) {
             return known;
         }
         int[] columns = e.columns();
         NumericKernel k = switch (e) {
-            case NumericExpr.Column c -> new ColumnKernel(c, columns, batch);
-            case NumericExpr.LongConstant l -> new Constant(l.type(), l.unscaled(), 0, columns, batch);
-            case NumericExpr.DoubleConstant d -> new Constant(Type.DOUBLE, 0, d.value(), columns, batch);
-            case NumericExpr.Arithmetic a -> new ArithmeticKernel(a, compile(a.left(), batch, shared),
-                    compile(a.right(), batch, shared), columns, batch);
-            case NumericExpr.Negate n -> new Unary(n.type(), Unary.Op.NEGATE, compile(n.operand(), batch, shared), columns, batch);
-            case NumericExpr.Rescale r -> new Unary(r.type(), Unary.Op.RESCALE, compile(r.operand(), batch, shared), columns, batch);
-            case NumericExpr.ToDouble d -> new Unary(Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), batch, shared), columns, batch);
+            case NumericExpr.Column c -> new ColumnKernel(c, columns);
+            case NumericExpr.LongConstant l -> new Constant(l.type(), l.unscaled(), 0, columns);
+            case NumericExpr.DoubleConstant d -> new Constant(Type.DOUBLE, 0, d.value(), columns);
+            case NumericExpr.Arithmetic a -> new ArithmeticKernel(a, compile(a.left(), shared),
+                    compile(a.right(), shared), columns);
+            case NumericExpr.Negate n -> new Unary(n.type(), Unary.Op.NEGATE, compile(n.operand(), shared), columns);
+            case NumericExpr.Rescale r -> new Unary(r.type(), Unary.Op.RESCALE, compile(r.operand(), shared), columns);
+            case NumericExpr.ToDouble d -> new Unary(Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), shared), columns);
         };
         shared.put(e, k);
         return k;
     }
 
     /** Exact values of the batch's rows (unscaled at {@code type.scale()}). */
-    abstract long[] longs(Batch batch);
+    abstract long[] longs(ColumnVectors batch);
 
     /** Approximate values of the batch's rows. */
-    abstract double[] doubles(Batch batch);
+    abstract double[] doubles(ColumnVectors batch);
 
-    /** The rows whose value is NULL, or null when none can be. */
-    boolean[] nulls(Batch batch) {
-        if (nullableColumns.length == 0) {
-            return null;
+    /** The rows whose value is NULL, or null when none is. */
+    boolean[] nulls(ColumnVectors batch) {
+        boolean[] only = null;
+        int nullable = 0;
+        for (int c : columns) {
+            boolean[] nc = batch.nulls(c);
+            if (nc != null) {
+                only = nc;
+                nullable++;
+            }
         }
-        if (nullableColumns.length == 1) {
-            return batch.nulls(nullableColumns[0]);
+        if (nullable <= 1) {
+            return only;
         }
         int n = batch.size();
         Arrays.fill(nullScratch, 0, n, false);
-        for (int c : nullableColumns) {
+        for (int c : columns) {
             boolean[] nc = batch.nulls(c);
-            for (int i = 0; i < n; i++) {
-                nullScratch[i] |= nc[i];
+            if (nc != null) {
+                for (int i = 0; i < n; i++) {
+                    nullScratch[i] |= nc[i];
+                }
             }
         }
         return nullScratch;
@@ -80,7 +88,7 @@ abstract sealed class NumericKernel {
     }
 
     /** Checks an exact result against its type's range (INTEGER's is narrower than a long). */
-    final void checkRange(Batch batch, long[] values, Object what) {
+    final void checkRange(ColumnVectors batch, long[] values, Object what) {
         if (type.fullRange()) {
             return;
         }
@@ -101,7 +109,7 @@ abstract sealed class NumericKernel {
      * only when one fails does this look again, since a NULL row's value is computed from zeros
      * and may overflow where no SQL value does.
      */
-    final boolean anyNotNull(Batch batch, java.util.function.IntPredicate bad) {
+    final boolean anyNotNull(ColumnVectors batch, java.util.function.IntPredicate bad) {
         boolean[] nulls = nulls(batch);
         for (int i = 0, n = batch.size(); i < n; i++) {
             if ((nulls == null || !nulls[i]) && bad.test(i)) {
@@ -114,18 +122,18 @@ abstract sealed class NumericKernel {
     private static final class ColumnKernel extends NumericKernel {
         private final int column;
 
-        ColumnKernel(NumericExpr.Column c, int[] columns, Batch batch) {
-            super(c.type(), columns, batch);
+        ColumnKernel(NumericExpr.Column c, int[] columns) {
+            super(c.type(), columns);
             this.column = c.column();
         }
 
         @Override
-        long[] longs(Batch batch) {
+        long[] longs(ColumnVectors batch) {
             return batch.longs(column);
         }
 
         @Override
-        double[] doubles(Batch batch) {
+        double[] doubles(ColumnVectors batch) {
             return batch.doubles(column);
         }
     }
@@ -134,19 +142,19 @@ abstract sealed class NumericKernel {
         private final long[] longs = new long[BLOCK];
         private final double[] doubles = new double[BLOCK];
 
-        Constant(Type type, long unscaled, double value, int[] columns, Batch batch) {
-            super(type, columns, batch);
+        Constant(Type type, long unscaled, double value, int[] columns) {
+            super(type, columns);
             Arrays.fill(longs, unscaled);
             Arrays.fill(doubles, value);
         }
 
         @Override
-        long[] longs(Batch batch) {
+        long[] longs(ColumnVectors batch) {
             return longs;
         }
 
         @Override
-        double[] doubles(Batch batch) {
+        double[] doubles(ColumnVectors batch) {
             return doubles;
         }
     }
@@ -161,15 +169,15 @@ abstract sealed class NumericKernel {
         private int longsOf = -1;
         private int doublesOf = -1;
 
-        ArithmeticKernel(NumericExpr.Arithmetic expr, NumericKernel left, NumericKernel right, int[] columns, Batch batch) {
-            super(expr.type(), columns, batch);
+        ArithmeticKernel(NumericExpr.Arithmetic expr, NumericKernel left, NumericKernel right, int[] columns) {
+            super(expr.type(), columns);
             this.expr = expr;
             this.left = left;
             this.right = right;
         }
 
         @Override
-        long[] longs(Batch batch) {
+        long[] longs(ColumnVectors batch) {
             if (longsOf == batch.generation()) {
                 return longs;
             }
@@ -230,7 +238,7 @@ abstract sealed class NumericKernel {
         }
 
         @Override
-        double[] doubles(Batch batch) {
+        double[] doubles(ColumnVectors batch) {
             if (doublesOf == batch.generation()) {
                 return doubles;
             }
@@ -272,8 +280,8 @@ abstract sealed class NumericKernel {
         private int longsOf = -1;
         private int doublesOf = -1;
 
-        Unary(Type type, Op op, NumericKernel operand, int[] columns, Batch batch) {
-            super(type, columns, batch);
+        Unary(Type type, Op op, NumericKernel operand, int[] columns) {
+            super(type, columns);
             this.op = op;
             this.operand = operand;
             int digits = op == Op.RESCALE ? type.scale() - operand.type.scale() : operand.type.scale();
@@ -285,7 +293,7 @@ abstract sealed class NumericKernel {
         }
 
         @Override
-        long[] longs(Batch batch) {
+        long[] longs(ColumnVectors batch) {
             if (longsOf == batch.generation()) {
                 return longs;
             }
@@ -319,7 +327,7 @@ abstract sealed class NumericKernel {
         }
 
         @Override
-        double[] doubles(Batch batch) {
+        double[] doubles(ColumnVectors batch) {
             if (doublesOf == batch.generation()) {
                 return doubles;
             }

@@ -16,25 +16,37 @@ import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
- * Runs a {@link PlanNode} tree as morsel-driven pipelines (morsel paper §3): the tree is cut at
- * each hash join's build side; a pipeline is a table scan, the operators above it up to the next
- * breaker (projections, hash-join probes), and a sink (a build side's rows, or the result).
- * Build pipelines run first, each to completion, then the pipeline that probes them.
+ * Runs a {@link PlanNode} tree as morsel-driven pipelines (morsel paper §3). The tree is cut at
+ * its pipeline breakers: a hash join's build side, an aggregate, a sort. A pipeline is a source
+ * (a table scan, or the rows a breaker below made), the operators over it up to the next breaker
+ * (filters, projections, hash-join probes), and a sink (a store of rows, an aggregate's groups).
+ * Pipelines a pipeline depends on run first, each to completion.
  *
- * <p>Each pipeline runs as tasks over IndexVector ranges of the scanned table's parts, with the
- * affinity of the node holding the part (as {@link QueryExecutor} does). A task scans its range a
- * 1024-row block at a time into a {@link Chunk}, pushes it through a task-local instance of each
- * operator and appends what comes out to a task-local {@link RowStore}; the stores are gathered
- * when all tasks are done. Cancellation is polled between blocks.
+ * <p>A pipeline runs as tasks. Over a table, a task takes an IndexVector range of one part, with
+ * the affinity of the node holding the part (as {@link QueryExecutor} does); over a breaker's
+ * rows, a run of pages, with the affinity of the node whose worker filled them. A task scans a
+ * 1024-row block at a time into a {@link Chunk}, pushes it through task-local instances of the
+ * operators into a task-local sink; the sinks are combined when all tasks are done.
+ * Cancellation is polled between blocks.
+ *
+ * <p>An aggregate runs in two phases (morsel paper §4.4): each task groups its rows in a
+ * {@link GroupTable} of its own; then one task per hash partition merges that partition's groups
+ * of all tables.
  */
 public final class PipelineExecutor {
     /** String dictionaries up to this size have their decoded values cached per task. */
     private static final int STRING_CACHE_LIMIT = 1 << 16;
+    /** Pages of an intermediate result per task. */
+    private static final int PAGES_PER_TASK = 16;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -49,13 +61,21 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
-        Statement statement = scheduler.newStatement();
-        RowStore result = run(compile(plan, statement, cancelled), statement, cancelled);
-        return result.toRows();
+        return new Run(scheduler.newStatement(), cancelled).materialize(plan).toRows();
     }
 
-    /** A scan, the operators over it, and whether it is known to give no row (a probe of an empty build side). */
-    private record Pipeline(PlanNode.Scan source, List<OperatorFactory> operators, List<ColumnType> types,
+    /** Where a pipeline's rows come from. */
+    private sealed interface Source {
+    }
+
+    private record TableSource(PlanNode.Scan scan) implements Source {
+    }
+
+    private record StoreSource(RowStore rows) implements Source {
+    }
+
+    /** A source, the operators over it, and whether it is known to give no row (a probe of an empty build side). */
+    private record Pipeline(Source source, List<OperatorFactory> operators, List<ColumnType> types,
                             TaskClass taskClass, boolean empty) {
         Pipeline with(OperatorFactory operator, List<ColumnType> outTypes, TaskClass taskClass) {
             List<OperatorFactory> ops = new ArrayList<>(operators);
@@ -82,60 +102,218 @@ public final class PipelineExecutor {
         }
     }
 
-    private interface ChunkSink {
-        void accept(Chunk chunk);
-    }
+    /** One execution of a plan: its statement, whose task groups the pipelines run in. */
+    private final class Run {
+        private final Statement statement;
+        private final BooleanSupplier cancelled;
 
-    /** The pipeline that computes {@code node}; the build sides of its joins are run on the way. */
-    private Pipeline compile(PlanNode node, Statement statement, BooleanSupplier cancelled) {
-        return switch (node) {
-            case PlanNode.Scan scan -> new Pipeline(scan, List.of(), scan.types(), TaskClass.SCAN, false);
-            case PlanNode.Project project -> {
-                Pipeline input = compile(project.input(), statement, cancelled);
-                List<ColumnType> types = project.types();
-                int[] columns = project.columns();
-                yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
+        Run(Statement statement, BooleanSupplier cancelled) {
+            this.statement = statement;
+            this.cancelled = cancelled;
+        }
+
+        /** The rows of {@code node}, all of them, in order when it is a sort. */
+        RowStore materialize(PlanNode node) {
+            return switch (node) {
+                case PlanNode.Aggregate aggregate -> aggregate(aggregate);
+                case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering(), sort.types());
+                default -> {
+                    Pipeline pipeline = compile(node);
+                    RowStore result = new RowStore(pipeline.types());
+                    run(pipeline, () -> new RowStore(pipeline.types())).forEach(result::addAll);
+                    yield result;
+                }
+            };
+        }
+
+        /** Groups in task-local tables, then merges them a hash partition per task. */
+        private RowStore aggregate(PlanNode.Aggregate aggregate) {
+            Pipeline input = compile(aggregate.input());
+            List<GroupTable> locals = run(input.with(() -> (in, out) -> out.accept(in), input.types(), TaskClass.AGGREGATE),
+                    () -> new GroupTable(aggregate));
+            RowStore result = new RowStore(aggregate.types());
+            if (aggregate.keys().length == 0) { // one row, also over no rows
+                GroupTable total = GroupTable.forMerge(aggregate);
+                for (GroupTable local : locals) {
+                    if (local.groups() > 0) {
+                        total.merge(local, 0);
+                    }
+                }
+                if (total.groups() == 0) {
+                    total.accept(new Chunk(aggregate.input().types()));
+                }
+                total.writeTo(result, aggregate.types());
+                return result;
             }
-            case PlanNode.Filter filter -> {
-                Pipeline input = compile(filter.input(), statement, cancelled);
-                List<ColumnType> types = filter.types();
-                RowPredicate condition = filter.condition();
-                yield input.with(() -> new Operator() {
-                    private final Chunk kept = new Chunk(types).allocate();
-
-                    @Override
-                    public void push(Chunk in, ChunkSink out) {
-                        kept.size = 0;
-                        for (int r = 0; r < in.size; r++) {
-                            if (condition.eval(in, r) == RowPredicate.TRUE) {
-                                for (int c = 0; c < kept.width(); c++) {
-                                    kept.copy(c, kept.size, in, c, r);
-                                }
-                                kept.size++;
+            long groups = locals.stream().mapToLong(GroupTable::groups).sum();
+            int partitions = groups < 4 * Chunk.CAPACITY ? 1 : Integer.highestOneBit(Math.max(1, 4 * scheduler.concurrencyHint()) * 2 - 1);
+            int[][][] byPartition = new int[locals.size()][][];
+            for (int t = 0; t < locals.size(); t++) {
+                byPartition[t] = partition(locals.get(t), partitions);
+            }
+            RowStore[] merged = new RowStore[partitions];
+            TaskGroup group = statement.newTaskGroup();
+            try {
+                for (int p = 0; p < partitions; p++) {
+                    int partition = p;
+                    group.submit(context -> {
+                        GroupTable table = GroupTable.forMerge(aggregate);
+                        for (int t = 0; t < locals.size(); t++) {
+                            for (int g : byPartition[t][partition]) {
+                                table.merge(locals.get(t), g);
                             }
                         }
-                        if (kept.size > 0) {
-                            out.accept(kept);
+                        RowStore out = new RowStore(aggregate.types());
+                        out.fillOn(context.node());
+                        table.writeTo(out, aggregate.types());
+                        merged[partition] = out;
+                    }, Affinity.none(), TaskClass.AGGREGATE);
+                }
+            } finally {
+                group.await();
+            }
+            for (RowStore m : merged) {
+                result.addAll(m);
+            }
+            return result;
+        }
+
+        /** The pipeline that computes {@code node}; the pipelines it depends on are run on the way. */
+        private Pipeline compile(PlanNode node) {
+            return switch (node) {
+                case PlanNode.Scan scan -> new Pipeline(new TableSource(scan), List.of(), scan.types(), TaskClass.SCAN, false);
+                case PlanNode.Aggregate a -> stored(a);
+                case PlanNode.Sort s -> stored(s);
+                case PlanNode.Project project -> {
+                    Pipeline input = compile(project.input());
+                    List<ColumnType> types = project.types();
+                    int[] columns = project.columns();
+                    if (columns != null) {
+                        yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
+                    }
+                    yield input.with(() -> new Compute(project.exprs(), types), types, input.taskClass());
+                }
+                case PlanNode.Filter filter -> {
+                    Pipeline input = compile(filter.input());
+                    List<ColumnType> types = filter.types();
+                    RowPredicate condition = filter.condition();
+                    yield input.with(() -> new Operator() {
+                        private final Chunk kept = new Chunk(types).allocate();
+
+                        @Override
+                        public void push(Chunk in, ChunkSink out) {
+                            kept.size = 0;
+                            for (int r = 0; r < in.size; r++) {
+                                if (condition.eval(in, r) == RowPredicate.TRUE) {
+                                    for (int c = 0; c < kept.width(); c++) {
+                                        kept.copy(c, kept.size, in, c, r);
+                                    }
+                                    kept.size++;
+                                }
+                            }
+                            if (kept.size > 0) {
+                                out.accept(kept);
+                            }
+                        }
+                    }, types, input.taskClass());
+                }
+                case PlanNode.HashJoin join -> {
+                    PlanNode buildSide = join.buildLeft() ? join.left() : join.right();
+                    PlanNode probeSide = join.buildLeft() ? join.right() : join.left();
+                    int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
+                    int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
+                    RowStore built = materialize(buildSide);
+                    Pipeline probe = compile(probeSide);
+                    List<ColumnType> types = join.types();
+                    if (built.rows() == 0 && (join.kind() == PlanNode.JoinKind.INNER || join.kind() == PlanNode.JoinKind.SEMI)) {
+                        yield probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
+                    }
+                    JoinHashTable table = new JoinHashTable(built, buildKeys, join.nullsEqual());
+                    yield probe.with(() -> new Probe(table, probeKeys, join), types, TaskClass.JOIN_PROBE);
+                }
+            };
+        }
+
+        private Pipeline stored(PlanNode breaker) {
+            return new Pipeline(new StoreSource(materialize(breaker)), List.of(), breaker.types(), TaskClass.MATERIALIZE, false);
+        }
+
+        /** Runs a pipeline to the end into task-local sinks, which it returns in the order of the source's rows. */
+        private <S extends ChunkSink> List<S> run(Pipeline pipeline, Supplier<S> sinks) {
+            List<PipelineTask<S>> tasks = new ArrayList<>();
+            if (!pipeline.empty()) {
+                switch (pipeline.source()) {
+                    case TableSource(PlanNode.Scan scan) -> {
+                        try (TableSnapshot snapshot = scan.table().snapshot()) {
+                            TaskGroup group = statement.newTaskGroup();
+                            try {
+                                int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), Math.max(1, scheduler.concurrencyHint()));
+                                for (TablePart part : snapshot.parts()) {
+                                    if (part.rowCount() == 0) {
+                                        continue;
+                                    }
+                                    PartFilter filter = scan.filter() == null ? null : scan.filter().prepare(part);
+                                    // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
+                                    BitVector bits = filter == null ? null : new BitVector(part.rowCount());
+                                    Affinity affinity = QueryExecutor.affinity(scan.table(), part);
+                                    for (int from = 0; from < part.rowCount(); from += rangeRows) {
+                                        PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
+                                        task.scan(part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows));
+                                        tasks.add(task);
+                                        group.submit(task::run, affinity, pipeline.taskClass());
+                                    }
+                                }
+                            } finally {
+                                group.await(); // no task may outlive the snapshot whose parts it reads
+                            }
                         }
                     }
-                }, types, input.taskClass());
-            }
-            case PlanNode.HashJoin join -> {
-                PlanNode buildSide = join.buildLeft() ? join.left() : join.right();
-                PlanNode probeSide = join.buildLeft() ? join.right() : join.left();
-                int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
-                int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
-                RowStore built = run(compile(buildSide, statement, cancelled), statement, cancelled);
-                Pipeline probe = compile(probeSide, statement, cancelled);
-                List<ColumnType> types = join.types();
-                if (built.rows() == 0 && (join.kind() == PlanNode.JoinKind.INNER || join.kind() == PlanNode.JoinKind.SEMI)) {
-                    yield probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
+                    case StoreSource(RowStore rows) -> {
+                        TaskGroup group = statement.newTaskGroup();
+                        try {
+                            List<Chunk> pages = rows.pages();
+                            for (int from = 0; from < pages.size(); ) {
+                                int node = rows.pageNode(from);
+                                int to = from + 1;
+                                while (to < pages.size() && to - from < PAGES_PER_TASK && rows.pageNode(to) == node) {
+                                    to++;
+                                }
+                                PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
+                                task.pages(pages.subList(from, to));
+                                tasks.add(task);
+                                group.submit(task::run, node < 0 ? Affinity.none() : Affinity.node(node), pipeline.taskClass());
+                                from = to;
+                            }
+                        } finally {
+                            group.await();
+                        }
+                    }
                 }
-                JoinHashTable table = new JoinHashTable(built, buildKeys, join.nullsEqual());
-                yield probe.with(() -> new Probe(table, probeKeys, join.nullsEqual(), join.kind(), join.buildLeft(),
-                        probeSide.types().size(), types), types, TaskClass.JOIN_PROBE);
             }
-        };
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("statement cancelled");
+            }
+            return tasks.stream().map(t -> t.sink).toList();
+        }
+    }
+
+    /** Hash partition p of a table's groups: the numbers of the groups whose hash's low bits are p. */
+    private static int[][] partition(GroupTable table, int partitions) {
+        int[] counts = new int[partitions];
+        int mask = partitions - 1;
+        for (int g = 0; g < table.groups(); g++) {
+            counts[(int) table.hash(g) & mask]++;
+        }
+        int[][] out = new int[partitions][];
+        for (int p = 0; p < partitions; p++) {
+            out[p] = new int[counts[p]];
+        }
+        Arrays.fill(counts, 0);
+        for (int g = 0; g < table.groups(); g++) {
+            int p = (int) table.hash(g) & mask;
+            out[p][counts[p]++] = g;
+        }
+        return out;
     }
 
     /** {@code in}'s columns {@code columns} as a chunk sharing its arrays. */
@@ -152,91 +330,87 @@ public final class PipelineExecutor {
         return out;
     }
 
-    /** Runs a pipeline to the end: its rows, gathered from the tasks' stores. */
-    private RowStore run(Pipeline pipeline, Statement statement, BooleanSupplier cancelled) {
-        RowStore result = new RowStore(pipeline.types());
-        if (pipeline.empty()) {
-            return result;
-        }
-        PlanNode.Scan scan = pipeline.source();
-        List<ScanTask> tasks = new ArrayList<>();
-        try (TableSnapshot snapshot = scan.table().snapshot()) {
-            int hint = Math.max(1, scheduler.concurrencyHint());
-            int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), hint);
-            TaskGroup group = statement.newTaskGroup();
-            try {
-                for (TablePart part : snapshot.parts()) {
-                    if (part.rowCount() == 0) {
-                        continue;
-                    }
-                    PartFilter filter = scan.filter() == null ? null : scan.filter().prepare(part);
-                    // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
-                    BitVector bits = filter == null ? null : new BitVector(part.rowCount());
-                    Affinity affinity = QueryExecutor.affinity(scan.table(), part);
-                    for (int from = 0; from < part.rowCount(); from += rangeRows) {
-                        ScanTask task = new ScanTask(pipeline, part, filter, bits, from,
-                                Math.min(part.rowCount(), from + rangeRows), cancelled);
-                        tasks.add(task);
-                        group.submit(task::run, affinity, pipeline.taskClass());
-                    }
-                }
-            } finally {
-                group.await(); // no task may outlive the snapshot whose parts it reads
-            }
-        }
-        if (cancelled.getAsBoolean()) {
-            throw new CancellationException("statement cancelled");
-        }
-        for (ScanTask task : tasks) {
-            result.addAll(task.rows);
-        }
-        return result;
-    }
-
-    /** One IndexVector range of one part pushed through the pipeline into a store of its own. */
-    private final class ScanTask {
+    /** One morsel (a part's IndexVector range, or pages of a breaker's rows) pushed through a pipeline into a sink of its own. */
+    private final class PipelineTask<S extends ChunkSink> {
         private final Pipeline pipeline;
-        private final TablePart part;
-        private final PartFilter filter;
-        private final BitVector bits;
-        private final int from;
-        private final int to;
         private final BooleanSupplier cancelled;
-        final RowStore rows;
+        final S sink;
+        private TablePart part;
+        private PartFilter filter;
+        private BitVector bits;
+        private int from;
+        private int to;
+        private List<Chunk> pages;
 
-        ScanTask(Pipeline pipeline, TablePart part, PartFilter filter, BitVector bits, int from, int to,
-                 BooleanSupplier cancelled) {
+        PipelineTask(Pipeline pipeline, S sink, BooleanSupplier cancelled) {
             this.pipeline = pipeline;
+            this.sink = sink;
+            this.cancelled = cancelled;
+        }
+
+        void scan(TablePart part, PartFilter filter, BitVector bits, int from, int to) {
             this.part = part;
             this.filter = filter;
             this.bits = bits;
             this.from = from;
             this.to = to;
-            this.cancelled = cancelled;
-            this.rows = new RowStore(pipeline.types());
+        }
+
+        void pages(List<Chunk> pages) {
+            this.pages = pages;
+        }
+
+        private boolean stop(TaskContext context) {
+            if (cancelled.getAsBoolean() || context.isCancelled()) {
+                context.statement().cancel();
+                return true;
+            }
+            return false;
         }
 
         void run(TaskContext context) {
-            if (filter != null) {
-                filter.eval(kernel, from, to, bits);
+            if (sink instanceof RowStore store) {
+                store.fillOn(context.node());
             }
             List<Operator> operators = pipeline.operators().stream().map(OperatorFactory::create).toList();
             List<ChunkSink> sinks = new ArrayList<>(operators.size() + 1);
-            sinks.add(rows::append);
+            sinks.add(sink);
             for (int i = operators.size() - 1; i >= 0; i--) { // sinks.get(k) feeds what operator size-k pushes
                 Operator op = operators.get(i);
                 ChunkSink out = sinks.getLast();
                 sinks.add(chunk -> op.push(chunk, out));
             }
             ChunkSink head = sinks.getLast();
-            int[] columns = pipeline.source().columns();
-            Chunk chunk = new Chunk(pipeline.source().types());
+            if (pages != null) {
+                for (Chunk page : pages) {
+                    if (stop(context)) {
+                        return;
+                    }
+                    if (page.size > 0) {
+                        head.accept(page);
+                    }
+                }
+            } else if (!scanInto(head, context)) {
+                return;
+            }
+            for (int i = 0; i < operators.size(); i++) {
+                operators.get(i).finish(sinks.get(operators.size() - 1 - i));
+            }
+        }
+
+        /** Pushes the range's rows a block at a time; false when the statement stopped. */
+        private boolean scanInto(ChunkSink head, TaskContext context) {
+            if (filter != null) {
+                filter.eval(kernel, from, to, bits);
+            }
+            PlanNode.Scan scan = ((TableSource) pipeline.source()).scan();
+            int[] columns = scan.columns();
+            Chunk chunk = new Chunk(scan.types());
             Batch batch = new Batch(part);
             String[][] stringCache = new String[columns.length][];
             for (int block = from; block < to; block += Chunk.CAPACITY) {
-                if (cancelled.getAsBoolean() || context.isCancelled()) {
-                    context.statement().cancel();
-                    return;
+                if (stop(context)) {
+                    return false;
                 }
                 batch.select(block, Math.min(to, block + Chunk.CAPACITY), bits);
                 if (batch.size() == 0) {
@@ -254,9 +428,7 @@ public final class PipelineExecutor {
                 chunk.size = batch.size();
                 head.accept(chunk);
             }
-            for (int i = 0; i < operators.size(); i++) {
-                operators.get(i).finish(sinks.get(operators.size() - 1 - i));
-            }
+            return true;
         }
 
         private String[] strings(Batch batch, int column, int slot, String[][] cache) {
@@ -285,92 +457,213 @@ public final class PipelineExecutor {
         }
     }
 
+    /** A projection that computes: arithmetic by {@link NumericKernel}s a chunk at a time, input columns shared, constants filled once. */
+    private static final class Compute implements Operator, ColumnVectors {
+        private final List<ChunkExpr> exprs;
+        private final Chunk out;
+        private final NumericKernel[] kernels;
+        private Chunk in;
+        private int generation;
+
+        Compute(List<ChunkExpr> exprs, List<ColumnType> types) {
+            this.exprs = exprs;
+            this.out = new Chunk(types);
+            this.kernels = new NumericKernel[exprs.size()];
+            Map<NumericExpr, NumericKernel> shared = new HashMap<>();
+            for (int i = 0; i < kernels.length; i++) {
+                switch (exprs.get(i)) {
+                    case ChunkExpr.Numeric n -> kernels[i] = NumericKernel.compile(n.expr(), shared);
+                    case ChunkExpr.Constant k -> {
+                        switch (k.type().storageKind()) {
+                            case LONG -> Arrays.fill(out.longs[i] = new long[Chunk.CAPACITY], k.stored() == null ? 0 : (Long) k.stored());
+                            case DOUBLE -> Arrays.fill(out.doubles[i] = new double[Chunk.CAPACITY], k.stored() == null ? 0 : (Double) k.stored());
+                            case STRING -> Arrays.fill(out.strings[i] = new String[Chunk.CAPACITY], k.stored());
+                        }
+                        if (k.stored() == null) {
+                            Arrays.fill(out.nulls[i] = new boolean[Chunk.CAPACITY], true);
+                        }
+                    }
+                    case ChunkExpr.Column c -> {
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void push(Chunk chunk, ChunkSink sink) {
+            in = chunk;
+            generation++;
+            for (int i = 0; i < kernels.length; i++) {
+                switch (exprs.get(i)) {
+                    case ChunkExpr.Column c -> {
+                        out.longs[i] = chunk.longs[c.column()];
+                        out.doubles[i] = chunk.doubles[c.column()];
+                        out.strings[i] = chunk.strings[c.column()];
+                        out.nulls[i] = chunk.nulls[c.column()];
+                    }
+                    case ChunkExpr.Numeric n -> {
+                        NumericKernel k = kernels[i];
+                        if (k.type.approximate()) {
+                            out.doubles[i] = k.doubles(this);
+                        } else {
+                            out.longs[i] = k.longs(this);
+                        }
+                        out.nulls[i] = k.nulls(this);
+                    }
+                    case ChunkExpr.Constant k -> {
+                    }
+                }
+            }
+            out.size = chunk.size;
+            sink.accept(out);
+        }
+
+        @Override
+        public int size() {
+            return in.size;
+        }
+
+        @Override
+        public int generation() {
+            return generation;
+        }
+
+        @Override
+        public long[] longs(int column) {
+            return in.longs[column];
+        }
+
+        @Override
+        public double[] doubles(int column) {
+            return in.doubles[column];
+        }
+
+        @Override
+        public boolean[] nulls(int column) {
+            return in.nulls[column];
+        }
+    }
+
     /**
-     * The probe of a hash join: for each row of a chunk, the build rows whose keys match, put out
-     * as rows of the join (left's columns, then the right's) a chunk of its own at a time.
+     * The probe of a hash join. The pairs of a chunk's rows and the build rows whose keys match
+     * are gathered into a chunk of the join's left then right columns; the residual condition,
+     * if any, is evaluated on it; what passes is put out (INNER, LEFT) or marks its probe row as
+     * matched (SEMI, ANTI, and LEFT's rows without a match, put out at the end of the chunk).
      */
     private static final class Probe implements Operator {
         private final JoinHashTable table;
         private final int[] keys;
         private final boolean[] nullsEqual;
         private final PlanNode.JoinKind kind;
-        private final int probeWidth;
-        /** Where the probe's and the build's columns start in an output row, and how many the build has. */
+        private final RowPredicate residual;
+        /** Where the probe's and the build's columns start in a pair, and how many each has. */
         private final int probeAt;
         private final int buildAt;
+        private final int probeWidth;
         private final int buildWidth;
-        private final Chunk out;
+        private final boolean pairsOut;
+        private final Chunk pairs;
+        private final int[] pairProbe = new int[Chunk.CAPACITY];
+        private final int[] pairBuild = new int[Chunk.CAPACITY];
+        private final boolean[] keep = new boolean[Chunk.CAPACITY];
+        private final boolean[] matched = new boolean[Chunk.CAPACITY];
+        /** SEMI and ANTI: the probe rows put out; LEFT: the probe rows without a match, NULLs beside. */
+        private final Chunk rest;
 
-        Probe(JoinHashTable table, int[] keys, boolean[] nullsEqual, PlanNode.JoinKind kind, boolean buildFirst,
-              int probeWidth, List<ColumnType> types) {
+        Probe(JoinHashTable table, int[] keys, PlanNode.HashJoin join) {
             this.table = table;
             this.keys = keys;
-            this.nullsEqual = nullsEqual;
-            this.kind = kind;
-            this.probeWidth = probeWidth;
-            this.out = new Chunk(types).allocate();
-            this.buildWidth = kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT ? out.width() - probeWidth : 0;
+            this.nullsEqual = join.nullsEqual();
+            this.kind = join.kind();
+            this.residual = join.residual();
+            boolean buildFirst = join.buildLeft();
+            List<ColumnType> pairTypes = join.pairTypes();
+            this.probeWidth = (buildFirst ? join.right() : join.left()).types().size();
+            this.buildWidth = pairTypes.size() - probeWidth;
             this.probeAt = buildFirst ? buildWidth : 0;
             this.buildAt = buildFirst ? 0 : probeWidth;
+            this.pairsOut = kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT;
+            this.pairs = new Chunk(pairTypes).allocate();
+            this.rest = kind == PlanNode.JoinKind.INNER ? null : new Chunk(join.types()).allocate();
         }
 
         @Override
         public void push(Chunk in, ChunkSink sink) {
+            Arrays.fill(matched, 0, in.size, false);
+            boolean firstMatchDecides = residual == null && !pairsOut;
             for (int p = 0; p < in.size; p++) {
-                boolean matched = false;
-                if (JoinHashTable.matchable(in, p, keys, nullsEqual)) {
-                    long hash = JoinHashTable.hash(in, p, keys);
-                    for (int row = table.first(hash); row >= 0; row = table.next(row, hash)) {
-                        if (!table.matches(row, in, keys, p)) {
-                            continue;
-                        }
-                        matched = true;
-                        if (kind == PlanNode.JoinKind.SEMI) {
-                            emit(in, p, -1, sink);
-                        }
-                        if (kind != PlanNode.JoinKind.INNER && kind != PlanNode.JoinKind.LEFT) {
-                            break;
-                        }
-                        emit(in, p, row, sink);
+                if (!JoinHashTable.matchable(in, p, keys, nullsEqual)) {
+                    continue;
+                }
+                long hash = JoinHashTable.hash(in, p, keys);
+                for (int row = table.first(hash); row >= 0; row = table.next(row, hash)) {
+                    if (!table.matches(row, in, keys, p)) {
+                        continue;
+                    }
+                    if (firstMatchDecides) {
+                        matched[p] = true;
+                        break;
+                    }
+                    pairProbe[pairs.size] = p;
+                    pairBuild[pairs.size] = row;
+                    if (++pairs.size == Chunk.CAPACITY) {
+                        flush(in, sink);
                     }
                 }
-                if (!matched && (kind == PlanNode.JoinKind.LEFT || kind == PlanNode.JoinKind.ANTI)) {
-                    emit(in, p, -1, sink);
+            }
+            flush(in, sink);
+            if (kind != PlanNode.JoinKind.INNER) {
+                boolean wanted = kind == PlanNode.JoinKind.SEMI;
+                rest.size = 0;
+                for (int p = 0; p < in.size; p++) {
+                    if (matched[p] == wanted) {
+                        int r = rest.size++;
+                        for (int c = 0; c < probeWidth; c++) {
+                            rest.copy(probeAt + c, r, in, c, p);
+                        }
+                        if (kind == PlanNode.JoinKind.LEFT) {
+                            for (int c = 0; c < buildWidth; c++) {
+                                rest.setNull(buildAt + c, r);
+                            }
+                        }
+                    }
+                }
+                if (rest.size > 0) {
+                    sink.accept(rest);
                 }
             }
         }
 
-        /** Appends the join row of probe row {@code p} and build row {@code row} (-1: NULLs, or none for SEMI/ANTI). */
-        private void emit(Chunk in, int p, int row, ChunkSink sink) {
-            int r = out.size;
+        /** Gathers the pending pairs, keeps those the residual condition passes, and puts them out or marks their probe rows. */
+        private void flush(Chunk in, ChunkSink sink) {
+            int n = pairs.size;
+            if (n == 0) {
+                return;
+            }
             for (int c = 0; c < probeWidth; c++) {
-                out.copy(probeAt + c, r, in, c, p);
+                pairs.gather(probeAt + c, in, c, pairProbe, n);
             }
-            if (buildWidth > 0) {
-                if (row < 0) {
-                    for (int c = 0; c < buildWidth; c++) {
-                        out.setNull(buildAt + c, r);
-                    }
-                } else {
-                    Chunk page = table.page(row);
-                    int b = row & RowStore.PAGE_MASK;
-                    for (int c = 0; c < buildWidth; c++) {
-                        out.copy(buildAt + c, r, page, c, b);
-                    }
+            for (int i = 0; i < n; i++) {
+                Chunk page = table.page(pairBuild[i]);
+                int b = pairBuild[i] & RowStore.PAGE_MASK;
+                for (int c = 0; c < buildWidth; c++) {
+                    pairs.copy(buildAt + c, i, page, c, b);
                 }
             }
-            if (++out.size == Chunk.CAPACITY) {
-                sink.accept(out);
-                out.size = 0;
+            boolean all = residual == null;
+            for (int i = 0; i < n; i++) {
+                keep[i] = all || residual.eval(pairs, i) == RowPredicate.TRUE;
+                matched[pairProbe[i]] |= keep[i];
             }
-        }
-
-        @Override
-        public void finish(ChunkSink sink) {
-            if (out.size > 0) {
-                sink.accept(out);
-                out.size = 0;
+            if (pairsOut) {
+                if (!all) {
+                    pairs.compact(keep);
+                }
+                if (pairs.size > 0) {
+                    sink.accept(pairs);
+                }
             }
+            pairs.size = 0;
         }
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A tree of numacol operators over columnar {@link Chunk}s, which {@link PipelineExecutor} cuts
- * into pipelines at its pipeline breakers (a hash join's build side). Each node knows the types
+ * into pipelines at its pipeline breakers (a hash join's build side, an aggregate, a sort). Each node knows the types
  * of the columns it puts out; column numbers index them.
  */
 public sealed interface PlanNode {
@@ -35,21 +35,37 @@ public sealed interface PlanNode {
         }
     }
 
-    /** The input's columns {@code columns}, in that order (repeats allowed). */
-    record Project(PlanNode input, int[] columns) implements PlanNode {
+    /** Columns computed from each input row: input columns (repeats allowed), constants, arithmetic. */
+    record Project(PlanNode input, List<ChunkExpr> exprs) implements PlanNode {
         public Project {
-            columns = columns.clone();
+            exprs = List.copyOf(exprs);
+            List<ColumnType> in = input.types();
+            for (ChunkExpr e : exprs) {
+                if (e instanceof ChunkExpr.Column c && !in.get(c.column()).equals(c.type())) {
+                    throw new IllegalArgumentException("column " + c.column() + " is " + in.get(c.column()) + ", not " + c.type());
+                }
+            }
+        }
+
+        /** The input's columns {@code columns}, in that order. */
+        public Project(PlanNode input, int[] columns) {
+            this(input, Arrays.stream(columns).<ChunkExpr>mapToObj(c -> new ChunkExpr.Column(c, input.types().get(c))).toList());
         }
 
         @Override
         public List<ColumnType> types() {
-            List<ColumnType> in = input.types();
-            return Arrays.stream(columns).mapToObj(in::get).toList();
+            return exprs.stream().map(ChunkExpr::type).toList();
+        }
+
+        /** The input columns picked, or null when something is computed. */
+        int[] columns() {
+            return exprs.stream().allMatch(e -> e instanceof ChunkExpr.Column)
+                    ? exprs.stream().mapToInt(e -> ((ChunkExpr.Column) e).column()).toArray() : null;
         }
 
         @Override
         public String toString() {
-            return "Project[" + Arrays.toString(columns) + " of " + input + "]";
+            return "Project[" + exprs + " of " + input + "]";
         }
     }
 
@@ -82,10 +98,12 @@ public sealed interface PlanNode {
      * An equi-join: {@code leftKeys[i]} of the left equals {@code rightKeys[i]} of the right,
      * where NULL matches nothing unless {@code nullsEqual[i]} (IS NOT DISTINCT FROM). One side is
      * built into a hash table, the other probes it in the pipeline it belongs to: the right is
-     * built unless {@code buildLeft} (only for INNER, when the left is the smaller side).
+     * built unless {@code buildLeft} (only for INNER, when the left is the smaller side). A pair
+     * of rows whose keys match joins only if {@code residual} (null: none) is TRUE on the left's
+     * columns followed by the right's, whatever the join's kind.
      */
     record HashJoin(PlanNode left, PlanNode right, int[] leftKeys, int[] rightKeys, boolean[] nullsEqual, JoinKind kind,
-                    boolean buildLeft) implements PlanNode {
+                    boolean buildLeft, RowPredicate residual) implements PlanNode {
         public HashJoin {
             leftKeys = leftKeys.clone();
             rightKeys = rightKeys.clone();
@@ -105,6 +123,11 @@ public sealed interface PlanNode {
             }
         }
 
+        public HashJoin(PlanNode left, PlanNode right, int[] leftKeys, int[] rightKeys, boolean[] nullsEqual, JoinKind kind,
+                        boolean buildLeft) {
+            this(left, right, leftKeys, rightKeys, nullsEqual, kind, buildLeft, null);
+        }
+
         @Override
         public List<ColumnType> types() {
             List<ColumnType> out = new ArrayList<>(left.types());
@@ -114,10 +137,85 @@ public sealed interface PlanNode {
             return out;
         }
 
+        /** The left's columns followed by the right's, what {@code residual} reads. */
+        List<ColumnType> pairTypes() {
+            List<ColumnType> out = new ArrayList<>(left.types());
+            out.addAll(right.types());
+            return out;
+        }
+
         @Override
         public String toString() {
             return "HashJoin[" + kind + " " + Arrays.toString(leftKeys) + "=" + Arrays.toString(rightKeys)
-                    + (buildLeft ? " build left" : "") + " of " + left + ", " + right + "]";
+                    + (residual == null ? "" : " and " + residual) + (buildLeft ? " build left" : "") + " of " + left + ", " + right + "]";
+        }
+    }
+
+    /** One aggregate of an {@link Aggregate}: {@code kind} of input column {@code input} (-1 for COUNT(*)). */
+    record AggregateCall(AggregateKind kind, int input) {
+        public AggregateCall {
+            if ((input < 0) != (kind == AggregateKind.COUNT_STAR)) {
+                throw new IllegalArgumentException(kind + (input < 0 ? " needs an input" : " takes no input"));
+            }
+        }
+    }
+
+    enum AggregateKind {
+        COUNT_STAR, COUNT,
+        /** NULL over no values. */
+        SUM,
+        /** 0 over no values. */
+        SUM0,
+        MIN, MAX
+    }
+
+    /**
+     * The groups of the input's rows with equal {@code keys} (NULLs in one group), each as its keys
+     * followed by its aggregates; without keys one row even over no rows. {@code types} are the
+     * output's types: a COUNT is a BIGINT, a SUM has its input's storage kind and scale, a MIN or
+     * MAX its input's type.
+     */
+    record Aggregate(PlanNode input, int[] keys, List<AggregateCall> calls, List<ColumnType> types) implements PlanNode {
+        public Aggregate {
+            keys = keys.clone();
+            calls = List.copyOf(calls);
+            types = List.copyOf(types);
+            List<ColumnType> in = input.types();
+            if (types.size() != keys.length + calls.size()) {
+                throw new IllegalArgumentException("an aggregate puts out its keys and its calls, " + types.size() + " types given");
+            }
+            for (int i = 0; i < calls.size(); i++) {
+                AggregateCall call = calls.get(i);
+                ColumnType out = types.get(keys.length + i);
+                boolean fits = switch (call.kind()) {
+                    case COUNT_STAR, COUNT -> out.storageKind() == io.numacol.storage.StorageKind.LONG && out.scale() == 0;
+                    case SUM, SUM0 -> in.get(call.input()).storageKind() == out.storageKind()
+                            && in.get(call.input()).storageKind() != io.numacol.storage.StorageKind.STRING
+                            && in.get(call.input()).scale() == out.scale();
+                    case MIN, MAX -> in.get(call.input()).storageKind() == out.storageKind() && in.get(call.input()).scale() == out.scale();
+                };
+                if (!fits) {
+                    throw new IllegalArgumentException(call + " cannot put out " + out);
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Aggregate[" + Arrays.toString(keys) + " " + calls + " of " + input + "]";
+        }
+    }
+
+    /** The input's rows in {@code ordering}'s order, its offset skipped and at most its fetch kept. */
+    record Sort(PlanNode input, Ordering ordering) implements PlanNode {
+        @Override
+        public List<ColumnType> types() {
+            return input.types();
+        }
+
+        @Override
+        public String toString() {
+            return "Sort[" + ordering + " of " + input + "]";
         }
     }
 

@@ -11,12 +11,16 @@ import java.util.List;
  * {@code r / CAPACITY}. Each task appends to a store of its own; {@link #addAll} gathers them, so
  * a page may be partly filled and row numbers may skip (at most one partial page per task).
  */
-final class RowStore {
+final class RowStore implements ChunkSink {
     static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(Chunk.CAPACITY);
     static final int PAGE_MASK = Chunk.CAPACITY - 1;
 
     private final List<ColumnType> types;
     private final List<Chunk> pages = new ArrayList<>();
+    /** Per page, the NUMA node of the worker that filled it (-1: unknown), where its memory most likely is. */
+    private final List<Integer> pageNodes = new ArrayList<>();
+    /** The node pages appended from now on are filled on. */
+    private int node = -1;
     private Chunk current;
     private long rows;
 
@@ -26,6 +30,16 @@ final class RowStore {
 
     List<Chunk> pages() {
         return pages;
+    }
+
+    /** The node of the worker that filled page {@code page}, or -1. */
+    int pageNode(int page) {
+        return pageNodes.get(page);
+    }
+
+    /** Says on which node the pages appended from now on are filled (the worker's). */
+    void fillOn(int node) {
+        this.node = node;
     }
 
     long rows() {
@@ -38,12 +52,14 @@ final class RowStore {
     }
 
     /** Copies {@code chunk}'s rows. */
-    void append(Chunk chunk) {
+    @Override
+    public void accept(Chunk chunk) {
         int from = 0;
         while (from < chunk.size) {
             if (current == null || current.size == Chunk.CAPACITY) {
                 current = new Chunk(types).allocate();
                 pages.add(current);
+                pageNodes.add(node);
             }
             int n = Math.min(chunk.size - from, Chunk.CAPACITY - current.size);
             for (int c = 0; c < types.size(); c++) {
@@ -72,6 +88,7 @@ final class RowStore {
     /** Takes over another store's pages (which must not be appended to afterwards). */
     void addAll(RowStore other) {
         pages.addAll(other.pages);
+        pageNodes.addAll(other.pageNodes);
         rows += other.rows;
         current = null; // the last page may be another store's partial one: never append to it
     }

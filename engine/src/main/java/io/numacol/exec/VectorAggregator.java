@@ -135,7 +135,7 @@ final class VectorAggregator {
                     new NumericExpr.Column(ref.column(), numericType(plan.table().schema().columns().get(ref.column()).type()));
             case Projection.Computed c -> c.numeric();
         };
-        NumericKernel kernel = NumericKernel.compile(expr, batch, shared);
+        NumericKernel kernel = NumericKernel.compile(expr, shared);
         return switch (call.kind()) {
             case COUNT -> new CountAcc(kernel::nulls);
             case SUM -> expr.type().approximate() ? new DoubleSumAcc(kernel)

@@ -25,9 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Hash joins of the pipeline executor against a nested loop over the same rows: every join kind,
- * keys of each storage kind with NULLs and duplicates, IS NOT DISTINCT FROM keys, either build
- * side, parts of odd sizes (so each string column has several dictionaries) over four fake nodes.
+ * The pipeline executor's operators against plain Java over the same rows. Hash joins against a
+ * nested loop: every join kind, keys of each storage kind with NULLs and duplicates, IS NOT
+ * DISTINCT FROM keys, either build side, residual conditions. Hash aggregates, sorts and computed
+ * projections over scans, joins and each other. Parts of odd sizes (so each string column has
+ * several dictionaries) over four fake nodes.
  */
 class PipelineExecutorTest {
     private static Database db;
@@ -101,12 +103,37 @@ class PipelineExecutorTest {
         assertThat(sorted(actual)).isEqualTo(sorted(nestedLoop(kind, leftKeys, rightKeys, nullsEqual)));
     }
 
+    /** The residual l.x < r.x (NULL: unknown, so no match), on the pair's columns. */
+    private static final RowPredicate X_BELOW = new RowPredicate.Compare(RowPredicate.Op.LT,
+            new RowPredicate.ColumnOperand(1), new RowPredicate.ColumnOperand(6));
+
+    @ParameterizedTest(name = "{0} buildLeft={1}")
+    @MethodSource("residualJoins")
+    void residualConditionsDecideWhichPairsMatch(PlanNode.JoinKind kind, boolean buildLeft) {
+        PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},
+                kind, buildLeft, X_BELOW);
+        List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(plan, () -> false);
+        assertThat(sorted(actual)).isEqualTo(sorted(nestedLoop(kind, new int[]{0}, new int[]{0}, false, true)));
+    }
+
+    static Stream<Arguments> residualJoins() {
+        return Stream.of(Arguments.of(PlanNode.JoinKind.INNER, false), Arguments.of(PlanNode.JoinKind.INNER, true),
+                Arguments.of(PlanNode.JoinKind.LEFT, false), Arguments.of(PlanNode.JoinKind.SEMI, false),
+                Arguments.of(PlanNode.JoinKind.ANTI, false));
+    }
+
     private static List<Object[]> nestedLoop(PlanNode.JoinKind kind, int[] leftKeys, int[] rightKeys, boolean nullsEqual) {
+        return nestedLoop(kind, leftKeys, rightKeys, nullsEqual, false);
+    }
+
+    private static List<Object[]> nestedLoop(PlanNode.JoinKind kind, int[] leftKeys, int[] rightKeys, boolean nullsEqual,
+                                             boolean xBelow) {
         List<Object[]> out = new ArrayList<>();
         for (Object[] l : leftRows) {
             boolean matched = false;
             for (Object[] r : rightRows) {
-                if (!keysMatch(l, r, leftKeys, rightKeys, nullsEqual)) {
+                if (!keysMatch(l, r, leftKeys, rightKeys, nullsEqual)
+                        || (xBelow && (l[1] == null || r[1] == null || (Integer) l[1] >= (Integer) r[1]))) {
                     continue;
                 }
                 matched = true;
@@ -217,5 +244,134 @@ class PipelineExecutorTest {
         assertThatThrownBy(() -> new PlanNode.HashJoin(scan(left), scan(right), new int[]{1}, new int[]{4},
                 new boolean[]{false}, PlanNode.JoinKind.INNER, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("INTEGER");
+    }
+
+    private static PlanNode.AggregateCall call(PlanNode.AggregateKind kind, int input) {
+        return new PlanNode.AggregateCall(kind, input);
+    }
+
+    /** Every aggregate kind, over the scan's columns k, x, s, d, m. */
+    private static final List<PlanNode.AggregateCall> CALLS = List.of(call(PlanNode.AggregateKind.COUNT_STAR, -1),
+            call(PlanNode.AggregateKind.COUNT, 2), call(PlanNode.AggregateKind.SUM, 4), call(PlanNode.AggregateKind.SUM0, 1),
+            call(PlanNode.AggregateKind.SUM, 3), call(PlanNode.AggregateKind.MIN, 2), call(PlanNode.AggregateKind.MAX, 4),
+            call(PlanNode.AggregateKind.MIN, 3), call(PlanNode.AggregateKind.MAX, 1));
+    private static final List<ColumnType> CALL_TYPES = List.of(ColumnType.bigint(), ColumnType.bigint(),
+            ColumnType.decimal(18, 2), ColumnType.bigint(), ColumnType.doubleType(), ColumnType.varchar(6),
+            ColumnType.decimal(9, 2), ColumnType.doubleType(), ColumnType.integer());
+
+    private static PlanNode.Aggregate aggregate(PlanNode input, int[] keys) {
+        List<ColumnType> types = new ArrayList<>();
+        Arrays.stream(keys).forEach(k -> types.add(input.types().get(k)));
+        types.addAll(CALL_TYPES);
+        return new PlanNode.Aggregate(input, keys, CALLS, types);
+    }
+
+    /** What {@link #CALLS} give over {@code rows}, grouped by {@code keys} (one row over none when there are no keys). */
+    private static List<Object[]> javaAggregate(List<Object[]> rows, int[] keys) {
+        java.util.Map<List<Object>, List<Object[]>> groups = new java.util.LinkedHashMap<>();
+        if (keys.length == 0) {
+            groups.put(List.of(), new ArrayList<>());
+        }
+        for (Object[] row : rows) {
+            List<Object> key = Arrays.stream(keys).mapToObj(k -> row[k] instanceof Double d && d == 0 ? (Object) 0.0 : row[k]).toList();
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+        }
+        List<Object[]> out = new ArrayList<>();
+        groups.forEach((key, members) -> {
+            List<Object> row = new ArrayList<>(key);
+            row.add((long) members.size());
+            row.add(members.stream().filter(m -> m[2] != null).count());
+            row.add(members.stream().map(m -> (java.math.BigDecimal) m[4]).filter(Objects::nonNull)
+                    .reduce(java.math.BigDecimal::add).orElse(null));
+            row.add(members.stream().map(m -> (Integer) m[1]).filter(Objects::nonNull).mapToLong(Integer::longValue).sum());
+            row.add(members.stream().map(m -> (Double) m[3]).filter(Objects::nonNull).reduce(Double::sum).orElse(null));
+            row.add(members.stream().map(m -> (String) m[2]).filter(Objects::nonNull).min(String::compareTo).orElse(null));
+            row.add(members.stream().map(m -> (java.math.BigDecimal) m[4]).filter(Objects::nonNull).max(java.math.BigDecimal::compareTo).orElse(null));
+            row.add(members.stream().map(m -> (Double) m[3]).filter(Objects::nonNull).min(Double::compare).orElse(null));
+            row.add(members.stream().map(m -> (Integer) m[1]).filter(Objects::nonNull).max(Integer::compare).orElse(null));
+            out.add(row.toArray());
+        });
+        return out;
+    }
+
+    static Stream<int[]> groupKeys() {
+        return Stream.of(new int[]{}, new int[]{0}, new int[]{1}, new int[]{2}, new int[]{3}, new int[]{4}, new int[]{1, 2});
+    }
+
+    @ParameterizedTest
+    @MethodSource("groupKeys")
+    void hashAggregatesAgreeWithJava(int[] keys) {
+        List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(aggregate(scan(left), keys), () -> false);
+        assertThat(sorted(actual)).isEqualTo(sorted(javaAggregate(leftRows, keys)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("groupKeys")
+    void aggregatesOverNoRows(int[] keys) {
+        PlanNode none = new PlanNode.Filter(scan(left), new RowPredicate.IsNull(0, false));
+        List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(aggregate(none, keys), () -> false);
+        assertThat(sorted(actual)).isEqualTo(sorted(javaAggregate(List.of(), keys)));
+    }
+
+    /**
+     * SUM(m * 3) per s of l JOIN r ON k, computed a chunk at a time; then the groups by sum
+     * descending NULLs first, then s, the first two skipped and five kept; then only s.
+     */
+    @Test
+    void computeAggregateAndSortCompose() {
+        PlanNode join = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},
+                PlanNode.JoinKind.INNER, false);
+        NumericExpr.Type decimal = NumericExpr.Type.decimal(18, 2);
+        NumericExpr times3 = new NumericExpr.Arithmetic(NumericExpr.Op.MULTIPLY,
+                new NumericExpr.Column(9, NumericExpr.Type.decimal(9, 2)), new NumericExpr.LongConstant(3, NumericExpr.Type.BIGINT), decimal);
+        PlanNode computed = new PlanNode.Project(join, List.of(new ChunkExpr.Column(2, ColumnType.varchar(6)),
+                new ChunkExpr.Numeric(times3, ColumnType.decimal(18, 2))));
+        PlanNode grouped = new PlanNode.Aggregate(computed, new int[]{0}, List.of(call(PlanNode.AggregateKind.SUM, 1)),
+                List.of(ColumnType.varchar(6), ColumnType.decimal(18, 2)));
+        PlanNode sorted = new PlanNode.Sort(grouped, new Ordering(List.of(new Ordering.Key(1, true, true),
+                new Ordering.Key(0, false, false)), 2, 5));
+        List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(new PlanNode.Project(sorted, new int[]{0}), () -> false);
+
+        java.util.Map<String, java.math.BigDecimal> sums = new java.util.HashMap<>();
+        java.util.Set<String> groups = new java.util.HashSet<>();
+        for (Object[] l : leftRows) {
+            for (Object[] r : rightRows) {
+                if (l[0].equals(r[0])) {
+                    groups.add((String) l[2]);
+                    if (r[4] != null) {
+                        sums.merge((String) l[2], ((java.math.BigDecimal) r[4]).multiply(java.math.BigDecimal.valueOf(3)),
+                                java.math.BigDecimal::add);
+                    }
+                }
+            }
+        }
+        java.util.Comparator<String> byKey = java.util.Comparator.nullsLast(String::compareTo);
+        List<String> expected = groups.stream().sorted(java.util.Comparator.<String, java.math.BigDecimal>comparing(sums::get,
+                java.util.Comparator.nullsFirst(java.util.Comparator.<java.math.BigDecimal>reverseOrder())).thenComparing(byKey))
+                .skip(2).limit(5).map(g -> "[" + g + "]").toList();
+        assertThat(actual.stream().map(Arrays::toString).toList()).isEqualTo(expected);
+    }
+
+    @Test
+    void sortsKeepTheirOrderThroughAProjection() {
+        Ordering ordering = new Ordering(List.of(new Ordering.Key(2, false, false), new Ordering.Key(3, true, true),
+                new Ordering.Key(0, false, false)), 10, 100);
+        List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(
+                new PlanNode.Project(new PlanNode.Sort(scan(left), ordering), new int[]{2, 3, 0}), () -> false);
+        List<Object[]> expected = new ArrayList<>(leftRows.stream() // 0.0 = -0.0 in SQL, not in Double.compareTo
+                .map(r -> Arrays.stream(r).map(v -> v instanceof Double d && d == 0 ? (Object) 0.0 : v).toArray()).toList());
+        expected.sort(ordering.comparator());
+        assertThat(actual.stream().map(r -> sorted(List.<Object[]>of(r)).getFirst()).toList()).isEqualTo(
+                expected.stream().skip(10).limit(100).map(r -> sorted(List.<Object[]>of(new Object[]{r[2], r[3], r[0]})).getFirst()).toList());
+    }
+
+    @Test
+    void decimalArithmeticThatOverflowsFailsTheStatement() {
+        NumericExpr.Type decimal = NumericExpr.Type.decimal(18, 2);
+        NumericExpr huge = new NumericExpr.Arithmetic(NumericExpr.Op.MULTIPLY, new NumericExpr.Column(4, NumericExpr.Type.decimal(9, 2)),
+                new NumericExpr.LongConstant(Long.MAX_VALUE / 2, NumericExpr.Type.BIGINT), decimal);
+        PlanNode plan = new PlanNode.Project(scan(left), List.of(new ChunkExpr.Numeric(huge, ColumnType.decimal(18, 2))));
+        assertThatThrownBy(() -> new PipelineExecutor(db.scheduler()).execute(plan, () -> false))
+                .hasRootCauseInstanceOf(NumericExpr.BeyondLong.class);
     }
 }

@@ -1,0 +1,453 @@
+package io.numacol.exec;
+
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.StringDictionary;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The groups of a hash aggregation ({@link PlanNode.Aggregate}) and their running aggregates: a
+ * task's local pre-aggregation in the first phase (morsel paper §4.4), a partition's merged
+ * groups in the second. Open addressing with linear probing over group numbers; each group's full
+ * hash is kept, so that the table grows and a group moves to its partition without hashing the
+ * keys again. Keys are stored values in {@link Chunk} pages, compared by value: equal strings
+ * from parts with different dictionaries meet in one group, NULLs form one group.
+ */
+final class GroupTable implements ChunkSink {
+    private final int[] keyColumns;
+    private final List<ColumnType> keyTypes;
+    private final List<Chunk> keyPages = new ArrayList<>();
+    private final Acc[] accs;
+    private long[] hashes = new long[Chunk.CAPACITY];
+    private int[] slots = new int[2 * Chunk.CAPACITY];
+    private int shift = 64 - Integer.numberOfTrailingZeros(slots.length);
+    private int groups;
+    private final int[] groupOf = new int[Chunk.CAPACITY];
+
+    /** A table of {@code plan}'s groups over input chunks ({@code keyColumns} are then the plan's keys). */
+    GroupTable(PlanNode.Aggregate plan) {
+        this(plan, plan.keys());
+    }
+
+    private GroupTable(PlanNode.Aggregate plan, int[] keyColumns) {
+        this.keyColumns = keyColumns;
+        List<ColumnType> in = plan.input().types();
+        this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
+        this.accs = new Acc[plan.calls().size()];
+        for (int i = 0; i < accs.length; i++) {
+            PlanNode.AggregateCall call = plan.calls().get(i);
+            ColumnType out = plan.types().get(plan.keys().length + i);
+            accs[i] = switch (call.kind()) {
+                case COUNT_STAR, COUNT -> new CountAcc(call.input());
+                case SUM, SUM0 -> out.storageKind() == io.numacol.storage.StorageKind.DOUBLE
+                        ? new DoubleSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0)
+                        : new LongSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0, out);
+                case MIN, MAX -> new ExtremeAcc(call.input(), out, call.kind() == PlanNode.AggregateKind.MIN ? 1 : -1);
+            };
+            accs[i].grow(hashes.length);
+        }
+    }
+
+    /** An empty table for merging tables of {@code plan}: its keys are the first columns of their key pages. */
+    static GroupTable forMerge(PlanNode.Aggregate plan) {
+        int[] keys = new int[plan.keys().length];
+        Arrays.setAll(keys, i -> i);
+        return new GroupTable(plan, keys);
+    }
+
+    int groups() {
+        return groups;
+    }
+
+    long hash(int group) {
+        return hashes[group];
+    }
+
+    /** Aggregates a chunk's rows into their groups. */
+    @Override
+    public void accept(Chunk in) {
+        int n = in.size;
+        if (keyColumns.length == 0) {
+            if (groups == 0) {
+                newGroup(0, null, 0);
+            }
+            Arrays.fill(groupOf, 0, n, 0);
+        } else {
+            for (int r = 0; r < n; r++) {
+                groupOf[r] = find(in, r, JoinHashTable.hash(in, r, keyColumns));
+            }
+        }
+        for (Acc acc : accs) {
+            acc.add(in, groupOf, n);
+        }
+    }
+
+    /** Adds group {@code g} of {@code other} (a table of the same plan) into this one. */
+    void merge(GroupTable other, int g) {
+        Chunk page = other.keyPages.isEmpty() ? null : other.keyPages.get(g >>> RowStore.PAGE_SHIFT);
+        int target = keyColumns.length == 0 ? (groups == 0 ? newGroup(0, null, 0) : 0)
+                : find(page, g & RowStore.PAGE_MASK, other.hashes[g]);
+        for (int i = 0; i < accs.length; i++) {
+            accs[i].merge(target, other.accs[i], g);
+        }
+    }
+
+    /** Puts out every group as its keys then its aggregates. */
+    void writeTo(RowStore out, List<ColumnType> types) {
+        Chunk chunk = new Chunk(types).allocate();
+        int width = keyTypes.size();
+        for (int g = 0; g < groups; g++) {
+            int r = chunk.size;
+            if (width > 0) {
+                Chunk page = keyPages.get(g >>> RowStore.PAGE_SHIFT);
+                for (int c = 0; c < width; c++) {
+                    chunk.copy(c, r, page, c, g & RowStore.PAGE_MASK);
+                }
+            }
+            for (int i = 0; i < accs.length; i++) {
+                accs[i].write(chunk, width + i, r, g);
+            }
+            if (++chunk.size == Chunk.CAPACITY) {
+                out.accept(chunk);
+                chunk.size = 0;
+            }
+        }
+        if (chunk.size > 0) {
+            out.accept(chunk);
+        }
+    }
+
+    /** The group of row {@code r} of {@code in} (keys at {@link #keyColumns}), made if new. */
+    private int find(Chunk in, int r, long hash) {
+        int mask = slots.length - 1;
+        for (int slot = (int) (hash >>> shift); ; slot = (slot + 1) & mask) {
+            int g = slots[slot] - 1;
+            if (g < 0) {
+                g = newGroup(hash, in, r);
+                slots[slot] = g + 1;
+                if (groups * 2 > slots.length) {
+                    rehash();
+                }
+                return g;
+            }
+            if (hashes[g] == hash && sameKeys(g, in, r)) {
+                return g;
+            }
+        }
+    }
+
+    private boolean sameKeys(int g, Chunk in, int r) {
+        Chunk page = keyPages.get(g >>> RowStore.PAGE_SHIFT);
+        int k = g & RowStore.PAGE_MASK;
+        for (int c = 0; c < keyColumns.length; c++) {
+            int ic = keyColumns[c];
+            boolean kn = page.isNull(c, k);
+            if (kn || in.isNull(ic, r)) {
+                if (kn != in.isNull(ic, r)) {
+                    return false;
+                }
+                continue;
+            }
+            boolean equal = switch (page.types[c].storageKind()) {
+                case LONG -> page.longs[c][k] == in.longs[ic][r];
+                case DOUBLE -> page.doubles[c][k] == in.doubles[ic][r]
+                        || (Double.isNaN(page.doubles[c][k]) && Double.isNaN(in.doubles[ic][r])); // one group of NaNs
+                case STRING -> page.strings[c][k].equals(in.strings[ic][r]);
+            };
+            if (!equal) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int newGroup(long hash, Chunk in, int r) {
+        int g = groups++;
+        if (g == hashes.length) {
+            hashes = Arrays.copyOf(hashes, g * 2);
+            for (Acc acc : accs) {
+                acc.grow(g * 2);
+            }
+        }
+        hashes[g] = hash;
+        if (!keyTypes.isEmpty()) {
+            if ((g & RowStore.PAGE_MASK) == 0) {
+                keyPages.add(new Chunk(keyTypes).allocate());
+            }
+            Chunk page = keyPages.getLast();
+            for (int c = 0; c < keyColumns.length; c++) {
+                page.copy(c, g & RowStore.PAGE_MASK, in, keyColumns[c], r);
+            }
+            page.size++;
+        }
+        return g;
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        shift--;
+        int mask = slots.length - 1;
+        for (int g = 0; g < groups; g++) {
+            int slot = (int) (hashes[g] >>> shift);
+            while (slots[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = g + 1;
+        }
+    }
+
+    /** One aggregate's state for every group, in arrays indexed by group. */
+    private abstract static sealed class Acc {
+        /** The input column, -1 for COUNT(*). */
+        final int column;
+
+        Acc(int column) {
+            this.column = column;
+        }
+
+        abstract void grow(int capacity);
+
+        abstract void add(Chunk in, int[] groupOf, int n);
+
+        abstract void merge(int g, Acc other, int og);
+
+        abstract void write(Chunk out, int c, int r, int g);
+    }
+
+    private static final class CountAcc extends Acc {
+        private long[] counts = new long[0];
+
+        CountAcc(int column) {
+            super(column);
+        }
+
+        @Override
+        void grow(int capacity) {
+            counts = Arrays.copyOf(counts, capacity);
+        }
+
+        @Override
+        void add(Chunk in, int[] groupOf, int n) {
+            boolean[] nulls = column < 0 ? null : in.nulls[column];
+            for (int r = 0; r < n; r++) {
+                if (nulls == null || !nulls[r]) {
+                    counts[groupOf[r]]++;
+                }
+            }
+        }
+
+        @Override
+        void merge(int g, Acc other, int og) {
+            counts[g] += ((CountAcc) other).counts[og];
+        }
+
+        @Override
+        void write(Chunk out, int c, int r, int g) {
+            out.nulls[c][r] = false;
+            out.longs[c][r] = counts[g];
+        }
+    }
+
+    /**
+     * An exact SUM in unscaled longs. A sum that leaves a long, or the range of its output type,
+     * fails the statement: intermediate columns hold longs (single-table aggregates go on in
+     * BigDecimal instead).
+     */
+    private static final class LongSumAcc extends Acc {
+        private final boolean zero;
+        private final ColumnType type;
+        private long[] sums = new long[0];
+        private boolean[] any = new boolean[0];
+
+        LongSumAcc(int column, boolean zero, ColumnType type) {
+            super(column);
+            this.zero = zero;
+            this.type = type;
+        }
+
+        @Override
+        void grow(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
+            any = Arrays.copyOf(any, capacity);
+        }
+
+        @Override
+        void add(Chunk in, int[] groupOf, int n) {
+            long[] values = in.longs[column];
+            boolean[] nulls = in.nulls[column];
+            for (int r = 0; r < n; r++) {
+                if (nulls == null || !nulls[r]) {
+                    int g = groupOf[r];
+                    sums[g] = plus(sums[g], values[r]);
+                    any[g] = true;
+                }
+            }
+        }
+
+        private long plus(long a, long b) {
+            long s = a + b;
+            if (((a ^ s) & (b ^ s)) < 0) {
+                throw new ArithmeticException("SUM of " + type + " overflows: numacol keeps sums above a join or an aggregate in 64 bits");
+            }
+            return s;
+        }
+
+        @Override
+        void merge(int g, Acc other, int og) {
+            LongSumAcc o = (LongSumAcc) other;
+            if (o.any[og]) {
+                sums[g] = plus(sums[g], o.sums[og]);
+                any[g] = true;
+            }
+        }
+
+        @Override
+        void write(Chunk out, int c, int r, int g) {
+            boolean isNull = !any[g] && !zero;
+            out.nulls[c][r] = isNull;
+            long v = isNull ? 0 : sums[g];
+            if (type.kind() == ColumnType.Kind.INTEGER && v != (int) v) {
+                throw new ArithmeticException("INTEGER overflow: SUM " + v + " is out of its range");
+            }
+            out.longs[c][r] = v;
+        }
+    }
+
+    private static final class DoubleSumAcc extends Acc {
+        private final boolean zero;
+        private double[] sums = new double[0];
+        private boolean[] any = new boolean[0];
+
+        DoubleSumAcc(int column, boolean zero) {
+            super(column);
+            this.zero = zero;
+        }
+
+        @Override
+        void grow(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
+            any = Arrays.copyOf(any, capacity);
+        }
+
+        @Override
+        void add(Chunk in, int[] groupOf, int n) {
+            double[] values = in.doubles[column];
+            boolean[] nulls = in.nulls[column];
+            for (int r = 0; r < n; r++) {
+                if (nulls == null || !nulls[r]) {
+                    sums[groupOf[r]] += values[r];
+                    any[groupOf[r]] = true;
+                }
+            }
+        }
+
+        @Override
+        void merge(int g, Acc other, int og) {
+            DoubleSumAcc o = (DoubleSumAcc) other;
+            if (o.any[og]) {
+                sums[g] += o.sums[og];
+                any[g] = true;
+            }
+        }
+
+        @Override
+        void write(Chunk out, int c, int r, int g) {
+            boolean isNull = !any[g] && !zero;
+            out.nulls[c][r] = isNull;
+            out.doubles[c][r] = isNull ? 0 : sums[g];
+        }
+    }
+
+    /** MIN ({@code sign} 1) or MAX (-1) of stored values; strings in code point order, as dictionaries sort them. */
+    private static final class ExtremeAcc extends Acc {
+        private final int sign;
+        private final ColumnType type;
+        private long[] longs = new long[0];
+        private double[] doubles = new double[0];
+        private String[] strings = new String[0];
+        private boolean[] any = new boolean[0];
+
+        ExtremeAcc(int column, ColumnType type, int sign) {
+            super(column);
+            this.type = type;
+            this.sign = sign;
+        }
+
+        @Override
+        void grow(int capacity) {
+            any = Arrays.copyOf(any, capacity);
+            switch (type.storageKind()) {
+                case LONG -> longs = Arrays.copyOf(longs, capacity);
+                case DOUBLE -> doubles = Arrays.copyOf(doubles, capacity);
+                case STRING -> strings = Arrays.copyOf(strings, capacity);
+            }
+        }
+
+        @Override
+        void add(Chunk in, int[] groupOf, int n) {
+            boolean[] nulls = in.nulls[column];
+            for (int r = 0; r < n; r++) {
+                if (nulls == null || !nulls[r]) {
+                    offer(groupOf[r], in, r);
+                }
+            }
+        }
+
+        private void offer(int g, Chunk in, int r) {
+            switch (type.storageKind()) {
+                case LONG -> {
+                    long v = in.longs[column][r];
+                    if (!any[g] || sign * Long.compare(longs[g], v) > 0) {
+                        longs[g] = v;
+                    }
+                }
+                case DOUBLE -> {
+                    double v = in.doubles[column][r];
+                    if (!any[g] || sign * Double.compare(doubles[g], v) > 0) {
+                        doubles[g] = v;
+                    }
+                }
+                case STRING -> {
+                    String v = in.strings[column][r];
+                    if (!any[g] || sign * StringDictionary.compare(strings[g], v) > 0) {
+                        strings[g] = v;
+                    }
+                }
+            }
+            any[g] = true;
+        }
+
+        @Override
+        void merge(int g, Acc other, int og) {
+            ExtremeAcc o = (ExtremeAcc) other;
+            if (!o.any[og]) {
+                return;
+            }
+            boolean better = switch (type.storageKind()) {
+                case LONG -> !any[g] || sign * Long.compare(longs[g], o.longs[og]) > 0;
+                case DOUBLE -> !any[g] || sign * Double.compare(doubles[g], o.doubles[og]) > 0;
+                case STRING -> !any[g] || sign * StringDictionary.compare(strings[g], o.strings[og]) > 0;
+            };
+            if (better) {
+                switch (type.storageKind()) {
+                    case LONG -> longs[g] = o.longs[og];
+                    case DOUBLE -> doubles[g] = o.doubles[og];
+                    case STRING -> strings[g] = o.strings[og];
+                }
+                any[g] = true;
+            }
+        }
+
+        @Override
+        void write(Chunk out, int c, int r, int g) {
+            out.nulls[c][r] = !any[g];
+            switch (type.storageKind()) {
+                case LONG -> out.longs[c][r] = any[g] ? longs[g] : 0;
+                case DOUBLE -> out.doubles[c][r] = any[g] ? doubles[g] : 0;
+                case STRING -> out.strings[c][r] = any[g] ? strings[g] : null;
+            }
+        }
+    }
+}
