@@ -12,6 +12,7 @@ import io.numacol.exec.Ordering;
 import io.numacol.exec.Projection;
 import io.numacol.exec.QueryExecutor;
 import io.numacol.exec.QueryPlan;
+import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
@@ -28,6 +29,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -51,26 +54,51 @@ public final class NumacolQuery {
     private Ordering ordering;
     private List<RelDataType> outputTypes;
 
-    /** The tree, when it holds a join: compiled to the pipeline executor's plan at each execution. */
-    private RelNode joinTree;
+    /** The tree, unless it is {@link #oneTable}: compiled to the pipeline executor's plan at each execution. */
+    private RelNode pipelineTree;
 
     /** The query of a tree of numacol operators (the rules fix its shapes). */
     static NumacolQuery of(RelNode top) {
         NumacolQuery query = new NumacolQuery();
-        if (holdsJoin(top)) {
-            query.joinTree = top;
-            query.table = anyTable(top);
-        } else {
+        if (oneTable(top)) {
             query.add(top);
+        } else {
+            query.pipelineTree = top;
+            query.table = anyTable(top);
         }
         query.output(top.getRowType());
         return query;
     }
 
-    /** Whether only the pipeline executor runs {@code rel}: it holds a join or a filter on values. */
-    private static boolean holdsJoin(RelNode rel) {
-        return rel instanceof NumacolJoin || (rel instanceof NumacolFilter f && f.isResidual())
-                || rel.getInputs().stream().anyMatch(NumacolQuery::holdsJoin);
+    /**
+     * Whether {@link QueryExecutor} runs {@code rel} as one pass over one table: a scan, vid
+     * filters, one projection, an aggregate grouping by columns, a sort, in that order. Anything
+     * else numacol runs in the pipeline executor.
+     */
+    static boolean oneTable(RelNode rel) {
+        RelNode r = rel;
+        if (r instanceof NumacolSort sort) {
+            r = sort.getInput();
+        }
+        if (r instanceof NumacolAggregate agg) {
+            if (agg.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE
+                    || !agg.getAggCallList().stream().allMatch(NumacolRules::supported)
+                    || (agg.getInput() instanceof NumacolProject p
+                    && !agg.getGroupSet().asList().stream().allMatch(k -> p.getProjects().get(k) instanceof RexInputRef))) {
+                return false; // group keys must be columns: tasks group by their vids
+            }
+            r = agg.getInput();
+        }
+        if (r instanceof NumacolProject project) {
+            if (!project.getProjects().stream().allMatch(RowExpressions::supports)) {
+                return false;
+            }
+            r = project.getInput();
+        }
+        while (r instanceof NumacolFilter filter && !filter.isResidual()) {
+            r = filter.getInput();
+        }
+        return r instanceof NumacolTableScan;
     }
 
     private static NumacolTable anyTable(RelNode rel) {
@@ -138,6 +166,10 @@ public final class NumacolQuery {
 
     private void sort(RelCollation collation, RexNode offset, RexNode fetch) {
         check(ordering == null, "a sort");
+        ordering = ordering(collation, offset, fetch);
+    }
+
+    private static Ordering ordering(RelCollation collation, RexNode offset, RexNode fetch) {
         List<Ordering.Key> keys = new ArrayList<>();
         for (RelFieldCollation c : collation.getFieldCollations()) {
             RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
@@ -145,7 +177,7 @@ public final class NumacolQuery {
             keys.add(new Ordering.Key(c.getFieldIndex(), c.direction.isDescending(),
                     nulls == RelFieldCollation.NullDirection.FIRST));
         }
-        ordering = new Ordering(keys, offset == null ? 0 : longValue(offset), fetch == null ? -1 : longValue(fetch));
+        return new Ordering(keys, offset == null ? 0 : longValue(offset), fetch == null ? -1 : longValue(fetch));
     }
 
     private void output(RelDataType rowType) {
@@ -200,9 +232,9 @@ public final class NumacolQuery {
 
     /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
     private Enumerator<Object[]> rows(DataContext root) {
-        if (joinTree != null) {
+        if (pipelineTree != null) {
             QueryCancel stop = QueryCancel.of(root);
-            PlanNode plan = compile(joinTree, root);
+            PlanNode plan = compile(pipelineTree, root);
             return Linq4j.enumerator(cancellable(stop,
                     () -> new PipelineExecutor(table.database().scheduler()).execute(plan, stop::shouldStop)));
         }
@@ -299,7 +331,7 @@ public final class NumacolQuery {
         };
     }
 
-    /** A tree of scans, filters on them, column picks and joins as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
+    /** A tree of numacol operators as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
     private static PlanNode compile(RelNode rel, DataContext root) {
         return switch (rel) {
             case NumacolTableScan scan -> new PlanNode.Scan(scan.numacolTable().table(), null,
@@ -314,12 +346,15 @@ public final class NumacolQuery {
                         : new ColumnFilter.And(List.of(scan.filter(), bound)), scan.columns());
             }
             case NumacolProject project -> {
-                int[] refs = project.getProjects().stream().mapToInt(e -> ((RexInputRef) e).getIndex()).toArray();
                 PlanNode input = compile(project.getInput(), root);
-                if (input instanceof PlanNode.Scan scan) { // decode only the columns used
+                if (input instanceof PlanNode.Scan scan && project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
+                    // decode only the columns used
+                    int[] refs = project.getProjects().stream().mapToInt(e -> ((RexInputRef) e).getIndex()).toArray();
                     yield new PlanNode.Scan(scan.table(), scan.filter(), IntStream.of(refs).map(r -> scan.columns()[r]).toArray());
                 }
-                yield new PlanNode.Project(input, refs);
+                List<ColumnType> types = input.types();
+                yield new PlanNode.Project(input, project.getProjects().stream()
+                        .map(e -> java.util.Objects.requireNonNull(RowExpressions.chunkExpr(e, types), e::toString)).toList());
             }
             case NumacolJoin join -> {
                 JoinInfo info = join.analyzeCondition();
@@ -334,10 +369,39 @@ public final class NumacolQuery {
                     case ANTI -> PlanNode.JoinKind.ANTI;
                     default -> throw new IllegalStateException("not a numacol join: " + join);
                 };
-                yield new PlanNode.HashJoin(compile(join.getLeft(), root), compile(join.getRight(), root),
-                        info.leftKeys.toIntArray(), info.rightKeys.toIntArray(), nullsEqual, kind, join.buildsLeft());
+                PlanNode left = compile(join.getLeft(), root);
+                PlanNode right = compile(join.getRight(), root);
+                RowPredicate residual = null;
+                if (!info.isEqui()) {
+                    RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+                    RexNode rest = RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
+                    List<ColumnType> pair = new ArrayList<>(left.types());
+                    pair.addAll(right.types());
+                    residual = RowConditions.bind(rest, pair, root);
+                }
+                yield new PlanNode.HashJoin(left, right, info.leftKeys.toIntArray(), info.rightKeys.toIntArray(), nullsEqual,
+                        kind, join.buildsLeft(), residual);
             }
-            default -> throw new IllegalStateException("not a numacol operator under a join: " + rel);
+            case NumacolAggregate agg -> {
+                List<PlanNode.AggregateCall> calls = new ArrayList<>();
+                for (org.apache.calcite.rel.core.AggregateCall call : agg.getAggCallList()) {
+                    int arg = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();
+                    PlanNode.AggregateKind kind = switch (call.getAggregation().getKind()) {
+                        case COUNT -> arg < 0 ? PlanNode.AggregateKind.COUNT_STAR : PlanNode.AggregateKind.COUNT;
+                        case SUM -> PlanNode.AggregateKind.SUM;
+                        case SUM0 -> PlanNode.AggregateKind.SUM0;
+                        case MIN -> PlanNode.AggregateKind.MIN;
+                        case MAX -> PlanNode.AggregateKind.MAX;
+                        default -> throw new IllegalStateException("not a numacol aggregate: " + call);
+                    };
+                    calls.add(new PlanNode.AggregateCall(kind, arg));
+                }
+                yield new PlanNode.Aggregate(compile(agg.getInput(), root), agg.getGroupSet().toArray(), calls,
+                        RowExpressions.chunkTypes(agg));
+            }
+            case NumacolSort sort -> new PlanNode.Sort(compile(sort.getInput(), root),
+                    ordering(sort.getCollation(), sort.offset, sort.fetch));
+            default -> throw new IllegalStateException("not a numacol operator: " + rel);
         };
     }
 

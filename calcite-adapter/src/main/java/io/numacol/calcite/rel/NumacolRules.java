@@ -6,6 +6,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
@@ -122,51 +123,45 @@ public final class NumacolRules {
                     // what vid predicates cannot say (two columns compared) the pipeline executor evaluates on values
                     return residual(rest, rest == filter ? input : rest.getInput());
                 }
-                return joinInput(input) ? residual(filter, input) : null;
+                return input != null && pipelined(input) ? residual(filter, input) : null;
             }
             case LogicalProject project -> {
                 RelNode input = absorb(project.getInput(), seen);
-                boolean refs = project.getProjects().stream().allMatch(e -> e instanceof RexInputRef);
-                if (joined(input) && refs) { // a join's columns, picked: the pipeline executor takes nothing else above a join
-                    return new NumacolProject(project.getCluster(), project.getTraitSet().replace(NumacolRel.CONVENTION),
-                            input, project.getProjects(), project.getRowType());
-                }
-                if (!rowSource(input) || !project.getProjects().stream().allMatch(RowExpressions::supports)) {
+                if (input == null) {
                     return null;
                 }
-                List<RexNode> exprs = project.getProjects();
-                if (input instanceof NumacolProject below) { // one projection over the scan's columns
-                    exprs = RelOptUtil.pushPastProject(exprs, below);
-                    input = below.getInput();
+                RelTraitSet traits = project.getTraitSet().replace(NumacolRel.CONVENTION);
+                if (rowSource(input) && project.getProjects().stream().allMatch(RowExpressions::supports)) {
+                    List<RexNode> exprs = project.getProjects();
+                    if (input instanceof NumacolProject below) { // one projection over the scan's columns
+                        exprs = RelOptUtil.pushPastProject(exprs, below);
+                        input = below.getInput();
+                    }
+                    return new NumacolProject(project.getCluster(), traits, input, exprs, project.getRowType());
                 }
-                return new NumacolProject(project.getCluster(), project.getTraitSet().replace(NumacolRel.CONVENTION),
-                        input, exprs, project.getRowType());
+                NumacolProject p = new NumacolProject(project.getCluster(), traits, input, project.getProjects(), project.getRowType());
+                return pipelined(p) ? p : null;
             }
             case LogicalAggregate agg -> {
                 RelNode input = absorb(agg.getInput(), seen);
-                if (!rowSource(input) || agg.getGroupType() != Aggregate.Group.SIMPLE
-                        || !agg.getAggCallList().stream().allMatch(NumacolRules::supported)) {
+                if (input == null || agg.getGroupType() != Aggregate.Group.SIMPLE) {
                     return null;
                 }
-                // group keys must be columns: tasks group by their vids
-                if (input instanceof NumacolProject p
-                        && !agg.getGroupSet().asList().stream().allMatch(k -> p.getProjects().get(k) instanceof RexInputRef)) {
-                    return null;
-                }
-                return new NumacolAggregate(agg.getCluster(), agg.getTraitSet().replace(NumacolRel.CONVENTION),
+                NumacolAggregate a = new NumacolAggregate(agg.getCluster(), agg.getTraitSet().replace(NumacolRel.CONVENTION),
                         input, agg.getGroupSet(), agg.getAggCallList());
+                return NumacolQuery.oneTable(a) || pipelined(a) ? a : null;
             }
             case LogicalJoin join -> {
                 return join(join, absorb(join.getLeft(), seen), absorb(join.getRight(), seen));
             }
             case LogicalSort sort -> {
                 RelNode input = absorb(sort.getInput(), seen);
-                if (input == null || input instanceof NumacolSort || joined(input) || !literalOrAbsent(sort.offset)
-                        || !literalOrAbsent(sort.fetch)) {
+                if (input == null || !literalOrAbsent(sort.offset) || !literalOrAbsent(sort.fetch)) {
                     return null;
                 }
-                return new NumacolSort(sort.getCluster(), sort.getTraitSet().replace(NumacolRel.CONVENTION),
+                NumacolSort s = new NumacolSort(sort.getCluster(), sort.getTraitSet().replace(NumacolRel.CONVENTION),
                         input, sort.getCollation(), sort.offset, sort.fetch);
+                return NumacolQuery.oneTable(s) || pipelined(s) ? s : null;
             }
             default -> {
                 return null;
@@ -175,12 +170,35 @@ public final class NumacolRules {
     }
 
     /**
+     * Whether the pipeline executor runs {@code rel}: scans with their vid filters, conditions on
+     * values, projections of columns, literals and arithmetic, equi-joins (checked when made),
+     * aggregates without DISTINCT, and sorts, of intermediate types it can hold.
+     */
+    static boolean pipelined(RelNode rel) {
+        return switch (rel) {
+            case NumacolTableScan scan -> true;
+            case NumacolFilter filter -> pipelined(filter.getInput());
+            case NumacolJoin join -> true;
+            case NumacolSort sort -> pipelined(sort.getInput());
+            case NumacolProject project -> {
+                List<ColumnType> types = RowExpressions.chunkTypes(project.getInput());
+                yield pipelined(project.getInput())
+                        && project.getProjects().stream().allMatch(e -> RowExpressions.chunkExpr(e, types) != null);
+            }
+            case NumacolAggregate agg -> pipelined(agg.getInput()) && agg.getGroupType() == Aggregate.Group.SIMPLE
+                    && RowExpressions.chunkTypes(agg).stream().allMatch(java.util.Objects::nonNull)
+                    && agg.getAggCallList().stream().allMatch(c -> supported(c) && !c.isDistinct());
+            default -> false;
+        };
+    }
+
+    /**
      * {@code join} as a NumacolJoin of its absorbed inputs, or null: both inputs must be what the
      * pipeline executor runs (scans, filtered, columns picked, or joins of those), the condition
      * equalities of columns whose stored values compare alike, the join INNER, LEFT, SEMI or ANTI.
      */
     private static RelNode join(LogicalJoin join, RelNode left, RelNode right) {
-        if (!joinInput(left) || !joinInput(right)) {
+        if (left == null || right == null || !pipelined(left) || !pipelined(right)) {
             return null;
         }
         JoinRelType type = join.getJoinType();
@@ -188,14 +206,23 @@ public final class NumacolRules {
             return null;
         }
         JoinInfo info = join.analyzeCondition();
-        if (!info.isEqui() || info.leftKeys.isEmpty()) {
-            return null;
+        if (info.leftKeys.isEmpty()) {
+            return null; // no cross products
+        }
+        if (!info.isEqui()) {
+            RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+            RexNode rest = RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
+            List<ColumnType> pair = new ArrayList<>(RowExpressions.chunkTypes(left));
+            pair.addAll(RowExpressions.chunkTypes(right));
+            if (!RowConditions.supports(rest, pair)) {
+                return null;
+            }
         }
         List<RelDataTypeField> l = left.getRowType().getFieldList();
         List<RelDataTypeField> r = right.getRowType().getFieldList();
         for (int i = 0; i < info.leftKeys.size(); i++) {
-            ColumnType a = SqlTypes.toColumnType(l.get(info.leftKeys.get(i)).getType());
-            ColumnType b = SqlTypes.toColumnType(r.get(info.rightKeys.get(i)).getType());
+            ColumnType a = RowExpressions.chunkType(l.get(info.leftKeys.get(i)).getType());
+            ColumnType b = RowExpressions.chunkType(r.get(info.rightKeys.get(i)).getType());
             if (a == null || b == null || !PlanNode.comparableKeys(a, b)) {
                 return null;
             }
@@ -206,21 +233,15 @@ public final class NumacolRules {
                 join.getCondition(), type, buildLeft);
     }
 
-    /** What a join can take: a scan, filtered or with columns picked, or a join, with columns picked. */
-    private static boolean joinInput(RelNode input) {
-        return input instanceof NumacolTableScan || input instanceof NumacolFilter || input instanceof NumacolJoin
-                || (input instanceof NumacolProject p && refsOnly(p) && joinInput(p.getInput()));
-    }
-
-    /** Whether {@code rel} holds a join: then only the pipeline executor runs it, which takes no aggregate or sort yet. */
+    /** Whether {@code rel} holds what only the pipeline executor runs: a join, a condition on values, an aggregate or sort below. */
     private static boolean joined(RelNode rel) {
-        return rel instanceof NumacolJoin || (rel instanceof NumacolFilter f && (f.isResidual() || joined(f.getInput())))
-                || (rel instanceof NumacolProject p && joined(p.getInput()));
+        return rel instanceof NumacolJoin || rel instanceof NumacolAggregate || rel instanceof NumacolSort
+                || (rel instanceof NumacolFilter f && f.isResidual()) || rel.getInputs().stream().anyMatch(NumacolRules::joined);
     }
 
     /** {@code filter}'s condition on values over {@code input}, which the pipeline executor runs; null if it cannot. */
     private static RelNode residual(LogicalFilter filter, RelNode input) {
-        if (!joinInput(input)) {
+        if (!pipelined(input)) {
             return null;
         }
         RexNode condition = RexUtil.expandSearch(filter.getCluster().getRexBuilder(), null, filter.getCondition());
@@ -240,7 +261,7 @@ public final class NumacolRules {
         return n == null || n instanceof RexLiteral;
     }
 
-    private static boolean supported(AggregateCall c) {
+    static boolean supported(AggregateCall c) {
         if (c.filterArg >= 0 || c.isApproximate() || !c.getCollation().getFieldCollations().isEmpty()
                 || c.getArgList().size() > 1) {
             return false;

@@ -1,6 +1,5 @@
 package io.numacol.calcite.rel;
 
-import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
@@ -38,7 +37,7 @@ final class RowConditions {
     }
 
     static List<ColumnType> types(org.apache.calcite.rel.RelNode rel) {
-        return rel.getRowType().getFieldList().stream().map(f -> SqlTypes.toColumnType(f.getType())).toList();
+        return RowExpressions.chunkTypes(rel);
     }
 
     /** The predicate, or null when not translatable; {@code root} null only checks (constants are placeholders). */

@@ -1,7 +1,9 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.calcite.SqlTypes;
+import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.NumericExpr;
+import io.numacol.storage.ColumnType;
 import io.numacol.exec.Projection;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
@@ -41,6 +43,79 @@ final class RowExpressions {
                 default -> false;
             };
             default -> false;
+        };
+    }
+
+    /**
+     * The type a pipeline's intermediate column of {@code type} has, or null when it cannot hold
+     * one. A DECIMAL wider than a stored column (Calcite types sums as DECIMAL(19, s)) keeps its
+     * scale, which is all a stored long needs; a value beyond a long fails where it is computed.
+     */
+    static ColumnType chunkType(RelDataType type) {
+        if (type.getSqlTypeName() == SqlTypeName.DECIMAL && type.getPrecision() > ColumnType.MAX_DECIMAL_PRECISION) {
+            return type.getScale() <= ColumnType.MAX_DECIMAL_PRECISION
+                    ? ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, Math.max(0, type.getScale())) : null;
+        }
+        return SqlTypes.toColumnType(type);
+    }
+
+    /** The intermediate types of a relation's columns (null where one cannot be held). */
+    static List<ColumnType> chunkTypes(org.apache.calcite.rel.RelNode rel) {
+        return rel.getRowType().getFieldList().stream().map(f -> chunkType(f.getType())).toList();
+    }
+
+    /**
+     * {@code e} as the pipeline executor computes it over columns of {@code types}: a column, a
+     * literal, or exact or approximate arithmetic ({@link #numeric}); null for anything else.
+     */
+    static ChunkExpr chunkExpr(RexNode e, List<ColumnType> types) {
+        ColumnType type = chunkType(e.getType());
+        if (type == null) {
+            return null;
+        }
+        switch (e) {
+            case RexInputRef ref -> {
+                ColumnType in = types.get(ref.getIndex());
+                return in != null && in.storageKind() == type.storageKind() && in.scale() == type.scale()
+                        ? new ChunkExpr.Column(ref.getIndex(), in) : null;
+            }
+            case RexLiteral l -> {
+                if (l.isNull()) {
+                    return new ChunkExpr.Constant(null, type);
+                }
+                Predicates.Stored stored = Predicates.stored(type, Predicates.value(l, null), RoundingMode.FLOOR);
+                return stored.exact() ? new ChunkExpr.Constant(stored.value(), type) : null;
+            }
+            default -> {
+                NumericExpr n = numeric(e);
+                if (n == null || !readsAsStored(n, types)) {
+                    return null;
+                }
+                try {
+                    return new ChunkExpr.Numeric(n, type);
+                } catch (IllegalArgumentException notThatType) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    /** Whether every column the expression reads is stored as it expects: longs at its scale, or doubles. */
+    private static boolean readsAsStored(NumericExpr e, List<ColumnType> types) {
+        return switch (e) {
+            case NumericExpr.Column c -> {
+                ColumnType t = types.get(c.column());
+                yield t != null && (c.type().approximate()
+                        ? t.storageKind() == io.numacol.storage.StorageKind.DOUBLE
+                        : t.storageKind() == io.numacol.storage.StorageKind.LONG && t.scale() == c.type().scale()
+                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.BOOLEAN);
+            }
+            case NumericExpr.Arithmetic a -> readsAsStored(a.left(), types) && readsAsStored(a.right(), types);
+            case NumericExpr.Negate n -> readsAsStored(n.operand(), types);
+            case NumericExpr.Rescale r -> readsAsStored(r.operand(), types);
+            case NumericExpr.ToDouble d -> readsAsStored(d.operand(), types);
+            case NumericExpr.LongConstant l -> true;
+            case NumericExpr.DoubleConstant d -> true;
         };
     }
 
