@@ -3,9 +3,11 @@ package io.numacol.exec;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.StorageKind;
 
+import java.util.List;
+
 /**
- * One output column of a {@link PlanNode.Project}: an input column, a constant, or arithmetic
- * that {@link NumericKernel} computes a chunk at a time. {@code type} is what the column holds:
+ * One output column of a {@link PlanNode.Project}: an input column, a constant, arithmetic that
+ * {@link NumericKernel} computes a chunk at a time, a field of a date, or a CASE. {@code type} is what the column holds:
  * a computed exact number is stored as a long at its expression's scale, an approximate one as a
  * double.
  */
@@ -37,6 +39,47 @@ public sealed interface ChunkExpr {
                     : type.storageKind() == StorageKind.LONG && type.scale() == t.scale();
             if (!fits) {
                 throw new IllegalArgumentException(expr + " computes " + t.name() + ", not " + type);
+            }
+        }
+    }
+
+    enum DateField { YEAR, MONTH, DAY }
+
+    /** EXTRACT of a field from a DATE column (epoch days), as a BIGINT. */
+    record Extract(DateField field, int column, ColumnType type) implements ChunkExpr {
+        public Extract {
+            if (type.storageKind() != StorageKind.LONG || type.scale() != 0) {
+                throw new IllegalArgumentException("EXTRACT gives an integer, not " + type);
+            }
+        }
+    }
+
+    /**
+     * CASE WHEN {@code conditions[0]} THEN {@code values[0]} ... ELSE {@code otherwise}: each
+     * row takes the value of the first condition that is TRUE on it. Every value is stored alike:
+     * {@code type}'s storage kind and scale.
+     */
+    record Case(List<RowPredicate> conditions, List<ChunkExpr> values, ChunkExpr otherwise, ColumnType type)
+            implements ChunkExpr {
+        public Case {
+            conditions = List.copyOf(conditions);
+            values = List.copyOf(values);
+            if (conditions.size() != values.size() || conditions.isEmpty()) {
+                throw new IllegalArgumentException("a CASE needs a value for each of its conditions, at least one");
+            }
+            for (ChunkExpr v : java.util.stream.Stream.concat(values.stream(), java.util.stream.Stream.of(otherwise)).toList()) {
+                if (v.type().storageKind() != type.storageKind() || v.type().scale() != type.scale()) {
+                    throw new IllegalArgumentException("a CASE of " + type + " cannot take a value of " + v.type());
+                }
+            }
+        }
+    }
+
+    /** A condition's truth as a BOOLEAN: TRUE 1, FALSE 0, unknown NULL. */
+    record Condition(RowPredicate predicate, ColumnType type) implements ChunkExpr {
+        public Condition {
+            if (type.kind() != ColumnType.Kind.BOOLEAN) {
+                throw new IllegalArgumentException("a condition is a BOOLEAN, not " + type);
             }
         }
     }

@@ -25,6 +25,9 @@ final class GroupTable implements ChunkSink {
     private int shift = 64 - Integer.numberOfTrailingZeros(slots.length);
     private int groups;
     private final int[] groupOf = new int[Chunk.CAPACITY];
+    /** The groups of a FILTERed call's rows: -1 where its filter is not TRUE. */
+    private final int[] filteredGroupOf = new int[Chunk.CAPACITY];
+    private final int[] filters;
 
     /** A table of {@code plan}'s groups over input chunks ({@code keyColumns} are then the plan's keys). */
     GroupTable(PlanNode.Aggregate plan) {
@@ -36,6 +39,7 @@ final class GroupTable implements ChunkSink {
         List<ColumnType> in = plan.input().types();
         this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
         this.accs = new Acc[plan.calls().size()];
+        this.filters = plan.calls().stream().mapToInt(PlanNode.AggregateCall::filter).toArray();
         for (int i = 0; i < accs.length; i++) {
             PlanNode.AggregateCall call = plan.calls().get(i);
             ColumnType out = plan.types().get(plan.keys().length + i);
@@ -79,8 +83,18 @@ final class GroupTable implements ChunkSink {
                 groupOf[r] = find(in, r, JoinHashTable.hash(in, r, keyColumns));
             }
         }
-        for (Acc acc : accs) {
-            acc.add(in, groupOf, n);
+        for (int i = 0; i < accs.length; i++) {
+            int f = filters[i];
+            if (f < 0) {
+                accs[i].add(in, groupOf, n);
+                continue;
+            }
+            long[] truth = in.longs[f];
+            boolean[] unknown = in.nulls[f];
+            for (int r = 0; r < n; r++) {
+                filteredGroupOf[r] = truth[r] == 1 && (unknown == null || !unknown[r]) ? groupOf[r] : -1;
+            }
+            accs[i].add(in, filteredGroupOf, n);
         }
     }
 
@@ -209,6 +223,7 @@ final class GroupTable implements ChunkSink {
 
         abstract void grow(int capacity);
 
+        /** Adds the rows of {@code in} to their groups ({@code groupOf}; -1: the row is not aggregated). */
         abstract void add(Chunk in, int[] groupOf, int n);
 
         abstract void merge(int g, Acc other, int og);
@@ -232,7 +247,7 @@ final class GroupTable implements ChunkSink {
         void add(Chunk in, int[] groupOf, int n) {
             boolean[] nulls = column < 0 ? null : in.nulls[column];
             for (int r = 0; r < n; r++) {
-                if (nulls == null || !nulls[r]) {
+                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
                     counts[groupOf[r]]++;
                 }
             }
@@ -278,7 +293,7 @@ final class GroupTable implements ChunkSink {
             long[] values = in.longs[column];
             boolean[] nulls = in.nulls[column];
             for (int r = 0; r < n; r++) {
-                if (nulls == null || !nulls[r]) {
+                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
                     int g = groupOf[r];
                     sums[g] = plus(sums[g], values[r]);
                     any[g] = true;
@@ -336,7 +351,7 @@ final class GroupTable implements ChunkSink {
             double[] values = in.doubles[column];
             boolean[] nulls = in.nulls[column];
             for (int r = 0; r < n; r++) {
-                if (nulls == null || !nulls[r]) {
+                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
                     sums[groupOf[r]] += values[r];
                     any[groupOf[r]] = true;
                 }
@@ -389,7 +404,7 @@ final class GroupTable implements ChunkSink {
         void add(Chunk in, int[] groupOf, int n) {
             boolean[] nulls = in.nulls[column];
             for (int r = 0; r < n; r++) {
-                if (nulls == null || !nulls[r]) {
+                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
                     offer(groupOf[r], in, r);
                 }
             }

@@ -17,9 +17,7 @@ import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -191,7 +189,10 @@ public final class PipelineExecutor {
                     if (columns != null) {
                         yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
                     }
-                    yield input.with(() -> new Compute(project.exprs(), types), types, input.taskClass());
+                    yield input.with(() -> {
+                        ChunkEvaluator evaluator = new ChunkEvaluator(project.exprs());
+                        return (in, out) -> out.accept(evaluator.evaluate(in));
+                    }, types, input.taskClass());
                 }
                 case PlanNode.Filter filter -> {
                     Pipeline input = compile(filter.input());
@@ -454,93 +455,6 @@ public final class PipelineExecutor {
                 }
             }
             return out;
-        }
-    }
-
-    /** A projection that computes: arithmetic by {@link NumericKernel}s a chunk at a time, input columns shared, constants filled once. */
-    private static final class Compute implements Operator, ColumnVectors {
-        private final List<ChunkExpr> exprs;
-        private final Chunk out;
-        private final NumericKernel[] kernels;
-        private Chunk in;
-        private int generation;
-
-        Compute(List<ChunkExpr> exprs, List<ColumnType> types) {
-            this.exprs = exprs;
-            this.out = new Chunk(types);
-            this.kernels = new NumericKernel[exprs.size()];
-            Map<NumericExpr, NumericKernel> shared = new HashMap<>();
-            for (int i = 0; i < kernels.length; i++) {
-                switch (exprs.get(i)) {
-                    case ChunkExpr.Numeric n -> kernels[i] = NumericKernel.compile(n.expr(), shared);
-                    case ChunkExpr.Constant k -> {
-                        switch (k.type().storageKind()) {
-                            case LONG -> Arrays.fill(out.longs[i] = new long[Chunk.CAPACITY], k.stored() == null ? 0 : (Long) k.stored());
-                            case DOUBLE -> Arrays.fill(out.doubles[i] = new double[Chunk.CAPACITY], k.stored() == null ? 0 : (Double) k.stored());
-                            case STRING -> Arrays.fill(out.strings[i] = new String[Chunk.CAPACITY], k.stored());
-                        }
-                        if (k.stored() == null) {
-                            Arrays.fill(out.nulls[i] = new boolean[Chunk.CAPACITY], true);
-                        }
-                    }
-                    case ChunkExpr.Column c -> {
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void push(Chunk chunk, ChunkSink sink) {
-            in = chunk;
-            generation++;
-            for (int i = 0; i < kernels.length; i++) {
-                switch (exprs.get(i)) {
-                    case ChunkExpr.Column c -> {
-                        out.longs[i] = chunk.longs[c.column()];
-                        out.doubles[i] = chunk.doubles[c.column()];
-                        out.strings[i] = chunk.strings[c.column()];
-                        out.nulls[i] = chunk.nulls[c.column()];
-                    }
-                    case ChunkExpr.Numeric n -> {
-                        NumericKernel k = kernels[i];
-                        if (k.type.approximate()) {
-                            out.doubles[i] = k.doubles(this);
-                        } else {
-                            out.longs[i] = k.longs(this);
-                        }
-                        out.nulls[i] = k.nulls(this);
-                    }
-                    case ChunkExpr.Constant k -> {
-                    }
-                }
-            }
-            out.size = chunk.size;
-            sink.accept(out);
-        }
-
-        @Override
-        public int size() {
-            return in.size;
-        }
-
-        @Override
-        public int generation() {
-            return generation;
-        }
-
-        @Override
-        public long[] longs(int column) {
-            return in.longs[column];
-        }
-
-        @Override
-        public double[] doubles(int column) {
-            return in.doubles[column];
-        }
-
-        @Override
-        public boolean[] nulls(int column) {
-            return in.nulls[column];
         }
     }
 

@@ -151,8 +151,15 @@ public sealed interface PlanNode {
         }
     }
 
-    /** One aggregate of an {@link Aggregate}: {@code kind} of input column {@code input} (-1 for COUNT(*)). */
-    record AggregateCall(AggregateKind kind, int input) {
+    /**
+     * One aggregate of an {@link Aggregate}: {@code kind} of input column {@code input} (-1 for
+     * COUNT(*)), over the rows whose BOOLEAN column {@code filter} is TRUE (-1: all rows).
+     */
+    record AggregateCall(AggregateKind kind, int input, int filter) {
+        public AggregateCall(AggregateKind kind, int input) {
+            this(kind, input, -1);
+        }
+
         public AggregateCall {
             if ((input < 0) != (kind == AggregateKind.COUNT_STAR)) {
                 throw new IllegalArgumentException(kind + (input < 0 ? " needs an input" : " takes no input"));
@@ -196,6 +203,9 @@ public sealed interface PlanNode {
                 };
                 if (!fits) {
                     throw new IllegalArgumentException(call + " cannot put out " + out);
+                }
+                if (call.filter() >= 0 && in.get(call.filter()).kind() != ColumnType.Kind.BOOLEAN) {
+                    throw new IllegalArgumentException(call + " filters on a column of " + in.get(call.filter()));
                 }
             }
         }

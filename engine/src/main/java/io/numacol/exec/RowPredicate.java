@@ -53,6 +53,18 @@ public sealed interface RowPredicate {
     record Not(RowPredicate operand) implements RowPredicate {
     }
 
+    /** {@code operand IS [NOT] TRUE} ({@code value} TRUE) or {@code IS [NOT] FALSE}: never unknown. */
+    record Is(RowPredicate operand, byte value, boolean negated) implements RowPredicate {
+    }
+
+    /** A string column's value passes {@code test} (LIKE); NULL is unknown. {@code test} must be thread-safe. */
+    record Matches(int column, java.util.function.Predicate<String> test, String description) implements RowPredicate {
+        @Override
+        public String toString() {
+            return "Matches[" + column + " " + description + "]";
+        }
+    }
+
     record And(List<RowPredicate> operands) implements RowPredicate {
         public And {
             operands = List.copyOf(operands);
@@ -70,6 +82,8 @@ public sealed interface RowPredicate {
         return switch (this) {
             case Compare c -> compare(c, chunk, row);
             case IsNull n -> (chunk.isNull(n.column(), row) != n.negated()) ? TRUE : FALSE;
+            case Is i -> (i.operand().eval(chunk, row) == i.value()) != i.negated() ? TRUE : FALSE;
+            case Matches m -> chunk.isNull(m.column(), row) ? UNKNOWN : m.test().test(chunk.strings[m.column()][row]) ? TRUE : FALSE;
             case Not n -> {
                 byte v = n.operand().eval(chunk, row);
                 yield v == UNKNOWN ? UNKNOWN : (byte) (1 - v);

@@ -69,7 +69,7 @@ class JoinDifferentialTest {
         if (random.nextInt(5) == 0) { // a condition on values: two columns of a table compared, NULLs, OR, NOT
             filter = and(filter, "(x.k2 < x.k3 OR NOT (x.ib >= " + random.nextInt(-30, 30) + ") OR x.dd > DATE '2022-06-01')");
         }
-        return switch (random.nextInt(11)) {
+        return switch (random.nextInt(13)) {
             case 0 -> "SELECT COUNT(*), SUM(y.ia), COUNT(y.vs), MIN(x.vs), MAX(y.dd) FROM " + a + " x JOIN " + b + " y ON " + on + filter;
             case 1 -> "SELECT COUNT(*), SUM(x.ib), COUNT(y.k), MAX(y.vs), MIN(y.dm) FROM " + a + " x LEFT JOIN " + b + " y ON " + on + filter;
             case 2 -> "SELECT COUNT(*), SUM(x.ia), MIN(x.fd) FROM " + a + " x" + and(filter, "x." + key[0] + " IN (SELECT y." + key[1]
@@ -85,6 +85,12 @@ class JoinDifferentialTest {
                     + " GROUP BY x.vs ORDER BY s DESC NULLS LAST, x.vs NULLS FIRST LIMIT " + random.nextInt(1, 8);
             case 9 -> "SELECT COUNT(*), SUM(x.ia) FROM " + a + " x" + and(filter, (random.nextBoolean() ? "NOT " : "")
                     + "EXISTS (SELECT 1 FROM " + b + " y WHERE " + on + " AND (y.ia > x.ib OR y.vs = x.vs))");
+            case 11 -> "SELECT EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd), SUM(CASE WHEN y.vs LIKE '"
+                    + new String[]{"a%", "%b", "_b%", "%b%a%", "b!%%' ESCAPE '!"}[random.nextInt(5)] + "' THEN x.dm * 2 ELSE 0 END), "
+                    + "COUNT(CASE WHEN x.ia > y.ia OR x.vs NOT LIKE '%a%' THEN 1 END), SUM(CASE WHEN y.ib > 0 THEN y.fd END) FROM " + a
+                    + " x JOIN " + b + " y ON " + on + filter + " GROUP BY EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd)";
+            case 12 -> "SELECT y.vs, COUNT(*), MIN(x.dm), MAX(x.k2 - y.k3) FROM " + a + " x JOIN " + b + " y ON " + on + filter
+                    + " GROUP BY y.vs HAVING SUM(x.ib) > " + random.nextInt(-50, 50) + " ORDER BY COUNT(*) DESC, y.vs NULLS LAST LIMIT 3";
             default -> "SELECT x.k, x.dm * 3 + 1, y.ia - x.ia, y.fd * 2 FROM " + a + " x JOIN " + b + " y ON " + on + " WHERE x.k < 100";
         };
     }

@@ -2,6 +2,8 @@ package io.numacol.calcite.rel;
 
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -32,8 +34,20 @@ public final class NumacolFilter extends Filter implements NumacolRel {
         return residual;
     }
 
+    /**
+     * Calcite's own rules match any Filter and copy it with conditions rewritten (pushed through
+     * a projection, merged): a condition on values the pipeline executor cannot evaluate comes
+     * back as a logical filter, which numacol's rules then take or leave.
+     */
     @Override
     public Filter copy(RelTraitSet traitSet, RelNode input, RexNode condition) {
+        if (residual && !condition.equals(getCondition())) {
+            RexNode expanded = RexUtil.expandSearch(getCluster().getRexBuilder(), null, condition);
+            if (!RowConditions.supports(expanded, RowConditions.types(input))) {
+                return LogicalFilter.create(input, condition);
+            }
+            condition = expanded;
+        }
         return new NumacolFilter(getCluster(), traitSet, input, condition, residual);
     }
 

@@ -35,7 +35,13 @@ public final class NumacolJoin extends Join implements NumacolRel {
     @Override
     public Join copy(RelTraitSet traitSet, RexNode conditionExpr, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
-        return new NumacolJoin(getCluster(), traitSet, left, right, conditionExpr, joinType, buildLeft);
+        NumacolJoin copy = new NumacolJoin(getCluster(), traitSet, left, right, conditionExpr, joinType,
+                buildLeft && joinType == JoinRelType.INNER);
+        if ((!conditionExpr.equals(getCondition()) || joinType != getJoinType()) && !NumacolRules.runs(copy)) {
+            // Calcite's rules rewrite joins: what the pipeline executor cannot run becomes a logical join
+            return org.apache.calcite.rel.logical.LogicalJoin.create(left, right, List.of(), conditionExpr, java.util.Set.of(), joinType);
+        }
+        return copy;
     }
 
     @Override

@@ -22,6 +22,12 @@ public final class NumacolProject extends Project implements NumacolRel {
 
     @Override
     public Project copy(RelTraitSet traitSet, RelNode input, List<RexNode> projects, RelDataType rowType) {
+        if (!projects.equals(getProjects())) { // Calcite's rules rewrite projections: keep only what numacol evaluates
+            List<io.numacol.storage.ColumnType> types = RowExpressions.chunkTypes(input);
+            if (!projects.stream().allMatch(e -> RowExpressions.supports(e) || RowExpressions.chunkExpr(e, types) != null)) {
+                return org.apache.calcite.rel.logical.LogicalProject.create(input, List.of(), projects, rowType);
+            }
+        }
         return new NumacolProject(getCluster(), traitSet, input, projects, rowType);
     }
 

@@ -36,6 +36,8 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.stream.IntStream;
 
 /**
@@ -53,6 +55,12 @@ public final class NumacolQuery {
     private boolean[] sumZero;
     private Ordering ordering;
     private List<RelDataType> outputTypes;
+
+    /**
+     * Rows computed whole, per execution (its DataContext) while it runs: Calcite's nested-loop
+     * join asks for its inner side once per outer row, and must not run the query each time.
+     */
+    private final Map<DataContext, List<Object[]>> computed = new WeakHashMap<>();
 
     /** The tree, unless it is {@link #oneTable}: compiled to the pipeline executor's plan at each execution. */
     private RelNode pipelineTree;
@@ -232,14 +240,33 @@ public final class NumacolQuery {
 
     /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
     private Enumerator<Object[]> rows(DataContext root) {
+        if (streams(root)) {
+            return new Batches(plan(root), root);
+        }
+        List<Object[]> rows;
+        synchronized (computed) {
+            rows = computed.get(root);
+        }
+        if (rows == null) {
+            rows = whole(root);
+            synchronized (computed) {
+                computed.put(root, rows);
+            }
+        }
+        return Linq4j.enumerator(rows);
+    }
+
+    private boolean streams(DataContext root) {
+        return pipelineTree == null && QueryExecutor.streams(plan(root));
+    }
+
+    private List<Object[]> whole(DataContext root) {
         if (pipelineTree != null) {
             QueryCancel stop = QueryCancel.of(root);
             PlanNode plan = compile(pipelineTree, root);
-            return Linq4j.enumerator(cancellable(stop,
-                    () -> new PipelineExecutor(table.database().scheduler()).execute(plan, stop::shouldStop)));
+            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler()).execute(plan, stop::shouldStop));
         }
-        QueryPlan plan = plan(root);
-        return QueryExecutor.streams(plan) ? new Batches(plan, root) : Linq4j.enumerator(run(plan, root));
+        return run(plan(root), root);
     }
 
     /** Walks the engine's batches, asking for the next wave only when the consumer reaches it. */
@@ -354,7 +381,7 @@ public final class NumacolQuery {
                 }
                 List<ColumnType> types = input.types();
                 yield new PlanNode.Project(input, project.getProjects().stream()
-                        .map(e -> java.util.Objects.requireNonNull(RowExpressions.chunkExpr(e, types), e::toString)).toList());
+                        .map(e -> java.util.Objects.requireNonNull(RowExpressions.chunkExpr(e, types, root), e::toString)).toList());
             }
             case NumacolJoin join -> {
                 JoinInfo info = join.analyzeCondition();
@@ -394,7 +421,7 @@ public final class NumacolQuery {
                         case MAX -> PlanNode.AggregateKind.MAX;
                         default -> throw new IllegalStateException("not a numacol aggregate: " + call);
                     };
-                    calls.add(new PlanNode.AggregateCall(kind, arg));
+                    calls.add(new PlanNode.AggregateCall(kind, arg, call.filterArg));
                 }
                 yield new PlanNode.Aggregate(compile(agg.getInput(), root), agg.getGroupSet().toArray(), calls,
                         RowExpressions.chunkTypes(agg));

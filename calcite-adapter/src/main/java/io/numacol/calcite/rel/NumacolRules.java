@@ -187,7 +187,8 @@ public final class NumacolRules {
             }
             case NumacolAggregate agg -> pipelined(agg.getInput()) && agg.getGroupType() == Aggregate.Group.SIMPLE
                     && RowExpressions.chunkTypes(agg).stream().allMatch(java.util.Objects::nonNull)
-                    && agg.getAggCallList().stream().allMatch(c -> supported(c) && !c.isDistinct());
+                    && agg.getAggCallList().stream().allMatch(c -> !c.isDistinct() && supported(c.filterArg < 0 ? c
+                    : c.withFilter(-1)));
             default -> false;
         };
     }
@@ -198,16 +199,31 @@ public final class NumacolRules {
      * equalities of columns whose stored values compare alike, the join INNER, LEFT, SEMI or ANTI.
      */
     private static RelNode join(LogicalJoin join, RelNode left, RelNode right) {
-        if (left == null || right == null || !pipelined(left) || !pipelined(right)) {
+        if (left == null || right == null || !pipelined(left) || !pipelined(right) || !runs(join)) {
             return null;
         }
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        JoinRelType type = join.getJoinType();
+        boolean buildLeft = type == JoinRelType.INNER && mq.getRowCount(left) < mq.getRowCount(right);
+        return new NumacolJoin(join.getCluster(), join.getTraitSet().replace(NumacolRel.CONVENTION), left, right,
+                join.getCondition(), type, buildLeft);
+    }
+
+    /**
+     * Whether the pipeline executor runs a join of this type and condition over its inputs' row
+     * types: INNER, LEFT, SEMI or ANTI; at least one key; keys that compare by stored value; the
+     * rest of the condition on values.
+     */
+    static boolean runs(org.apache.calcite.rel.core.Join join) {
+        RelNode left = join.getLeft();
+        RelNode right = join.getRight();
         JoinRelType type = join.getJoinType();
         if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI && type != JoinRelType.ANTI) {
-            return null;
+            return false;
         }
         JoinInfo info = join.analyzeCondition();
         if (info.leftKeys.isEmpty()) {
-            return null; // no cross products
+            return false; // no cross products
         }
         if (!info.isEqui()) {
             RexBuilder rexBuilder = join.getCluster().getRexBuilder();
@@ -215,7 +231,7 @@ public final class NumacolRules {
             List<ColumnType> pair = new ArrayList<>(RowExpressions.chunkTypes(left));
             pair.addAll(RowExpressions.chunkTypes(right));
             if (!RowConditions.supports(rest, pair)) {
-                return null;
+                return false;
             }
         }
         List<RelDataTypeField> l = left.getRowType().getFieldList();
@@ -224,13 +240,10 @@ public final class NumacolRules {
             ColumnType a = RowExpressions.chunkType(l.get(info.leftKeys.get(i)).getType());
             ColumnType b = RowExpressions.chunkType(r.get(info.rightKeys.get(i)).getType());
             if (a == null || b == null || !PlanNode.comparableKeys(a, b)) {
-                return null;
+                return false;
             }
         }
-        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
-        boolean buildLeft = type == JoinRelType.INNER && mq.getRowCount(left) < mq.getRowCount(right);
-        return new NumacolJoin(join.getCluster(), join.getTraitSet().replace(NumacolRel.CONVENTION), left, right,
-                join.getCondition(), type, buildLeft);
+        return true;
     }
 
     /** Whether {@code rel} holds what only the pipeline executor runs: a join, a condition on values, an aggregate or sort below. */

@@ -1,5 +1,6 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.exec.LikePattern;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
@@ -41,7 +42,12 @@ final class RowConditions {
     }
 
     /** The predicate, or null when not translatable; {@code root} null only checks (constants are placeholders). */
-    private static RowPredicate translate(RexNode node, List<ColumnType> types, DataContext root) {
+    static RowPredicate translate(RexNode node, List<ColumnType> types, DataContext root) {
+        if (node instanceof RexInputRef ref && types.get(ref.getIndex()) != null
+                && types.get(ref.getIndex()).kind() == ColumnType.Kind.BOOLEAN) { // a BOOLEAN column: TRUE is 1
+            return new RowPredicate.Compare(RowPredicate.Op.EQ, new RowPredicate.ColumnOperand(ref.getIndex()),
+                    new RowPredicate.Constant(1L));
+        }
         if (!(node instanceof RexCall call)) {
             return null;
         }
@@ -58,9 +64,33 @@ final class RowConditions {
                 }
                 return call.getKind() == SqlKind.AND ? new RowPredicate.And(parts) : new RowPredicate.Or(parts);
             }
+            case IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE -> {
+                RowPredicate p = translate(ops.getFirst(), types, root);
+                boolean truth = call.getKind() == SqlKind.IS_TRUE || call.getKind() == SqlKind.IS_NOT_TRUE;
+                boolean negated = call.getKind() == SqlKind.IS_NOT_TRUE || call.getKind() == SqlKind.IS_NOT_FALSE;
+                return p == null ? null : new RowPredicate.Is(p, truth ? RowPredicate.TRUE : RowPredicate.FALSE, negated);
+            }
             case NOT -> {
                 RowPredicate p = translate(ops.getFirst(), types, root);
                 return p == null ? null : new RowPredicate.Not(p);
+            }
+            case LIKE -> {
+                if (!(ops.getFirst() instanceof RexInputRef ref) || types.get(ref.getIndex()) == null
+                        || types.get(ref.getIndex()).storageKind() != io.numacol.storage.StorageKind.STRING
+                        || !ops.subList(1, ops.size()).stream().allMatch(Predicates::isValue)) {
+                    return null;
+                }
+                if (root == null) {
+                    return new RowPredicate.Matches(ref.getIndex(), v -> false, "LIKE");
+                }
+                Object pattern = Predicates.value(ops.get(1), root);
+                Object escape = ops.size() > 2 ? Predicates.value(ops.get(2), root) : null;
+                if (pattern == null || (ops.size() > 2 && escape == null)) {
+                    return new RowPredicate.Compare(RowPredicate.Op.EQ, new RowPredicate.ColumnOperand(ref.getIndex()),
+                            new RowPredicate.Constant(null)); // LIKE NULL is unknown
+                }
+                return new RowPredicate.Matches(ref.getIndex(), LikePattern.compile(text(pattern), escape == null ? null : text(escape)),
+                        "LIKE '" + text(pattern) + "'");
             }
             case IS_NULL, IS_NOT_NULL -> {
                 return ops.getFirst() instanceof RexInputRef ref && types.get(ref.getIndex()) != null
@@ -121,4 +151,7 @@ final class RowConditions {
         }
     }
 
+    private static String text(Object value) {
+        return value instanceof org.apache.calcite.util.NlsString n ? n.getValue() : value.toString();
+    }
 }

@@ -5,6 +5,8 @@ import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.NumericExpr;
 import io.numacol.storage.ColumnType;
 import io.numacol.exec.Projection;
+import io.numacol.exec.RowPredicate;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -69,6 +71,11 @@ final class RowExpressions {
      * literal, or exact or approximate arithmetic ({@link #numeric}); null for anything else.
      */
     static ChunkExpr chunkExpr(RexNode e, List<ColumnType> types) {
+        return chunkExpr(e, types, null);
+    }
+
+    /** {@link #chunkExpr(RexNode, List)} with the conditions of CASEs bound to {@code root}'s parameters (null: only checks). */
+    static ChunkExpr chunkExpr(RexNode e, List<ColumnType> types, org.apache.calcite.DataContext root) {
         ColumnType type = chunkType(e.getType());
         if (type == null) {
             return null;
@@ -86,6 +93,40 @@ final class RowExpressions {
                 Predicates.Stored stored = Predicates.stored(type, Predicates.value(l, null), RoundingMode.FLOOR);
                 return stored.exact() ? new ChunkExpr.Constant(stored.value(), type) : null;
             }
+            case RexCall c when type.kind() == ColumnType.Kind.BOOLEAN -> {
+                RowPredicate p = RowConditions.translate(c, types, root);
+                return p == null ? null : new ChunkExpr.Condition(p, type);
+            }
+            case RexCall c when c.getKind() == SqlKind.CASE -> {
+                List<RexNode> ops = c.getOperands();
+                List<RowPredicate> conditions = new java.util.ArrayList<>();
+                List<ChunkExpr> values = new java.util.ArrayList<>();
+                for (int i = 0; i + 1 < ops.size(); i += 2) {
+                    RowPredicate when = RowConditions.translate(ops.get(i), types, root);
+                    ChunkExpr then = branch(ops.get(i + 1), type, c.getType(), types, root);
+                    if (when == null || then == null) {
+                        return null;
+                    }
+                    conditions.add(when);
+                    values.add(then);
+                }
+                ChunkExpr otherwise = branch(ops.getLast(), type, c.getType(), types, root);
+                return otherwise == null ? null : new ChunkExpr.Case(conditions, values, otherwise, type);
+            }
+            case RexCall c when c.getKind() == SqlKind.EXTRACT -> {
+                if (!(c.getOperands().get(0) instanceof RexLiteral unit) || !(c.getOperands().get(1) instanceof RexInputRef ref)
+                        || types.get(ref.getIndex()) == null || types.get(ref.getIndex()).kind() != ColumnType.Kind.DATE
+                        || type.storageKind() != io.numacol.storage.StorageKind.LONG || type.scale() != 0) {
+                    return null;
+                }
+                ChunkExpr.DateField field = switch (unit.getValueAs(org.apache.calcite.avatica.util.TimeUnitRange.class)) {
+                    case YEAR -> ChunkExpr.DateField.YEAR;
+                    case MONTH -> ChunkExpr.DateField.MONTH;
+                    case DAY -> ChunkExpr.DateField.DAY;
+                    case null, default -> null;
+                };
+                return field == null ? null : new ChunkExpr.Extract(field, ref.getIndex(), type);
+            }
             default -> {
                 NumericExpr n = numeric(e);
                 if (n == null || !readsAsStored(n, types)) {
@@ -97,6 +138,25 @@ final class RowExpressions {
                     return null;
                 }
             }
+        }
+    }
+
+    /** A CASE's value as stored like the CASE ({@code type}): numbers brought to its scale. */
+    private static ChunkExpr branch(RexNode e, ColumnType type, RelDataType caseType, List<ColumnType> types,
+                                    org.apache.calcite.DataContext root) {
+        ChunkExpr x = chunkExpr(e, types, root);
+        if (x != null && x.type().storageKind() == type.storageKind() && x.type().scale() == type.scale()) {
+            return x;
+        }
+        NumericExpr.Type t = numericType(caseType);
+        NumericExpr n = t == null ? null : align(numeric(e), t);
+        if (n == null || !readsAsStored(n, types)) {
+            return null;
+        }
+        try {
+            return new ChunkExpr.Numeric(n, type);
+        } catch (IllegalArgumentException notThatType) {
+            return null;
         }
     }
 
