@@ -270,22 +270,39 @@ final class GroupTable implements ChunkSink {
      * fails the statement: intermediate columns hold longs (single-table aggregates go on in
      * BigDecimal instead).
      */
-    private static final class LongSumAcc extends Acc {
-        private final boolean zero;
-        private final ColumnType type;
-        private long[] sums = new long[0];
-        private boolean[] any = new boolean[0];
+    /** A SUM's groups: which have a value, and whether one without is 0 (SUM0) rather than NULL. */
+    private abstract static sealed class SumAcc extends Acc {
+        final boolean zero;
+        boolean[] any = new boolean[0];
 
-        LongSumAcc(int column, boolean zero, ColumnType type) {
+        SumAcc(int column, boolean zero) {
             super(column);
             this.zero = zero;
+        }
+
+        @Override
+        void grow(int capacity) {
+            any = Arrays.copyOf(any, capacity);
+        }
+
+        boolean isNull(int g) {
+            return !any[g] && !zero;
+        }
+    }
+
+    private static final class LongSumAcc extends SumAcc {
+        private final ColumnType type;
+        private long[] sums = new long[0];
+
+        LongSumAcc(int column, boolean zero, ColumnType type) {
+            super(column, zero);
             this.type = type;
         }
 
         @Override
         void grow(int capacity) {
+            super.grow(capacity);
             sums = Arrays.copyOf(sums, capacity);
-            any = Arrays.copyOf(any, capacity);
         }
 
         @Override
@@ -320,7 +337,7 @@ final class GroupTable implements ChunkSink {
 
         @Override
         void write(Chunk out, int c, int r, int g) {
-            boolean isNull = !any[g] && !zero;
+            boolean isNull = isNull(g);
             out.nulls[c][r] = isNull;
             long v = isNull ? 0 : sums[g];
             if (type.kind() == ColumnType.Kind.INTEGER && v != (int) v) {
@@ -330,20 +347,17 @@ final class GroupTable implements ChunkSink {
         }
     }
 
-    private static final class DoubleSumAcc extends Acc {
-        private final boolean zero;
+    private static final class DoubleSumAcc extends SumAcc {
         private double[] sums = new double[0];
-        private boolean[] any = new boolean[0];
 
         DoubleSumAcc(int column, boolean zero) {
-            super(column);
-            this.zero = zero;
+            super(column, zero);
         }
 
         @Override
         void grow(int capacity) {
+            super.grow(capacity);
             sums = Arrays.copyOf(sums, capacity);
-            any = Arrays.copyOf(any, capacity);
         }
 
         @Override
@@ -369,7 +383,7 @@ final class GroupTable implements ChunkSink {
 
         @Override
         void write(Chunk out, int c, int r, int g) {
-            boolean isNull = !any[g] && !zero;
+            boolean isNull = isNull(g);
             out.nulls[c][r] = isNull;
             out.doubles[c][r] = isNull ? 0 : sums[g];
         }

@@ -81,6 +81,11 @@ public final class PipelineExecutor {
             return new Pipeline(source, ops, outTypes, taskClass, empty);
         }
 
+        /** The same pipeline, its tasks of {@code taskClass} (the class of the sink's work, as an aggregate's). */
+        Pipeline as(TaskClass taskClass) {
+            return new Pipeline(source, operators, types, taskClass, empty);
+        }
+
         Pipeline none() {
             return new Pipeline(source, operators, types, taskClass, true);
         }
@@ -114,7 +119,7 @@ public final class PipelineExecutor {
         RowStore materialize(PlanNode node) {
             return switch (node) {
                 case PlanNode.Aggregate aggregate -> aggregate(aggregate);
-                case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering(), sort.types());
+                case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering());
                 default -> {
                     Pipeline pipeline = compile(node);
                     RowStore result = new RowStore(pipeline.types());
@@ -127,8 +132,7 @@ public final class PipelineExecutor {
         /** Groups in task-local tables, then merges them a hash partition per task. */
         private RowStore aggregate(PlanNode.Aggregate aggregate) {
             Pipeline input = compile(aggregate.input());
-            List<GroupTable> locals = run(input.with(() -> (in, out) -> out.accept(in), input.types(), TaskClass.AGGREGATE),
-                    () -> new GroupTable(aggregate));
+            List<GroupTable> locals = run(input.as(TaskClass.AGGREGATE), () -> new GroupTable(aggregate));
             RowStore result = new RowStore(aggregate.types());
             if (aggregate.keys().length == 0) { // one row, also over no rows
                 GroupTable total = GroupTable.forMerge(aggregate);

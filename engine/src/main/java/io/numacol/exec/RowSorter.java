@@ -18,7 +18,8 @@ final class RowSorter {
         this.ordering = ordering;
     }
 
-    static RowStore sort(RowStore rows, Ordering ordering, List<io.numacol.storage.ColumnType> types) {
+    static RowStore sort(RowStore rows, Ordering ordering) {
+        List<io.numacol.storage.ColumnType> types = rows.types();
         RowSorter sorter = new RowSorter(rows, ordering);
         int[] ids = new int[(int) rows.rows()];
         int n = 0;

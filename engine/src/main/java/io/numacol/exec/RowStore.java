@@ -32,6 +32,10 @@ final class RowStore implements ChunkSink {
         return pages;
     }
 
+    List<ColumnType> types() {
+        return types;
+    }
+
     /** The node of the worker that filled page {@code page}, or -1. */
     int pageNode(int page) {
         return pageNodes.get(page);

@@ -29,8 +29,6 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -240,15 +238,16 @@ public final class NumacolQuery {
 
     /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
     private Enumerator<Object[]> rows(DataContext root) {
-        if (streams(root)) {
-            return new Batches(plan(root), root);
+        QueryPlan plan = pipelineTree == null ? plan(root) : null;
+        if (plan != null && QueryExecutor.streams(plan)) {
+            return new Batches(plan, root);
         }
         List<Object[]> rows;
         synchronized (computed) {
             rows = computed.get(root);
         }
         if (rows == null) {
-            rows = whole(root);
+            rows = whole(plan, root);
             synchronized (computed) {
                 computed.put(root, rows);
             }
@@ -256,17 +255,14 @@ public final class NumacolQuery {
         return Linq4j.enumerator(rows);
     }
 
-    private boolean streams(DataContext root) {
-        return pipelineTree == null && QueryExecutor.streams(plan(root));
-    }
-
-    private List<Object[]> whole(DataContext root) {
-        if (pipelineTree != null) {
+    /** All rows: of the pipeline tree, or of {@code plan}, the one-table query bound to {@code root}. */
+    private List<Object[]> whole(QueryPlan plan, DataContext root) {
+        if (plan == null) {
             QueryCancel stop = QueryCancel.of(root);
-            PlanNode plan = compile(pipelineTree, root);
-            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler()).execute(plan, stop::shouldStop));
+            PlanNode tree = compile(pipelineTree, root);
+            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler()).execute(tree, stop::shouldStop));
         }
-        return run(plan(root), root);
+        return run(plan, root);
     }
 
     /** Walks the engine's batches, asking for the next wave only when the consumer reaches it. */
@@ -399,9 +395,8 @@ public final class NumacolQuery {
                 PlanNode left = compile(join.getLeft(), root);
                 PlanNode right = compile(join.getRight(), root);
                 RowPredicate residual = null;
-                if (!info.isEqui()) {
-                    RexBuilder rexBuilder = join.getCluster().getRexBuilder();
-                    RexNode rest = RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
+                RexNode rest = NumacolRules.residual(join, info);
+                if (rest != null) {
                     List<ColumnType> pair = new ArrayList<>(left.types());
                     pair.addAll(right.types());
                     residual = RowConditions.bind(rest, pair, root);

@@ -225,9 +225,8 @@ public final class NumacolRules {
         if (info.leftKeys.isEmpty()) {
             return false; // no cross products
         }
-        if (!info.isEqui()) {
-            RexBuilder rexBuilder = join.getCluster().getRexBuilder();
-            RexNode rest = RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
+        RexNode rest = residual(join, info);
+        if (rest != null) {
             List<ColumnType> pair = new ArrayList<>(RowExpressions.chunkTypes(left));
             pair.addAll(RowExpressions.chunkTypes(right));
             if (!RowConditions.supports(rest, pair)) {
@@ -244,6 +243,15 @@ public final class NumacolRules {
             }
         }
         return true;
+    }
+
+    /** What of a join's condition is not key equalities, SEARCH expanded, or null when nothing is. */
+    static RexNode residual(org.apache.calcite.rel.core.Join join, JoinInfo info) {
+        if (info.isEqui()) {
+            return null;
+        }
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        return RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
     }
 
     /** Whether {@code rel} holds what only the pipeline executor runs: a join, a condition on values, an aggregate or sort below. */

@@ -128,16 +128,20 @@ final class RowExpressions {
                 return field == null ? null : new ChunkExpr.Extract(field, ref.getIndex(), type);
             }
             default -> {
-                NumericExpr n = numeric(e);
-                if (n == null || !readsAsStored(n, types)) {
-                    return null;
-                }
-                try {
-                    return new ChunkExpr.Numeric(n, type);
-                } catch (IllegalArgumentException notThatType) {
-                    return null;
-                }
+                return numericChunk(numeric(e), type, types);
             }
+        }
+    }
+
+    /** {@code n} (null: none) as a column of {@code type} over columns of {@code types}, or null when it does not fit. */
+    private static ChunkExpr numericChunk(NumericExpr n, ColumnType type, List<ColumnType> types) {
+        if (n == null || !readsAsStored(n, types)) {
+            return null;
+        }
+        try {
+            return new ChunkExpr.Numeric(n, type);
+        } catch (IllegalArgumentException notThatType) {
+            return null;
         }
     }
 
@@ -149,15 +153,7 @@ final class RowExpressions {
             return x;
         }
         NumericExpr.Type t = numericType(caseType);
-        NumericExpr n = t == null ? null : align(numeric(e), t);
-        if (n == null || !readsAsStored(n, types)) {
-            return null;
-        }
-        try {
-            return new ChunkExpr.Numeric(n, type);
-        } catch (IllegalArgumentException notThatType) {
-            return null;
-        }
+        return numericChunk(t == null ? null : align(numeric(e), t), type, types);
     }
 
     /** Whether every column the expression reads is stored as it expects: longs at its scale, or doubles. */
