@@ -230,13 +230,64 @@ public final class PipelineExecutor {
                     RowStore built = materialize(buildSide);
                     Pipeline probe = compile(probeSide);
                     List<ColumnType> types = join.types();
-                    if (built.rows() == 0 && (join.kind() == PlanNode.JoinKind.INNER || join.kind() == PlanNode.JoinKind.SEMI)) {
+                    boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
+                    if (built.rows() == 0 && !probeAlone) {
                         yield probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
                     }
                     JoinHashTable table = new JoinHashTable(built, buildKeys, join.nullsEqual());
-                    yield probe.with(() -> new Probe(table, probeKeys, join), types, TaskClass.JOIN_PROBE);
+                    if (!join.buildDecides()) {
+                        yield probe.with(() -> new Probe(table, probeKeys, join, null), types, TaskClass.JOIN_PROBE);
+                    }
+                    // the build rows put out depend on every probe row: run the probe to the end first
+                    boolean[] marks = new boolean[(int) built.capacity()];
+                    Pipeline marking = probe.with(() -> new Probe(table, probeKeys, join, marks), types, TaskClass.JOIN_PROBE);
+                    RowStore result = new RowStore(types);
+                    run(marking, () -> new RowStore(types)).forEach(result::addAll);
+                    result.addAll(buildRows(join, built, marks));
+                    yield new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
                 }
             };
+        }
+
+        /**
+         * The build rows a join puts out once every probe row was seen: SEMI the marked ones,
+         * ANTI the others, an outer join the others with NULLs for the probe side's columns.
+         */
+        private RowStore buildRows(PlanNode.HashJoin join, RowStore built, boolean[] marks) {
+            List<ColumnType> types = join.types();
+            boolean wanted = join.kind() == PlanNode.JoinKind.SEMI;
+            boolean pairs = join.kind() != PlanNode.JoinKind.SEMI && join.kind() != PlanNode.JoinKind.ANTI;
+            int buildWidth = built.types().size();
+            int buildAt = join.buildLeft() ? 0 : types.size() - buildWidth;
+            int probeAt = join.buildLeft() ? buildWidth : 0;
+            int probeWidth = types.size() - buildWidth;
+            RowStore out = new RowStore(types);
+            Chunk chunk = new Chunk(types).allocate();
+            List<Chunk> pages = built.pages();
+            for (int p = 0; p < pages.size(); p++) {
+                Chunk page = pages.get(p);
+                for (int r = 0; r < page.size; r++) {
+                    if (marks[p << RowStore.PAGE_SHIFT | r] != wanted) {
+                        continue;
+                    }
+                    int o = chunk.size++;
+                    for (int c = 0; c < buildWidth; c++) {
+                        chunk.copy(buildAt + c, o, page, c, r);
+                    }
+                    for (int c = 0; pairs && c < probeWidth; c++) {
+                        chunk.setNull(probeAt + c, o);
+                    }
+                    if (chunk.size == Chunk.CAPACITY) {
+                        out.accept(chunk);
+                        chunk.size = 0;
+                    }
+                }
+                if (cancelled.getAsBoolean()) {
+                    throw new CancellationException("statement cancelled");
+                }
+            }
+            out.accept(chunk);
+            return out;
         }
 
         private Pipeline stored(PlanNode breaker) {
@@ -465,14 +516,15 @@ public final class PipelineExecutor {
     /**
      * The probe of a hash join. The pairs of a chunk's rows and the build rows whose keys match
      * are gathered into a chunk of the join's left then right columns; the residual condition,
-     * if any, is evaluated on it; what passes is put out (INNER, LEFT) or marks its probe row as
-     * matched (SEMI, ANTI, and LEFT's rows without a match, put out at the end of the chunk).
+     * if any, is evaluated on it; what passes is put out (INNER and outer joins), marks its probe
+     * row as matched (when the probe side decides: SEMI, ANTI, the outer side's rows without a
+     * match, put out at the end of the chunk), and marks its build row (when the build side
+     * decides: its rows are put out after the probe, see {@link Run#buildRows}).
      */
     private static final class Probe implements Operator {
         private final JoinHashTable table;
         private final int[] keys;
         private final boolean[] nullsEqual;
-        private final PlanNode.JoinKind kind;
         private final RowPredicate residual;
         /** Where the probe's and the build's columns start in a pair, and how many each has. */
         private final int probeAt;
@@ -480,35 +532,43 @@ public final class PipelineExecutor {
         private final int probeWidth;
         private final int buildWidth;
         private final boolean pairsOut;
+        /** SEMI: put out the matched probe rows; ANTI and outer: the others. */
+        private final boolean probeDecides;
+        private final boolean wanted;
+        /** The build rows matched, shared by all tasks (plain writes of true: the task group's end publishes them), or null. */
+        private final boolean[] marks;
         private final Chunk pairs;
         private final int[] pairProbe = new int[Chunk.CAPACITY];
         private final int[] pairBuild = new int[Chunk.CAPACITY];
         private final boolean[] keep = new boolean[Chunk.CAPACITY];
         private final boolean[] matched = new boolean[Chunk.CAPACITY];
-        /** SEMI and ANTI: the probe rows put out; LEFT: the probe rows without a match, NULLs beside. */
+        /** The probe rows put out on their own: SEMI and ANTI as they are, an outer join's with NULLs beside. */
         private final Chunk rest;
 
-        Probe(JoinHashTable table, int[] keys, PlanNode.HashJoin join) {
+        Probe(JoinHashTable table, int[] keys, PlanNode.HashJoin join, boolean[] marks) {
             this.table = table;
             this.keys = keys;
             this.nullsEqual = join.nullsEqual();
-            this.kind = join.kind();
             this.residual = join.residual();
+            this.marks = marks;
             boolean buildFirst = join.buildLeft();
             List<ColumnType> pairTypes = join.pairTypes();
             this.probeWidth = (buildFirst ? join.right() : join.left()).types().size();
             this.buildWidth = pairTypes.size() - probeWidth;
             this.probeAt = buildFirst ? buildWidth : 0;
             this.buildAt = buildFirst ? 0 : probeWidth;
-            this.pairsOut = kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT;
+            this.pairsOut = join.kind() != PlanNode.JoinKind.SEMI && join.kind() != PlanNode.JoinKind.ANTI;
+            this.probeDecides = join.probeDecides();
+            this.wanted = join.kind() == PlanNode.JoinKind.SEMI;
             this.pairs = new Chunk(pairTypes).allocate();
-            this.rest = kind == PlanNode.JoinKind.INNER ? null : new Chunk(join.types()).allocate();
+            this.rest = probeDecides ? new Chunk(join.types()).allocate() : null;
         }
 
         @Override
         public void push(Chunk in, ChunkSink sink) {
             Arrays.fill(matched, 0, in.size, false);
-            boolean firstMatchDecides = residual == null && !pairsOut;
+            // without a residual nor pairs to put out, a key match alone decides
+            boolean keysDecide = residual == null && !pairsOut;
             for (int p = 0; p < in.size; p++) {
                 if (!JoinHashTable.matchable(in, p, keys, nullsEqual)) {
                     continue;
@@ -518,9 +578,15 @@ public final class PipelineExecutor {
                     if (!table.matches(row, in, keys, p)) {
                         continue;
                     }
-                    if (firstMatchDecides) {
-                        matched[p] = true;
-                        break;
+                    if (keysDecide) {
+                        if (marks == null) {
+                            matched[p] = true;
+                            break;
+                        }
+                        if (!marks[row]) {
+                            marks[row] = true; // read first: rows matched often stay in every core's cache
+                        }
+                        continue;
                     }
                     pairProbe[pairs.size] = p;
                     pairBuild[pairs.size] = row;
@@ -530,8 +596,7 @@ public final class PipelineExecutor {
                 }
             }
             flush(in, sink);
-            if (kind != PlanNode.JoinKind.INNER) {
-                boolean wanted = kind == PlanNode.JoinKind.SEMI;
+            if (probeDecides) {
                 rest.size = 0;
                 for (int p = 0; p < in.size; p++) {
                     if (matched[p] == wanted) {
@@ -539,10 +604,8 @@ public final class PipelineExecutor {
                         for (int c = 0; c < probeWidth; c++) {
                             rest.copy(probeAt + c, r, in, c, p);
                         }
-                        if (kind == PlanNode.JoinKind.LEFT) {
-                            for (int c = 0; c < buildWidth; c++) {
-                                rest.setNull(buildAt + c, r);
-                            }
+                        for (int c = 0; pairsOut && c < buildWidth; c++) {
+                            rest.setNull(buildAt + c, r);
                         }
                     }
                 }
@@ -552,7 +615,7 @@ public final class PipelineExecutor {
             }
         }
 
-        /** Gathers the pending pairs, keeps those the residual condition passes, and puts them out or marks their probe rows. */
+        /** Gathers the pending pairs, keeps those the residual condition passes, and puts them out or marks their rows. */
         private void flush(Chunk in, ChunkSink sink) {
             int n = pairs.size;
             if (n == 0) {
@@ -570,8 +633,11 @@ public final class PipelineExecutor {
             }
             boolean all = residual == null;
             for (int i = 0; i < n; i++) {
-                keep[i] = all || residual.eval(pairs, i) == RowPredicate.TRUE;
-                matched[pairProbe[i]] |= keep[i];
+                boolean k = keep[i] = all || residual.eval(pairs, i) == RowPredicate.TRUE;
+                matched[pairProbe[i]] |= k;
+                if (k && marks != null && !marks[pairBuild[i]]) {
+                    marks[pairBuild[i]] = true;
+                }
             }
             if (pairsOut) {
                 if (!all) {

@@ -88,6 +88,10 @@ public sealed interface PlanNode {
         INNER,
         /** INNER, plus each left row without a match, with NULL for the right's columns. */
         LEFT,
+        /** INNER, plus each right row without a match, with NULL for the left's columns. */
+        RIGHT,
+        /** LEFT and RIGHT together. */
+        FULL,
         /** Each left row with at least one match, once. */
         SEMI,
         /** Each left row without a match. */
@@ -98,7 +102,10 @@ public sealed interface PlanNode {
      * An equi-join: {@code leftKeys[i]} of the left equals {@code rightKeys[i]} of the right,
      * where NULL matches nothing unless {@code nullsEqual[i]} (IS NOT DISTINCT FROM). One side is
      * built into a hash table, the other probes it in the pipeline it belongs to: the right is
-     * built unless {@code buildLeft} (only for INNER, when the left is the smaller side). A pair
+     * built unless {@code buildLeft} (the planner picks the smaller side). When the build side's
+     * rows decide what is put out (it is the left of a SEMI or ANTI join, or the outer side of
+     * an outer join), the probe marks the build rows it matched, and the join is a pipeline
+     * breaker: what it puts out of the build side follows when the probe is done. A pair
      * of rows whose keys match joins only if {@code residual} (null: none) is TRUE on the left's
      * columns followed by the right's, whatever the join's kind.
      */
@@ -110,9 +117,6 @@ public sealed interface PlanNode {
             nullsEqual = nullsEqual.clone();
             if (leftKeys.length == 0 || leftKeys.length != rightKeys.length || nullsEqual.length != leftKeys.length) {
                 throw new IllegalArgumentException("a hash join needs as many left keys as right keys, at least one");
-            }
-            if (buildLeft && kind != JoinKind.INNER) {
-                throw new IllegalArgumentException("only an inner join builds its left side");
             }
             for (int i = 0; i < leftKeys.length; i++) {
                 ColumnType l = left.types().get(leftKeys[i]);
@@ -131,10 +135,30 @@ public sealed interface PlanNode {
         @Override
         public List<ColumnType> types() {
             List<ColumnType> out = new ArrayList<>(left.types());
-            if (kind == JoinKind.INNER || kind == JoinKind.LEFT) {
+            if (kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
                 out.addAll(right.types());
             }
             return out;
+        }
+
+        /** Whether the probe side's rows without a match are put out (NULLs beside) or, for SEMI and ANTI, decide alone. */
+        boolean probeDecides() {
+            return switch (kind) {
+                case INNER -> false;
+                case LEFT, SEMI, ANTI -> !buildLeft;
+                case RIGHT -> buildLeft;
+                case FULL -> true;
+            };
+        }
+
+        /** Whether the build side's rows are put out after the probe: matched (SEMI), unmatched (ANTI, outer). */
+        boolean buildDecides() {
+            return switch (kind) {
+                case INNER -> false;
+                case LEFT, SEMI, ANTI -> buildLeft;
+                case RIGHT -> !buildLeft;
+                case FULL -> true;
+            };
         }
 
         /** The left's columns followed by the right's, what {@code residual} reads. */

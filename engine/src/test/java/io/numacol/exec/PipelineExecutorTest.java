@@ -83,9 +83,7 @@ class PipelineExecutorTest {
             for (int[][] k : keys) {
                 for (boolean nullsEqual : new boolean[]{false, true}) {
                     out.add(Arguments.of(kind, k[0], k[1], nullsEqual, false));
-                    if (kind == PlanNode.JoinKind.INNER) {
-                        out.add(Arguments.of(kind, k[0], k[1], nullsEqual, true));
-                    }
+                    out.add(Arguments.of(kind, k[0], k[1], nullsEqual, true));
                 }
             }
         }
@@ -117,9 +115,8 @@ class PipelineExecutorTest {
     }
 
     static Stream<Arguments> residualJoins() {
-        return Stream.of(Arguments.of(PlanNode.JoinKind.INNER, false), Arguments.of(PlanNode.JoinKind.INNER, true),
-                Arguments.of(PlanNode.JoinKind.LEFT, false), Arguments.of(PlanNode.JoinKind.SEMI, false),
-                Arguments.of(PlanNode.JoinKind.ANTI, false));
+        return Arrays.stream(PlanNode.JoinKind.values())
+                .flatMap(kind -> Stream.of(Arguments.of(kind, false), Arguments.of(kind, true)));
     }
 
     private static List<Object[]> nestedLoop(PlanNode.JoinKind kind, int[] leftKeys, int[] rightKeys, boolean nullsEqual) {
@@ -129,20 +126,23 @@ class PipelineExecutorTest {
     private static List<Object[]> nestedLoop(PlanNode.JoinKind kind, int[] leftKeys, int[] rightKeys, boolean nullsEqual,
                                              boolean xBelow) {
         List<Object[]> out = new ArrayList<>();
+        boolean[] rightMatched = new boolean[rightRows.size()];
         for (Object[] l : leftRows) {
             boolean matched = false;
-            for (Object[] r : rightRows) {
+            for (int ri = 0; ri < rightRows.size(); ri++) {
+                Object[] r = rightRows.get(ri);
                 if (!keysMatch(l, r, leftKeys, rightKeys, nullsEqual)
                         || (xBelow && (l[1] == null || r[1] == null || (Integer) l[1] >= (Integer) r[1]))) {
                     continue;
                 }
                 matched = true;
-                if (kind == PlanNode.JoinKind.INNER || kind == PlanNode.JoinKind.LEFT) {
+                rightMatched[ri] = true;
+                if (kind != PlanNode.JoinKind.SEMI && kind != PlanNode.JoinKind.ANTI) {
                     out.add(concat(l, r));
                 }
             }
             switch (kind) {
-                case LEFT -> {
+                case LEFT, FULL -> {
                     if (!matched) {
                         out.add(concat(l, new Object[r0().length]));
                     }
@@ -158,6 +158,13 @@ class PipelineExecutorTest {
                     }
                 }
                 default -> {
+                }
+            }
+        }
+        if (kind == PlanNode.JoinKind.RIGHT || kind == PlanNode.JoinKind.FULL) {
+            for (int ri = 0; ri < rightRows.size(); ri++) {
+                if (!rightMatched[ri]) {
+                    out.add(concat(new Object[leftRows.getFirst().length], rightRows.get(ri)));
                 }
             }
         }
@@ -229,6 +236,28 @@ class PipelineExecutorTest {
         long expected = leftRows.stream().filter(l -> rightRows.stream().anyMatch(r -> r[0].equals(l[0]) && r[1] != null
                 && (Integer) r[1] >= 100 && (Integer) r[1] < 120)).count();
         assertThat(new PipelineExecutor(db.scheduler()).execute(plan, () -> false)).hasSize((int) expected);
+    }
+
+    /** Every kind, either side built, with the left or the right side empty. */
+    @ParameterizedTest(name = "{0} buildLeft={1}")
+    @MethodSource("residualJoins")
+    void joinsWithAnEmptySide(PlanNode.JoinKind kind, boolean buildLeft) {
+        PlanNode none = new PlanNode.Scan(right, new ColumnFilter.Range(1, 1_000L, true, 2_000L, false), new int[]{0, 1, 2, 3, 4});
+        PipelineExecutor executor = new PipelineExecutor(db.scheduler());
+        List<Object[]> emptyRight = executor.execute(new PlanNode.HashJoin(scan(left), none, new int[]{0}, new int[]{0},
+                new boolean[]{false}, kind, buildLeft), () -> false);
+        int leftAlone = switch (kind) {
+            case LEFT, FULL, ANTI -> leftRows.size();
+            default -> 0;
+        };
+        assertThat(emptyRight).hasSize(leftAlone);
+        List<Object[]> emptyLeft = executor.execute(new PlanNode.HashJoin(none, scan(right), new int[]{0}, new int[]{0},
+                new boolean[]{false}, kind, buildLeft), () -> false);
+        int rightAlone = kind == PlanNode.JoinKind.RIGHT || kind == PlanNode.JoinKind.FULL ? rightRows.size() : 0;
+        assertThat(emptyLeft).hasSize(rightAlone);
+        if (rightAlone > 0) {
+            assertThat(emptyLeft).allSatisfy(row -> assertThat(Arrays.copyOf(row, 5)).containsOnlyNulls());
+        }
     }
 
     @Test

@@ -69,7 +69,7 @@ class JoinDifferentialTest {
         if (random.nextInt(5) == 0) { // a condition on values: two columns of a table compared, NULLs, OR, NOT
             filter = and(filter, "(x.k2 < x.k3 OR NOT (x.ib >= " + random.nextInt(-30, 30) + ") OR x.dd > DATE '2022-06-01')");
         }
-        return switch (random.nextInt(13)) {
+        return switch (random.nextInt(15)) {
             case 0 -> "SELECT COUNT(*), SUM(y.ia), COUNT(y.vs), MIN(x.vs), MAX(y.dd) FROM " + a + " x JOIN " + b + " y ON " + on + filter;
             case 1 -> "SELECT COUNT(*), SUM(x.ib), COUNT(y.k), MAX(y.vs), MIN(y.dm) FROM " + a + " x LEFT JOIN " + b + " y ON " + on + filter;
             case 2 -> "SELECT COUNT(*), SUM(x.ia), MIN(x.fd) FROM " + a + " x" + and(filter, "x." + key[0] + " IN (SELECT y." + key[1]
@@ -91,6 +91,10 @@ class JoinDifferentialTest {
                     + " x JOIN " + b + " y ON " + on + filter + " GROUP BY EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd)";
             case 12 -> "SELECT y.vs, COUNT(*), MIN(x.dm), MAX(x.k2 - y.k3) FROM " + a + " x JOIN " + b + " y ON " + on + filter
                     + " GROUP BY y.vs HAVING SUM(x.ib) > " + random.nextInt(-50, 50) + " ORDER BY COUNT(*) DESC, y.vs NULLS LAST LIMIT 3";
+            case 13 -> "SELECT COUNT(*), SUM(x.ib), COUNT(x.k), MAX(y.vs), MIN(x.dm), COUNT(y.k) FROM " + a + " x RIGHT JOIN " + b
+                    + " y ON " + on + (random.nextBoolean() ? " AND x.ia > " + random.nextInt(-1000, 1000) : "");
+            case 14 -> "SELECT x.vs, y.vs, COUNT(*), COUNT(x.k), SUM(y.ia), MIN(x.dd) FROM " + a + " x FULL JOIN " + b + " y ON " + on
+                    + (random.nextBoolean() ? " AND y.ib < " + random.nextInt(-30, 30) : "") + " GROUP BY x.vs, y.vs";
             default -> "SELECT x.k, x.dm * 3 + 1, y.ia - x.ia, y.fd * 2 FROM " + a + " x JOIN " + b + " y ON " + on + " WHERE x.k < 100";
         };
     }

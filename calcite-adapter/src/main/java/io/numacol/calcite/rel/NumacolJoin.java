@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * An equi-join (INNER, LEFT, SEMI, ANTI; keys by {@code =} or IS NOT DISTINCT FROM) that numacol
- * runs as a hash join: the right side is built into a hash table and the left probes it, except
- * that an inner join builds its left side when that is the smaller one ({@link #buildsLeft}).
+ * An equi-join (INNER, LEFT, RIGHT, FULL, SEMI, ANTI; keys by {@code =} or IS NOT DISTINCT FROM)
+ * that numacol runs as a hash join: the side estimated smaller is built into a hash table
+ * ({@link #buildsLeft}), the other probes it.
  */
 public final class NumacolJoin extends Join implements NumacolRel {
     private final boolean buildLeft;
@@ -36,7 +36,7 @@ public final class NumacolJoin extends Join implements NumacolRel {
     public Join copy(RelTraitSet traitSet, RexNode conditionExpr, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
         NumacolJoin copy = new NumacolJoin(getCluster(), traitSet, left, right, conditionExpr, joinType,
-                buildLeft && joinType == JoinRelType.INNER);
+                buildLeft);
         if ((!conditionExpr.equals(getCondition()) || joinType != getJoinType()) && !NumacolRules.runs(copy)) {
             // Calcite's rules rewrite joins: what the pipeline executor cannot run becomes a logical join
             return org.apache.calcite.rel.logical.LogicalJoin.create(left, right, List.of(), conditionExpr, java.util.Set.of(), joinType);

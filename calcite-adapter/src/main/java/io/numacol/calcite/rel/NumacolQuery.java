@@ -388,6 +388,8 @@ public final class NumacolQuery {
                 PlanNode.JoinKind kind = switch (join.getJoinType()) {
                     case INNER -> PlanNode.JoinKind.INNER;
                     case LEFT -> PlanNode.JoinKind.LEFT;
+                    case RIGHT -> PlanNode.JoinKind.RIGHT;
+                    case FULL -> PlanNode.JoinKind.FULL;
                     case SEMI -> PlanNode.JoinKind.SEMI;
                     case ANTI -> PlanNode.JoinKind.ANTI;
                     default -> throw new IllegalStateException("not a numacol join: " + join);

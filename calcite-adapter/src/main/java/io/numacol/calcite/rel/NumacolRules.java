@@ -196,7 +196,7 @@ public final class NumacolRules {
     /**
      * {@code join} as a NumacolJoin of its absorbed inputs, or null: both inputs must be what the
      * pipeline executor runs (scans, filtered, columns picked, or joins of those), the condition
-     * equalities of columns whose stored values compare alike, the join INNER, LEFT, SEMI or ANTI.
+     * equalities of columns whose stored values compare alike, INNER, LEFT, RIGHT, FULL, SEMI or ANTI.
      */
     private static RelNode join(LogicalJoin join, RelNode left, RelNode right) {
         if (left == null || right == null || !pipelined(left) || !pipelined(right) || !runs(join)) {
@@ -204,21 +204,22 @@ public final class NumacolRules {
         }
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
         JoinRelType type = join.getJoinType();
-        boolean buildLeft = type == JoinRelType.INNER && mq.getRowCount(left) < mq.getRowCount(right);
+        boolean buildLeft = mq.getRowCount(left) < mq.getRowCount(right);
         return new NumacolJoin(join.getCluster(), join.getTraitSet().replace(NumacolRel.CONVENTION), left, right,
                 join.getCondition(), type, buildLeft);
     }
 
     /**
      * Whether the pipeline executor runs a join of this type and condition over its inputs' row
-     * types: INNER, LEFT, SEMI or ANTI; at least one key; keys that compare by stored value; the
+     * types: INNER, LEFT, RIGHT, FULL, SEMI or ANTI; at least one key; keys that compare by stored value; the
      * rest of the condition on values.
      */
     static boolean runs(org.apache.calcite.rel.core.Join join) {
         RelNode left = join.getLeft();
         RelNode right = join.getRight();
         JoinRelType type = join.getJoinType();
-        if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI && type != JoinRelType.ANTI) {
+        if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.RIGHT && type != JoinRelType.FULL
+                && type != JoinRelType.SEMI && type != JoinRelType.ANTI) {
             return false;
         }
         JoinInfo info = join.analyzeCondition();
