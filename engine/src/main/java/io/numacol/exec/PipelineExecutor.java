@@ -59,7 +59,7 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
-        return new Run(scheduler.newStatement(), cancelled).materialize(plan).toRows();
+        return new Run(scheduler.newStatement(), cancelled).materialize(ColumnPruning.prune(plan)).toRows();
     }
 
     /** Where a pipeline's rows come from. */

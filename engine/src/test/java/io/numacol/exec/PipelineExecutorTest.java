@@ -228,6 +228,37 @@ class PipelineExecutorTest {
         assertThat(sorted(actual)).isEqualTo(sorted(expected));
     }
 
+    /**
+     * A value filter and a residual read columns nobody above reads: pruning keeps them where
+     * they are read, drops them from the scans otherwise, and leaves the result alone.
+     */
+    @Test
+    void prunedColumnsAreReadOnlyWhereNeeded() {
+        // SELECT r.m, l.s FROM l JOIN r ON l.k = r.k AND l.x < r.x WHERE l.d IS NOT NULL
+        PlanNode filtered = new PlanNode.Filter(scan(left), new RowPredicate.IsNull(3, true));
+        PlanNode join = new PlanNode.HashJoin(filtered, scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},
+                PlanNode.JoinKind.INNER, true, X_BELOW);
+        PlanNode plan = new PlanNode.Project(join, new int[]{9, 2});
+        PlanNode pruned = ColumnPruning.prune(plan);
+        assertThat(pruned.toString()).contains("Scan[l [0, 1, 2, 3]]").contains("Scan[r [0, 1, 4]]");
+        List<Object[]> expected = new ArrayList<>();
+        for (Object[] l : leftRows) {
+            for (Object[] r : rightRows) {
+                if (l[3] != null && l[0].equals(r[0]) && l[1] != null && r[1] != null && (Integer) l[1] < (Integer) r[1]) {
+                    expected.add(new Object[]{r[4], l[2]});
+                }
+            }
+        }
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+        // a COUNT(*) over a semi-join reads no column but the keys
+        PlanNode count = new PlanNode.Aggregate(new PlanNode.HashJoin(scan(left), scan(right), new int[]{2}, new int[]{2},
+                new boolean[]{false}, PlanNode.JoinKind.SEMI, true), new int[0],
+                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1)), List.of(ColumnType.bigint()));
+        assertThat(ColumnPruning.prune(count).toString()).contains("Scan[l [2]]").contains("Scan[r [2]]");
+        long semi = leftRows.stream().filter(l -> l[2] != null && rightRows.stream().anyMatch(r -> l[2].equals(r[2]))).count();
+        assertThat(new PipelineExecutor(db.scheduler()).execute(count, () -> false).getFirst()[0]).isEqualTo(semi);
+    }
+
     @Test
     void aFilteredScanJoinsOnlyItsRows() {
         PlanNode.Scan filtered = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 120L, false), new int[]{0, 1});
