@@ -109,29 +109,59 @@ final class ChunkEvaluator implements ColumnVectors {
         };
     }
 
-    /** Every branch computed over the whole chunk, then each row takes its branch's value. */
+    /**
+     * Each row's branch picked first, then each branch computed only over the rows that take
+     * it (gathered into a chunk of their own unless all rows do): a branch may fail where it
+     * is not taken, as {@code CASE WHEN n = 0 THEN NULL ELSE s / n END} divides by zero.
+     */
     private Eval caseOf(ChunkExpr.Case k) {
         int branches = k.values().size();
-        Eval[] values = new Eval[branches + 1];
+        ChunkEvaluator[] values = new ChunkEvaluator[branches + 1];
         for (int b = 0; b < branches; b++) {
-            values[b] = compile(k.values().get(b));
+            values[b] = new ChunkEvaluator(List.of(k.values().get(b)));
         }
-        values[branches] = compile(k.otherwise());
-        List<ColumnType> types = java.util.Collections.nCopies(branches + 1, k.type());
-        Chunk computed = new Chunk(types);
+        values[branches] = new ChunkEvaluator(List.of(k.otherwise()));
         Chunk result = new Chunk(List.of(k.type())).allocate();
         RowPredicate[] conditions = k.conditions().toArray(RowPredicate[]::new);
+        int[] choice = new int[Chunk.CAPACITY];
+        int[] rows = new int[Chunk.CAPACITY];
+        Chunk[] taken = new Chunk[1];
         return (in, into, c) -> {
-            for (int b = 0; b <= branches; b++) {
-                values[b].eval(in, computed, b);
-            }
-            computed.size = in.size;
+            int[] counts = new int[branches + 1];
             for (int r = 0; r < in.size; r++) {
                 int b = 0;
                 while (b < branches && conditions[b].eval(in, r) != RowPredicate.TRUE) {
                     b++;
                 }
-                result.copy(0, r, computed, b, r);
+                choice[r] = b;
+                counts[b]++;
+            }
+            for (int b = 0; b <= branches; b++) {
+                if (counts[b] == in.size) {
+                    Chunk value = values[b].evaluate(in);
+                    for (int r = 0; r < in.size; r++) {
+                        result.copy(0, r, value, 0, r);
+                    }
+                } else if (counts[b] > 0) {
+                    int n = 0;
+                    for (int r = 0; r < in.size; r++) {
+                        if (choice[r] == b) {
+                            rows[n++] = r;
+                        }
+                    }
+                    if (taken[0] == null) {
+                        taken[0] = new Chunk(Arrays.asList(in.types)).allocate();
+                    }
+                    Chunk rowsOfB = taken[0];
+                    for (int col = 0; col < in.width(); col++) {
+                        rowsOfB.gather(col, in, col, rows, n);
+                    }
+                    rowsOfB.size = n;
+                    Chunk value = values[b].evaluate(rowsOfB);
+                    for (int i = 0; i < n; i++) {
+                        result.copy(0, rows[i], value, 0, i);
+                    }
+                }
             }
             into.longs[c] = result.longs[0];
             into.doubles[c] = result.doubles[0];

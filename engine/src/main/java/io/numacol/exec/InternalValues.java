@@ -27,6 +27,17 @@ public final class InternalValues {
         };
     }
 
+    /** The stored long of a non-null internal value of a LONG-stored type (the inverse of {@link #ofStored}). */
+    public static long toStored(ColumnType type, Object value) {
+        return switch (value) {
+            case Boolean b -> b ? 1 : 0;
+            case BigDecimal d -> d.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+            case Number n -> type.scale() == 0 ? n.longValue()
+                    : BigDecimal.valueOf(n.longValue()).setScale(type.scale()).unscaledValue().longValueExact();
+            default -> throw new IllegalArgumentException(value + " is not an internal value of " + type);
+        };
+    }
+
     /**
      * Compares two non-null internal values of one type as numacol orders them: strings in
      * code point order, as dictionaries sort them (so a MIN found on vids in one part agrees with

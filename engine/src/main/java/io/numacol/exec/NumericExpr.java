@@ -53,13 +53,23 @@ public sealed interface NumericExpr {
         }
     }
 
-    enum Op { ADD, SUBTRACT, MULTIPLY }
+    /**
+     * DIVIDE on exact values truncates toward zero at the result's scale, whatever the operands'
+     * (Calcite's CAST to DECIMAL and integer division do the same); dividing a value that is not
+     * NULL by zero is an error.
+     */
+    enum Op { ADD, SUBTRACT, MULTIPLY, DIVIDE }
 
     record Arithmetic(Op op, NumericExpr left, NumericExpr right, Type type) implements NumericExpr {
         public Arithmetic {
             if (type.approximate()) {
                 if (!left.type().approximate() || !right.type().approximate()) {
                     throw new IllegalArgumentException("operands of approximate " + op + " must be doubles: " + left + ", " + right);
+                }
+            } else if (op == Op.DIVIDE) {
+                int digits = type.scale() + right.type().scale() - left.type().scale();
+                if (left.type().approximate() || right.type().approximate() || Math.abs(digits) >= LongMath.POWERS.length) {
+                    throw new IllegalArgumentException("cannot divide " + left + " by " + right + " exactly at scale " + type.scale());
                 }
             } else {
                 int expected = op == Op.MULTIPLY ? left.type().scale() + right.type().scale() : type.scale();
@@ -80,11 +90,15 @@ public sealed interface NumericExpr {
         }
     }
 
-    /** An exact value brought to a type with at least as many fraction digits (a widening CAST, or aligning a sum). */
+    /**
+     * An exact value brought to another exact type (a CAST, or aligning a sum): more fraction
+     * digits are exact, fewer truncate toward zero as Calcite's CAST does.
+     */
     record Rescale(NumericExpr operand, Type type) implements NumericExpr {
         public Rescale {
-            if (operand.type().approximate() || type.approximate() || type.scale() < operand.type().scale()) {
-                throw new IllegalArgumentException("cannot rescale " + operand + " to " + type + " without rounding");
+            if (operand.type().approximate() || type.approximate()
+                    || Math.abs(type.scale() - operand.type().scale()) >= LongMath.POWERS.length) {
+                throw new IllegalArgumentException("cannot rescale " + operand + " to " + type);
             }
         }
     }

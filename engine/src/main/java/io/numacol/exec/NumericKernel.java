@@ -163,6 +163,9 @@ abstract sealed class NumericKernel {
         private final NumericExpr.Arithmetic expr;
         private final NumericKernel left;
         private final NumericKernel right;
+        /** DIVIDE: the dividend is scaled up (digits >= 0) or the divisor (digits < 0) by this power of ten. */
+        private final int digits;
+        private final long factor;
         private final long[] longs = new long[BLOCK];
         private final double[] doubles = new double[BLOCK];
         /** The batch generation the arrays hold, so that a shared kernel computes once per block. */
@@ -174,6 +177,36 @@ abstract sealed class NumericKernel {
             this.expr = expr;
             this.left = left;
             this.right = right;
+            this.digits = expr.op() == NumericExpr.Op.DIVIDE && !expr.type().approximate()
+                    ? expr.type().scale() + right.type.scale() - left.type.scale() : 0;
+            this.factor = NumericExpr.LongMath.POWERS[Math.abs(digits)];
+        }
+
+        /** a / b truncated at the result's scale, for b not zero and a quotient that {@link #fits}. */
+        private long divide(long a, long b) {
+            if (digits >= 0) {
+                long scaled = a * factor;
+                return Math.multiplyHigh(a, factor) == (scaled >> 63) ? scaled / b : wideQuotient(a, b).longValue();
+            }
+            long scaled = b * factor;
+            // a divisor beyond a long is larger than any dividend: the quotient truncates to zero
+            return Math.multiplyHigh(b, factor) != (scaled >> 63) ? 0 : a / scaled;
+        }
+
+        /** Whether a / b (b not zero) at the result's scale is a long. */
+        private boolean fits(long a, long b) {
+            if (digits < 0) {
+                return true;
+            }
+            long scaled = a * factor;
+            if (Math.multiplyHigh(a, factor) != (scaled >> 63)) {
+                return wideQuotient(a, b).bitLength() < 64;
+            }
+            return scaled != Long.MIN_VALUE || b != -1;
+        }
+
+        private java.math.BigInteger wideQuotient(long a, long b) {
+            return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(factor)).divide(java.math.BigInteger.valueOf(b));
         }
 
         @Override
@@ -210,11 +243,33 @@ abstract sealed class NumericKernel {
                     }
                     overflow = overflow != 0 ? -1 : 0;
                 }
+                case DIVIDE -> {
+                    boolean zero = false;
+                    boolean beyond = false;
+                    for (int i = 0; i < n; i++) {
+                        if (b[i] == 0) {
+                            zero = true;
+                            r[i] = 0;
+                        } else if (!fits(a[i], b[i])) {
+                            beyond = true;
+                            r[i] = 0;
+                        } else {
+                            r[i] = divide(a[i], b[i]);
+                        }
+                    }
+                    if (zero && anyNotNull(batch, i -> b[i] == 0)) {
+                        throw new ArithmeticException("division by zero in " + describe());
+                    }
+                    if (beyond && anyNotNull(batch, i -> b[i] != 0 && !fits(a[i], b[i]))) {
+                        throw overflow(describe());
+                    }
+                }
             }
             if (overflow < 0 && anyNotNull(batch, i -> switch (expr.op()) {
                 case ADD -> ((a[i] ^ r[i]) & (b[i] ^ r[i])) < 0;
                 case SUBTRACT -> ((a[i] ^ b[i]) & (a[i] ^ r[i])) < 0;
                 case MULTIPLY -> Math.multiplyHigh(a[i], b[i]) != (r[i] >> 63);
+                case DIVIDE -> false; // checked above
             })) {
                 throw overflow(describe());
             }
@@ -228,6 +283,7 @@ abstract sealed class NumericKernel {
                 case ADD -> "the sum";
                 case SUBTRACT -> "the difference";
                 case MULTIPLY -> "the product";
+                case DIVIDE -> "the quotient";
             };
             return what + " of " + left.type.name() + " and " + right.type.name();
         }
@@ -263,6 +319,11 @@ abstract sealed class NumericKernel {
                         r[i] = a[i] * b[i];
                     }
                 }
+                case DIVIDE -> {
+                    for (int i = 0; i < n; i++) {
+                        r[i] = a[i] / b[i];
+                    }
+                }
             }
             return r;
         }
@@ -273,6 +334,8 @@ abstract sealed class NumericKernel {
 
         private final Op op;
         private final NumericKernel operand;
+        /** RESCALE to fewer fraction digits: divide by {@link #factor}, truncating toward zero. */
+        private final boolean down;
         private final long factor;
         private final double divisor;
         private final long[] longs = new long[BLOCK];
@@ -285,10 +348,11 @@ abstract sealed class NumericKernel {
             this.op = op;
             this.operand = operand;
             int digits = op == Op.RESCALE ? type.scale() - operand.type.scale() : operand.type.scale();
-            if (digits >= NumericExpr.LongMath.POWERS.length) {
+            if (Math.abs(digits) >= NumericExpr.LongMath.POWERS.length) {
                 throw new IllegalArgumentException("cannot scale by 10^" + digits);
             }
-            this.factor = NumericExpr.LongMath.POWERS[digits];
+            this.down = digits < 0;
+            this.factor = NumericExpr.LongMath.POWERS[Math.abs(digits)];
             this.divisor = factor;
         }
 
@@ -309,6 +373,10 @@ abstract sealed class NumericKernel {
                 }
                 if (overflow < 0 && anyNotNull(batch, i -> a[i] == Long.MIN_VALUE)) {
                     throw overflow("-(" + operand.type.name() + ")");
+                }
+            } else if (down) {
+                for (int i = 0; i < n; i++) {
+                    r[i] = a[i] / factor;
                 }
             } else {
                 for (int i = 0; i < n; i++) {

@@ -120,6 +120,7 @@ public final class PipelineExecutor {
             return switch (node) {
                 case PlanNode.Aggregate aggregate -> aggregate(aggregate);
                 case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering());
+                case PlanNode.Rows rows -> RowStore.of(rows.types(), rows.rows().get());
                 default -> {
                     Pipeline pipeline = compile(node);
                     RowStore result = new RowStore(pipeline.types());
@@ -186,6 +187,7 @@ public final class PipelineExecutor {
                 case PlanNode.Scan scan -> new Pipeline(new TableSource(scan), List.of(), scan.types(), TaskClass.SCAN, false);
                 case PlanNode.Aggregate a -> stored(a);
                 case PlanNode.Sort s -> stored(s);
+                case PlanNode.Rows r -> stored(r);
                 case PlanNode.Project project -> {
                     Pipeline input = compile(project.input());
                     List<ColumnType> types = project.types();

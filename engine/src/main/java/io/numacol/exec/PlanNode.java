@@ -35,6 +35,22 @@ public sealed interface PlanNode {
         }
     }
 
+    /**
+     * Rows another executor computes when the plan runs (a one-table aggregate that
+     * {@link QueryExecutor} runs on vids), as internal Java values (see {@link InternalValues})
+     * of {@code types}.
+     */
+    record Rows(List<ColumnType> types, java.util.function.Supplier<List<Object[]>> rows, String description) implements PlanNode {
+        public Rows {
+            types = List.copyOf(types);
+        }
+
+        @Override
+        public String toString() {
+            return "Rows[" + description + "]";
+        }
+    }
+
     /** Columns computed from each input row: input columns (repeats allowed), constants, arithmetic. */
     record Project(PlanNode input, List<ChunkExpr> exprs) implements PlanNode {
         public Project {

@@ -97,6 +97,33 @@ final class RowStore implements ChunkSink {
         current = null; // the last page may be another store's partial one: never append to it
     }
 
+    /** A store of rows given as internal Java values (see {@link InternalValues}). */
+    static RowStore of(List<ColumnType> types, List<Object[]> rows) {
+        RowStore store = new RowStore(types);
+        Chunk chunk = new Chunk(types).allocate();
+        for (Object[] row : rows) {
+            int r = chunk.size++;
+            for (int c = 0; c < types.size(); c++) {
+                Object v = row[c];
+                ColumnType type = types.get(c);
+                chunk.nulls[c][r] = v == null;
+                if (v != null) {
+                    switch (type.storageKind()) {
+                        case LONG -> chunk.longs[c][r] = InternalValues.toStored(type, v);
+                        case DOUBLE -> chunk.doubles[c][r] = ((Number) v).doubleValue();
+                        case STRING -> chunk.strings[c][r] = (String) v;
+                    }
+                }
+            }
+            if (chunk.size == Chunk.CAPACITY) {
+                store.accept(chunk);
+                chunk.size = 0;
+            }
+        }
+        store.accept(chunk);
+        return store;
+    }
+
     /** The rows as internal Java values (see {@link InternalValues}), for JDBC. */
     List<Object[]> toRows() {
         List<Object[]> out = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, rows));

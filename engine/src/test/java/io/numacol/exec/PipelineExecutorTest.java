@@ -291,6 +291,27 @@ class PipelineExecutorTest {
         }
     }
 
+    /** Rows another executor computed (internal values: DECIMAL as BigDecimal, DATE as Integer, NULLs) join like a scan. */
+    @Test
+    void rowsComputedElsewhereJoinLikeAScan() {
+        List<ColumnType> types = List.of(ColumnType.bigint(), ColumnType.decimal(9, 2), ColumnType.date(), ColumnType.varchar(3));
+        List<Object[]> given = List.of(new Object[]{1L, new java.math.BigDecimal("1.50"), 19_000, "a"},
+                new Object[]{2L, null, null, null}, new Object[]{-7L, java.math.BigDecimal.ONE, 0, "b"});
+        PlanNode rows = new PlanNode.Rows(types, () -> given, "given");
+        PlanNode plan = new PlanNode.HashJoin(rows, scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},
+                PlanNode.JoinKind.INNER, true);
+        List<Object[]> expected = new ArrayList<>();
+        for (Object[] g : given) {
+            for (Object[] r : rightRows) {
+                if (g[0].equals(r[0])) {
+                    expected.add(concat(g, r));
+                }
+            }
+        }
+        assertThat(expected).isNotEmpty();
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+    }
+
     @Test
     void aCancelledJoinThrows() {
         PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},

@@ -84,7 +84,11 @@ class JoinDifferentialTest {
             case 8 -> "SELECT x.vs, SUM(y.ia) AS s FROM " + a + " x JOIN " + b + " y ON " + on + " AND x.ia < y.ib" + filter
                     + " GROUP BY x.vs ORDER BY s DESC NULLS LAST, x.vs NULLS FIRST LIMIT " + random.nextInt(1, 8);
             case 9 -> "SELECT COUNT(*), SUM(x.ia) FROM " + a + " x" + and(filter, (random.nextBoolean() ? "NOT " : "")
-                    + "EXISTS (SELECT 1 FROM " + b + " y WHERE " + on + " AND (y.ia > x.ib OR y.vs = x.vs))");
+                    + "EXISTS (SELECT 1 FROM " + b + " y WHERE " + on + " AND (y.ia > x.ib OR y.vs = x.vs)"
+                    + (random.nextBoolean() ? " AND y.dm * 2 > x.dm / 3" : "") + ")");
+            case 10 -> "SELECT x.ib, SUM(x.dm) / COUNT(*), AVG(y.dm), SUM(y.fd) / 4, MIN(x.dm / 7), MAX(y.dm * 3 / (x.dm + 100)) FROM " + a
+                    + " x JOIN " + b + " y ON " + on + (random.nextBoolean() ? " AND y.dm / 2 > x.dm - 1" : "") + filter
+                    + " GROUP BY x.ib";
             case 11 -> "SELECT EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd), SUM(CASE WHEN y.vs LIKE '"
                     + new String[]{"a%", "%b", "_b%", "%b%a%", "b!%%' ESCAPE '!"}[random.nextInt(5)] + "' THEN x.dm * 2 ELSE 0 END), "
                     + "COUNT(CASE WHEN x.ia > y.ia OR x.vs NOT LIKE '%a%' THEN 1 END), SUM(CASE WHEN y.ib > 0 THEN y.fd END) FROM " + a

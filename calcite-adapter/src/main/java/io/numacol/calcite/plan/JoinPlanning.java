@@ -30,6 +30,9 @@ import java.util.List;
  *   <li>Filter conditions get the conjuncts shared by every branch of an OR pulled out in front
  *       ({@link RexUtil#pullFactors}): TPC-H Q19 repeats its only join condition inside each
  *       branch, which otherwise leaves a nested-loop join over the whole OR.</li>
+ *   <li>Computed equi-join keys move into a projection of their side, so that they become
+ *       hash-join keys. (Computed operands of the other comparisons, such as Q17's
+ *       {@code l_quantity < 0.2 * avg}, NumacolRules moves when it takes the join.)</li>
  *   <li>Filters move into joins; inner joins collapse into MultiJoins; LoptOptimizeJoinRule
  *       orders each MultiJoin by estimated sizes, keeping equi-join conditions as join keys. The
  *       FROM list's order (Q7: supplier, lineitem, orders, customer, nation, nation) no longer
@@ -60,6 +63,7 @@ public final class JoinPlanning {
                 Programs.of(new HepProgramBuilder()
                         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
                         .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
+                        .addRuleInstance(CoreRules.JOIN_PUSH_EXPRESSIONS)
                         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                         .addRuleCollection(List.of(CoreRules.JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
                                 CoreRules.FILTER_MULTI_JOIN_MERGE))

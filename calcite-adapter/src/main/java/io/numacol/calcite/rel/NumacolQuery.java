@@ -357,6 +357,9 @@ public final class NumacolQuery {
     /** A tree of numacol operators as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
     private static PlanNode compile(RelNode rel, DataContext root) {
         return switch (rel) {
+            case NumacolAggregate agg when oneTable(agg) && fewGroups(agg) -> oneTableRows(agg, root);
+            case NumacolSort sort when sort.getInput() instanceof NumacolAggregate agg && oneTable(sort) && fewGroups(agg)
+                    -> oneTableRows(sort, root);
             case NumacolTableScan scan -> new PlanNode.Scan(scan.numacolTable().table(), null,
                     IntStream.range(0, scan.getRowType().getFieldCount()).toArray());
             case NumacolFilter filter when filter.isResidual() -> new PlanNode.Filter(compile(filter.getInput(), root),
@@ -427,6 +430,51 @@ public final class NumacolQuery {
                     ordering(sort.getCollation(), sort.offset, sort.fetch));
             default -> throw new IllegalStateException("not a numacol operator: " + rel);
         };
+    }
+
+    /** Groups up to this many a one-table aggregate below a pipeline leaves to {@link QueryExecutor}. */
+    private static final long FEW_GROUPS = 1 << 16;
+
+    /**
+     * Whether a one-table aggregate has at most {@link #FEW_GROUPS} groups, as far as the
+     * dictionaries of its key columns tell (the largest per part, a lower bound on the column's
+     * distinct values): then QueryExecutor's grouping on vids into arrays wins (Q1 under its
+     * AVG divisions); with many groups (Q18's orders, Q17's parts) the pipeline executor's hash
+     * aggregation does.
+     */
+    private static boolean fewGroups(NumacolAggregate agg) {
+        RelNode input = agg.getInput();
+        List<Integer> keys = agg.getGroupSet().asList();
+        if (input instanceof NumacolProject p) {
+            keys = keys.stream().map(k -> ((RexInputRef) p.getProjects().get(k)).getIndex()).toList();
+            input = p.getInput();
+        }
+        while (input instanceof NumacolFilter f) {
+            input = f.getInput();
+        }
+        io.numacol.storage.Table table = ((NumacolTableScan) input).numacolTable().table();
+        double groups = 1;
+        try (io.numacol.storage.TableSnapshot snapshot = table.snapshot()) {
+            for (int key : keys) {
+                int largest = 1;
+                for (io.numacol.storage.TablePart part : snapshot.parts()) {
+                    largest = Math.max(largest, part.column(key).dictionary().size());
+                }
+                groups *= largest;
+            }
+        }
+        return groups <= FEW_GROUPS;
+    }
+
+    /**
+     * A one-table aggregate below a join or a computed projection, as rows {@link QueryExecutor}
+     * makes when the plan runs: it groups on vids, which the pipeline executor's hash
+     * aggregation over decoded values cannot match when groups are few.
+     */
+    private static PlanNode oneTableRows(RelNode rel, DataContext root) {
+        NumacolQuery query = of(rel);
+        QueryPlan plan = query.plan(root);
+        return new PlanNode.Rows(RowExpressions.chunkTypes(rel), () -> query.run(plan, root), rel.getRelTypeName() + "#" + rel.getId());
     }
 
     /** The types of a table's columns, which its filters' column numbers index. */

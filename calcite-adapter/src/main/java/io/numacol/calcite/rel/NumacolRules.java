@@ -199,14 +199,128 @@ public final class NumacolRules {
      * equalities of columns whose stored values compare alike, INNER, LEFT, RIGHT, FULL, SEMI or ANTI.
      */
     private static RelNode join(LogicalJoin join, RelNode left, RelNode right) {
-        if (left == null || right == null || !pipelined(left) || !pipelined(right) || !runs(join)) {
+        if (left == null || right == null || !pipelined(left) || !pipelined(right)) {
+            return null;
+        }
+        RelTraitSet traits = join.getTraitSet().replace(NumacolRel.CONVENTION);
+        if (!runs(join)) {
+            return computedOperands(join, left, right, traits);
+        }
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        boolean buildLeft = mq.getRowCount(left) < mq.getRowCount(right);
+        return new NumacolJoin(join.getCluster(), traits, left, right, join.getCondition(), join.getJoinType(), buildLeft);
+    }
+
+    /**
+     * A join whose condition compares values computed from one side ({@code l_quantity <
+     * 0.2 * avg_quantity} in Q17's decorrelated subquery), as a join over projections that
+     * compute them as columns, with a projection above that drops them again; null when even
+     * that does not run. Calcite's JoinPushExpressionsRule does this for equi-join keys only.
+     */
+    private static RelNode computedOperands(LogicalJoin join, RelNode left, RelNode right, RelTraitSet traits) {
+        int leftWidth = left.getRowType().getFieldCount();
+        int rightWidth = right.getRowType().getFieldCount();
+        List<RexNode> leftExprs = new ArrayList<>();
+        List<RexNode> rightExprs = new ArrayList<>();
+        List<ColumnType> leftTypes = RowExpressions.chunkTypes(left);
+        List<ColumnType> rightTypes = RowExpressions.chunkTypes(right);
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        // first pass: the operands to compute, each side's in order of appearance
+        new org.apache.calcite.rex.RexShuttle() {
+            @Override
+            public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+                if (call.getKind().belongsTo(org.apache.calcite.sql.SqlKind.COMPARISON)) {
+                    for (RexNode operand : call.getOperands()) {
+                        if (!(operand instanceof org.apache.calcite.rex.RexCall)) {
+                            continue;
+                        }
+                        org.apache.calcite.util.ImmutableBitSet refs = RelOptUtil.InputFinder.bits(operand);
+                        if (refs.isEmpty()) {
+                            continue;
+                        }
+                        if (refs.nth(refs.cardinality() - 1) < leftWidth) {
+                            if (!leftExprs.contains(operand) && RowExpressions.chunkExpr(operand, leftTypes) != null) {
+                                leftExprs.add(operand);
+                            }
+                        } else if (refs.nextSetBit(0) >= leftWidth) {
+                            RexNode shifted = RexUtil.shift(operand, -leftWidth);
+                            if (!rightExprs.contains(shifted) && RowExpressions.chunkExpr(shifted, rightTypes) != null) {
+                                rightExprs.add(shifted);
+                            }
+                        }
+                    }
+                }
+                return super.visitCall(call);
+            }
+        }.apply(join.getCondition());
+        if (leftExprs.isEmpty() && rightExprs.isEmpty()) {
+            return null;
+        }
+        int newLeftWidth = leftWidth + leftExprs.size();
+        RexNode condition = join.getCondition().accept(new org.apache.calcite.rex.RexShuttle() {
+            @Override
+            public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+                int l = leftExprs.indexOf(call);
+                if (l >= 0) {
+                    return new RexInputRef(leftWidth + l, call.getType());
+                }
+                org.apache.calcite.util.ImmutableBitSet refs = RelOptUtil.InputFinder.bits(call);
+                if (!refs.isEmpty() && refs.nextSetBit(0) >= leftWidth) {
+                    int r = rightExprs.indexOf(RexUtil.shift(call, -leftWidth));
+                    if (r >= 0) {
+                        return new RexInputRef(newLeftWidth + rightWidth + r, call.getType());
+                    }
+                }
+                return super.visitCall(call);
+            }
+
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                return ref.getIndex() < leftWidth ? ref : new RexInputRef(ref.getIndex() + leftExprs.size(), ref.getType());
+            }
+        });
+        RelNode newLeft = withColumns(left, leftExprs);
+        RelNode newRight = withColumns(right, rightExprs);
+        if (newLeft == null || newRight == null) {
+            return null;
+        }
+        org.apache.calcite.rel.core.Join computed = join.copy(join.getTraitSet(), condition, newLeft, newRight,
+                join.getJoinType(), join.isSemiJoinDone());
+        if (!runs(computed)) {
             return null;
         }
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
-        JoinRelType type = join.getJoinType();
-        boolean buildLeft = mq.getRowCount(left) < mq.getRowCount(right);
-        return new NumacolJoin(join.getCluster(), join.getTraitSet().replace(NumacolRel.CONVENTION), left, right,
-                join.getCondition(), type, buildLeft);
+        NumacolJoin numacol = new NumacolJoin(join.getCluster(), traits, newLeft, newRight, condition, join.getJoinType(),
+                mq.getRowCount(left) < mq.getRowCount(right));
+        List<RexNode> kept = new ArrayList<>();
+        for (int c = 0; c < join.getRowType().getFieldCount(); c++) {
+            int at = c < leftWidth ? c : c + leftExprs.size();
+            kept.add(rexBuilder.makeInputRef(numacol, at));
+        }
+        return new NumacolProject(join.getCluster(), traits, numacol, kept, join.getRowType());
+    }
+
+    /** {@code input}'s columns followed by {@code exprs} computed from them, or null when the pipeline executor cannot. */
+    private static RelNode withColumns(RelNode input, List<RexNode> exprs) {
+        if (exprs.isEmpty()) {
+            return input;
+        }
+        RexBuilder rexBuilder = input.getCluster().getRexBuilder();
+        List<RexNode> projects = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (RelDataTypeField f : input.getRowType().getFieldList()) {
+            projects.add(rexBuilder.makeInputRef(input, f.getIndex()));
+            names.add(f.getName());
+        }
+        for (int i = 0; i < exprs.size(); i++) {
+            projects.add(exprs.get(i));
+            names.add("$computed" + i);
+        }
+        org.apache.calcite.rel.type.RelDataType rowType = RexUtil.createStructType(input.getCluster().getTypeFactory(), projects,
+                names, null);
+        NumacolProject p = new NumacolProject(input.getCluster(), input.getTraitSet().replace(NumacolRel.CONVENTION), input,
+                projects, rowType);
+        return pipelined(p) ? p : null;
     }
 
     /**

@@ -23,9 +23,11 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Projections numacol evaluates in its tasks: columns, literals, and +, -, * and widening CASTs
- * on numbers (exact on decimals, as Calcite computes them), with NULL in, NULL out. Anything
- * else stays in a Calcite Project.
+ * Projections numacol evaluates in its tasks: columns, literals, and +, -, *, / and CASTs on
+ * numbers, with NULL in, NULL out. Exact values stay exact: a quotient, and a CAST to fewer
+ * fraction digits, truncate toward zero at their type's scale (as Calcite's CAST does; its
+ * own division keeps 16 significant digits whatever the type says). Anything else stays in a
+ * Calcite Project.
  */
 final class RowExpressions {
     private RowExpressions() {
@@ -39,9 +41,10 @@ final class RowExpressions {
                 case null, default -> false;
             };
             case RexCall c -> switch (c.getKind()) {
-                case PLUS, MINUS, TIMES -> SqlTypeUtil.isNumeric(c.getType()) && c.getOperands().stream().allMatch(RowExpressions::supports);
+                case PLUS, MINUS, TIMES, DIVIDE -> SqlTypeUtil.isNumeric(c.getType())
+                        && c.getOperands().stream().allMatch(RowExpressions::supports);
                 case MINUS_PREFIX -> SqlTypeUtil.isNumeric(c.getType()) && supports(c.getOperands().getFirst());
-                case CAST -> widening(c.getOperands().getFirst().getType(), c.getType()) && supports(c.getOperands().getFirst());
+                case CAST -> numericCast(c.getOperands().getFirst().getType(), c.getType()) && supports(c.getOperands().getFirst());
                 default -> false;
             };
             default -> false;
@@ -189,6 +192,16 @@ final class RowExpressions {
                 || t == SqlTypeName.DECIMAL) : from.getSqlTypeName() != SqlTypeName.DECIMAL);
     }
 
+    /** A cast from a DECIMAL to a DECIMAL with fewer fraction digits: it truncates. */
+    static boolean narrowing(RelDataType from, RelDataType to) {
+        return from.getSqlTypeName() == SqlTypeName.DECIMAL && to.getSqlTypeName() == SqlTypeName.DECIMAL
+                && to.getScale() < from.getScale() && from.getScale() - to.getScale() <= MAX_SCALING;
+    }
+
+    static boolean numericCast(RelDataType from, RelDataType to) {
+        return widening(from, to) || narrowing(from, to);
+    }
+
     static Projection projection(RexNode e) {
         if (e instanceof RexInputRef ref) {
             return new Projection.ColumnRef(ref.getIndex());
@@ -212,13 +225,19 @@ final class RowExpressions {
             case RexInputRef ref -> new NumericExpr.Column(ref.getIndex(), t);
             case RexLiteral l -> constant(l, t);
             case RexCall c -> switch (c.getKind()) {
-                case PLUS, MINUS, TIMES -> arithmetic(c, t);
+                case PLUS, MINUS, TIMES, DIVIDE -> arithmetic(c, t);
                 case MINUS_PREFIX -> {
                     NumericExpr operand = align(numeric(c.getOperands().getFirst()), t);
                     yield operand == null ? null : new NumericExpr.Negate(operand, t);
                 }
-                case CAST -> widening(c.getOperands().getFirst().getType(), c.getType())
-                        ? align(numeric(c.getOperands().getFirst()), t) : null;
+                case CAST -> {
+                    RelDataType from = c.getOperands().getFirst().getType();
+                    if (widening(from, c.getType())) {
+                        yield align(numeric(c.getOperands().getFirst()), t);
+                    }
+                    NumericExpr operand = narrowing(from, c.getType()) ? numeric(c.getOperands().getFirst()) : null;
+                    yield operand == null || operand.type().approximate() ? null : new NumericExpr.Rescale(operand, t);
+                }
                 default -> null;
             };
             default -> null;
@@ -234,8 +253,16 @@ final class RowExpressions {
         NumericExpr.Op op = switch (c.getKind()) {
             case PLUS -> NumericExpr.Op.ADD;
             case MINUS -> NumericExpr.Op.SUBTRACT;
+            case DIVIDE -> NumericExpr.Op.DIVIDE;
             default -> NumericExpr.Op.MULTIPLY;
         };
+        if (op == NumericExpr.Op.DIVIDE && !t.approximate()) {
+            if (a.type().approximate() || b.type().approximate()
+                    || Math.abs(t.scale() + b.type().scale() - a.type().scale()) > MAX_SCALING) {
+                return null;
+            }
+            return new NumericExpr.Arithmetic(op, a, b, t);
+        }
         if (t.approximate() || op != NumericExpr.Op.MULTIPLY) {
             a = align(a, t);
             b = align(b, t);
@@ -334,7 +361,13 @@ final class RowExpressions {
             case RexCall c -> {
                 List<Function<Object[], Object>> args = c.getOperands().stream().map(RowExpressions::compile).toList();
                 yield switch (c.getKind()) {
-                    case CAST -> row -> SqlTypes.toInternal(args.getFirst().apply(row), type);
+                    case CAST -> {
+                        int scale = type.getScale();
+                        yield narrowing(c.getOperands().getFirst().getType(), type) ? row -> {
+                            Object v = args.getFirst().apply(row);
+                            return v == null ? null : SqlTypes.toInternal(decimal(v).setScale(scale, RoundingMode.DOWN), type);
+                        } : row -> SqlTypes.toInternal(args.getFirst().apply(row), type);
+                    }
                     case MINUS_PREFIX -> row -> {
                         Object v = args.getFirst().apply(row);
                         return v == null ? null : SqlTypes.toInternal(decimal(v).negate(), type);
@@ -362,6 +395,7 @@ final class RowExpressions {
                 return switch (c.getKind()) {
                     case PLUS -> p + q;
                     case MINUS -> p - q;
+                    case DIVIDE -> p / q;
                     default -> p * q;
                 };
             }
@@ -370,6 +404,12 @@ final class RowExpressions {
             BigDecimal r = switch (c.getKind()) {
                 case PLUS -> p.add(q);
                 case MINUS -> p.subtract(q);
+                case DIVIDE -> {
+                    if (q.signum() == 0) {
+                        throw new ArithmeticException("division by zero");
+                    }
+                    yield p.divide(q, Math.max(0, type.getScale()), RoundingMode.DOWN);
+                }
                 default -> p.multiply(q);
             };
             return SqlTypes.toInternal(r, type);

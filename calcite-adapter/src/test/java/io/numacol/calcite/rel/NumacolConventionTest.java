@@ -112,7 +112,8 @@ class NumacolConventionTest {
     void q1RunsScanFilterProjectAggregateAndSortInNumacol() throws SQLException {
         String below = numacolPart(explain(TpchQueries.Q1));
         assertThat(below.lines().map(String::strip).map(l -> l.replaceAll("\\(.*", "")).toList())
-                .containsExactly("", "NumacolSort", "NumacolAggregate", "NumacolProject", "NumacolFilter", "NumacolTableScan");
+                .containsExactly("", "NumacolSort", "NumacolProject", "NumacolAggregate", "NumacolProject", "NumacolFilter",
+                        "NumacolTableScan");
         assertThat(below).contains("NumacolFilter(condition=[<=($10, 1998-09-02)])");
     }
 
