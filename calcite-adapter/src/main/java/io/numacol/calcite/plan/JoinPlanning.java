@@ -37,7 +37,8 @@ import java.util.List;
  *       orders each MultiJoin by estimated sizes, keeping equi-join conditions as join keys. The
  *       FROM list's order (Q7: supplier, lineitem, orders, customer, nation, nation) no longer
  *       decides, and no join goes without a condition where one exists. {@link KeyMetadata}
- *       tells it which columns are unique, so key/foreign-key joins come before many-to-many
+ *       tells it which columns are unique and {@link JoinEstimates} how large joins are, from
+ *       the distinct counts of their keys, so key/foreign-key joins come before many-to-many
  *       ones (Q5's customer-supplier join on the nation key).</li>
  *   <li>The Volcano planner then runs without join commute/associate/push-through rules, which
  *       search every order exhaustively: planning Q7 took 40 s with them.</li>

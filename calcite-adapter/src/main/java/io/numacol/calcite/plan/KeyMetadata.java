@@ -27,9 +27,15 @@ import java.util.List;
  */
 public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.ColumnUniqueness> {
 
-    /** Calcite's default metadata with numacol's uniqueness for table scans in front. */
+    /**
+     * Calcite's default metadata with numacol's in front: uniqueness and distinct counts of
+     * table scans, and join sizes from those ({@link JoinEstimates}).
+     */
     public static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new KeyMetadata(), BuiltInMetadata.ColumnUniqueness.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.DistinctCounts(),
+                    BuiltInMetadata.DistinctRowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     private KeyMetadata() {
