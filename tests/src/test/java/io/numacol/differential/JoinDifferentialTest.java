@@ -91,7 +91,8 @@ class JoinDifferentialTest {
                     + " GROUP BY x.ib";
             case 11 -> "SELECT EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd), SUM(CASE WHEN y.vs LIKE '"
                     + new String[]{"a%", "%b", "_b%", "%b%a%", "b!%%' ESCAPE '!"}[random.nextInt(5)] + "' THEN x.dm * 2 ELSE 0 END), "
-                    + "COUNT(CASE WHEN x.ia > y.ia OR x.vs NOT LIKE '%a%' THEN 1 END), SUM(CASE WHEN y.ib > 0 THEN y.fd END) FROM " + a
+                    + "COUNT(CASE WHEN x.ia > y.ia OR x.vs NOT LIKE '%a%' THEN 1 END), SUM(CASE WHEN y.ib > 0 THEN y.fd END), "
+                    + "SUM(CASE WHEN x.ib IN (1, 3, 5, 7) OR y.ia BETWEEN 100 AND 2 * 300 THEN 1 ELSE 0 END) FROM " + a
                     + " x JOIN " + b + " y ON " + on + filter + " GROUP BY EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd)";
             case 12 -> "SELECT y.vs, COUNT(*), MIN(x.dm), MAX(x.k2 - y.k3) FROM " + a + " x JOIN " + b + " y ON " + on + filter
                     + " GROUP BY y.vs HAVING SUM(x.ib) > " + random.nextInt(-50, 50) + " ORDER BY COUNT(*) DESC, y.vs NULLS LAST LIMIT 3";

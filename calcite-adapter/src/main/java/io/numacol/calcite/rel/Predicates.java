@@ -185,7 +185,10 @@ final class Predicates {
 
     static boolean isValue(RexNode node) {
         return node instanceof RexLiteral || node instanceof RexDynamicParam
-                || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst()));
+                || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst()))
+                || (node instanceof RexCall c && (c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS
+                || c.getKind() == SqlKind.TIMES) && org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(c.getType())
+                && c.getOperands().stream().allMatch(Predicates::isValue));
     }
 
     private static boolean sameFamily(RexNode a, RexNode b) {
@@ -194,11 +197,26 @@ final class Predicates {
         return fa != null && fa == fb;
     }
 
-    /** A literal's or parameter's value (CAST only changes the SQL type: the value converts by the column type). */
+    /**
+     * A literal's or parameter's value (CAST only changes the SQL type: the value converts by the
+     * column type), or exact arithmetic of those (Q19's {@code 1 + 10}, which Calcite leaves).
+     */
     static Object value(RexNode node, DataContext root) {
         return switch (node) {
             case RexLiteral l -> l.isNull() ? null : l.getValue();
             case RexDynamicParam p -> root.get("?" + p.getIndex());
+            case RexCall c when c.getKind() != SqlKind.CAST -> {
+                Object a = value(c.getOperands().get(0), root);
+                Object b = value(c.getOperands().get(1), root);
+                if (a == null || b == null) {
+                    yield null;
+                }
+                yield switch (c.getKind()) {
+                    case PLUS -> decimal(a).add(decimal(b));
+                    case MINUS -> decimal(a).subtract(decimal(b));
+                    default -> decimal(a).multiply(decimal(b));
+                };
+            }
             case RexCall c -> value(c.getOperands().getFirst(), root);
             default -> throw new IllegalArgumentException("not a value: " + node);
         };

@@ -17,10 +17,14 @@ import java.util.List;
 /**
  * Calcite conditions as {@link RowPredicate}s, which the pipeline executor evaluates on values:
  * comparisons of two columns that compare by stored value, or of a column with a literal or
- * dynamic parameter its type holds exactly; IS [NOT] NULL of a column; AND, OR, NOT. SEARCH
- * must be expanded first. What numacol can say as vid predicates goes to {@link Predicates}.
+ * dynamic parameter its type holds exactly; IS [NOT] NULL of a column; AND, OR, NOT; SEARCH,
+ * expanded. What numacol can say as vid predicates goes to {@link Predicates}.
  */
 final class RowConditions {
+    /** Expands SEARCH (a CASE's condition comes unexpanded): its calls take their types from the Sarg's. */
+    private static final org.apache.calcite.rex.RexBuilder REX_BUILDER = new org.apache.calcite.rex.RexBuilder(
+            new org.apache.calcite.sql.type.SqlTypeFactoryImpl(io.numacol.calcite.NumacolTypeSystem.INSTANCE));
+
     private RowConditions() {
     }
 
@@ -53,6 +57,9 @@ final class RowConditions {
         }
         List<RexNode> ops = call.getOperands();
         switch (call.getKind()) {
+            case SEARCH -> {
+                return translate(org.apache.calcite.rex.RexUtil.expandSearch(REX_BUILDER, null, call), types, root);
+            }
             case AND, OR -> {
                 List<RowPredicate> parts = new ArrayList<>();
                 for (RexNode op : ops) {
