@@ -25,6 +25,7 @@ final class GroupTable implements ChunkSink {
     private int shift = 64 - Integer.numberOfTrailingZeros(slots.length);
     private int groups;
     private final int[] groupOf = new int[Chunk.CAPACITY];
+    private final long[] rowHashes = new long[Chunk.CAPACITY];
     /** The groups of a FILTERed call's rows: -1 where its filter is not TRUE. */
     private final int[] filteredGroupOf = new int[Chunk.CAPACITY];
     private final int[] filters;
@@ -79,8 +80,9 @@ final class GroupTable implements ChunkSink {
             }
             Arrays.fill(groupOf, 0, n, 0);
         } else {
+            JoinHashTable.hashes(in, keyColumns, rowHashes);
             for (int r = 0; r < n; r++) {
-                groupOf[r] = find(in, r, JoinHashTable.hash(in, r, keyColumns));
+                groupOf[r] = find(in, r, rowHashes[r]);
             }
         }
         for (int i = 0; i < accs.length; i++) {

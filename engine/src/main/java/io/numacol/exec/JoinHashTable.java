@@ -11,21 +11,23 @@ import java.util.List;
  * <p>Where numacol departs from the morsel paper's build: rows are materialized per task in
  * parallel, but hashed and inserted by one thread after all of them finished (no lock-free
  * parallel insert yet), and the table lives on the heap rather than in node-local memory.
+ * Hashes are computed a key column at a time, for the build and for a probe's chunk.
  */
 final class JoinHashTable {
     /** Row numbers and twice as many buckets stay within an int array. */
     private static final long MAX_ROWS = 1L << 29;
 
-    private final List<Chunk> pages;
+    private final Chunk[] pages;
     private final int[] keys;
     private final boolean[] nullsEqual;
-    private final long[][] hashes;
+    /** Per row number, the hash of its keys: a chain step compares it before any key. */
+    private final long[] hashes;
     private final int[] heads;
     private final int[] next;
     private final int shift;
 
     JoinHashTable(RowStore rows, int[] keys, boolean[] nullsEqual) {
-        this.pages = rows.pages();
+        this.pages = rows.pages().toArray(Chunk[]::new);
         this.keys = keys.clone();
         this.nullsEqual = nullsEqual.clone();
         long capacity = rows.capacity();
@@ -37,16 +39,20 @@ final class JoinHashTable {
         this.heads = new int[buckets];
         Arrays.fill(heads, -1);
         this.next = new int[(int) capacity];
-        this.hashes = new long[pages.size()][];
-        for (int p = 0; p < pages.size(); p++) {
-            Chunk page = pages.get(p);
-            long[] h = hashes[p] = new long[page.size];
+        this.hashes = new long[(int) capacity];
+        long[] h = new long[Chunk.CAPACITY];
+        boolean[] skip = new boolean[Chunk.CAPACITY];
+        for (int p = 0; p < pages.length; p++) {
+            Chunk page = pages[p];
+            hashes(page, this.keys, h);
+            unmatchable(page, this.keys, this.nullsEqual, skip);
+            int base = p << RowStore.PAGE_SHIFT;
+            System.arraycopy(h, 0, hashes, base, page.size);
             for (int r = 0; r < page.size; r++) {
-                if (!matchable(page, r, this.keys, this.nullsEqual)) {
+                if (skip[r]) {
                     continue;
                 }
-                h[r] = hash(page, r, this.keys);
-                int id = p << RowStore.PAGE_SHIFT | r;
+                int id = base | r;
                 int bucket = (int) (h[r] >>> shift);
                 next[id] = heads[bucket];
                 heads[bucket] = id;
@@ -54,14 +60,39 @@ final class JoinHashTable {
         }
     }
 
-    Chunk page(int row) {
-        return pages.get(row >>> RowStore.PAGE_SHIFT);
+    /** Column {@code column} of build rows {@code rows[0..n)} into rows {@code 0..n} of column {@code into} of {@code out} (arrays allocated). */
+    void gather(int column, int[] rows, int n, Chunk out, int into) {
+        boolean[] outNulls = out.nulls[into];
+        for (int i = 0; i < n; i++) {
+            boolean[] nulls = pages[rows[i] >>> RowStore.PAGE_SHIFT].nulls[column];
+            outNulls[i] = nulls != null && nulls[rows[i] & RowStore.PAGE_MASK];
+        }
+        switch (out.types[into].storageKind()) {
+            case LONG -> {
+                long[] to = out.longs[into];
+                for (int i = 0; i < n; i++) {
+                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].longs[column][rows[i] & RowStore.PAGE_MASK];
+                }
+            }
+            case DOUBLE -> {
+                double[] to = out.doubles[into];
+                for (int i = 0; i < n; i++) {
+                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].doubles[column][rows[i] & RowStore.PAGE_MASK];
+                }
+            }
+            case STRING -> {
+                String[] to = out.strings[into];
+                for (int i = 0; i < n; i++) {
+                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].strings[column][rows[i] & RowStore.PAGE_MASK];
+                }
+            }
+        }
     }
 
     /** The first build row that may match a probe row with this hash, or -1. */
     int first(long hash) {
         int row = heads[(int) (hash >>> shift)];
-        while (row >= 0 && hashes[row >>> RowStore.PAGE_SHIFT][row & RowStore.PAGE_MASK] != hash) {
+        while (row >= 0 && hashes[row] != hash) {
             row = next[row];
         }
         return row;
@@ -70,7 +101,7 @@ final class JoinHashTable {
     /** The build row after {@code row} in its chain that may match a probe row with this hash, or -1. */
     int next(int row, long hash) {
         row = next[row];
-        while (row >= 0 && hashes[row >>> RowStore.PAGE_SHIFT][row & RowStore.PAGE_MASK] != hash) {
+        while (row >= 0 && hashes[row] != hash) {
             row = next[row];
         }
         return row;
@@ -78,7 +109,7 @@ final class JoinHashTable {
 
     /** Whether build row {@code row}'s keys equal probe row {@code p}'s keys {@code probeKeys} of {@code probe}. */
     boolean matches(int row, Chunk probe, int[] probeKeys, int p) {
-        Chunk page = pages.get(row >>> RowStore.PAGE_SHIFT);
+        Chunk page = pages[row >>> RowStore.PAGE_SHIFT];
         int r = row & RowStore.PAGE_MASK;
         for (int i = 0; i < keys.length; i++) {
             int b = keys[i];
@@ -112,13 +143,58 @@ final class JoinHashTable {
         return true;
     }
 
+    /** Flags the rows of {@code chunk} whose keys can match nothing (see {@link #matchable}). */
+    static void unmatchable(Chunk chunk, int[] keys, boolean[] nullsEqual, boolean[] out) {
+        java.util.Arrays.fill(out, 0, chunk.size, false);
+        for (int i = 0; i < keys.length; i++) {
+            boolean[] nulls = chunk.nulls[keys[i]];
+            if (!nullsEqual[i] && nulls != null) {
+                for (int r = 0; r < chunk.size; r++) {
+                    out[r] |= nulls[r];
+                }
+            }
+        }
+    }
+
+    /** {@link #hash} of every row of {@code chunk} into {@code out}, a key column at a time. */
+    static void hashes(Chunk chunk, int[] keys, long[] out) {
+        int n = chunk.size;
+        java.util.Arrays.fill(out, 0, n, 0x9E3779B97F4A7C15L);
+        for (int k : keys) {
+            boolean[] nulls = chunk.nulls[k];
+            switch (chunk.types[k].storageKind()) {
+                case LONG -> {
+                    long[] v = chunk.longs[k];
+                    for (int r = 0; r < n; r++) {
+                        out[r] = mix(out[r] ^ (nulls != null && nulls[r] ? NULL_HASH : v[r]));
+                    }
+                }
+                case DOUBLE -> {
+                    double[] v = chunk.doubles[k];
+                    for (int r = 0; r < n; r++) {
+                        double d = v[r];
+                        out[r] = mix(out[r] ^ (nulls != null && nulls[r] ? NULL_HASH : Double.doubleToLongBits(d == 0 ? 0.0 : d)));
+                    }
+                }
+                case STRING -> {
+                    String[] v = chunk.strings[k];
+                    for (int r = 0; r < n; r++) {
+                        out[r] = mix(out[r] ^ (nulls != null && nulls[r] ? NULL_HASH : v[r].hashCode()));
+                    }
+                }
+            }
+        }
+    }
+
+    private static final long NULL_HASH = 0x5bd1e995L;
+
     /** The hash of a row's keys; equal keys (0.0 and -0.0, NULL and NULL) hash alike. */
     static long hash(Chunk chunk, int row, int[] keys) {
         long h = 0x9E3779B97F4A7C15L;
         for (int k : keys) {
             long v;
             if (chunk.isNull(k, row)) {
-                v = 0x5bd1e995L;
+                v = NULL_HASH;
             } else {
                 v = switch (chunk.types[k].storageKind()) {
                     case LONG -> chunk.longs[k][row];

@@ -544,6 +544,8 @@ public final class PipelineExecutor {
         private final int[] pairBuild = new int[Chunk.CAPACITY];
         private final boolean[] keep = new boolean[Chunk.CAPACITY];
         private final boolean[] matched = new boolean[Chunk.CAPACITY];
+        private final long[] hashes = new long[Chunk.CAPACITY];
+        private final boolean[] skip = new boolean[Chunk.CAPACITY];
         /** The probe rows put out on their own: SEMI and ANTI as they are, an outer join's with NULLs beside. */
         private final Chunk rest;
 
@@ -571,11 +573,13 @@ public final class PipelineExecutor {
             Arrays.fill(matched, 0, in.size, false);
             // without a residual nor pairs to put out, a key match alone decides
             boolean keysDecide = residual == null && !pairsOut;
+            JoinHashTable.hashes(in, keys, hashes);
+            JoinHashTable.unmatchable(in, keys, nullsEqual, skip);
             for (int p = 0; p < in.size; p++) {
-                if (!JoinHashTable.matchable(in, p, keys, nullsEqual)) {
+                if (skip[p]) {
                     continue;
                 }
-                long hash = JoinHashTable.hash(in, p, keys);
+                long hash = hashes[p];
                 for (int row = table.first(hash); row >= 0; row = table.next(row, hash)) {
                     if (!table.matches(row, in, keys, p)) {
                         continue;
@@ -626,12 +630,8 @@ public final class PipelineExecutor {
             for (int c = 0; c < probeWidth; c++) {
                 pairs.gather(probeAt + c, in, c, pairProbe, n);
             }
-            for (int i = 0; i < n; i++) {
-                Chunk page = table.page(pairBuild[i]);
-                int b = pairBuild[i] & RowStore.PAGE_MASK;
-                for (int c = 0; c < buildWidth; c++) {
-                    pairs.copy(buildAt + c, i, page, c, b);
-                }
+            for (int c = 0; c < buildWidth; c++) {
+                table.gather(c, pairBuild, n, pairs, buildAt + c);
             }
             boolean all = residual == null;
             for (int i = 0; i < n; i++) {
