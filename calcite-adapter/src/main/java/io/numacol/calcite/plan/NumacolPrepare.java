@@ -37,10 +37,16 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         return rules;
     }
 
-    /** Clusters whose casts of literals fail with the value named instead of cutting or failing late. */
+    /**
+     * Clusters whose casts of literals fail with the value named instead of cutting or failing
+     * late, and whose metadata knows numacol's distinct counts ({@link KeyMetadata#PROVIDER}):
+     * the cost-based phase picks each hash join's build side from those estimates too.
+     */
     @Override
     protected RelOptCluster createCluster(RelOptPlanner planner, RexBuilder rexBuilder) {
-        return super.createCluster(planner, new CheckedCastRexBuilder(rexBuilder.getTypeFactory()));
+        RelOptCluster cluster = super.createCluster(planner, new CheckedCastRexBuilder(rexBuilder.getTypeFactory()));
+        cluster.setMetadataProvider(KeyMetadata.PROVIDER);
+        return cluster;
     }
 
     /** Calcite's preparing statement, optimizing with {@link JoinPlanning#program()} instead of Calcite's standard program. */
