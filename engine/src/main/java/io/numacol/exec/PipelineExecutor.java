@@ -43,6 +43,8 @@ import java.util.function.Supplier;
 public final class PipelineExecutor {
     /** String dictionaries up to this size have their decoded values cached per task. */
     private static final int STRING_CACHE_LIMIT = 1 << 16;
+    /** Build sides up to this many rows filter their probe side below its breakers. */
+    private static final long RUNTIME_FILTER_ROWS = 1 << 22;
     /** Pages of an intermediate result per task. */
     private static final int PAGES_PER_TASK = 16;
 
@@ -230,7 +232,7 @@ public final class PipelineExecutor {
                     int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
                     int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
                     RowStore built = materialize(buildSide);
-                    Pipeline probe = compile(probeSide);
+                    Pipeline probe = compile(filteredProbe(join, built, buildKeys, probeSide, probeKeys));
                     List<ColumnType> types = join.types();
                     boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
                     if (built.rows() == 0 && !probeAlone) {
@@ -249,6 +251,31 @@ public final class PipelineExecutor {
                     yield new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
                 }
             };
+        }
+
+        /**
+         * The probe side with its rows that cannot match dropped below its pipeline breakers (see
+         * {@link RuntimeFilters}), when the join drops them too and the build side is not large.
+         */
+        private PlanNode filteredProbe(PlanNode.HashJoin join, RowStore built, int[] buildKeys, PlanNode probeSide,
+                                       int[] probeKeys) {
+            boolean unmatchedDropped = switch (join.kind()) {
+                case INNER, SEMI -> true;
+                case ANTI -> join.buildLeft();
+                case LEFT, RIGHT, FULL -> !join.probeDecides();
+            };
+            if (!unmatchedDropped || built.rows() == 0 || built.rows() > RUNTIME_FILTER_ROWS) {
+                return probeSide;
+            }
+            for (int i = 0; i < buildKeys.length; i++) {
+                if (!join.nullsEqual()[i]) { // one key's equality is already a condition every match meets
+                    int key = buildKeys[i];
+                    PlanNode pushed = RuntimeFilters.push(probeSide, probeKeys[i],
+                            () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()));
+                    return pushed == null ? probeSide : pushed;
+                }
+            }
+            return probeSide;
         }
 
         /**

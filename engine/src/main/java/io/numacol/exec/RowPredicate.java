@@ -65,6 +65,10 @@ public sealed interface RowPredicate {
         }
     }
 
+    /** A column's value is one of a join build side's keys (see {@link KeyFilter}); NULL is unknown. */
+    record InKeys(int column, KeyFilter keys) implements RowPredicate {
+    }
+
     record And(List<RowPredicate> operands) implements RowPredicate {
         public And {
             operands = List.copyOf(operands);
@@ -84,6 +88,7 @@ public sealed interface RowPredicate {
             case IsNull n -> (chunk.isNull(n.column(), row) != n.negated()) ? TRUE : FALSE;
             case Is i -> (i.operand().eval(chunk, row) == i.value()) != i.negated() ? TRUE : FALSE;
             case Matches m -> chunk.isNull(m.column(), row) ? UNKNOWN : m.test().test(chunk.strings[m.column()][row]) ? TRUE : FALSE;
+            case InKeys k -> chunk.isNull(k.column(), row) ? UNKNOWN : k.keys().contains(chunk, k.column(), row) ? TRUE : FALSE;
             case Not n -> {
                 byte v = n.operand().eval(chunk, row);
                 yield v == UNKNOWN ? UNKNOWN : (byte) (1 - v);

@@ -312,6 +312,65 @@ class PipelineExecutorTest {
         assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
     }
 
+    /**
+     * A join whose probe side groups by the join key: the build side's keys filter the rows
+     * below the aggregate (see RuntimeFilters), which changes no result, for each join kind and
+     * build side that drops unmatched probe rows, nor for those that keep them.
+     */
+    @ParameterizedTest(name = "{0} buildLeft={1}")
+    @MethodSource("residualJoins")
+    void probeRowsThatCannotMatchAreDroppedBelowAnAggregate(PlanNode.JoinKind kind, boolean buildLeft) {
+        // (SELECT k, COUNT(*), MIN(x) FROM l GROUP BY k) JOIN (SELECT k, x FROM r WHERE x in [100, 110)) ON k
+        PlanNode groups = new PlanNode.Aggregate(new PlanNode.Scan(left, null, new int[]{0, 1}), new int[]{0},
+                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1),
+                        new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 1)),
+                List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.integer()));
+        PlanNode few = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 110L, false), new int[]{0, 1});
+        PlanNode plan = new PlanNode.HashJoin(groups, few, new int[]{0}, new int[]{0}, new boolean[]{false}, kind, buildLeft);
+        java.util.Map<Long, long[]> byKey = new java.util.TreeMap<>();
+        for (Object[] l : leftRows) {
+            long[] g = byKey.computeIfAbsent((Long) l[0], k -> new long[]{0, Long.MAX_VALUE});
+            g[0]++;
+            if (l[1] != null) {
+                g[1] = Math.min(g[1], (Integer) l[1]);
+            }
+        }
+        List<Object[]> fewRows = rightRows.stream().filter(r -> r[1] != null && (Integer) r[1] >= 100 && (Integer) r[1] < 110)
+                .map(r -> new Object[]{r[0], r[1]}).toList();
+        List<Object[]> expected = new ArrayList<>();
+        java.util.Set<Object> matchedFew = new java.util.HashSet<>();
+        for (java.util.Map.Entry<Long, long[]> g : byKey.entrySet()) {
+            Object[] row = {g.getKey(), g.getValue()[0], g.getValue()[1] == Long.MAX_VALUE ? null : (int) g.getValue()[1]};
+            List<Object[]> matches = fewRows.stream().filter(r -> r[0].equals(g.getKey())).toList();
+            matches.forEach(m -> matchedFew.add(java.util.Arrays.asList(m)));
+            switch (kind) {
+                case INNER, LEFT, RIGHT, FULL -> matches.forEach(m -> expected.add(concat(row, m)));
+                case SEMI -> {
+                    if (!matches.isEmpty()) {
+                        expected.add(row);
+                    }
+                }
+                case ANTI -> {
+                    if (matches.isEmpty()) {
+                        expected.add(row);
+                    }
+                }
+            }
+            if ((kind == PlanNode.JoinKind.LEFT || kind == PlanNode.JoinKind.FULL) && matches.isEmpty()) {
+                expected.add(concat(row, new Object[2]));
+            }
+        }
+        if (kind == PlanNode.JoinKind.RIGHT || kind == PlanNode.JoinKind.FULL) {
+            fewRows.stream().filter(m -> !matchedFew.contains(java.util.Arrays.asList(m))).forEach(m -> expected.add(concat(new Object[3], m)));
+        }
+        assertThat(fewRows).isNotEmpty();
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+        // the keys reach below the aggregate; over a plain scan there is no breaker to pass
+        KeyFilter none = KeyFilter.of(List.of(), 0, ColumnType.bigint(), 0);
+        assertThat(RuntimeFilters.push(groups, 0, () -> none)).asString().startsWith("Aggregate[").contains(" of Filter[InKeys[column=0, keys=0 keys] of Scan[l [0, 1]]]");
+        assertThat(RuntimeFilters.push(few, 0, () -> none)).isNull();
+    }
+
     @Test
     void aCancelledJoinThrows() {
         PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},

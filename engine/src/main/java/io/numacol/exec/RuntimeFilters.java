@@ -1,0 +1,73 @@
+package io.numacol.exec;
+
+/**
+ * Pushes a hash join's {@link KeyFilter} into its probe side, as deep as the key column can be
+ * followed: through filters, column projections and sorts without a limit, into the group keys
+ * of an aggregate's input, into either side of an inner join. Probe rows whose key is not among
+ * the build side's keys join nothing, and a row below a group key or a join only makes rows
+ * with that same key, so dropping such rows early changes no result. It pays only below a
+ * pipeline breaker: above one, the probe itself drops those rows as cheaply.
+ */
+final class RuntimeFilters {
+    private RuntimeFilters() {
+    }
+
+    /**
+     * {@code probe} with rows whose column {@code column} is not among the keys dropped below a
+     * breaker, or null when no breaker is passed; {@code keys} is only made in the first case.
+     */
+    static PlanNode push(PlanNode probe, int column, java.util.function.Supplier<KeyFilter> keys) {
+        if (!into(probe, column, null).belowBreaker) {
+            return null;
+        }
+        return into(probe, column, keys.get()).node;
+    }
+
+    private record Pushed(PlanNode node, boolean belowBreaker) {
+    }
+
+    private static Pushed into(PlanNode node, int column, KeyFilter keys) {
+        Pushed here = new Pushed(new PlanNode.Filter(node, new RowPredicate.InKeys(column, keys)), false);
+        return switch (node) {
+            case PlanNode.Scan scan -> here;
+            case PlanNode.Rows rows -> here;
+            case PlanNode.Filter filter -> {
+                Pushed below = into(filter.input(), column, keys);
+                yield new Pushed(new PlanNode.Filter(below.node, filter.condition()), below.belowBreaker);
+            }
+            case PlanNode.Project project -> {
+                if (!(project.exprs().get(column) instanceof ChunkExpr.Column c)) {
+                    yield here;
+                }
+                Pushed below = into(project.input(), c.column(), keys);
+                yield new Pushed(new PlanNode.Project(below.node, project.exprs()), below.belowBreaker);
+            }
+            case PlanNode.Sort sort -> {
+                if (sort.ordering().fetch() >= 0 || sort.ordering().offset() > 0) {
+                    yield here; // the rows a limit keeps depend on all rows
+                }
+                Pushed below = into(sort.input(), column, keys);
+                yield new Pushed(new PlanNode.Sort(below.node, sort.ordering()), true);
+            }
+            case PlanNode.Aggregate aggregate -> {
+                if (column >= aggregate.keys().length) {
+                    yield here;
+                }
+                Pushed below = into(aggregate.input(), aggregate.keys()[column], keys);
+                yield new Pushed(new PlanNode.Aggregate(below.node, aggregate.keys(), aggregate.calls(), aggregate.types()), true);
+            }
+            case PlanNode.HashJoin join -> {
+                if (join.kind() != PlanNode.JoinKind.INNER) {
+                    yield here;
+                }
+                int leftWidth = join.left().types().size();
+                boolean left = column < leftWidth;
+                Pushed below = into(left ? join.left() : join.right(), left ? column : column - leftWidth, keys);
+                boolean intoBuild = left == join.buildLeft();
+                yield new Pushed(new PlanNode.HashJoin(left ? below.node : join.left(), left ? join.right() : below.node,
+                        join.leftKeys(), join.rightKeys(), join.nullsEqual(), join.kind(), join.buildLeft(), join.residual()),
+                        below.belowBreaker || intoBuild);
+            }
+        };
+    }
+}
