@@ -8,9 +8,9 @@ import java.util.List;
  * from a bucket array sized from the exact row count (a power of two of at least twice as many
  * buckets as rows). A row whose key holds a NULL that must match nothing is left out.
  *
- * <p>Where numacol departs from the morsel paper's build: rows are materialized per task in
- * parallel, but hashed and inserted by one thread after all of them finished (no lock-free
- * parallel insert yet), and the table lives on the heap rather than in node-local memory.
+ * <p>As in the morsel paper, the build has two phases: rows are materialized per task, then
+ * tasks hash runs of pages and link their rows into the chains lock-free ({@link #insert}).
+ * Where numacol departs from it: the table lives on the heap rather than in node-local memory.
  * Hashes are computed a key column at a time, for the build and for a probe's chunk.
  */
 final class JoinHashTable {
@@ -40,12 +40,24 @@ final class JoinHashTable {
         Arrays.fill(heads, -1);
         this.next = new int[(int) capacity];
         this.hashes = new long[(int) capacity];
+    }
+
+    int pageCount() {
+        return pages.length;
+    }
+
+    /**
+     * Hashes pages {@code [from, to)} and links their rows into the chains. Tasks insert disjoint
+     * ranges at once: a chain's head moves by compare-and-set; the probe reads the table after
+     * all inserting tasks finished.
+     */
+    void insert(int from, int to) {
         long[] h = new long[Chunk.CAPACITY];
         boolean[] skip = new boolean[Chunk.CAPACITY];
-        for (int p = 0; p < pages.length; p++) {
+        for (int p = from; p < to; p++) {
             Chunk page = pages[p];
-            hashes(page, this.keys, h);
-            unmatchable(page, this.keys, this.nullsEqual, skip);
+            hashes(page, keys, h);
+            unmatchable(page, keys, nullsEqual, skip);
             int base = p << RowStore.PAGE_SHIFT;
             System.arraycopy(h, 0, hashes, base, page.size);
             for (int r = 0; r < page.size; r++) {
@@ -54,11 +66,16 @@ final class JoinHashTable {
                 }
                 int id = base | r;
                 int bucket = (int) (h[r] >>> shift);
-                next[id] = heads[bucket];
-                heads[bucket] = id;
+                int head;
+                do {
+                    head = (int) HEADS.getVolatile(heads, bucket);
+                    next[id] = head;
+                } while (!HEADS.compareAndSet(heads, bucket, head, id));
             }
         }
     }
+
+    private static final java.lang.invoke.VarHandle HEADS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
     /** Column {@code column} of build rows {@code rows[0..n)} into rows {@code 0..n} of column {@code into} of {@code out} (arrays allocated). */
     void gather(int column, int[] rows, int n, Chunk out, int into) {

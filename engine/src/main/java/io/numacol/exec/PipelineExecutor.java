@@ -238,7 +238,7 @@ public final class PipelineExecutor {
                     if (built.rows() == 0 && !probeAlone) {
                         yield probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
                     }
-                    JoinHashTable table = new JoinHashTable(built, buildKeys, join.nullsEqual());
+                    JoinHashTable table = build(built, buildKeys, join.nullsEqual());
                     if (!join.buildDecides()) {
                         yield probe.with(() -> new Probe(table, probeKeys, join, null), types, TaskClass.JOIN_PROBE);
                     }
@@ -251,6 +251,35 @@ public final class PipelineExecutor {
                     yield new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
                 }
             };
+        }
+
+        /** The hash table of a join's build side, filled by tasks over runs of its pages, on the nodes that filled them. */
+        private JoinHashTable build(RowStore built, int[] keys, boolean[] nullsEqual) {
+            JoinHashTable table = new JoinHashTable(built, keys, nullsEqual);
+            TaskGroup group = statement.newTaskGroup();
+            try {
+                for (int from = 0; from < table.pageCount(); ) {
+                    int node = built.pageNode(from);
+                    int to = from + 1;
+                    while (to < table.pageCount() && to - from < PAGES_PER_TASK && built.pageNode(to) == node) {
+                        to++;
+                    }
+                    int start = from;
+                    int end = to;
+                    group.submit(context -> {
+                        if (!cancelled.getAsBoolean() && !context.isCancelled()) {
+                            table.insert(start, end);
+                        }
+                    }, node < 0 ? Affinity.none() : Affinity.node(node), TaskClass.JOIN_BUILD);
+                    from = to;
+                }
+            } finally {
+                group.await();
+            }
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("statement cancelled");
+            }
+            return table;
         }
 
         /**
