@@ -90,6 +90,14 @@ class TpchPlanTest {
         assertThat(q9.indexOf("part")).isLessThan(q9.indexOf("partsupp"));
     }
 
+    /** What an OR implies on single columns filters their scans: Q7's two nations, Q19's parts. */
+    @org.junit.jupiter.api.Test
+    void columnConditionsImpliedByAnOrFilterScans() throws Exception {
+        String q7 = explain(7);
+        assertThat(q7.split("NumacolFilter\\(condition=\\[OR\\(=\\(\\$1, 'FRANCE'\\), =\\(\\$1, 'GERMANY'\\)\\)\\]\\)", -1)).hasSize(3);
+        assertThat(explain(19)).contains("NumacolFilter(condition=[AND(OR(=($3, 'Brand#12'), =($3, 'Brand#23'), =($3, 'Brand#34'))");
+    }
+
     /** The tables a plan scans, in the order it prints them (a join's probe side first). */
     private static java.util.List<String> scans(String plan) {
         java.util.List<String> tables = new java.util.ArrayList<>();

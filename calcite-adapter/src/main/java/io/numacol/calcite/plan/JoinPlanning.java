@@ -15,12 +15,19 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinAssociateRule;
 import org.apache.calcite.rel.rules.JoinCommuteRule;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How numacol orders joins: Calcite's standard program, with a heuristic join-ordering phase
@@ -29,7 +36,9 @@ import java.util.List;
  * <ol>
  *   <li>Filter conditions get the conjuncts shared by every branch of an OR pulled out in front
  *       ({@link RexUtil#pullFactors}): TPC-H Q19 repeats its only join condition inside each
- *       branch, which otherwise leaves a nested-loop join over the whole OR.</li>
+ *       branch, which otherwise leaves a nested-loop join over the whole OR. The conditions an
+ *       OR implies on single columns are added ({@link #columnDisjunctions}), so that they filter
+ *       scans below the joins.</li>
  *   <li>Computed equi-join keys move into a projection of their side, so that they become
  *       hash-join keys. (Computed operands of the other comparisons, such as Q17's
  *       {@code l_quantity < 0.2 * avg}, NumacolRules moves when it takes the join.)</li>
@@ -84,10 +93,52 @@ public final class JoinPlanning {
             public RelNode visit(LogicalFilter filter) {
                 LogicalFilter visited = (LogicalFilter) super.visit(filter);
                 RexNode condition = visited.getCondition();
-                RexNode factored = RexUtil.pullFactors(visited.getCluster().getRexBuilder(), condition);
+                RexBuilder rexBuilder = visited.getCluster().getRexBuilder();
+                RexNode factored = RexUtil.pullFactors(rexBuilder, condition);
+                List<RexNode> derived = new ArrayList<>();
+                for (RexNode conjunct : RelOptUtil.conjunctions(factored)) {
+                    derived.addAll(columnDisjunctions(rexBuilder, conjunct));
+                }
+                if (!derived.isEmpty()) {
+                    factored = RexUtil.composeConjunction(rexBuilder, List.of(factored, RexUtil.composeConjunction(rexBuilder, derived)));
+                }
                 return factored.equals(condition) ? visited : visited.copy(visited.getTraitSet(), visited.getInput(), factored);
             }
         });
+    }
+
+    /**
+     * Conditions on one column that an OR implies: when every branch of {@code or} constrains
+     * column {@code c}, the OR of those constraints holds too. Q7's {@code (n1 = 'FRANCE' AND n2 =
+     * 'GERMANY') OR (n1 = 'GERMANY' AND n2 = 'FRANCE')} implies {@code n1 IN ('FRANCE',
+     * 'GERMANY')}, which filters the nation scan instead of the joined rows; Q19's branches bound
+     * the part's brand, container and size and the lineitem's quantity alike. The OR stays.
+     */
+    private static List<RexNode> columnDisjunctions(RexBuilder rexBuilder, RexNode or) {
+        if (or.getKind() != SqlKind.OR) {
+            return List.of();
+        }
+        List<RexNode> branches = RelOptUtil.disjunctions(or);
+        // per branch, its conjuncts that read exactly one column, by column
+        List<Map<Integer, List<RexNode>>> byColumn = new ArrayList<>();
+        for (RexNode branch : branches) {
+            Map<Integer, List<RexNode>> columns = new TreeMap<>();
+            for (RexNode conjunct : RelOptUtil.conjunctions(branch)) {
+                ImmutableBitSet refs = RelOptUtil.InputFinder.bits(conjunct);
+                if (refs.cardinality() == 1 && RexUtil.isDeterministic(conjunct)) {
+                    columns.computeIfAbsent(refs.nth(0), c -> new ArrayList<>()).add(conjunct);
+                }
+            }
+            byColumn.add(columns);
+        }
+        List<RexNode> derived = new ArrayList<>();
+        for (int column : byColumn.getFirst().keySet()) {
+            if (byColumn.stream().allMatch(m -> m.containsKey(column))) {
+                derived.add(RexUtil.composeDisjunction(rexBuilder,
+                        byColumn.stream().map(m -> RexUtil.composeConjunction(rexBuilder, m.get(column))).toList()));
+            }
+        }
+        return derived;
     }
 
     /** Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order rules. */
