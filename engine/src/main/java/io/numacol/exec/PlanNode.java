@@ -116,7 +116,9 @@ public sealed interface PlanNode {
 
     /**
      * An equi-join: {@code leftKeys[i]} of the left equals {@code rightKeys[i]} of the right,
-     * where NULL matches nothing unless {@code nullsEqual[i]} (IS NOT DISTINCT FROM). One side is
+     * where NULL matches nothing unless {@code nullsEqual[i]} (IS NOT DISTINCT FROM). Without
+     * keys every pair is tested by the residual alone, which only pays when the build side is a
+     * row or a few (a scalar subquery's). One side is
      * built into a hash table, the other probes it in the pipeline it belongs to: the right is
      * built unless {@code buildLeft} (the planner picks the smaller side). When the build side's
      * rows decide what is put out (it is the left of a SEMI or ANTI join, or the outer side of
@@ -131,8 +133,8 @@ public sealed interface PlanNode {
             leftKeys = leftKeys.clone();
             rightKeys = rightKeys.clone();
             nullsEqual = nullsEqual.clone();
-            if (leftKeys.length == 0 || leftKeys.length != rightKeys.length || nullsEqual.length != leftKeys.length) {
-                throw new IllegalArgumentException("a hash join needs as many left keys as right keys, at least one");
+            if (leftKeys.length != rightKeys.length || nullsEqual.length != leftKeys.length) {
+                throw new IllegalArgumentException("a hash join needs as many left keys as right keys");
             }
             for (int i = 0; i < leftKeys.length; i++) {
                 ColumnType l = left.types().get(leftKeys[i]);

@@ -371,6 +371,21 @@ class PipelineExecutorTest {
         assertThat(RuntimeFilters.push(few, 0, () -> none)).isNull();
     }
 
+    /** A join without keys to a one-row side (a scalar subquery): the residual alone decides. */
+    @Test
+    void aJoinWithoutKeysTestsEveryPair() {
+        // SELECT l.k, l.x FROM l WHERE l.x < (SELECT MIN(r.x) FROM r)
+        PlanNode max = new PlanNode.Aggregate(new PlanNode.Scan(right, null, new int[]{1}), new int[0],
+                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 0)), List.of(ColumnType.integer()));
+        PlanNode plan = new PlanNode.HashJoin(new PlanNode.Scan(left, null, new int[]{0, 1}), max, new int[0], new int[0],
+                new boolean[0], PlanNode.JoinKind.SEMI, false, new RowPredicate.Compare(RowPredicate.Op.LT,
+                new RowPredicate.ColumnOperand(1), new RowPredicate.ColumnOperand(2)));
+        int min = rightRows.stream().filter(r -> r[1] != null).mapToInt(r -> (Integer) r[1]).min().orElseThrow();
+        List<Object[]> expected = leftRows.stream().filter(l -> l[1] != null && (Integer) l[1] < min)
+                .map(l -> new Object[]{l[0], l[1]}).toList();
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+    }
+
     @Test
     void aCancelledJoinThrows() {
         PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},

@@ -206,9 +206,23 @@ public final class NumacolRules {
         if (!runs(join)) {
             return computedOperands(join, left, right, traits);
         }
+        return new NumacolJoin(join.getCluster(), traits, left, right, join.getCondition(), join.getJoinType(),
+                buildsLeft(join, left, right));
+    }
+
+    /** The side a hash join builds: a join without keys builds its one-row side, others the side estimated smaller. */
+    private static boolean buildsLeft(org.apache.calcite.rel.core.Join join, RelNode left, RelNode right) {
+        if (join.analyzeCondition().leftKeys.isEmpty()) {
+            return oneRow(left);
+        }
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
-        boolean buildLeft = mq.getRowCount(left) < mq.getRowCount(right);
-        return new NumacolJoin(join.getCluster(), traits, left, right, join.getCondition(), join.getJoinType(), buildLeft);
+        return mq.getRowCount(left) < mq.getRowCount(right);
+    }
+
+    /** Whether {@code rel} gives at most one row, as an aggregate without keys does. */
+    private static boolean oneRow(RelNode rel) {
+        Double max = rel.getCluster().getMetadataQuery().getMaxRowCount(rel);
+        return max != null && max <= 1;
     }
 
     /**
@@ -289,9 +303,8 @@ public final class NumacolRules {
         if (!runs(computed)) {
             return null;
         }
-        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
         NumacolJoin numacol = new NumacolJoin(join.getCluster(), traits, newLeft, newRight, condition, join.getJoinType(),
-                mq.getRowCount(left) < mq.getRowCount(right));
+                buildsLeft(computed, newLeft, newRight));
         List<RexNode> kept = new ArrayList<>();
         for (int c = 0; c < join.getRowType().getFieldCount(); c++) {
             int at = c < leftWidth ? c : c + leftExprs.size();
@@ -337,8 +350,8 @@ public final class NumacolRules {
             return false;
         }
         JoinInfo info = join.analyzeCondition();
-        if (info.leftKeys.isEmpty()) {
-            return false; // no cross products
+        if (info.leftKeys.isEmpty() && !oneRow(left) && !oneRow(right)) {
+            return false; // no cross products but with a scalar subquery's row
         }
         RexNode rest = residual(join, info);
         if (rest != null) {
