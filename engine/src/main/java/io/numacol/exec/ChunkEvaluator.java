@@ -92,6 +92,19 @@ final class ChunkEvaluator implements ColumnVectors {
                 };
             }
             case ChunkExpr.Case k -> caseOf(k);
+            case ChunkExpr.Substring x -> {
+                String[] values = new String[Chunk.CAPACITY];
+                int s = x.column();
+                yield (in, into, c) -> {
+                    String[] strings = in.strings[s];
+                    boolean[] nulls = in.nulls[s];
+                    for (int r = 0; r < in.size; r++) {
+                        values[r] = nulls != null && nulls[r] ? null : ChunkExpr.Substring.of(strings[r], x.start(), x.length());
+                    }
+                    into.strings[c] = values;
+                    into.nulls[c] = nulls;
+                };
+            }
             case ChunkExpr.Condition k -> {
                 long[] values = new long[Chunk.CAPACITY];
                 boolean[] nulls = new boolean[Chunk.CAPACITY];

@@ -75,6 +75,24 @@ public sealed interface ChunkExpr {
         }
     }
 
+    /** SUBSTRING of a string column from 1-based {@code start}, {@code length} UTF-16 chars (as Calcite counts them). */
+    record Substring(int column, int start, int length, ColumnType type) implements ChunkExpr {
+        public Substring {
+            if (type.storageKind() != StorageKind.STRING || length < 0) {
+                throw new IllegalArgumentException("SUBSTRING gives a string of a length of at least 0, not " + type + ", " + length);
+            }
+        }
+
+        /** SQL's SUBSTRING(s FROM start FOR length): the chars at 1-based positions start .. start + length - 1 that exist. */
+        public static String of(String s, int start, int length) {
+            long end = (long) start + length; // exclusive
+            if (start > s.length() || end < 1) {
+                return "";
+            }
+            return s.substring(Math.max(start, 1) - 1, (int) Math.min(end, s.length() + 1L) - 1);
+        }
+    }
+
     /** A condition's truth as a BOOLEAN: TRUE 1, FALSE 0, unknown NULL. */
     record Condition(RowPredicate predicate, ColumnType type) implements ChunkExpr {
         public Condition {

@@ -69,7 +69,7 @@ class JoinDifferentialTest {
         if (random.nextInt(5) == 0) { // a condition on values: two columns of a table compared, NULLs, OR, NOT
             filter = and(filter, "(x.k2 < x.k3 OR NOT (x.ib >= " + random.nextInt(-30, 30) + ") OR x.dd > DATE '2022-06-01')");
         }
-        return switch (random.nextInt(17)) {
+        return switch (random.nextInt(18)) {
             case 0 -> "SELECT COUNT(*), SUM(y.ia), COUNT(y.vs), MIN(x.vs), MAX(y.dd) FROM " + a + " x JOIN " + b + " y ON " + on + filter;
             case 1 -> "SELECT COUNT(*), SUM(x.ib), COUNT(y.k), MAX(y.vs), MIN(y.dm) FROM " + a + " x LEFT JOIN " + b + " y ON " + on + filter;
             case 2 -> "SELECT COUNT(*), SUM(x.ia), MIN(x.fd) FROM " + a + " x" + and(filter, "x." + key[0] + " IN (SELECT y." + key[1]
@@ -105,6 +105,9 @@ class JoinDifferentialTest {
                     + ") OR (x.ib > " + random.nextInt(-30, 30) + " AND y.vs LIKE 'a%') OR (x.ib IS NULL AND y.ib < 0)";
             case 16 -> "SELECT COUNT(*), SUM(x.ia), MAX(x.dm) FROM " + a + " x" + and(filter, "x.dm > (SELECT AVG(y.dm) - "
                     + random.nextInt(0, 50) + " FROM " + b + " y WHERE y.ib > " + random.nextInt(-30, 30) + ")");
+            case 17 -> "SELECT SUBSTRING(x.vs, " + random.nextInt(0, 3) + ", 2) AS p, COUNT(*), SUM(y.ia) FROM " + a + " x JOIN " + b
+                    + " y ON " + on + " WHERE SUBSTRING(y.vs, 2, 1) IN ('a', 'b', '1', '7') OR SUBSTRING(y.vs, 3) = 'x'"
+                    + " GROUP BY SUBSTRING(x.vs, 1, 2), p";
             default -> "SELECT x.k, x.dm * 3 + 1, y.ia - x.ia, y.fd * 2 FROM " + a + " x JOIN " + b + " y ON " + on + " WHERE x.k < 100";
         };
     }

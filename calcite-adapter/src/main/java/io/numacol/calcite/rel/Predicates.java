@@ -1,5 +1,6 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.DataContext;
@@ -100,6 +101,10 @@ final class Predicates {
             }
             case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> {
                 SqlKind kind = call.getKind();
+                ColumnFilter substring = substringEquals(call, types, root);
+                if (substring != null || RowExpressions.substring(ops.get(0)) != null || RowExpressions.substring(ops.get(1)) != null) {
+                    return substring;
+                }
                 RexNode column = ops.get(0);
                 RexNode value = ops.get(1);
                 if (!(column(column) instanceof RexInputRef)) {
@@ -118,6 +123,42 @@ final class Predicates {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@code SUBSTRING(column, start, length) = value} (or {@code <>}), tested once per dictionary
+     * value: Q22's country codes ({@code SUBSTRING(c_phone, 1, 2) IN ('13', '31', ...)}).
+     */
+    private static ColumnFilter substringEquals(RexCall call, List<ColumnType> types, DataContext root) {
+        if (call.getKind() != SqlKind.EQUALS && call.getKind() != SqlKind.NOT_EQUALS) {
+            return null;
+        }
+        RexNode a = call.getOperands().get(0);
+        RexNode b = call.getOperands().get(1);
+        int[] sub = RowExpressions.substring(a);
+        if (sub == null) {
+            RexNode t = a;
+            a = b;
+            b = t;
+            sub = RowExpressions.substring(a);
+        }
+        if (sub == null || !isValue(b) || types.get(sub[0]) == null
+                || types.get(sub[0]).storageKind() != io.numacol.storage.StorageKind.STRING) {
+            return null;
+        }
+        if (root == null) {
+            return new ColumnFilter.Matching(sub[0], v -> false, "SUBSTRING");
+        }
+        Object value = value(b, root);
+        if (value == null) {
+            return unknown(sub[0]);
+        }
+        String expected = string(value);
+        int start = sub[1];
+        int length = sub[2];
+        boolean equal = call.getKind() == SqlKind.EQUALS;
+        return new ColumnFilter.Matching(sub[0], v -> ChunkExpr.Substring.of((String) v, start, length).equals(expected) == equal,
+                "SUBSTRING(" + start + ", " + length + ") " + (equal ? "= '" : "<> '") + expected + "'");
     }
 
     private static ColumnFilter like(int column, List<RexNode> ops, DataContext root) {

@@ -116,6 +116,13 @@ final class RowExpressions {
                 ChunkExpr otherwise = branch(ops.getLast(), type, c.getType(), types, root);
                 return otherwise == null ? null : new ChunkExpr.Case(conditions, values, otherwise, type);
             }
+            case RexCall c when substring(c) != null -> {
+                int[] sub = substring(c);
+                ColumnType in = types.get(sub[0]);
+                return in == null || in.storageKind() != io.numacol.storage.StorageKind.STRING
+                        || type.storageKind() != io.numacol.storage.StorageKind.STRING ? null
+                        : new ChunkExpr.Substring(sub[0], sub[1], sub[2], type);
+            }
             case RexCall c when c.getKind() == SqlKind.EXTRACT -> {
                 if (!(c.getOperands().get(0) instanceof RexLiteral unit) || !(c.getOperands().get(1) instanceof RexInputRef ref)
                         || types.get(ref.getIndex()) == null || types.get(ref.getIndex()).kind() != ColumnType.Kind.DATE
@@ -190,6 +197,33 @@ final class RowExpressions {
         return SqlTypeUtil.isExactNumeric(from) && SqlTypeUtil.isExactNumeric(to)
                 && (t == SqlTypeName.DECIMAL ? from.getScale() <= to.getScale() && (from.getSqlTypeName() == SqlTypeName.DECIMAL
                 || t == SqlTypeName.DECIMAL) : from.getSqlTypeName() != SqlTypeName.DECIMAL);
+    }
+
+    /**
+     * {@code SUBSTRING(column FROM start FOR length)} with literal integers as {column, start,
+     * length}, or null; without FOR, the length is all that can follow.
+     */
+    static int[] substring(RexNode e) {
+        if (!(e instanceof RexCall c) || c.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.SUBSTRING
+                || !(c.getOperands().getFirst() instanceof RexInputRef ref)) {
+            return null;
+        }
+        int[] out = {ref.getIndex(), 0, Integer.MAX_VALUE};
+        for (int i = 1; i < c.getOperands().size(); i++) {
+            if (!(c.getOperands().get(i) instanceof RexLiteral l) || l.isNull()
+                    || !SqlTypeUtil.isExactNumeric(l.getType()) || l.getValueAs(BigDecimal.class).scale() > 0) {
+                return null;
+            }
+            long v = l.getValueAs(Long.class);
+            if (v != (int) v || (i == 2 && v < 0)) {
+                return null;
+            }
+            out[i] = (int) v;
+        }
+        if (c.getOperands().size() == 2) {
+            out[2] = Integer.MAX_VALUE - Math.max(0, out[1]); // to the end, without overflowing start + length
+        }
+        return out;
     }
 
     /** A cast from a DECIMAL to a DECIMAL with fewer fraction digits: it truncates. */
