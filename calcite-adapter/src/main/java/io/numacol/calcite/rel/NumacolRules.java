@@ -11,6 +11,13 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -211,7 +218,7 @@ public final class NumacolRules {
     }
 
     /** The side a hash join builds: a join without keys builds its one-row side, others the side estimated smaller. */
-    private static boolean buildsLeft(org.apache.calcite.rel.core.Join join, RelNode left, RelNode right) {
+    private static boolean buildsLeft(Join join, RelNode left, RelNode right) {
         if (join.analyzeCondition().leftKeys.isEmpty()) {
             return oneRow(left);
         }
@@ -239,17 +246,14 @@ public final class NumacolRules {
         List<ColumnType> leftTypes = RowExpressions.chunkTypes(left);
         List<ColumnType> rightTypes = RowExpressions.chunkTypes(right);
         RexBuilder rexBuilder = join.getCluster().getRexBuilder();
-        // first pass: the operands to compute, each side's in order of appearance
-        new org.apache.calcite.rex.RexShuttle() {
+        // the operands to compute, each side's in order of appearance
+        join.getCondition().accept(new RexVisitorImpl<Void>(true) {
             @Override
-            public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-                if (call.getKind().belongsTo(org.apache.calcite.sql.SqlKind.COMPARISON)) {
+            public Void visitCall(RexCall call) {
+                if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
                     for (RexNode operand : call.getOperands()) {
-                        if (!(operand instanceof org.apache.calcite.rex.RexCall)) {
-                            continue;
-                        }
-                        org.apache.calcite.util.ImmutableBitSet refs = RelOptUtil.InputFinder.bits(operand);
-                        if (refs.isEmpty()) {
+                        ImmutableBitSet refs = RelOptUtil.InputFinder.bits(operand);
+                        if (!(operand instanceof RexCall) || refs.isEmpty()) {
                             continue;
                         }
                         if (refs.nth(refs.cardinality() - 1) < leftWidth) {
@@ -266,19 +270,19 @@ public final class NumacolRules {
                 }
                 return super.visitCall(call);
             }
-        }.apply(join.getCondition());
+        });
         if (leftExprs.isEmpty() && rightExprs.isEmpty()) {
             return null;
         }
         int newLeftWidth = leftWidth + leftExprs.size();
-        RexNode condition = join.getCondition().accept(new org.apache.calcite.rex.RexShuttle() {
+        RexNode condition = join.getCondition().accept(new RexShuttle() {
             @Override
-            public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+            public RexNode visitCall(RexCall call) {
                 int l = leftExprs.indexOf(call);
                 if (l >= 0) {
                     return new RexInputRef(leftWidth + l, call.getType());
                 }
-                org.apache.calcite.util.ImmutableBitSet refs = RelOptUtil.InputFinder.bits(call);
+                ImmutableBitSet refs = RelOptUtil.InputFinder.bits(call);
                 if (!refs.isEmpty() && refs.nextSetBit(0) >= leftWidth) {
                     int r = rightExprs.indexOf(RexUtil.shift(call, -leftWidth));
                     if (r >= 0) {
@@ -298,7 +302,7 @@ public final class NumacolRules {
         if (newLeft == null || newRight == null) {
             return null;
         }
-        org.apache.calcite.rel.core.Join computed = join.copy(join.getTraitSet(), condition, newLeft, newRight,
+        Join computed = join.copy(join.getTraitSet(), condition, newLeft, newRight,
                 join.getJoinType(), join.isSemiJoinDone());
         if (!runs(computed)) {
             return null;
@@ -329,8 +333,7 @@ public final class NumacolRules {
             projects.add(exprs.get(i));
             names.add("$computed" + i);
         }
-        org.apache.calcite.rel.type.RelDataType rowType = RexUtil.createStructType(input.getCluster().getTypeFactory(), projects,
-                names, null);
+        RelDataType rowType = RexUtil.createStructType(input.getCluster().getTypeFactory(), projects, names, null);
         NumacolProject p = new NumacolProject(input.getCluster(), input.getTraitSet().replace(NumacolRel.CONVENTION), input,
                 projects, rowType);
         return pipelined(p) ? p : null;
