@@ -9,7 +9,6 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.runtime.SqlFunctions;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -171,10 +170,9 @@ final class Predicates {
             return unknown(column);
         }
         String p = string(pattern);
-        String e = escape == null ? null : string(escape);
-        SqlFunctions.LikeFunction like = new SqlFunctions.LikeFunction();
-        return new ColumnFilter.Matching(column, v -> e == null ? like.like((String) v, p) : like.like((String) v, p, e),
-                "LIKE '" + p + "'");
+        // string searches rather than Calcite's regular expressions: Q13 tests 1.5 M distinct comments
+        java.util.function.Predicate<String> like = io.numacol.exec.LikePattern.compile(p, escape == null ? null : string(escape));
+        return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'");
     }
 
     /** A comparison of a column with a value, whose bounds round inward when the value falls between stored values. */
