@@ -5,7 +5,9 @@ import io.numacol.storage.StorageKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -19,6 +21,12 @@ import java.util.function.IntUnaryOperator;
  * the plan's root gets a projection back to its exact columns.
  */
 final class ColumnPruning {
+    /**
+     * Aggregates pruned so far: an aggregate puts out all its columns whatever is asked, so one
+     * used twice in the plan (a view) stays one node, which the executor then runs once.
+     */
+    private final Map<PlanNode, Pruned> aggregates = new IdentityHashMap<>();
+
     private ColumnPruning() {
     }
 
@@ -27,7 +35,7 @@ final class ColumnPruning {
         int width = plan.types().size();
         BitSet all = new BitSet();
         all.set(0, width);
-        Pruned pruned = prune(plan, all);
+        Pruned pruned = new ColumnPruning().prune(plan, all);
         int[] columns = Arrays.copyOf(pruned.map, width);
         boolean identity = pruned.node.types().size() == width;
         for (int c = 0; c < width && identity; c++) {
@@ -47,7 +55,7 @@ final class ColumnPruning {
         }
     }
 
-    private static Pruned prune(PlanNode node, BitSet needed) {
+    private Pruned prune(PlanNode node, BitSet needed) {
         return switch (node) {
             case PlanNode.Scan scan -> {
                 int[] keep = atLeastOne(needed, scan.types().size(), c -> scan.types().get(c).storageKind() != StorageKind.STRING);
@@ -83,6 +91,7 @@ final class ColumnPruning {
                 yield new Pruned(new PlanNode.Sort(input.node, new Ordering(keys, sort.ordering().offset(), sort.ordering().fetch())),
                         input.map);
             }
+            case PlanNode.Aggregate aggregate when aggregates.containsKey(aggregate) -> aggregates.get(aggregate);
             case PlanNode.Aggregate aggregate -> {
                 BitSet reads = new BitSet();
                 Arrays.stream(aggregate.keys()).forEach(reads::set);
@@ -98,7 +107,10 @@ final class ColumnPruning {
                 int[] keys = Arrays.stream(aggregate.keys()).map(input::at).toArray();
                 List<PlanNode.AggregateCall> calls = aggregate.calls().stream().map(call -> new PlanNode.AggregateCall(call.kind(),
                         call.input() < 0 ? -1 : input.at(call.input()), call.filter() < 0 ? -1 : input.at(call.filter()))).toList();
-                yield new Pruned(new PlanNode.Aggregate(input.node, keys, calls, aggregate.types()), identity(aggregate.types().size()));
+                Pruned pruned = new Pruned(new PlanNode.Aggregate(input.node, keys, calls, aggregate.types()),
+                        identity(aggregate.types().size()));
+                aggregates.put(aggregate, pruned);
+                yield pruned;
             }
             case PlanNode.HashJoin join -> {
                 int leftWidth = join.left().types().size();

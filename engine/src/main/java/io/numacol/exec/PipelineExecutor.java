@@ -17,7 +17,9 @@ import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -111,6 +113,8 @@ public final class PipelineExecutor {
     private final class Run {
         private final Statement statement;
         private final BooleanSupplier cancelled;
+        /** The rows of the breakers run so far: a node the plan holds twice (a view used twice) runs once. Stores are read-only. */
+        private final Map<PlanNode, RowStore> breakers = new IdentityHashMap<>();
 
         Run(Statement statement, BooleanSupplier cancelled) {
             this.statement = statement;
@@ -119,6 +123,18 @@ public final class PipelineExecutor {
 
         /** The rows of {@code node}, all of them, in order when it is a sort. */
         RowStore materialize(PlanNode node) {
+            if (node instanceof PlanNode.Aggregate || node instanceof PlanNode.Sort || node instanceof PlanNode.Rows) {
+                RowStore known = breakers.get(node);
+                if (known == null) {
+                    known = materializeNode(node);
+                    breakers.put(node, known);
+                }
+                return known;
+            }
+            return materializeNode(node);
+        }
+
+        private RowStore materializeNode(PlanNode node) {
             return switch (node) {
                 case PlanNode.Aggregate aggregate -> aggregate(aggregate);
                 case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering());

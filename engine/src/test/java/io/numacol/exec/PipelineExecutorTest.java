@@ -386,6 +386,27 @@ class PipelineExecutorTest {
         assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
     }
 
+    /** A breaker the plan holds twice (a view used twice, as Q15's) runs once, and both uses read all its rows. */
+    @Test
+    void aBreakerUsedTwiceRunsOnce() {
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        List<Object[]> given = java.util.stream.LongStream.range(0, 3_000).mapToObj(i -> new Object[]{i % 700, i}).toList();
+        PlanNode rows = new PlanNode.Rows(List.of(ColumnType.bigint(), ColumnType.bigint()), () -> {
+            runs.incrementAndGet();
+            return given;
+        }, "given");
+        PlanNode groups = new PlanNode.Aggregate(rows, new int[]{0}, List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MAX, 1)),
+                List.of(ColumnType.bigint(), ColumnType.bigint()));
+        PlanNode top = new PlanNode.Aggregate(groups, new int[0], List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MAX, 1)),
+                List.of(ColumnType.bigint()));
+        // the groups whose maximum is the largest: groups JOIN (SELECT MAX(max) FROM groups) ON max = top
+        PlanNode plan = new PlanNode.HashJoin(groups, top, new int[]{1}, new int[]{0}, new boolean[]{false},
+                PlanNode.JoinKind.SEMI, false);
+        assertThat(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))
+                .singleElement().satisfies(row -> assertThat(row).containsExactly(2_999L % 700, 2_999L));
+        assertThat(runs).hasValue(1);
+    }
+
     @Test
     void aCancelledJoinThrows() {
         PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},

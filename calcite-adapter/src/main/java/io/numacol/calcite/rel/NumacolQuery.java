@@ -22,6 +22,7 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.type.RelDataType;
@@ -259,7 +260,7 @@ public final class NumacolQuery {
     private List<Object[]> whole(QueryPlan plan, DataContext root) {
         if (plan == null) {
             QueryCancel stop = QueryCancel.of(root);
-            PlanNode tree = compile(pipelineTree, root);
+            PlanNode tree = compile(pipelineTree, root, new java.util.HashMap<>());
             return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler()).execute(tree, stop::shouldStop));
         }
         return run(plan, root);
@@ -355,24 +356,35 @@ public final class NumacolQuery {
     }
 
     /** A tree of numacol operators as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
-    private static PlanNode compile(RelNode rel, DataContext root) {
+    private static PlanNode compile(RelNode rel, DataContext root, Map<String, PlanNode> compiled) {
+        // equal subtrees (Q15's revenue view, used twice) compile to one node, which the executor runs once
+        String plan = RelOptUtil.toString(rel);
+        PlanNode known = compiled.get(plan);
+        if (known == null) {
+            known = compileNode(rel, root, compiled);
+            compiled.put(plan, known);
+        }
+        return known;
+    }
+
+    private static PlanNode compileNode(RelNode rel, DataContext root, Map<String, PlanNode> compiled) {
         return switch (rel) {
             case NumacolAggregate agg when oneTable(agg) && fewGroups(agg) -> oneTableRows(agg, root);
             case NumacolSort sort when sort.getInput() instanceof NumacolAggregate agg && oneTable(sort) && fewGroups(agg)
                     -> oneTableRows(sort, root);
             case NumacolTableScan scan -> new PlanNode.Scan(scan.numacolTable().table(), null,
                     IntStream.range(0, scan.getRowType().getFieldCount()).toArray());
-            case NumacolFilter filter when filter.isResidual() -> new PlanNode.Filter(compile(filter.getInput(), root),
+            case NumacolFilter filter when filter.isResidual() -> new PlanNode.Filter(compile(filter.getInput(), root, compiled),
                     RowConditions.bind(filter.getCondition(), RowConditions.types(filter.getInput()), root));
             case NumacolFilter filter -> {
-                PlanNode.Scan scan = (PlanNode.Scan) compile(filter.getInput(), root);
+                PlanNode.Scan scan = (PlanNode.Scan) compile(filter.getInput(), root, compiled);
                 List<ColumnType> types = columnTypes(scan.table());
                 ColumnFilter bound = Predicates.bind(filter.getCondition(), types, root);
                 yield new PlanNode.Scan(scan.table(), scan.filter() == null ? bound
                         : new ColumnFilter.And(List.of(scan.filter(), bound)), scan.columns());
             }
             case NumacolProject project -> {
-                PlanNode input = compile(project.getInput(), root);
+                PlanNode input = compile(project.getInput(), root, compiled);
                 if (input instanceof PlanNode.Scan scan && project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
                     // decode only the columns used
                     int[] refs = project.getProjects().stream().mapToInt(e -> ((RexInputRef) e).getIndex()).toArray();
@@ -397,8 +409,8 @@ public final class NumacolQuery {
                     case ANTI -> PlanNode.JoinKind.ANTI;
                     default -> throw new IllegalStateException("not a numacol join: " + join);
                 };
-                PlanNode left = compile(join.getLeft(), root);
-                PlanNode right = compile(join.getRight(), root);
+                PlanNode left = compile(join.getLeft(), root, compiled);
+                PlanNode right = compile(join.getRight(), root, compiled);
                 RowPredicate residual = null;
                 RexNode rest = NumacolRules.residual(join, info);
                 if (rest != null) {
@@ -423,10 +435,10 @@ public final class NumacolQuery {
                     };
                     calls.add(new PlanNode.AggregateCall(kind, arg, call.filterArg));
                 }
-                yield new PlanNode.Aggregate(compile(agg.getInput(), root), agg.getGroupSet().toArray(), calls,
+                yield new PlanNode.Aggregate(compile(agg.getInput(), root, compiled), agg.getGroupSet().toArray(), calls,
                         RowExpressions.chunkTypes(agg));
             }
-            case NumacolSort sort -> new PlanNode.Sort(compile(sort.getInput(), root),
+            case NumacolSort sort -> new PlanNode.Sort(compile(sort.getInput(), root, compiled),
                     ordering(sort.getCollation(), sort.offset, sort.fetch));
             default -> throw new IllegalStateException("not a numacol operator: " + rel);
         };
