@@ -63,7 +63,12 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
-        return new Run(scheduler.newStatement(), cancelled).materialize(ColumnPruning.prune(plan)).toRows();
+        return rows(plan, cancelled).toRows();
+    }
+
+    /** The plan's rows as pages, each knowing the node whose worker filled it. */
+    RowStore rows(PlanNode plan, BooleanSupplier cancelled) {
+        return new Run(scheduler.newStatement(), cancelled).materialize(ColumnPruning.prune(plan));
     }
 
     /** Where a pipeline's rows come from. */
