@@ -47,6 +47,11 @@ class BadSqlTest {
                     .hasMessageContaining("Column 'id' has no default value and does not allow NULLs");
             assertThatThrownBy(() -> rows(s, "select qty / (id - id) from t")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("division by zero");
+            // a CAST to a DECIMAL too narrow for the value fails, as Calcite's own does, also where numacol computes it
+            assertThatThrownBy(() -> rows(s, "select cast(t.qty * 100.5 as decimal(4, 1)) from t join t u on t.id = u.id"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("DECIMAL(4, 1)");
+            assertThatThrownBy(() -> rows(s, "select cast(t.qty / 3.0 as decimal(3, 2)) from t join t u on t.id = u.id"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("DECIMAL(3, 2)");
             assertThatThrownBy(() -> rows(s, "select 1 / 0 from t")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("division by zero");
             // arithmetic past its type is an error, never a wrapped value: in numacol's vectorized aggregate,

@@ -226,6 +226,19 @@ final class RowExpressions {
         return out;
     }
 
+    /**
+     * What a CAST to {@code type} ({@code t} as computed) yields: a DECIMAL of at most 18 digits
+     * checks its values against its precision, so that a value too wide fails the statement as
+     * Calcite's CAST does, instead of passing as a DECIMAL it does not fit.
+     */
+    private static NumericExpr.Type castType(RelDataType type, NumericExpr.Type t) {
+        if (type.getSqlTypeName() != SqlTypeName.DECIMAL || type.getPrecision() > MAX_SCALING) {
+            return t;
+        }
+        long bound = BigDecimal.TEN.pow(type.getPrecision()).longValueExact() - 1;
+        return new NumericExpr.Type(false, t.scale(), -bound, bound, false, t.name());
+    }
+
     /** A cast from a DECIMAL to a DECIMAL with fewer fraction digits: it truncates. */
     static boolean narrowing(RelDataType from, RelDataType to) {
         return from.getSqlTypeName() == SqlTypeName.DECIMAL && to.getSqlTypeName() == SqlTypeName.DECIMAL
@@ -266,11 +279,12 @@ final class RowExpressions {
                 }
                 case CAST -> {
                     RelDataType from = c.getOperands().getFirst().getType();
+                    NumericExpr.Type checked = castType(c.getType(), t);
                     if (widening(from, c.getType())) {
-                        yield align(numeric(c.getOperands().getFirst()), t);
+                        yield align(numeric(c.getOperands().getFirst()), checked);
                     }
                     NumericExpr operand = narrowing(from, c.getType()) ? numeric(c.getOperands().getFirst()) : null;
-                    yield operand == null || operand.type().approximate() ? null : new NumericExpr.Rescale(operand, t);
+                    yield operand == null || operand.type().approximate() ? null : new NumericExpr.Rescale(operand, checked);
                 }
                 default -> null;
             };
