@@ -228,22 +228,28 @@ public final class PipelineExecutor {
                     List<ColumnType> types = filter.types();
                     RowPredicate condition = filter.condition();
                     yield input.with(() -> new Operator() {
+                        private final ConditionKernel kernel = new ConditionKernel(condition);
+                        private final boolean[] keep = new boolean[Chunk.CAPACITY];
+                        private final int[] rows = new int[Chunk.CAPACITY];
                         private final Chunk kept = new Chunk(types).allocate();
 
                         @Override
                         public void push(Chunk in, ChunkSink out) {
-                            kept.size = 0;
+                            kernel.keep(in, keep);
+                            int n = 0;
                             for (int r = 0; r < in.size; r++) {
-                                if (condition.eval(in, r) == RowPredicate.TRUE) {
-                                    for (int c = 0; c < kept.width(); c++) {
-                                        kept.copy(c, kept.size, in, c, r);
-                                    }
-                                    kept.size++;
+                                if (keep[r]) {
+                                    rows[n++] = r;
                                 }
                             }
-                            if (kept.size > 0) {
-                                out.accept(kept);
+                            if (n == 0) {
+                                return;
                             }
+                            for (int c = 0; c < kept.width(); c++) {
+                                kept.gather(c, in, c, rows, n);
+                            }
+                            kept.size = n;
+                            out.accept(kept);
                         }
                     }, types, input.taskClass());
                 }
@@ -623,6 +629,7 @@ public final class PipelineExecutor {
         private final boolean[] matched = new boolean[Chunk.CAPACITY];
         private final long[] hashes = new long[Chunk.CAPACITY];
         private final boolean[] skip = new boolean[Chunk.CAPACITY];
+        private final ConditionKernel residualKernel;
         /** The probe rows put out on their own: SEMI and ANTI as they are, an outer join's with NULLs beside. */
         private final Chunk rest;
 
@@ -631,6 +638,7 @@ public final class PipelineExecutor {
             this.keys = keys;
             this.nullsEqual = join.nullsEqual();
             this.residual = join.residual();
+            this.residualKernel = residual == null ? null : new ConditionKernel(residual);
             this.marks = marks;
             boolean buildFirst = join.buildLeft();
             List<ColumnType> pairTypes = join.pairTypes();
@@ -711,8 +719,13 @@ public final class PipelineExecutor {
                 table.gather(c, pairBuild, n, pairs, buildAt + c);
             }
             boolean all = residual == null;
+            if (all) {
+                Arrays.fill(keep, 0, n, true);
+            } else {
+                residualKernel.keep(pairs, keep);
+            }
             for (int i = 0; i < n; i++) {
-                boolean k = keep[i] = all || residual.eval(pairs, i) == RowPredicate.TRUE;
+                boolean k = keep[i];
                 matched[pairProbe[i]] |= k;
                 if (k && marks != null && !marks[pairBuild[i]]) {
                     marks[pairBuild[i]] = true;
