@@ -134,8 +134,11 @@ public final class JoinPlanning {
         List<RexNode> derived = new ArrayList<>();
         for (int column : byColumn.getFirst().keySet()) {
             if (byColumn.stream().allMatch(m -> m.containsKey(column))) {
-                derived.add(RexUtil.composeDisjunction(rexBuilder,
-                        byColumn.stream().map(m -> RexUtil.composeConjunction(rexBuilder, m.get(column))).toList()));
+                RexNode implied = RexUtil.composeDisjunction(rexBuilder,
+                        byColumn.stream().map(m -> RexUtil.composeConjunction(rexBuilder, m.get(column))).toList());
+                if (!implied.equals(or)) { // an OR on one column implies only itself
+                    derived.add(implied);
+                }
             }
         }
         return derived;
