@@ -110,6 +110,12 @@ final class ConditionKernel {
                     case GT -> { for (int r = 0; r < n; r++) { out[r] = a[r] > b[r] ? T : F; } }
                     case GE -> { for (int r = 0; r < n; r++) { out[r] = a[r] >= b[r] ? T : F; } }
                 }
+                // NaN equals NaN and is greater than any number, as RowPredicate and the dictionaries order it
+                for (int r = 0; r < n; r++) {
+                    if (a[r] != a[r] || b[r] != b[r]) {
+                        out[r] = op.holds(Double.compare(a[r], b[r])) ? T : F;
+                    }
+                }
             } else {
                 long[] a = left instanceof RowPredicate.ColumnOperand c ? chunk.longs[c.column()] : leftConstant;
                 long[] b = right instanceof RowPredicate.ColumnOperand c ? chunk.longs[c.column()] : rightConstant;

@@ -68,7 +68,10 @@ public final class PipelineExecutor {
 
     /** The plan's rows as pages, each knowing the node whose worker filled it. */
     RowStore rows(PlanNode plan, BooleanSupplier cancelled) {
-        return new Run(scheduler.newStatement(), cancelled).materialize(ColumnPruning.prune(plan));
+        PlanNode pruned = ColumnPruning.prune(plan);
+        Run run = new Run(scheduler.newStatement(), cancelled);
+        run.countUses(pruned);
+        return run.materialize(pruned);
     }
 
     /** Where a pipeline's rows come from. */
@@ -118,7 +121,9 @@ public final class PipelineExecutor {
     private final class Run {
         private final Statement statement;
         private final BooleanSupplier cancelled;
-        /** The rows of the breakers run so far: a node the plan holds twice (a view used twice) runs once. Stores are read-only. */
+        /** How many parents hold each node of the plan: a node held twice (a view used twice) runs once. */
+        private final Map<PlanNode, Integer> uses = new IdentityHashMap<>();
+        /** The rows of the shared breakers run so far (stores are read-only). */
         private final Map<PlanNode, RowStore> breakers = new IdentityHashMap<>();
 
         Run(Statement statement, BooleanSupplier cancelled) {
@@ -126,9 +131,32 @@ public final class PipelineExecutor {
             this.cancelled = cancelled;
         }
 
+        void countUses(PlanNode node) {
+            if (uses.merge(node, 1, Integer::sum) > 1) {
+                return;
+            }
+            switch (node) {
+                case PlanNode.Scan scan -> { }
+                case PlanNode.Rows rows -> { }
+                case PlanNode.Project project -> countUses(project.input());
+                case PlanNode.Filter filter -> countUses(filter.input());
+                case PlanNode.Aggregate aggregate -> countUses(aggregate.input());
+                case PlanNode.Sort sort -> countUses(sort.input());
+                case PlanNode.HashJoin join -> {
+                    countUses(join.left());
+                    countUses(join.right());
+                }
+            }
+        }
+
+        /** Whether the plan holds {@code node} more than once. */
+        boolean shared(PlanNode node) {
+            return uses.getOrDefault(node, 0) > 1;
+        }
+
         /** The rows of {@code node}, all of them, in order when it is a sort. */
         RowStore materialize(PlanNode node) {
-            if (node instanceof PlanNode.Aggregate || node instanceof PlanNode.Sort || node instanceof PlanNode.Rows) {
+            if (shared(node) && (node instanceof PlanNode.Aggregate || node instanceof PlanNode.Sort || node instanceof PlanNode.Rows)) {
                 RowStore known = breakers.get(node);
                 if (known == null) {
                     known = materializeNode(node);
@@ -327,7 +355,7 @@ public final class PipelineExecutor {
                 if (!join.nullsEqual()[i]) { // one key's equality is already a condition every match meets
                     int key = buildKeys[i];
                     PlanNode pushed = RuntimeFilters.push(probeSide, probeKeys[i],
-                            () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()));
+                            () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()), this::shared);
                     return pushed == null ? probeSide : pushed;
                 }
             }

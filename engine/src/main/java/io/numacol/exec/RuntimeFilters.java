@@ -15,45 +15,50 @@ final class RuntimeFilters {
     /**
      * {@code probe} with rows whose column {@code column} is not among the keys dropped below a
      * breaker, or null when no breaker is passed; {@code keys} is only made in the first case.
+     * Nodes {@code shared} with other parts of the plan are filtered above, never rebuilt.
      */
-    static PlanNode push(PlanNode probe, int column, java.util.function.Supplier<KeyFilter> keys) {
-        if (!into(probe, column, null).belowBreaker) {
+    static PlanNode push(PlanNode probe, int column, java.util.function.Supplier<KeyFilter> keys,
+                         java.util.function.Predicate<PlanNode> shared) {
+        if (!into(probe, column, null, shared).belowBreaker) {
             return null;
         }
-        return into(probe, column, keys.get()).node;
+        return into(probe, column, keys.get(), shared).node;
     }
 
     private record Pushed(PlanNode node, boolean belowBreaker) {
     }
 
-    private static Pushed into(PlanNode node, int column, KeyFilter keys) {
+    private static Pushed into(PlanNode node, int column, KeyFilter keys, java.util.function.Predicate<PlanNode> shared) {
         Pushed here = new Pushed(new PlanNode.Filter(node, new RowPredicate.InKeys(column, keys)), false);
+        if (shared.test(node)) {
+            return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
+        }
         return switch (node) {
             case PlanNode.Scan scan -> here;
             case PlanNode.Rows rows -> here;
             case PlanNode.Filter filter -> {
-                Pushed below = into(filter.input(), column, keys);
+                Pushed below = into(filter.input(), column, keys, shared);
                 yield new Pushed(new PlanNode.Filter(below.node, filter.condition()), below.belowBreaker);
             }
             case PlanNode.Project project -> {
                 if (!(project.exprs().get(column) instanceof ChunkExpr.Column c)) {
                     yield here;
                 }
-                Pushed below = into(project.input(), c.column(), keys);
+                Pushed below = into(project.input(), c.column(), keys, shared);
                 yield new Pushed(new PlanNode.Project(below.node, project.exprs()), below.belowBreaker);
             }
             case PlanNode.Sort sort -> {
                 if (sort.ordering().fetch() >= 0 || sort.ordering().offset() > 0) {
                     yield here; // the rows a limit keeps depend on all rows
                 }
-                Pushed below = into(sort.input(), column, keys);
+                Pushed below = into(sort.input(), column, keys, shared);
                 yield new Pushed(new PlanNode.Sort(below.node, sort.ordering()), true);
             }
             case PlanNode.Aggregate aggregate -> {
                 if (column >= aggregate.keys().length) {
                     yield here;
                 }
-                Pushed below = into(aggregate.input(), aggregate.keys()[column], keys);
+                Pushed below = into(aggregate.input(), aggregate.keys()[column], keys, shared);
                 yield new Pushed(new PlanNode.Aggregate(below.node, aggregate.keys(), aggregate.calls(), aggregate.types()), true);
             }
             case PlanNode.HashJoin join -> {
@@ -62,7 +67,7 @@ final class RuntimeFilters {
                 }
                 int leftWidth = join.left().types().size();
                 boolean left = column < leftWidth;
-                Pushed below = into(left ? join.left() : join.right(), left ? column : column - leftWidth, keys);
+                Pushed below = into(left ? join.left() : join.right(), left ? column : column - leftWidth, keys, shared);
                 boolean intoBuild = left == join.buildLeft();
                 yield new Pushed(new PlanNode.HashJoin(left ? below.node : join.left(), left ? join.right() : below.node,
                         join.leftKeys(), join.rightKeys(), join.nullsEqual(), join.kind(), join.buildLeft(), join.residual()),

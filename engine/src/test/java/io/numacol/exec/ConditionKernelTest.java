@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The chunk-at-a-time condition kernel keeps exactly the rows on which {@link RowPredicate#eval}
  * is TRUE: random conditions (comparisons of LONG, DOUBLE and STRING columns and constants, NULL
- * constants, AND, OR, NOT, IS [NOT] TRUE/FALSE, LIKE) over random chunks of odd sizes with NULLs.
+ * constants, AND, OR, NOT, IS [NOT] TRUE/FALSE, LIKE) over random chunks of odd sizes with NULLs,
+ * -0.0 and NaN.
  */
 class ConditionKernelTest {
     private static final List<ColumnType> TYPES = List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.doubleType(),
@@ -42,8 +43,8 @@ class ConditionKernelTest {
             }
             c.longs[0][r] = random.nextInt(-5, 5);
             c.longs[1][r] = random.nextInt(-5, 5);
-            c.doubles[2][r] = random.nextInt(8) == 0 ? -0.0 : random.nextInt(-3, 3) / 2.0;
-            c.doubles[3][r] = random.nextInt(-3, 3) / 2.0;
+            c.doubles[2][r] = random.nextInt(8) == 0 ? -0.0 : random.nextInt(12) == 0 ? Double.NaN : random.nextInt(-3, 3) / 2.0;
+            c.doubles[3][r] = random.nextInt(12) == 0 ? Double.NaN : random.nextInt(-3, 3) / 2.0;
             c.strings[4][r] = c.nulls[4][r] ? null : "s" + random.nextInt(4);
             c.strings[5][r] = c.nulls[5][r] ? null : "s" + random.nextInt(4);
         }

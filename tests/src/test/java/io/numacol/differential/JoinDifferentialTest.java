@@ -85,9 +85,9 @@ class JoinDifferentialTest {
                     + " GROUP BY x.vs ORDER BY s DESC NULLS LAST, x.vs NULLS FIRST LIMIT " + random.nextInt(1, 8);
             case 9 -> "SELECT COUNT(*), SUM(x.ia) FROM " + a + " x" + and(filter, (random.nextBoolean() ? "NOT " : "")
                     + "EXISTS (SELECT 1 FROM " + b + " y WHERE " + on + " AND (y.ia > x.ib OR y.vs = x.vs)"
-                    + (random.nextBoolean() ? " AND y.dm * 2 > x.dm / 3" : "") + ")");
+                    + (random.nextBoolean() ? " AND y.dm * 2 > x.dm * 3 - 1" : "") + ")");
             case 10 -> "SELECT x.ib, SUM(x.dm) / COUNT(*), AVG(y.dm), SUM(y.fd) / 4, MIN(x.dm / 7), MAX(y.dm * 3 / (x.dm + 100)) FROM " + a
-                    + " x JOIN " + b + " y ON " + on + (random.nextBoolean() ? " AND y.dm / 2 > x.dm - 1" : "") + filter
+                    + " x JOIN " + b + " y ON " + on + (random.nextBoolean() ? " AND y.dm * 2 > x.dm - 1" : "") + filter
                     + " GROUP BY x.ib";
             case 11 -> "SELECT EXTRACT(YEAR FROM x.dd), EXTRACT(MONTH FROM y.dd), SUM(CASE WHEN y.vs LIKE '"
                     + new String[]{"a%", "%b", "_b%", "%b%a%", "b!%%' ESCAPE '!"}[random.nextInt(5)] + "' THEN x.dm * 2 ELSE 0 END), "

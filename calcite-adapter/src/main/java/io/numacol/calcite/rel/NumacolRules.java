@@ -17,6 +17,8 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.core.JoinInfo;
@@ -253,7 +255,7 @@ public final class NumacolRules {
                 if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
                     for (RexNode operand : call.getOperands()) {
                         ImmutableBitSet refs = RelOptUtil.InputFinder.bits(operand);
-                        if (!(operand instanceof RexCall) || refs.isEmpty()) {
+                        if (!(operand instanceof RexCall) || refs.isEmpty() || !cannotFail(operand)) {
                             continue;
                         }
                         if (refs.nth(refs.cardinality() - 1) < leftWidth) {
@@ -315,6 +317,25 @@ public final class NumacolRules {
             kept.add(rexBuilder.makeInputRef(numacol, at));
         }
         return new NumacolProject(join.getCluster(), traits, numacol, kept, join.getRowType());
+    }
+
+    /**
+     * Whether computing {@code e} can never fail: below a join it is computed for every row,
+     * also for rows no pair would have reached, so a division (by zero), a CAST that checks its
+     * range or integer arithmetic (overflow) must stay in the condition.
+     */
+    private static boolean cannotFail(RexNode e) {
+        if (!(e instanceof RexCall c)) {
+            return true;
+        }
+        boolean unchecked = switch (c.getKind()) {
+            case DIVIDE -> false;
+            case CAST, PLUS, MINUS, TIMES, MINUS_PREFIX -> SqlTypeUtil.isApproximateNumeric(c.getType())
+                    || (c.getType().getSqlTypeName() == SqlTypeName.DECIMAL && c.getType().getPrecision() > ColumnType.MAX_DECIMAL_PRECISION)
+                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DECIMAL);
+            default -> true;
+        };
+        return unchecked && c.getOperands().stream().allMatch(NumacolRules::cannotFail);
     }
 
     /** {@code input}'s columns followed by {@code exprs} computed from them, or null when the pipeline executor cannot. */

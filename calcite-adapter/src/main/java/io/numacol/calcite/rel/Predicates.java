@@ -224,7 +224,9 @@ final class Predicates {
 
     static boolean isValue(RexNode node) {
         return node instanceof RexLiteral || node instanceof RexDynamicParam
-                || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst()))
+                || (node.getKind() == SqlKind.CAST && isValue(((RexCall) node).getOperands().getFirst())
+                && (!SqlTypeUtil.isNumeric(node.getType()) // a numeric CAST must not round: its value is its operand's
+                || RowExpressions.widening(((RexCall) node).getOperands().getFirst().getType(), node.getType())))
                 || (node instanceof RexCall c && (c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS
                 || c.getKind() == SqlKind.TIMES) && org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(c.getType())
                 && c.getOperands().stream().allMatch(Predicates::isValue));
