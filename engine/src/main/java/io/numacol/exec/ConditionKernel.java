@@ -128,17 +128,20 @@ final class ConditionKernel {
                     case GE -> { for (int r = 0; r < n; r++) { out[r] = a[r] >= b[r] ? T : F; } }
                 }
             }
-            for (RowPredicate.Operand o : List.of(left, right)) {
-                if (o instanceof RowPredicate.ColumnOperand c && chunk.nulls[c.column()] != null) {
-                    boolean[] nulls = chunk.nulls[c.column()];
-                    for (int r = 0; r < n; r++) {
-                        if (nulls[r]) {
-                            out[r] = U;
-                        }
+            unknownWhereNull(chunk, left);
+            unknownWhereNull(chunk, right);
+            return out;
+        }
+
+        private void unknownWhereNull(Chunk chunk, RowPredicate.Operand operand) {
+            if (operand instanceof RowPredicate.ColumnOperand c && chunk.nulls[c.column()] != null) {
+                boolean[] nulls = chunk.nulls[c.column()];
+                for (int r = 0; r < chunk.size; r++) {
+                    if (nulls[r]) {
+                        out[r] = U;
                     }
                 }
             }
-            return out;
         }
     }
 

@@ -150,17 +150,7 @@ final class JoinHashTable {
         return true;
     }
 
-    /** Whether a row's keys can match anything: no key is NULL, but for IS NOT DISTINCT FROM keys. */
-    static boolean matchable(Chunk chunk, int row, int[] keys, boolean[] nullsEqual) {
-        for (int i = 0; i < keys.length; i++) {
-            if (!nullsEqual[i] && chunk.isNull(keys[i], row)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Flags the rows of {@code chunk} whose keys can match nothing (see {@link #matchable}). */
+    /** Flags the rows of {@code chunk} whose keys can match nothing: a key is NULL, but for IS NOT DISTINCT FROM keys. */
     static void unmatchable(Chunk chunk, int[] keys, boolean[] nullsEqual, boolean[] out) {
         java.util.Arrays.fill(out, 0, chunk.size, false);
         for (int i = 0; i < keys.length; i++) {
@@ -173,7 +163,10 @@ final class JoinHashTable {
         }
     }
 
-    /** {@link #hash} of every row of {@code chunk} into {@code out}, a key column at a time. */
+    /**
+     * The hash of each row's keys of {@code chunk} into {@code out}, a key column at a time; equal
+     * keys (0.0 and -0.0, NULL and NULL) hash alike.
+     */
     static void hashes(Chunk chunk, int[] keys, long[] out) {
         int n = chunk.size;
         java.util.Arrays.fill(out, 0, n, 0x9E3779B97F4A7C15L);
@@ -204,28 +197,6 @@ final class JoinHashTable {
     }
 
     private static final long NULL_HASH = 0x5bd1e995L;
-
-    /** The hash of a row's keys; equal keys (0.0 and -0.0, NULL and NULL) hash alike. */
-    static long hash(Chunk chunk, int row, int[] keys) {
-        long h = 0x9E3779B97F4A7C15L;
-        for (int k : keys) {
-            long v;
-            if (chunk.isNull(k, row)) {
-                v = NULL_HASH;
-            } else {
-                v = switch (chunk.types[k].storageKind()) {
-                    case LONG -> chunk.longs[k][row];
-                    case DOUBLE -> {
-                        double d = chunk.doubles[k][row];
-                        yield Double.doubleToLongBits(d == 0 ? 0.0 : d);
-                    }
-                    case STRING -> chunk.strings[k][row].hashCode();
-                };
-            }
-            h = mix(h ^ v);
-        }
-        return h;
-    }
 
     /** Murmur3's 64-bit finalizer: the high bits, which pick the bucket, depend on every input bit. */
     private static long mix(long x) {

@@ -313,20 +313,12 @@ public final class PipelineExecutor {
             JoinHashTable table = new JoinHashTable(built, keys, nullsEqual);
             TaskGroup group = statement.newTaskGroup();
             try {
-                for (int from = 0; from < table.pageCount(); ) {
-                    int node = built.pageNode(from);
-                    int to = from + 1;
-                    while (to < table.pageCount() && to - from < PAGES_PER_TASK && built.pageNode(to) == node) {
-                        to++;
-                    }
-                    int start = from;
-                    int end = to;
+                for (RowStore.PageRun run : built.runs(PAGES_PER_TASK)) {
                     group.submit(context -> {
                         if (!cancelled.getAsBoolean() && !context.isCancelled()) {
-                            table.insert(start, end);
+                            table.insert(run.from(), run.to());
                         }
-                    }, node < 0 ? Affinity.none() : Affinity.node(node), TaskClass.JOIN_BUILD);
-                    from = to;
+                    }, run.affinity(), TaskClass.JOIN_BUILD);
                 }
             } finally {
                 group.await();
@@ -440,18 +432,11 @@ public final class PipelineExecutor {
                     case StoreSource(RowStore rows) -> {
                         TaskGroup group = statement.newTaskGroup();
                         try {
-                            List<Chunk> pages = rows.pages();
-                            for (int from = 0; from < pages.size(); ) {
-                                int node = rows.pageNode(from);
-                                int to = from + 1;
-                                while (to < pages.size() && to - from < PAGES_PER_TASK && rows.pageNode(to) == node) {
-                                    to++;
-                                }
+                            for (RowStore.PageRun run : rows.runs(PAGES_PER_TASK)) {
                                 PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
-                                task.pages(pages.subList(from, to));
+                                task.pages(rows.pages().subList(run.from(), run.to()));
                                 tasks.add(task);
-                                group.submit(task::run, node < 0 ? Affinity.none() : Affinity.node(node), pipeline.taskClass());
-                                from = to;
+                                group.submit(task::run, run.affinity(), pipeline.taskClass());
                             }
                         } finally {
                             group.await();

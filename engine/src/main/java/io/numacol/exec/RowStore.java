@@ -1,5 +1,6 @@
 package io.numacol.exec;
 
+import io.numacol.scheduler.Affinity;
 import io.numacol.storage.ColumnType;
 
 import java.util.ArrayList;
@@ -39,6 +40,28 @@ final class RowStore implements ChunkSink {
     /** The node of the worker that filled page {@code page}, or -1. */
     int pageNode(int page) {
         return pageNodes.get(page);
+    }
+
+    /** Pages {@code [from, to)}, all filled on {@code node} (-1: unknown). */
+    record PageRun(int from, int to, int node) {
+        Affinity affinity() {
+            return node < 0 ? Affinity.none() : Affinity.node(node);
+        }
+    }
+
+    /** The pages cut into runs of at most {@code maxPages} filled on one node: a task's share, with its node's affinity. */
+    List<PageRun> runs(int maxPages) {
+        List<PageRun> runs = new ArrayList<>();
+        for (int from = 0; from < pages.size(); ) {
+            int node = pageNodes.get(from);
+            int to = from + 1;
+            while (to < pages.size() && to - from < maxPages && pageNodes.get(to) == node) {
+                to++;
+            }
+            runs.add(new PageRun(from, to, node));
+            from = to;
+        }
+        return runs;
     }
 
     /** Says on which node the pages appended from now on are filled (the worker's). */
