@@ -10,7 +10,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's type system with two changes. Character literals of different lengths in one list
  * ({@code IN ('AIR', 'AIR REG')}, CASE branches) unify to VARCHAR instead of a CHAR padded to the
  * longest, which would never equal numacol's unpadded strings. And AVG of a DECIMAL keeps at least {@link #AVG_SCALE}
- * fraction digits. Calcite types it like its argument, so AVG(l_discount) over DECIMAL(15,2)
+ * fraction digits, or is a DOUBLE where the maximum precision leaves no room for them. Calcite types it like its argument, so AVG(l_discount) over DECIMAL(15,2)
  * would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give more digits too.
  * The JDBC driver sets it on every connection ({@code typeSystem} property).
  */
@@ -36,7 +36,10 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
         }
         int integerDigits = argumentType.getPrecision() - argumentType.getScale();
         int precision = Math.min(getMaxPrecision(SqlTypeName.DECIMAL), integerDigits + AVG_SCALE);
-        RelDataType avg = typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, precision - integerDigits);
+        // with too many integer digits for 6 fraction digits (AVG(d * 2) of a DECIMAL(15,2) d is
+        // DECIMAL(19,2) at most), a DOUBLE, as DuckDB gives, keeps the fractions a DECIMAL would cut
+        RelDataType avg = precision - integerDigits < AVG_SCALE ? typeFactory.createSqlType(SqlTypeName.DOUBLE)
+                : typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, precision - integerDigits);
         return typeFactory.createTypeWithNullability(avg, argumentType.isNullable());
     }
 }

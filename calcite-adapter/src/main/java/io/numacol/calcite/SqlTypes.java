@@ -44,7 +44,7 @@ public final class SqlTypes {
             case DECIMAL -> type.getPrecision() <= ColumnType.MAX_DECIMAL_PRECISION
                     ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
             case DATE -> ColumnType.date();
-            case CHAR -> ColumnType.charType(type.getPrecision());
+            case CHAR -> ColumnType.charType(Math.max(1, type.getPrecision())); // the empty literal is a CHAR(0)
             case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));
             default -> null;
         };

@@ -1,6 +1,11 @@
 package io.numacol.calcite.plan;
 
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -9,6 +14,7 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -18,6 +24,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.DateRangeRules;
 import org.apache.calcite.rel.rules.SemiJoinRule;
@@ -30,6 +37,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.RelBuilder;
@@ -69,9 +77,31 @@ import java.util.Set;
  *       generated code does not, so rows with a NULL x passed the filter. In the conditions of
  *       Calcite's operators such casts become nullable casts (numacol's own predicates already
  *       pass NULL through).</li>
+ *   <li><b>Duplicate rows of RIGHT and FULL nested-loop joins</b>: Calcite's nested-loop join
+ *       keeps the right rows nothing matched in an identity set, and a one-column row is a shared
+ *       boxed value ({@code Boolean.TRUE}), so equal rows collapse into one: a FULL JOIN on a
+ *       condition of one side lost rows. numacol runs joins without keys itself (every build row
+ *       in one chain, each pair tested). For conditions numacol cannot evaluate,
+ *       {@link #replaceRules} gives Calcite's nested-loop join a right side of two columns, the
+ *       second a constant, whose rows are arrays of their own.</li>
+ *   <li><b>Correlated subqueries in the select list over a join on expressions</b>
+ *       ({@code NumacolPrepare}): when converting SQL, Calcite pushes a join condition's
+ *       expressions below the join and puts a projection above it; the select list is then merged
+ *       into that projection, but its correlated form is built on the projection again with the
+ *       merged field numbers: an AssertionError ("type mismatch") or an index out of bounds. The
+ *       converter's RelBuilder merges no projections (keeping join conditions whole instead
+ *       breaks the field trimmer on correlated subqueries over outer joins).</li>
+ *   <li><b>Merge joins that do not compile</b> ({@code JoinPlanning}): Calcite's merge join
+ *       generates code with no matching method for a BOOLEAN key with a further condition. The
+ *       rule is removed: hash and nested-loop joins cover what numacol does not run.</li>
+ *   <li><b>Decorrelation and field trimming that fail</b> ({@code NumacolPrepare}): both are
+ *       rewrites the answer does not need. Calcite's field trimmer fails on some correlated
+ *       subqueries over joins (a correlated field it maps to -1), its decorrelator on others
+ *       (a relation with its fields in another order). Where either throws, the plan goes on
+ *       without that rewrite: untrimmed, or correlated (run by Calcite's correlate operator).</li>
  * </ol>
- * No upstream issue was found for 1, 2 and 3; 4 is the class of CALCITE-7619 (a cast that drops
- * nullability does not preserve semantics).
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7 and 8; 4 is the class of CALCITE-7619 (a cast
+ * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
     private CalciteDefects() {
@@ -97,8 +127,43 @@ public final class CalciteDefects {
             return AGGREGATE_TO_SEMI_JOIN;
         } else if (rule == DateRangeRules.FILTER_INSTANCE) {
             return FILTER_DATE_RANGE;
+        } else if (rule == EnumerableRules.ENUMERABLE_JOIN_RULE) {
+            return JOIN;
         }
         return null;
+    }
+
+    /** Calcite's join rule, but a RIGHT or FULL nested-loop join never has a right side of one column (defect 5). */
+    private static final RelOptRule JOIN = new DistinctRowsJoinRule(ConverterRule.Config.INSTANCE
+            .withConversion(LogicalJoin.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableJoinRule:distinctRows"));
+
+    private static final class DistinctRowsJoinRule extends ConverterRule {
+        DistinctRowsJoinRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            RelNode converted = ((ConverterRule) EnumerableRules.ENUMERABLE_JOIN_RULE).convert(rel);
+            if (!(converted instanceof EnumerableNestedLoopJoin join) || !join.getJoinType().generatesNullsOnLeft()
+                    || join.getRight().getRowType().getFieldCount() != 1) {
+                return converted;
+            }
+            RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+            RelNode right = join.getRight();
+            List<RexNode> columns = List.of(rexBuilder.makeInputRef(right, 0), rexBuilder.makeExactLiteral(BigDecimal.ZERO));
+            RelNode wider = EnumerableProject.create(right, columns, RexUtil.createStructType(rexBuilder.getTypeFactory(), columns,
+                    List.of(right.getRowType().getFieldNames().getFirst(), "$distinct"), null));
+            // the condition reads the right side's first column, which keeps its number
+            RelNode widened = EnumerableNestedLoopJoin.create(join.getLeft(), wider, join.getCondition(), join.getVariablesSet(),
+                    join.getJoinType());
+            int width = join.getRowType().getFieldCount();
+            List<RexNode> kept = new ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                kept.add(rexBuilder.makeInputRef(widened, i));
+            }
+            return EnumerableProject.create(widened, kept, join.getRowType());
+        }
     }
 
     private static final RelOptRule PROJECT_TO_SEMI_JOIN = new SemiJoinRule.ProjectToSemiJoinRule(

@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -67,7 +68,7 @@ public final class JoinPlanning {
         return Programs.sequence(
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 CalciteDefects::protectConstantKeys,
-                Programs.decorrelate(),
+                optional(Programs.decorrelate()),
                 Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
                 Programs.of(new HepProgramBuilder()
@@ -80,10 +81,24 @@ public final class JoinPlanning {
                         .addMatchOrder(HepMatchOrder.ARBITRARY)
                         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                         .build(), false, KeyMetadata.PROVIDER),
-                Programs.trim(),
+                optional(Programs.trim()),
                 JoinPlanning::costBased,
                 Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 CalciteDefects::strongCasts);
+    }
+
+    /**
+     * {@code program}, or its input unchanged where it fails: decorrelation and field trimming are
+     * rewrites the answer does not need ({@link CalciteDefects}, 8).
+     */
+    private static Program optional(Program program) {
+        return (planner, rel, traits, materializations, lattices) -> {
+            try {
+                return program.run(planner, rel, traits, materializations, lattices);
+            } catch (IndexOutOfBoundsException | AssertionError e) {
+                return rel;
+            }
+        };
     }
 
     private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
@@ -144,13 +159,19 @@ public final class JoinPlanning {
         return derived;
     }
 
-    /** Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order rules. */
+    /**
+     * Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order
+     * rules, and without Calcite's merge join: its generated code does not compile for some keys
+     * and conditions (a BOOLEAN key with a further condition), and a join numacol does not run is
+     * Calcite's hash or nested-loop join all the same.
+     */
     private static RelNode costBased(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
         materializations.forEach(planner::addMaterialization);
         lattices.forEach(planner::addLattice);
         for (RelOptRule rule : List.copyOf(planner.getRules())) {
-            if (rule instanceof JoinCommuteRule || rule instanceof JoinAssociateRule || rule instanceof JoinPushThroughJoinRule) {
+            if (rule instanceof JoinCommuteRule || rule instanceof JoinAssociateRule || rule instanceof JoinPushThroughJoinRule
+                    || rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE) {
                 planner.removeRule(rule);
             }
         }

@@ -15,7 +15,10 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -63,15 +66,49 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 return JoinPlanning.program();
             }
 
-            /** Calcite's converter, except that an INSERT's literals are checked as assignments. */
+            /**
+             * Calcite's converter, except that an INSERT's literals are checked as assignments, and
+             * that a query's RelBuilder never merges a projection into the one below ({@link
+             * CalciteDefects}, 6: a correlated subquery in the select list is rebuilt on the lower
+             * projection with the merged field numbers); the planner merges projections later. DML
+             * keeps merging: its literals are checked as they are cast into the VALUES.
+             */
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
                                                              SqlToRelConverter.Config config) {
                 RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
-                return new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
+                SqlToRelConverter dml = new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
                     @Override
                     protected RelNode convertInsert(SqlInsert call) {
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
+                    }
+                };
+                SqlToRelConverter.Config unmerged = config.addRelBuilderConfigTransform(c -> c.withBloat(-1));
+                return new SqlToRelConverter(this, validator, reader, cluster, convertlets, unmerged) {
+                    @Override
+                    public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+                        return query.getKind().belongsTo(SqlKind.DML) ? dml.convertQuery(query, needsValidation, top)
+                                : super.convertQuery(query, needsValidation, top);
+                    }
+
+                    /** Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
+                    @Override
+                    public RelNode decorrelate(SqlNode query, RelNode rootRel) {
+                        try {
+                            return super.decorrelate(query, rootRel);
+                        } catch (IndexOutOfBoundsException | AssertionError e) {
+                            return rootRel;
+                        }
+                    }
+
+                    /** Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
+                    @Override
+                    public RelNode trimUnusedFields(boolean ordered, RelNode rootRel) {
+                        try {
+                            return super.trimUnusedFields(ordered, rootRel);
+                        } catch (IndexOutOfBoundsException | AssertionError e) {
+                            return rootRel;
+                        }
                     }
                 };
             }

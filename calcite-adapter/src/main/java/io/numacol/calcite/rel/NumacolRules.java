@@ -8,6 +8,8 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.RelMdCollation;
+import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -91,6 +93,23 @@ public final class NumacolRules {
     }
 
     /**
+     * The traits of a numacol rel other than a sort: numacol's convention and no collation. Its
+     * tasks run morsels in parallel, so no order of its input survives it; and a logical rel's
+     * collation need not hold for what it becomes here (a projection claimed its input's order
+     * with the sort below it gone, and ORDER BY went unsorted).
+     */
+    private static RelTraitSet unordered(RelNode rel) {
+        return rel.getCluster().traitSetOf(NumacolRel.CONVENTION);
+    }
+
+    /** The traits of {@code project} over {@code sort}: the rows leave the sort in order and a projection keeps it. */
+    private static RelTraitSet sorted(LogicalProject project, NumacolSort sort) {
+        List<RelCollation> collations = RelMdCollation.project(project.getCluster().getMetadataQuery(), sort, project.getProjects());
+        RelTraitSet traits = unordered(project);
+        return collations.isEmpty() ? traits : traits.replace(collations.getFirst());
+    }
+
+    /**
      * {@code rel} as numacol rels, or null; {@code seen} keeps each subset's answer, so alternatives
      * are tried once and a set that contains itself (Volcano allows that) ends the search.
      */
@@ -139,7 +158,7 @@ public final class NumacolRules {
                 if (input == null) {
                     return null;
                 }
-                RelTraitSet traits = project.getTraitSet().replace(NumacolRel.CONVENTION);
+                RelTraitSet traits = input instanceof NumacolSort sort ? sorted(project, sort) : unordered(project);
                 if (rowSource(input) && project.getProjects().stream().allMatch(RowExpressions::supports)) {
                     List<RexNode> exprs = project.getProjects();
                     if (input instanceof NumacolProject below) { // one projection over the scan's columns
@@ -156,7 +175,7 @@ public final class NumacolRules {
                 if (input == null || agg.getGroupType() != Aggregate.Group.SIMPLE) {
                     return null;
                 }
-                NumacolAggregate a = new NumacolAggregate(agg.getCluster(), agg.getTraitSet().replace(NumacolRel.CONVENTION),
+                NumacolAggregate a = new NumacolAggregate(agg.getCluster(), unordered(agg),
                         input, agg.getGroupSet(), agg.getAggCallList());
                 return NumacolQuery.oneTable(a) || pipelined(a) ? a : null;
             }
@@ -211,7 +230,7 @@ public final class NumacolRules {
         if (left == null || right == null || !pipelined(left) || !pipelined(right)) {
             return null;
         }
-        RelTraitSet traits = join.getTraitSet().replace(NumacolRel.CONVENTION);
+        RelTraitSet traits = unordered(join);
         if (!runs(join)) {
             return computedOperands(join, left, right, traits);
         }
@@ -219,9 +238,9 @@ public final class NumacolRules {
                 buildsLeft(join, left, right));
     }
 
-    /** The side a hash join builds: a join without keys builds its one-row side, others the side estimated smaller. */
+    /** The side a hash join builds: a join without keys builds its one-row side if it has one, others the side estimated smaller. */
     private static boolean buildsLeft(Join join, RelNode left, RelNode right) {
-        if (join.analyzeCondition().leftKeys.isEmpty()) {
+        if (join.analyzeCondition().leftKeys.isEmpty() && (oneRow(left) || oneRow(right))) {
             return oneRow(left);
         }
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
@@ -355,15 +374,18 @@ public final class NumacolRules {
             names.add("$computed" + i);
         }
         RelDataType rowType = RexUtil.createStructType(input.getCluster().getTypeFactory(), projects, names, null);
-        NumacolProject p = new NumacolProject(input.getCluster(), input.getTraitSet().replace(NumacolRel.CONVENTION), input,
+        NumacolProject p = new NumacolProject(input.getCluster(), unordered(input), input,
                 projects, rowType);
         return pipelined(p) ? p : null;
     }
 
     /**
      * Whether the pipeline executor runs a join of this type and condition over its inputs' row
-     * types: INNER, LEFT, RIGHT, FULL, SEMI or ANTI; at least one key; keys that compare by stored value; the
-     * rest of the condition on values.
+     * types: INNER, LEFT, RIGHT, FULL, SEMI or ANTI; keys that compare by stored value; the rest of
+     * the condition on values. A join without keys (a cross product, a condition of inequalities)
+     * puts every build row in one chain and tests each pair: Calcite's nested-loop join, the
+     * alternative, loses duplicate rows of a one-column side in RIGHT and FULL joins (it marks
+     * matched rows in an identity set, and such rows are shared boxed values).
      */
     static boolean runs(org.apache.calcite.rel.core.Join join) {
         RelNode left = join.getLeft();
@@ -374,9 +396,6 @@ public final class NumacolRules {
             return false;
         }
         JoinInfo info = join.analyzeCondition();
-        if (info.leftKeys.isEmpty() && !oneRow(left) && !oneRow(right)) {
-            return false; // no cross products but with a scalar subquery's row
-        }
         RexNode rest = residual(join, info);
         if (rest != null) {
             List<ColumnType> pair = new ArrayList<>(RowExpressions.chunkTypes(left));
@@ -421,7 +440,7 @@ public final class NumacolRules {
         if (!RowConditions.supports(condition, RowConditions.types(input))) {
             return null;
         }
-        return new NumacolFilter(filter.getCluster(), input.getTraitSet().replace(NumacolRel.CONVENTION), input, condition, true);
+        return new NumacolFilter(filter.getCluster(), unordered(filter), input, condition, true);
     }
 
     /** Rows a filter, projection or aggregate can take: a scan, filtered or projected. */
@@ -485,7 +504,7 @@ public final class NumacolRules {
         if (pushed.isEmpty()) {
             return filter;
         }
-        RelNode result = new NumacolFilter(filter.getCluster(), below.getTraitSet().replace(NumacolRel.CONVENTION), below,
+        RelNode result = new NumacolFilter(filter.getCluster(), unordered(filter), below,
                 RexUtil.composeConjunction(rexBuilder, pushed));
         if (columns != null) {
             result = columns.copy(columns.getTraitSet(), List.of(result));

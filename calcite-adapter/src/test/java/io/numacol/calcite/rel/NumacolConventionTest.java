@@ -413,9 +413,9 @@ class NumacolConventionTest {
     }
 
     @Test
-    void joinsOnOtherConditionsStayInCalcite() throws SQLException {
+    void joinsWithoutKeysRunInNumacolToo() throws SQLException {
         String sql = "select count(*) from lineitem a join t on a.l_linenumber < t.id";
-        assertThat(explain(sql)).containsPattern("Enumerable[A-Za-z]*Join").doesNotContain("NumacolJoin");
+        assertThat(explain(sql)).contains("NumacolJoin").doesNotContainPattern("Enumerable[A-Za-z]*Join");
         long expected = lineitem.stream().mapToLong(r -> nullable.stream().filter(t -> r.linenumber() < (int) t[0]).count()).sum();
         assertThat(query(sql)).containsExactly(List.of(expected));
     }

@@ -1,0 +1,352 @@
+package io.numacol.differential;
+
+import io.numacol.tpch.ResultComparison;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * numacol's random differential tester: seeded random schemas, data and SELECTs
+ * ({@link RandomSchema}, {@link QueryGenerator}) run on numacol and on DuckDB, answers compared as
+ * multisets (row by row on the ORDER BY columns). A mismatch, an error only numacol raises, or a
+ * statement that runs past its timeout is shrunk to a minimal query and printed with its seeds.
+ *
+ * <p>CI runs the quick mode ({@code random.queries}, 300 by default). The long run:
+ * {@code ./mvnw -pl tests test -Dtest=RandomDifferentialTest -Drandom.queries=100000}; one case
+ * again: {@code -Drandom.replay=SCHEMA_SEED:QUERY_SEED}.
+ *
+ * <p>Numbers compare exactly (integers and DECIMALs by value, whatever the scale; doubles of the
+ * generated data are exact binary fractions), except DECIMAL quotients and averages, which compare
+ * within one unit of the sixth fraction digit ({@link ResultComparison}). The generator says which
+ * differences between the engines are defined by each and left out.
+ */
+class RandomDifferentialTest {
+    private static final long SEED = Long.getLong("random.seed", 20261124L);
+    private static final int QUERIES = Integer.getInteger("random.queries", 300);
+    private static final int PER_SCHEMA = Integer.getInteger("random.perSchema", 60);
+    private static final String REPLAY = System.getProperty("random.replay");
+    /** With {@code random.replay}: this query instead of the generated one. */
+    private static final String SQL = System.getProperty("random.sql");
+    private static final int TIMEOUT_SECONDS = Integer.getInteger("random.timeout", 60);
+    private static final int SHRINK_STEPS = Integer.getInteger("random.shrinkSteps", 400);
+    /** Above this many rows, answers compare only exactly (the tolerant comparison is quadratic). */
+    private static final int TOLERANT_ROWS = 3000;
+
+    enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL }
+
+    record Outcome(Kind kind, String detail) {
+        boolean failure() {
+            return kind == Kind.MISMATCH || kind == Kind.NUMACOL_ERROR || kind == Kind.TIMEOUT;
+        }
+    }
+
+    @Test
+    void agreesWithDuckDb() throws SQLException {
+        Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+        List<String> failures = new ArrayList<>();
+        List<String> duckdbOnly = new ArrayList<>();
+        int done = 0;
+        for (int s = 0; done < QUERIES; s++) {
+            long schemaSeed = REPLAY != null ? Long.parseLong(REPLAY.split(":")[0]) : mix(SEED, s);
+            RandomSchema schema = RandomSchema.generate(schemaSeed);
+            try (Engines engines = new Engines(schema)) {
+                for (int q = 0; q < PER_SCHEMA && done < QUERIES; q++, done++) {
+                    long querySeed = REPLAY != null ? Long.parseLong(REPLAY.split(":")[1]) : mix(schemaSeed, q);
+                    Sql sql = new QueryGenerator(schema, querySeed).query();
+                    if (SQL != null) { // one or more queries, separated by ";;"
+                        for (String one : SQL.split(";;")) {
+                            if (one.strip().startsWith("SHOW ")) { // both engines' rows
+                                String shown = one.strip().substring(5);
+                                System.out.println(shown + "\n  numacol: " + rows(engines.numacol, shown, new ArrayList<>(), 0)
+                                        + "\n  DuckDB:  " + rows(engines.duckdb, shown, new ArrayList<>(), 0));
+                                continue;
+                            }
+                            if (one.strip().startsWith("EXPLAIN")) {
+                                rows(engines.numacol, one.strip(), new ArrayList<>(), 0).forEach(r -> System.out.println(r.getFirst()));
+                                continue;
+                            }
+                            System.out.println(one.strip() + "\n  -> " + engines.run(one.strip()));
+                        }
+                        return;
+                    }
+                    Outcome outcome = engines.run(sql.render());
+                    counts.merge(outcome.kind(), 1, Integer::sum);
+                    if (outcome.failure()) {
+                        Sql small = shrink(engines, sql, outcome);
+                        String report = String.format("%s at -Drandom.replay=%d:%d%n  schema: %s%n  numacol: %s%n  query:  %s%n"
+                                        + "  shrunk: %s%n  %s%n", outcome.kind(), schemaSeed, querySeed, schema.describe(), engines.url,
+                                sql.render(), small.render(), engines.run(small.render()).detail());
+                        System.out.print(report);
+                        failures.add(report);
+                    } else if (outcome.kind() == Kind.DUCKDB_ERROR && duckdbOnly.size() < 20) {
+                        duckdbOnly.add(sql.render() + "\n    " + outcome.detail());
+                    }
+                    if (REPLAY != null) {
+                        done = QUERIES;
+                    }
+                }
+            }
+        }
+        System.out.printf("random differential run, seed %d: %d queries, %s%n", SEED, done, counts);
+        duckdbOnly.forEach(q -> System.out.println("only DuckDB failed: " + q));
+        assertThat(failures.size()).as("queries where numacol disagrees with DuckDB, fails or hangs (printed above); the first:%n%s",
+                failures.isEmpty() ? "" : failures.getFirst()).isZero();
+        assertThat(counts.getOrDefault(Kind.AGREE, 0)).as("queries both engines answered").isGreaterThan(done / 2);
+    }
+
+    private static long mix(long seed, int index) {
+        return new SplittableRandom(seed * 1_000_003L + index).nextLong() & Long.MAX_VALUE;
+    }
+
+    /** Tries simpler variants in order and keeps the first that fails the same way, until none does. */
+    private static Sql shrink(Engines engines, Sql sql, Outcome failure) {
+        Sql current = sql;
+        int steps = 0;
+        boolean progress = true;
+        while (progress && steps < SHRINK_STEPS) {
+            progress = false;
+            for (Sql variant : current.variants()) {
+                if (++steps > SHRINK_STEPS) {
+                    break;
+                }
+                Outcome outcome = engines.run(variant.render());
+                if (outcome.kind() == failure.kind() && sameError(outcome, failure)) {
+                    current = variant;
+                    progress = true;
+                    break;
+                }
+            }
+        }
+        return current;
+    }
+
+    private static boolean sameError(Outcome a, Outcome b) {
+        return a.kind() != Kind.NUMACOL_ERROR || errorClass(a.detail()).equals(errorClass(b.detail()));
+    }
+
+    /** The root cause and the gist of its message: without quoted text, numbers and positions, which shrinking changes. */
+    private static String errorClass(String detail) {
+        int cause = detail.lastIndexOf(" / caused by ");
+        String root = cause < 0 ? detail : detail.substring(cause);
+        root = root.replaceAll("\"[^\"]*\"|'[^']*'|\\[[^\\]]*\\]|#\\d+|\\d+", "_");
+        return root.length() > 60 ? root.substring(0, 60) : root;
+    }
+
+    /** numacol on a random fake topology and part size, and DuckDB, with the same data. */
+    private static final class Engines implements AutoCloseable {
+        final String url;
+        final Connection numacol;
+        final Connection duckdb;
+
+        Engines(RandomSchema schema) throws SQLException {
+            SplittableRandom random = new SplittableRandom(schema.seed);
+            url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5);
+            numacol = DriverManager.getConnection(url);
+            duckdb = DriverManager.getConnection("jdbc:duckdb:");
+            schema.load(numacol);
+            schema.load(duckdb);
+        }
+
+        Outcome run(String sql) {
+            List<List<Object>> expected;
+            List<String> labels = new ArrayList<>();
+            try {
+                expected = rows(duckdb, sql, labels, 0);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    rows(numacol, sql, new ArrayList<>(), TIMEOUT_SECONDS);
+                    return new Outcome(Kind.DUCKDB_ERROR, message(e));
+                } catch (SQLException | RuntimeException | AssertionError both) {
+                    return new Outcome(Kind.BOTH_ERROR, message(e));
+                }
+            }
+            int[] orderKeys = orderKeys(sql, labels);
+            if (orderKeys == null) {
+                return new Outcome(Kind.NOT_TOTAL, "a LIMIT without every column in the ORDER BY");
+            }
+            List<List<Object>> actual;
+            try {
+                actual = rows(numacol, sql, new ArrayList<>(), TIMEOUT_SECONDS);
+            } catch (SQLTimeoutException e) {
+                return new Outcome(Kind.TIMEOUT, message(e));
+            } catch (SQLException | RuntimeException | AssertionError e) {
+                if (SQL != null) {
+                    e.printStackTrace(System.out);
+                }
+                // an AssertionError is Calcite's own check (tests run with -ea): numacol's failure all the same
+                return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
+            }
+            String difference = compare(actual, expected, orderKeys);
+            return difference == null ? new Outcome(Kind.AGREE, "") : new Outcome(Kind.MISMATCH, difference);
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try (numacol; duckdb) {
+                // both closed
+            }
+        }
+    }
+
+    private static boolean isTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTimeoutException || String.valueOf(t.getMessage()).contains("timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String message(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceFirst("^Error while executing SQL \".*\": ", "");
+        return root == e ? e.getClass().getSimpleName() + ": " + first
+                : e.getClass().getSimpleName() + ": " + first + " / caused by " + root.getClass().getSimpleName() + ": "
+                + String.valueOf(root.getMessage()).lines().findFirst().orElse("");
+    }
+
+    private static List<List<Object>> rows(Connection connection, String sql, List<String> labels, int timeout) throws SQLException {
+        List<List<Object>> out = new ArrayList<>();
+        try (Statement s = connection.createStatement()) {
+            if (timeout > 0) {
+                s.setQueryTimeout(timeout);
+            }
+            try (ResultSet rs = s.executeQuery(sql)) {
+                ResultSetMetaData meta = rs.getMetaData();
+                int n = meta.getColumnCount();
+                for (int i = 1; i <= n; i++) {
+                    labels.add(meta.getColumnLabel(i).toLowerCase());
+                }
+                while (rs.next()) {
+                    List<Object> row = new ArrayList<>(n);
+                    for (int i = 1; i <= n; i++) {
+                        Object v = rs.getObject(i);
+                        row.add(v instanceof java.sql.Date d ? d.toLocalDate() : v);
+                    }
+                    out.add(row);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The 1-based columns the outermost ORDER BY sorts by; null when a LIMIT leaves ties to the
+     * engine (not every column ordered). Only the outermost query of a generated one has an ORDER BY.
+     */
+    static int[] orderKeys(String sql, List<String> labels) {
+        int at = sql.lastIndexOf(" ORDER BY ");
+        boolean limit = sql.contains(" LIMIT ");
+        if (at < 0) {
+            return limit ? null : new int[0];
+        }
+        String keys = sql.substring(at + " ORDER BY ".length());
+        int end = keys.indexOf(" LIMIT ");
+        if (end >= 0) {
+            keys = keys.substring(0, end);
+        }
+        List<Integer> columns = new ArrayList<>();
+        for (String key : keys.split(", ")) {
+            int column = labels.indexOf(key.strip().split(" ")[0].toLowerCase());
+            if (column < 0) {
+                return null;
+            }
+            if (!columns.contains(column + 1)) {
+                columns.add(column + 1);
+            }
+        }
+        if (limit && columns.size() < labels.size()) {
+            return null;
+        }
+        return columns.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Null when the answers agree, else what differs. */
+    static String compare(List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
+        if (actual.size() != expected.size()) {
+            return actual.size() + " rows instead of " + expected.size() + ": " + head(actual) + " / DuckDB: " + head(expected);
+        }
+        for (int i = 0; i < actual.size(); i++) {
+            for (int key : orderKeys) {
+                if (!ResultComparison.same(actual.get(i).get(key - 1), expected.get(i).get(key - 1))) {
+                    return "row " + i + " out of order: " + actual.get(i) + " where DuckDB has " + expected.get(i);
+                }
+            }
+        }
+        Map<List<String>, Integer> counts = new HashMap<>();
+        for (List<Object> row : expected) {
+            counts.merge(canonical(row), 1, Integer::sum);
+        }
+        List<Object> extra = null;
+        for (List<Object> row : actual) {
+            List<String> key = canonical(row);
+            Integer left = counts.get(key);
+            if (left == null) {
+                extra = row;
+                break;
+            }
+            if (left == 1) {
+                counts.remove(key);
+            } else {
+                counts.put(key, left - 1);
+            }
+        }
+        if (extra == null) {
+            return null;
+        }
+        if (actual.size() <= TOLERANT_ROWS) {
+            try {
+                ResultComparison.assertSameResult(actual, expected, new int[0]);
+                return null;
+            } catch (AssertionError e) {
+                return e.getMessage().lines().findFirst().orElse("") + "; first row DuckDB lacks: " + extra;
+            }
+        }
+        return "DuckDB has no row " + extra + " (of " + actual.size() + ")";
+    }
+
+    private static List<String> canonical(List<Object> row) {
+        List<String> out = new ArrayList<>(row.size());
+        for (Object v : row) {
+            out.add(switch (v) {
+                case null -> "NULL";
+                case Double d when Double.isFinite(d) -> BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+                case Float f when Float.isFinite(f) -> BigDecimal.valueOf(f).stripTrailingZeros().toPlainString();
+                case BigDecimal d -> d.stripTrailingZeros().toPlainString();
+                case BigInteger i -> i.toString();
+                case Long l -> l.toString();
+                case Integer i -> i.toString();
+                case Short s -> s.toString();
+                case Byte b -> b.toString();
+                case LocalDate d -> "D" + d;
+                case String s -> "'" + s;
+                default -> v.getClass().getSimpleName() + ":" + v;
+            });
+        }
+        return out;
+    }
+
+    private static String head(List<List<Object>> rows) {
+        return rows.size() <= 4 ? rows.toString() : rows.subList(0, 4) + " ...";
+    }
+}
