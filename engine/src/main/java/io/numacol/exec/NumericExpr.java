@@ -32,6 +32,14 @@ public sealed interface NumericExpr {
             return new Type(false, scale, Long.MIN_VALUE, Long.MAX_VALUE, true, "DECIMAL(" + precision + ", " + scale + ")");
         }
 
+        /**
+         * Whether the values are DECIMALs, unscaled at {@link #scale}: those that may leave a long,
+         * and those a CAST checks against a precision (which {@link #decimal} leaves false).
+         */
+        public boolean fractional() {
+            return !approximate && (decimal || name.startsWith("DECIMAL"));
+        }
+
         /** An exact type whose range is all of a long's: no check needed but for overflow. */
         public boolean fullRange() {
             return min == Long.MIN_VALUE && max == Long.MAX_VALUE;

@@ -576,7 +576,7 @@ public final class QueryExecutor {
 
         /** count * first + vidSum, in a long when it fits. */
         private static Accumulator exactSum(long count, long vidSum, long first, NumericExpr.Type type) {
-            int scale = type.decimal() ? type.scale() : -1;
+            int scale = type.fractional() ? type.scale() : -1;
             long product = count * first;
             long total = product + vidSum;
             boolean fits = Math.multiplyHigh(count, first) == (product >> 63) && ((product ^ total) & (vidSum ^ total)) >= 0;

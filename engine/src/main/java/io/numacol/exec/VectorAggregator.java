@@ -139,7 +139,7 @@ final class VectorAggregator {
         return switch (call.kind()) {
             case COUNT -> new CountAcc(kernel::nulls);
             case SUM -> expr.type().approximate() ? new DoubleSumAcc(kernel)
-                    : new ExactSumAcc(kernel, expr.type().decimal() ? expr.type().scale() : -1);
+                    : new ExactSumAcc(kernel, expr.type().fractional() ? expr.type().scale() : -1);
             case MIN, MAX -> expr.type().approximate() ? new DoubleExtremeAcc(kernel, sign) : new LongExtremeAcc(kernel, sign);
         };
     }
@@ -565,7 +565,7 @@ final class VectorAggregator {
                 return Accumulator.extreme(sign, null);
             }
             NumericExpr.Type type = input.type;
-            return Accumulator.extreme(sign, type.decimal() ? BigDecimal.valueOf(best[group], type.scale()) : (Object) best[group]);
+            return Accumulator.extreme(sign, type.fractional() ? BigDecimal.valueOf(best[group], type.scale()) : (Object) best[group]);
         }
     }
 

@@ -91,16 +91,24 @@ import java.util.Set;
  *       merged field numbers: an AssertionError ("type mismatch") or an index out of bounds. The
  *       converter's RelBuilder merges no projections (keeping join conditions whole instead
  *       breaks the field trimmer on correlated subqueries over outer joins).</li>
- *   <li><b>Merge joins that do not compile</b> ({@code JoinPlanning}): Calcite's merge join
- *       generates code with no matching method for a BOOLEAN key with a further condition. The
- *       rule is removed: hash and nested-loop joins cover what numacol does not run.</li>
+ *   <li><b>Merge joins that do not compile, merge unions that lose rows</b> ({@code
+ *       JoinPlanning}): Calcite's merge join generates code with no matching method for a BOOLEAN
+ *       key with a further condition; its merge union takes an ORDER BY's LIMIT into each branch
+ *       of a UNION DISTINCT before duplicates are removed, so a branch with repeated values gave
+ *       too few rows. Both rules are removed: hash joins, nested-loop joins and a sort above the
+ *       union cover what numacol does not run.</li>
  *   <li><b>Decorrelation and field trimming that fail</b> ({@code NumacolPrepare}): both are
  *       rewrites the answer does not need. Calcite's field trimmer fails on some correlated
  *       subqueries over joins (a correlated field it maps to -1), its decorrelator on others
  *       (a relation with its fields in another order). Where either throws, the plan goes on
  *       without that rewrite: untrimmed, or correlated (run by Calcite's correlate operator).</li>
+ *   <li><b>A grand total beside a DISTINCT aggregate over no rows</b> ({@link #replaceRules}):
+ *       Calcite rewrites {@code SUM(DISTINCT x) ... HAVING COUNT(*) <= 2} with GROUPING SETS
+ *       ((x), ()) and reads COUNT(*) from the () row, which its aggregate does not give over an
+ *       empty input: the count was NULL, not 0, and the HAVING dropped the row. The rewrite
+ *       without grouping sets (partial aggregates, then joins) is used instead.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7 and 8; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8 and 9; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -129,6 +137,8 @@ public final class CalciteDefects {
             return FILTER_DATE_RANGE;
         } else if (rule == EnumerableRules.ENUMERABLE_JOIN_RULE) {
             return JOIN;
+        } else if (rule == CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES) {
+            return CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN;
         }
         return null;
     }

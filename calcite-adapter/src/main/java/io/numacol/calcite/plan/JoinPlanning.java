@@ -13,6 +13,9 @@ import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinToMultiJoinRule;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.rules.JoinAssociateRule;
 import org.apache.calcite.rel.rules.JoinCommuteRule;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
@@ -24,6 +27,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.mapping.Mappings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +62,19 @@ public final class JoinPlanning {
     private JoinPlanning() {
     }
 
+    /**
+     * Calcite's JoinToMultiJoinRule for inner joins only: with an outer join it merges a condition
+     * of the null-generating side's inner joins into the MultiJoin's filter, and LoptOptimizeJoinRule
+     * then applies it above the outer join, which drops the outer rows it should keep
+     * ({@code a JOIN b ON .. RIGHT JOIN c ON b.x = c.y AND a.s LIKE 'b%'} lost c's unmatched rows).
+     * The inner joins on either side of an outer join are still ordered, each as a MultiJoin.
+     */
+    private static final RelOptRule INNER_JOIN_TO_MULTI_JOIN = CoreRules.JOIN_TO_MULTI_JOIN.config
+            .withDescription("JoinToMultiJoinRule:inner")
+            .withOperandSupplier(b -> b.operand(LogicalJoin.class).predicate(j -> j.getJoinType() == JoinRelType.INNER)
+                    .inputs(left -> left.operand(RelNode.class).anyInputs(), right -> right.operand(RelNode.class).anyInputs()))
+            .as(JoinToMultiJoinRule.Config.class).toRule();
+
     /** Rules numacol adds to the Volcano planner for joins: none, LoptOptimizeJoinRule runs before it. */
     static List<RelOptRule> rules() {
         return List.of();
@@ -76,7 +93,7 @@ public final class JoinPlanning {
                         .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
                         .addRuleInstance(CoreRules.JOIN_PUSH_EXPRESSIONS)
                         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-                        .addRuleCollection(List.of(CoreRules.JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
+                        .addRuleCollection(List.of(INNER_JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
                                 CoreRules.FILTER_MULTI_JOIN_MERGE))
                         .addMatchOrder(HepMatchOrder.ARBITRARY)
                         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
@@ -95,7 +112,7 @@ public final class JoinPlanning {
         return (planner, rel, traits, materializations, lattices) -> {
             try {
                 return program.run(planner, rel, traits, materializations, lattices);
-            } catch (IndexOutOfBoundsException | AssertionError e) {
+            } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
                 return rel;
             }
         };
@@ -161,9 +178,7 @@ public final class JoinPlanning {
 
     /**
      * Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order
-     * rules, and without Calcite's merge join: its generated code does not compile for some keys
-     * and conditions (a BOOLEAN key with a further condition), and a join numacol does not run is
-     * Calcite's hash or nested-loop join all the same.
+     * rules, and without Calcite's merge join and merge union ({@link CalciteDefects}, 7).
      */
     private static RelNode costBased(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
@@ -171,7 +186,7 @@ public final class JoinPlanning {
         lattices.forEach(planner::addLattice);
         for (RelOptRule rule : List.copyOf(planner.getRules())) {
             if (rule instanceof JoinCommuteRule || rule instanceof JoinAssociateRule || rule instanceof JoinPushThroughJoinRule
-                    || rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE) {
+                    || rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE || rule == EnumerableRules.ENUMERABLE_MERGE_UNION_RULE) {
                 planner.removeRule(rule);
             }
         }

@@ -23,6 +23,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
+import org.apache.calcite.util.mapping.Mappings;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     public RelNode decorrelate(SqlNode query, RelNode rootRel) {
                         try {
                             return super.decorrelate(query, rootRel);
-                        } catch (IndexOutOfBoundsException | AssertionError e) {
+                        } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
                             return rootRel;
                         }
                     }
@@ -106,7 +107,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     public RelNode trimUnusedFields(boolean ordered, RelNode rootRel) {
                         try {
                             return super.trimUnusedFields(ordered, rootRel);
-                        } catch (IndexOutOfBoundsException | AssertionError e) {
+                        } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
                             return rootRel;
                         }
                     }

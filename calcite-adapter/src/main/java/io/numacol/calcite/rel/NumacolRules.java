@@ -422,7 +422,18 @@ public final class NumacolRules {
             return null;
         }
         RexBuilder rexBuilder = join.getCluster().getRexBuilder();
-        return RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions));
+        return flat(rexBuilder, RexUtil.expandSearch(rexBuilder, null, RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions)));
+    }
+
+    /** {@code e} with no AND directly in an AND, nor OR in an OR, at any depth. */
+    private static RexNode flat(RexBuilder rexBuilder, RexNode e) {
+        return e.accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexNode visited = super.visitCall(call);
+                return visited.isA(SqlKind.AND) || visited.isA(SqlKind.OR) ? RexUtil.flatten(rexBuilder, visited) : visited;
+            }
+        });
     }
 
     /** Whether {@code rel} holds what only the pipeline executor runs: a join, a condition on values, an aggregate or sort below. */
@@ -436,7 +447,9 @@ public final class NumacolRules {
         if (!pipelined(input)) {
             return null;
         }
-        RexNode condition = RexUtil.expandSearch(filter.getCluster().getRexBuilder(), null, filter.getCondition());
+        RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+        // flat, as a Filter's condition must be: expanding SEARCH nests ANDs in ORs
+        RexNode condition = flat(rexBuilder, RexUtil.expandSearch(rexBuilder, null, filter.getCondition()));
         if (!RowConditions.supports(condition, RowConditions.types(input))) {
             return null;
         }
