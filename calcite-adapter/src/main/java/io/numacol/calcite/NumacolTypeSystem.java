@@ -34,12 +34,14 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
         if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL || argumentType.getScale() >= AVG_SCALE) {
             return super.deriveAvgAggType(typeFactory, argumentType);
         }
+        // The widest precision: Calcite computes AVG as CAST(SUM(x) AS <this type>) / COUNT(x), and
+        // the sum needs more integer digits than x (AVG(2.20) over 1000 rows sums to 2200.00).
+        // With too many integer digits left for 6 fraction digits (AVG(d * 2) of a DECIMAL(15,2) d),
+        // a DOUBLE, as DuckDB gives, keeps the fractions a DECIMAL would cut.
         int integerDigits = argumentType.getPrecision() - argumentType.getScale();
-        int precision = Math.min(getMaxPrecision(SqlTypeName.DECIMAL), integerDigits + AVG_SCALE);
-        // with too many integer digits for 6 fraction digits (AVG(d * 2) of a DECIMAL(15,2) d is
-        // DECIMAL(19,2) at most), a DOUBLE, as DuckDB gives, keeps the fractions a DECIMAL would cut
+        int precision = getMaxPrecision(SqlTypeName.DECIMAL);
         RelDataType avg = precision - integerDigits < AVG_SCALE ? typeFactory.createSqlType(SqlTypeName.DOUBLE)
-                : typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, precision - integerDigits);
+                : typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, AVG_SCALE);
         return typeFactory.createTypeWithNullability(avg, argumentType.isNullable());
     }
 }

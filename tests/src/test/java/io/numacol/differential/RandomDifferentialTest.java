@@ -71,7 +71,13 @@ class RandomDifferentialTest {
             // Assertions inside Calcite's own rules, thrown only with -ea (as tests run): a rule
             // that builds a filter of nested ORs, a simplification that checks a Strong policy.
             new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy")),
+                    Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy|Comparison with NULL in pulledUpPredicates"
+                            + "|Cast for just nullability not allowed")),
+            // Calcite's decorrelator keys a correlated COALESCE of an outer column on CAST(c AS
+            // ... NOT NULL) beside c IS NOT NULL, and its hash join then misses the NULLs it
+            // assumed would match (the class of CALCITE-7619: a cast that drops nullability).
+            new KnownDefect("Correlation keys cast NOT NULL", Kind.MISMATCH, Pattern.compile("(?s)\\(SELECT .*COALESCE\\("),
+                    Pattern.compile("")),
             // A correlated subquery that Calcite's decorrelator fails on stays correlated, and
             // some such plans have no Enumerable form (a correlated projection).
             new KnownDefect("Correlated subqueries Calcite can neither decorrelate nor plan", Kind.NUMACOL_ERROR, Pattern.compile(""),

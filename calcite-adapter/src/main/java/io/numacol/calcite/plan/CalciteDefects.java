@@ -19,6 +19,8 @@ import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
@@ -47,6 +49,7 @@ import com.google.common.collect.Range;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -70,7 +73,9 @@ import java.util.Set;
  *       it rewrites, so the {@code GROUP BY true} that an uncorrelated {@code EXISTS} becomes,
  *       one row if the subquery has rows and none otherwise, turns into a grand total with one
  *       row always: {@code EXISTS (empty) OR x IN (correlated subquery)} kept every row. Before
- *       decorrelation such aggregates become a grand total with a COUNT that must be positive.</li>
+ *       decorrelation such aggregates become a grand total with a COUNT that must be positive,
+ *       also where correlation is only inside them ({@code EXISTS (SELECT .. WHERE k = (SELECT ..
+ *       correlated))} was always true).</li>
  *   <li><b>Nullability-dropping casts</b> ({@link #strongCasts}): {@code RexSimplify} rewrites
  *       {@code COALESCE(x, 14009) <= 9999} to {@code CAST(x AS BIGINT NOT NULL) <= 9999}, which is
  *       right if the cast passes NULL through as its simplifications assume, but Calcite's
@@ -314,7 +319,7 @@ public final class CalciteDefects {
 
     private static RelNode grandTotal(Aggregate aggregate) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || aggregate.getGroupCount() == 0
-                || !(aggregate.getInput() instanceof Project project) || correlated(project)) {
+                || !(aggregate.getInput() instanceof Project project) || !freeVariables(project).isEmpty()) {
             return aggregate;
         }
         List<RexNode> constants = new ArrayList<>();
@@ -341,6 +346,35 @@ public final class CalciteDefects {
         b.project(out, aggregate.getRowType().getFieldNames(), true);
         // a grand total's SUM, MIN, MAX are nullable; over the rows kept they are what the aggregate typed them
         return b.convert(aggregate.getRowType(), false).build();
+    }
+
+    /**
+     * The correlation variables {@code rel} reads from outside itself: those no Correlate within
+     * it defines. An aggregate over a subquery that is correlated only inside is not correlated.
+     */
+    private static Set<CorrelationId> freeVariables(RelNode rel) {
+        Set<CorrelationId> used = new HashSet<>();
+        Set<CorrelationId> defined = new HashSet<>();
+        RexShuttle finder = new RexShuttle() {
+            @Override
+            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
+                used.add(variable.id);
+                return variable;
+            }
+        };
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                node.accept(finder);
+                if (node instanceof Correlate correlate) {
+                    defined.add(correlate.getCorrelationId());
+                }
+                defined.addAll(node.getVariablesSet());
+                super.visit(node, ordinal, parent);
+            }
+        }.go(rel);
+        used.removeAll(defined);
+        return used;
     }
 
     private static boolean correlated(RelNode rel) {
