@@ -81,10 +81,7 @@ class RandomDifferentialTest {
             // A correlated subquery that Calcite's decorrelator fails on stays correlated, and
             // some such plans have no Enumerable form (a correlated projection).
             new KnownDefect("Correlated subqueries Calcite can neither decorrelate nor plan", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("CannotPlanException")),
-            // A join on a NULL constant: the rule infers NOT NULL where the plan has a nullable column.
-            new KnownDefect("AggregateProjectPullUpConstantsRule's nullability", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("AggregateProjectPullUpConstantsRule")));
+                    Pattern.compile("CannotPlanException")));
 
     record Outcome(Kind kind, String detail) {
         boolean failure() {

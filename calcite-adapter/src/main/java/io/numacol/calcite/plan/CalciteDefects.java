@@ -26,6 +26,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.DateRangeRules;
@@ -43,6 +44,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Sarg;
 
 import com.google.common.collect.Range;
@@ -112,8 +114,16 @@ import java.util.Set;
  *       ((x), ()) and reads COUNT(*) from the () row, which its aggregate does not give over an
  *       empty input: the count was NULL, not 0, and the HAVING dropped the row. The rewrite
  *       without grouping sets (partial aggregates, then joins) is used instead.</li>
+ *   <li><b>Constants pulled out of group keys</b> ({@link #pullUpLiteralKeys}, {@link
+ *       #replaceRules}): in a correlated query, Calcite's decorrelator also rewrites the
+ *       uncorrelated aggregates, and put a DISTINCT's literal columns back in another order
+ *       beside a computed one (a UNION ALL beside a scalar subquery gave DATE '2022-02-09' where
+ *       DATE '2022-02-11' was selected). Before decorrelation numacol pulls literal keys above
+ *       such aggregates, each in its place (3 covers aggregates with only literal keys).
+ *       Calcite's AggregateProjectPullUpConstantsRule failed on a join to a NULL constant
+ *       (typing a nullable column NOT NULL); it is removed.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8 and 9; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9 and 10; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -127,6 +137,8 @@ public final class CalciteDefects {
             if (replacement != null) {
                 planner.removeRule(rule);
                 planner.addRule(replacement);
+            } else if (rule == CoreRules.AGGREGATE_PROJECT_PULL_UP_CONSTANTS || rule == CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS) {
+                planner.removeRule(rule); // defect 10
             }
         }
     }
@@ -315,6 +327,45 @@ public final class CalciteDefects {
                 return visited instanceof Aggregate a ? grandTotal(a) : visited;
             }
         });
+    }
+
+    /**
+     * The plan with the literal group keys of aggregates that also have other keys projected
+     * above the aggregate, in their places (defect 10: Calcite's decorrelator put them back in
+     * another order).
+     */
+    static RelNode pullUpLiteralKeys(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                     List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        return rel.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(LogicalAggregate aggregate) {
+                RelNode visited = super.visit(aggregate);
+                return visited instanceof Aggregate a ? withoutLiteralKeys(a) : visited;
+            }
+        });
+    }
+
+    private static RelNode withoutLiteralKeys(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || !(aggregate.getInput() instanceof Project project)) {
+            return aggregate;
+        }
+        List<Integer> keys = aggregate.getGroupSet().asList();
+        List<Integer> kept = keys.stream().filter(k -> !(project.getProjects().get(k) instanceof RexLiteral)).toList();
+        if (kept.size() == keys.size() || kept.isEmpty()) {
+            return aggregate; // only literal keys: a grand total's row over no rows differs (protectConstantKeys)
+        }
+        Aggregate inner = aggregate.copy(aggregate.getTraitSet(), project, ImmutableBitSet.of(kept), null,
+                aggregate.getAggCallList());
+        RexBuilder rexBuilder = aggregate.getCluster().getRexBuilder();
+        List<RexNode> out = new ArrayList<>();
+        int next = 0;
+        for (int key : keys) {
+            out.add(project.getProjects().get(key) instanceof RexLiteral literal ? literal : rexBuilder.makeInputRef(inner, next++));
+        }
+        for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
+            out.add(rexBuilder.makeInputRef(inner, kept.size() + i));
+        }
+        return LogicalProject.create(inner, List.of(), out, aggregate.getRowType().getFieldNames(), Set.of());
     }
 
     private static RelNode grandTotal(Aggregate aggregate) {

@@ -85,6 +85,7 @@ public final class JoinPlanning {
         return Programs.sequence(
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 CalciteDefects::protectConstantKeys,
+                CalciteDefects::pullUpLiteralKeys,
                 optional(Programs.decorrelate()),
                 Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
