@@ -129,7 +129,8 @@ final class Chunk {
         }
         return switch (types[c].storageKind()) {
             case LONG -> InternalValues.ofStored(types[c], longs[c][row]);
-            case DOUBLE -> doubles[c][row];
+            // + 0.0 turns -0.0 into 0.0: equal in SQL, but two keys to the hash sets of Calcite's operators above
+            case DOUBLE -> doubles[c][row] + 0.0;
             case STRING -> strings[c][row];
         };
     }

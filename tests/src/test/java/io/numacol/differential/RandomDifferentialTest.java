@@ -73,6 +73,22 @@ class RandomDifferentialTest {
             new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy|Comparison with NULL in pulledUpPredicates"
                             + "|Cast for just nullability not allowed")),
+            // Calcite's hash operators (DISTINCT, GROUP BY, UNION) take -0.0 and 0.0 for two values,
+            // as Double.equals does; numacol hands its doubles to them as 0.0, Calcite's own
+            // arithmetic (x * 0 of a negative x) can still make -0.0.
+            new KnownDefect("-0.0 beside 0.0 in Calcite's hash operators", Kind.MISMATCH, Pattern.compile(""), Pattern.compile("-0\\.0\\b")),
+            // NULL NOT IN (a correlated subquery) is TRUE where the subquery is empty; Calcite
+            // simplifies a NULL literal's NOT IN to UNKNOWN, as if no subquery could be empty.
+            new KnownDefect("A NULL literal NOT IN a correlated subquery", Kind.MISMATCH,
+                    Pattern.compile("CAST\\(NULL AS [A-Z]+\\) NOT IN \\(SELECT"), Pattern.compile("")),
+            // numacol's own: a projection the rules take for the pipeline executor (a CAST of a
+            // CASE over an aggregate's column) that it then cannot compile.
+            new KnownDefect("Projections accepted but not compiled", Kind.NUMACOL_ERROR, Pattern.compile(""),
+                    Pattern.compile("NullPointerException: CAST\\(CASE")),
+            // Calcite's metadata and merge rules that fail on their own (a cycle in predicate
+            // metadata, a type mismatch of nullability when ProjectMergeRule merges).
+            new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
+                    Pattern.compile("CyclicMetadataException|rule ProjectMergeRule.*Type mismatch")),
             // Calcite's decorrelator keys a correlated COALESCE of an outer column on CAST(c AS
             // ... NOT NULL) beside c IS NOT NULL, and its hash join then misses the NULLs it
             // assumed would match (the class of CALCITE-7619: a cast that drops nullability).
@@ -367,12 +383,33 @@ class RandomDifferentialTest {
                 return e.getMessage().lines().findFirst().orElse("") + "; first row DuckDB lacks: " + extra;
             }
         }
-        return "DuckDB has no row " + extra + " (of " + actual.size() + ")";
+        // too many rows for the quadratic comparison: numbers rounded to 5 fraction digits, a
+        // DECIMAL quotient's sixth and a double's last bits aside
+        Map<List<String>, Integer> rounded = new HashMap<>();
+        for (List<Object> row : expected) {
+            rounded.merge(canonical(row, 5), 1, Integer::sum);
+        }
+        for (List<Object> row : actual) {
+            if (rounded.merge(canonical(row, 5), -1, Integer::sum) < 0) {
+                return "DuckDB has no row " + row + " (of " + actual.size() + ")";
+            }
+        }
+        return null;
     }
 
     private static List<String> canonical(List<Object> row) {
+        return canonical(row, -1);
+    }
+
+    /** The row's values as strings equal where the values are; numbers rounded to {@code digits} fraction digits if not negative. */
+    private static List<String> canonical(List<Object> row, int digits) {
         List<String> out = new ArrayList<>(row.size());
         for (Object v : row) {
+            Object n = digits >= 0 && (v instanceof Double d && Double.isFinite(d)) ? BigDecimal.valueOf(d)
+                    : digits >= 0 && v instanceof BigDecimal ? v : null;
+            if (n != null) {
+                v = ((BigDecimal) n).setScale(digits, java.math.RoundingMode.HALF_UP);
+            }
             out.add(switch (v) {
                 case null -> "NULL";
                 case Double d when Double.isFinite(d) -> BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
