@@ -81,10 +81,6 @@ class RandomDifferentialTest {
             // simplifies a NULL literal's NOT IN to UNKNOWN, as if no subquery could be empty.
             new KnownDefect("A NULL literal NOT IN a correlated subquery", Kind.MISMATCH,
                     Pattern.compile("CAST\\(NULL AS [A-Z]+\\) NOT IN \\(SELECT"), Pattern.compile("")),
-            // numacol's own: a projection the rules take for the pipeline executor (a CAST of a
-            // CASE over an aggregate's column) that it then cannot compile.
-            new KnownDefect("Projections accepted but not compiled", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("NullPointerException: CAST\\(CASE")),
             // Calcite's metadata and merge rules that fail on their own (a cycle in predicate
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),

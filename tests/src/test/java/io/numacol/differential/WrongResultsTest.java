@@ -93,6 +93,9 @@ class WrongResultsTest {
             // 12. literal group keys beside others, in a correlated query, came back in another order
             "SELECT (SELECT MIN(s4.dd) FROM t2 AS s4 WHERE s4.ib = a2.ib) AS c1, DATE '2022-01-27' AS c2 FROM t3 AS a2 WHERE a2.k < 20 "
                     + "UNION ALL SELECT DISTINCT DATE '2022-02-11' AS c1, CAST(DATE '2022-01-13' + INTERVAL '27' DAY AS DATE) AS c2 FROM t2",
+            // 14. a projection merged into the one below it became one a scan cannot compute (an internal error)
+            "SELECT CAST(MAX(NULLIF(t1.dm, 53.99)) AS DECIMAL(18,4)) FROM t1 GROUP BY t1.k",
+            "SELECT CAST(NULLIF(t1.dm, 53.99) AS DECIMAL(18,4)) + 1 FROM t1",
             // 13. a join to a NULL constant under a grouping
             "SELECT a0.dm FROM t3 AS a0 JOIN (SELECT CAST(NULL AS INTEGER) AS c0 FROM t1) AS a1 ON a0.ia = a1.c0 GROUP BY a0.dm, a0.ia",
     })

@@ -161,11 +161,15 @@ public final class NumacolRules {
                 RelTraitSet traits = input instanceof NumacolSort sort ? sorted(project, sort) : unordered(project);
                 if (rowSource(input) && project.getProjects().stream().allMatch(RowExpressions::supports)) {
                     List<RexNode> exprs = project.getProjects();
+                    RelNode source = input;
                     if (input instanceof NumacolProject below) { // one projection over the scan's columns
                         exprs = RelOptUtil.pushPastProject(exprs, below);
-                        input = below.getInput();
+                        source = below.getInput();
                     }
-                    return new NumacolProject(project.getCluster(), traits, input, exprs, project.getRowType());
+                    // merged with the projection below, an expression may be one a row source cannot compute (a CAST of a CASE)
+                    if (exprs.stream().allMatch(RowExpressions::supports)) {
+                        return new NumacolProject(project.getCluster(), traits, source, exprs, project.getRowType());
+                    }
                 }
                 NumacolProject p = new NumacolProject(project.getCluster(), traits, input, project.getProjects(), project.getRowType());
                 return pipelined(p) ? p : null;
