@@ -31,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>CI runs the quick mode ({@code random.queries}, 300 by default). The long run:
  * {@code ./mvnw -pl tests test -Dtest=RandomDifferentialTest -Drandom.queries=100000}; one case
- * again: {@code -Drandom.replay=SCHEMA_SEED:QUERY_SEED}.
+ * again: {@code -Drandom.replay=SCHEMA_SEED:QUERY_SEED}; other queries over that case's schema:
+ * add {@code -Drandom.sql="Q1;;SHOW Q2;;EXPLAIN PLAN FOR Q3"} (compared; both engines' rows
+ * printed; numacol's plan printed).
  *
  * <p>Numbers compare exactly (integers and DECIMALs by value, whatever the scale; doubles of the
  * generated data are exact binary fractions), except DECIMAL quotients and averages, which compare
