@@ -112,7 +112,9 @@ public final class JoinPlanning {
     private static Program optional(Program program) {
         return (planner, rel, traits, materializations, lattices) -> {
             try {
-                return program.run(planner, rel, traits, materializations, lattices);
+                RelNode result = program.run(planner, rel, traits, materializations, lattices);
+                // without -ea Calcite does not check that the columns kept their types (and so their order)
+                return RelOptUtil.areRowTypesEqual(rel.getRowType(), result.getRowType(), false) ? result : rel;
             } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
                 return rel;
             }

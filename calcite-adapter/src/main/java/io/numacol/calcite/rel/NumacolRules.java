@@ -166,10 +166,11 @@ public final class NumacolRules {
                         exprs = RelOptUtil.pushPastProject(exprs, below);
                         source = below.getInput();
                     }
-                    // merged with the projection below, an expression may be one a row source cannot compute (a CAST of a CASE)
-                    if (exprs.stream().allMatch(RowExpressions::supports)) {
-                        return new NumacolProject(project.getCluster(), traits, source, exprs, project.getRowType());
-                    }
+                    // merged with the projection below, an expression may be one a row source cannot compute (a
+                    // CAST of a CASE); a projection over a projection over a scan is no shape numacol runs, so
+                    // Calcite computes this one
+                    return exprs.stream().allMatch(RowExpressions::supports)
+                            ? new NumacolProject(project.getCluster(), traits, source, exprs, project.getRowType()) : null;
                 }
                 NumacolProject p = new NumacolProject(project.getCluster(), traits, input, project.getProjects(), project.getRowType());
                 return pipelined(p) ? p : null;
