@@ -312,30 +312,33 @@ final class QueryGenerator {
             return Sql.of(t, "NULLIF(", expr(type, scope, d), ", ", literal(type), ")");
         }
         return switch (type) {
-            case INT -> switch (random.nextInt(7)) {
-                case 0 -> Sql.of(t, "(", expr(type, scope, d), " + ", expr(type, scope, d), ")");
-                case 1 -> Sql.of(t, "(", expr(type, scope, d), " - ", expr(type, scope, d), ")");
-                case 2 -> Sql.of(t, "(", expr(type, scope, d), " * " + random.nextInt(-3, 4) + ")");
-                case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(Type.DATE, scope, d), ")");
-                case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(Type.STR, scope, d), ")");
-                case 5 -> Sql.of(t, "ABS(", expr(type, scope, d), ")");
-                default -> Sql.of(t, "(- ", expr(type, scope, d), ")");
-            };
-            case DEC -> switch (random.nextInt(6)) {
-                case 0 -> Sql.of(t, "(", expr(type, scope, d), " + ", expr(type, scope, d), ")");
-                case 1 -> Sql.of(t, "(", expr(type, scope, d), " - ", expr(type, scope, d), ")");
-                case 2 -> Sql.of(t, "(", expr(type, scope, d), " * " + random.nextInt(-3, 4) + ")");
-                case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DECIMAL(12,2))");
-                case 4 -> Sql.of(t, "ROUND(", expr(type, scope, d), ", 1)");
-                default -> Sql.of(t, "ABS(", expr(type, scope, d), ")");
-            };
-            case DBL -> switch (random.nextInt(5)) {
-                case 0 -> Sql.of(t, "(", expr(type, scope, d), " + ", expr(type, scope, d), ")");
-                case 1 -> Sql.of(t, "(", expr(type, scope, d), " - ", expr(type, scope, d), ")");
-                case 2 -> Sql.of(t, "(", expr(type, scope, d), " * " + random.nextInt(-3, 4) + ")");
-                case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DOUBLE)");
-                default -> Sql.of(t, "ABS(", expr(type, scope, d), ")");
-            };
+            case INT -> {
+                int form = random.nextInt(7);
+                yield switch (form) {
+                    case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(Type.DATE, scope, d), ")");
+                    case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(Type.STR, scope, d), ")");
+                    case 5 -> arithmetic(ABS, type, scope, d);
+                    case 6 -> Sql.of(t, "(- ", expr(type, scope, d), ")");
+                    default -> arithmetic(form, type, scope, d);
+                };
+            }
+            case DEC -> {
+                int form = random.nextInt(6);
+                yield switch (form) {
+                    case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DECIMAL(12,2))");
+                    case 4 -> Sql.of(t, "ROUND(", expr(type, scope, d), ", 1)");
+                    case 5 -> arithmetic(ABS, type, scope, d);
+                    default -> arithmetic(form, type, scope, d);
+                };
+            }
+            case DBL -> {
+                int form = random.nextInt(5);
+                yield switch (form) {
+                    case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DOUBLE)");
+                    case 4 -> arithmetic(ABS, type, scope, d);
+                    default -> arithmetic(form, type, scope, d);
+                };
+            }
             case DATE -> Sql.of(t, "CAST(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
                     + random.nextInt(0, 40) + "' " + (random.nextInt(3) == 0 ? "MONTH" : "DAY") + " AS DATE)");
             case STR -> switch (random.nextInt(6)) {
@@ -347,6 +350,19 @@ final class QueryGenerator {
                 default -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS VARCHAR)");
             };
             case BOOL -> Sql.of(t, "(", cond(scope, d, false), ")");
+        };
+    }
+
+    private static final int ABS = 3;
+
+    /** What every numeric type has: 0 a sum, 1 a difference, 2 a product with a small integer, {@link #ABS}. */
+    private Sql arithmetic(int pick, Type type, Scope scope, int d) {
+        String t = type.name();
+        return switch (pick) {
+            case 0 -> Sql.of(t, "(", expr(type, scope, d), " + ", expr(type, scope, d), ")");
+            case 1 -> Sql.of(t, "(", expr(type, scope, d), " - ", expr(type, scope, d), ")");
+            case 2 -> Sql.of(t, "(", expr(type, scope, d), " * " + random.nextInt(-3, 4) + ")");
+            default -> Sql.of(t, "ABS(", expr(type, scope, d), ")");
         };
     }
 

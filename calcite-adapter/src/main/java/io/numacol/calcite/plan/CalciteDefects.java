@@ -11,6 +11,7 @@ import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -46,6 +47,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Sarg;
+import org.apache.calcite.util.mapping.Mappings;
 
 import com.google.common.collect.Range;
 
@@ -54,6 +56,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Work-arounds for Calcite 1.42 planner defects that give wrong answers, each found by the random
@@ -128,6 +131,20 @@ import java.util.Set;
  */
 public final class CalciteDefects {
     private CalciteDefects() {
+    }
+
+    /**
+     * {@code rewrite}'s plan, or {@code rel} where the rewrite throws or changes the types (and so
+     * the order) of the columns (defect 8): decorrelation and field trimming are rewrites the
+     * answer does not need, and without -ea Calcite does not check the types they leave.
+     */
+    static RelNode unlessItFails(RelNode rel, Supplier<RelNode> rewrite) {
+        try {
+            RelNode result = rewrite.get();
+            return RelOptUtil.areRowTypesEqual(rel.getRowType(), result.getRowType(), false) ? result : rel;
+        } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
+            return rel;
+        }
     }
 
     /** Swaps the planner's SemiJoinRules and date-range rule for copies without the defects above. */
@@ -406,6 +423,20 @@ public final class CalciteDefects {
     private static Set<CorrelationId> freeVariables(RelNode rel) {
         Set<CorrelationId> used = new HashSet<>();
         Set<CorrelationId> defined = new HashSet<>();
+        collectVariables(rel, used, defined);
+        used.removeAll(defined);
+        return used;
+    }
+
+    /** Whether {@code rel} reads any correlation variable. */
+    private static boolean correlated(RelNode rel) {
+        Set<CorrelationId> used = new HashSet<>();
+        collectVariables(rel, used, new HashSet<>());
+        return !used.isEmpty();
+    }
+
+    /** Adds the correlation variables {@code rel}'s expressions read to {@code used}, those its nodes define to {@code defined}. */
+    private static void collectVariables(RelNode rel, Set<CorrelationId> used, Set<CorrelationId> defined) {
         RexShuttle finder = new RexShuttle() {
             @Override
             public RexNode visitCorrelVariable(RexCorrelVariable variable) {
@@ -424,29 +455,6 @@ public final class CalciteDefects {
                 super.visit(node, ordinal, parent);
             }
         }.go(rel);
-        used.removeAll(defined);
-        return used;
-    }
-
-    private static boolean correlated(RelNode rel) {
-        boolean[] found = {false};
-        RexShuttle finder = new RexShuttle() {
-            @Override
-            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
-                found[0] = true;
-                return variable;
-            }
-        };
-        new RelVisitor() {
-            @Override
-            public void visit(RelNode node, int ordinal, RelNode parent) {
-                node.accept(finder);
-                if (!found[0]) {
-                    super.visit(node, ordinal, parent);
-                }
-            }
-        }.go(rel);
-        return found[0];
     }
 
     /**

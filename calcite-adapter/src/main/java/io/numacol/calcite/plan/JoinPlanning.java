@@ -27,7 +27,6 @@ import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
-import org.apache.calcite.util.mapping.Mappings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -110,15 +109,8 @@ public final class JoinPlanning {
      * rewrites the answer does not need ({@link CalciteDefects}, 8).
      */
     private static Program optional(Program program) {
-        return (planner, rel, traits, materializations, lattices) -> {
-            try {
-                RelNode result = program.run(planner, rel, traits, materializations, lattices);
-                // without -ea Calcite does not check that the columns kept their types (and so their order)
-                return RelOptUtil.areRowTypesEqual(rel.getRowType(), result.getRowType(), false) ? result : rel;
-            } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
-                return rel;
-            }
-        };
+        return (planner, rel, traits, materializations, lattices) ->
+                CalciteDefects.unlessItFails(rel, () -> program.run(planner, rel, traits, materializations, lattices));
     }
 
     private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,

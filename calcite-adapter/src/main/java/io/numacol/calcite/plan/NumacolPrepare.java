@@ -23,7 +23,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.util.mapping.Mappings;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -95,21 +94,13 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     /** Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
                     @Override
                     public RelNode decorrelate(SqlNode query, RelNode rootRel) {
-                        try {
-                            return super.decorrelate(query, rootRel);
-                        } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
-                            return rootRel;
-                        }
+                        return CalciteDefects.unlessItFails(rootRel, () -> super.decorrelate(query, rootRel));
                     }
 
                     /** Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
                     @Override
                     public RelNode trimUnusedFields(boolean ordered, RelNode rootRel) {
-                        try {
-                            return super.trimUnusedFields(ordered, rootRel);
-                        } catch (IndexOutOfBoundsException | Mappings.NoElementException | AssertionError e) {
-                            return rootRel;
-                        }
+                        return CalciteDefects.unlessItFails(rootRel, () -> super.trimUnusedFields(ordered, rootRel));
                     }
                 };
             }
