@@ -7,21 +7,45 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Calcite's type system with two changes. Character literals of different lengths in one list
- * ({@code IN ('AIR', 'AIR REG')}, CASE branches) unify to VARCHAR instead of a CHAR padded to the
- * longest, which would never equal numacol's unpadded strings. And AVG of a DECIMAL keeps at least {@link #AVG_SCALE}
- * fraction digits, or is a DOUBLE where the maximum precision leaves no room for them. Calcite types it like its argument, so AVG(l_discount) over DECIMAL(15,2)
- * would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give more digits too.
+ * Calcite's type system with three changes.
+ * <ul>
+ * <li>Computed DECIMALs have up to {@link #MAX_DECIMAL_PRECISION} digits, as in DuckDB and
+ * PostgreSQL. With Calcite's 19 the common type of a BIGINT and a DECIMAL(18, 2) is DECIMAL(19, 0),
+ * which cut the fractions off in comparisons, CASE, COALESCE and set operations. Quotients and
+ * averages keep the types 19 digits give them, whose values a long holds at their scale.
+ * <li>Character literals of different lengths in one list ({@code IN ('AIR', 'AIR REG')}, CASE
+ * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
+ * numacol's unpadded strings.
+ * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
+ * digits leave no room for them. Calcite types it like its argument, so AVG(l_discount) over
+ * DECIMAL(15,2) would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give
+ * more digits too.
+ * </ul>
  * The JDBC driver sets it on every connection ({@code typeSystem} property).
  */
 public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
     /** {@code typeSystem=io.numacol.calcite.NumacolTypeSystem#INSTANCE}. */
     public static final RelDataTypeSystem INSTANCE = new NumacolTypeSystem();
 
+    /** The most digits of a computed DECIMAL; stored ones have up to {@code ColumnType.MAX_DECIMAL_PRECISION}. */
+    public static final int MAX_DECIMAL_PRECISION = 38;
+
     /** Fraction digits of a DECIMAL average, at least (as SQL Server and DB2 give for division). */
     public static final int AVG_SCALE = 6;
 
     private NumacolTypeSystem() {
+    }
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public RelDataType deriveDecimalDivideType(RelDataTypeFactory typeFactory, RelDataType type1, RelDataType type2) {
+        // With 38 digits the SQL:2003 rule gives DECIMAL(24, 16) for DECIMAL(9, 3) / DECIMAL(12, 2),
+        // whose values beyond 922 a long at scale 16 cannot hold; Calcite's 19 digits give (19, 6).
+        return RelDataTypeSystem.DEFAULT.deriveDecimalDivideType(typeFactory, type1, type2);
     }
 
     @Override
@@ -39,7 +63,8 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
         // With too many integer digits left for 6 fraction digits (AVG(d * 2) of a DECIMAL(15,2) d),
         // a DOUBLE, as DuckDB gives, keeps the fractions a DECIMAL would cut.
         int integerDigits = argumentType.getPrecision() - argumentType.getScale();
-        int precision = getMaxPrecision(SqlTypeName.DECIMAL);
+        // At most the digits a quotient has (see deriveDecimalDivideType): a sum at scale 6 must fit a long.
+        int precision = RelDataTypeSystem.DEFAULT.getMaxPrecision(SqlTypeName.DECIMAL);
         RelDataType avg = precision - integerDigits < AVG_SCALE ? typeFactory.createSqlType(SqlTypeName.DOUBLE)
                 : typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, AVG_SCALE);
         return typeFactory.createTypeWithNullability(avg, argumentType.isNullable());

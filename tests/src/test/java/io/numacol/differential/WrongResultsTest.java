@@ -98,6 +98,11 @@ class WrongResultsTest {
             "SELECT CAST(NULLIF(t1.dm, 53.99) AS DECIMAL(18,4)) + 1 FROM t1",
             // 13. a join to a NULL constant under a grouping
             "SELECT a0.dm FROM t3 AS a0 JOIN (SELECT CAST(NULL AS INTEGER) AS c0 FROM t1) AS a1 ON a0.ia = a1.c0 GROUP BY a0.dm, a0.ia",
+            // 15. the common type of a BIGINT and a DECIMAL had no fraction digits (Calcite's 19-digit DECIMALs)
+            "SELECT t1.k, CASE WHEN t1.ia > 0 THEN t1.k3 ELSE t1.dm END, COALESCE(t1.k2, t1.dm) FROM t1",
+            "SELECT COUNT(*) FROM t1 WHERE t1.k3 < t1.dm OR t1.k2 = t1.dm",
+            "SELECT t1.k3 FROM t1 UNION SELECT t2.dm FROM t2",
+            "SELECT t1.ib, SUM(t1.k3) + MAX(t1.dm), SUM(t1.dm) * 1.5 FROM t1 GROUP BY t1.ib",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);
