@@ -33,6 +33,7 @@ abstract sealed class Accumulator {
         s.any = nonNull > 0;
         s.exact = exact;
         s.scale = scale;
+        s.scaleSet = true;
         s.big = spilled;
         return s;
     }
@@ -86,12 +87,17 @@ abstract sealed class Accumulator {
 
     /**
      * SUM, exact for integers and decimals: unscaled longs while they fit (a DECIMAL's values
-     * share one scale), BigDecimal once a sum overflows; doubles as doubles. Null over no values.
+     * share one scale), BigDecimal once a sum overflows or scales differ; doubles as doubles.
+     * Null over no values.
      */
     static final class Sum extends Accumulator {
+        private static final int INTEGERS = -1;
         private boolean any;
+        /** The sum so far at {@link #scale}, while it fits a long (beside {@link #big} after that). */
         private long exact;
-        private int scale = -1;
+        /** The scale of {@link #exact}, {@link #INTEGERS} for integers (a long sum); the first value sets it. */
+        private int scale = INTEGERS;
+        private boolean scaleSet;
         private BigDecimal big;
         private boolean isDouble;
         private double dbl;
@@ -111,7 +117,9 @@ abstract sealed class Accumulator {
                     dbl += f;
                 }
                 case BigDecimal b -> {
-                    if (big == null && (scale < 0 || scale == b.scale()) && b.precision() <= 18) {
+                    // a negative scale (1.5E+2) is no scale of a DECIMAL column, and would read as INTEGERS
+                    if (big == null && b.scale() >= 0 && (!scaleSet || scale == b.scale()) && b.precision() <= 18) {
+                        scaleSet = true;
                         scale = b.scale();
                         addExact(b.unscaledValue().longValue());
                     } else {
@@ -119,10 +127,11 @@ abstract sealed class Accumulator {
                     }
                 }
                 case Number n -> {
-                    if (big == null) {
+                    if (big == null && (!scaleSet || scale == INTEGERS)) {
+                        scaleSet = true;
                         addExact(n.longValue());
                     } else {
-                        big = big.add(BigDecimal.valueOf(n.longValue()));
+                        big = decimal().add(BigDecimal.valueOf(n.longValue()));
                     }
                 }
                 default -> throw new IllegalArgumentException("SUM of a non-number: " + value);
@@ -134,12 +143,12 @@ abstract sealed class Accumulator {
             long r = exact + v;
             if (((exact ^ r) & (v ^ r)) < 0) { // overflow: go on in BigDecimal
                 big = decimal().add(BigDecimal.valueOf(v, Math.max(scale, 0)));
-                exact = 0;
             } else {
                 exact = r;
             }
         }
 
+        /** The sum so far as a BigDecimal; {@link #exact} starts again from 0. */
         private BigDecimal decimal() {
             BigDecimal base = BigDecimal.valueOf(exact, Math.max(scale, 0));
             exact = 0;
@@ -165,7 +174,7 @@ abstract sealed class Accumulator {
             if (big != null) {
                 return big.add(BigDecimal.valueOf(exact, Math.max(scale, 0)));
             }
-            return scale >= 0 ? BigDecimal.valueOf(exact, scale) : (Object) exact;
+            return scale == INTEGERS ? (Object) exact : BigDecimal.valueOf(exact, scale);
         }
     }
 
@@ -208,8 +217,13 @@ abstract sealed class Accumulator {
         @Override
         void add(Object value) {
             if (value != null) {
-                values.add(value instanceof BigDecimal b ? b.stripTrailingZeros() : value);
+                // one value whatever its scale (2.5 and 2.50), at no negative scale (150, not 1.5E+2)
+                values.add(value instanceof BigDecimal b ? plain(b.stripTrailingZeros()) : value);
             }
+        }
+
+        private static BigDecimal plain(BigDecimal b) {
+            return b.scale() < 0 ? b.setScale(0) : b;
         }
 
         @Override

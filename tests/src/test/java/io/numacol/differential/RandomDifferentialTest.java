@@ -38,7 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Numbers compare exactly (integers and DECIMALs by value, whatever the scale; doubles of the
  * generated data are exact binary fractions), except DECIMAL quotients and averages, which compare
  * within one unit of the sixth fraction digit ({@link ResultComparison}). The generator says which
- * differences between the engines are defined by each and left out.
+ * differences between the engines are defined by each and left out. Where the two disagree, H2
+ * gives a second opinion: a mismatch where H2 answers as numacol does is DuckDB's defect (DuckDB
+ * 2.0.0.1 finds {@code SUM(k) <= 4} true for a sum of 21 over a LEFT JOIN to no rows); such
+ * queries are printed for a person to check, and do not fail the run.
  */
 class RandomDifferentialTest {
     private static final long SEED = Long.getLong("random.seed", 20261124L);
@@ -52,7 +55,8 @@ class RandomDifferentialTest {
     /** Above this many rows, answers compare only exactly (the tolerant comparison is quadratic). */
     private static final int TOLERANT_ROWS = 3000;
 
-    enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL, KNOWN_DEFECT }
+    /** DUCKDB_OUTVOTED: a mismatch where H2 gives numacol's answer (a DuckDB defect, printed, not failed). */
+    enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL, KNOWN_DEFECT, DUCKDB_OUTVOTED }
 
     /**
      * A defect found by this tester and not fixed yet, recognised in a shrunk failure by its query
@@ -108,6 +112,7 @@ class RandomDifferentialTest {
         Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
         List<String> failures = new ArrayList<>();
         List<String> duckdbOnly = new ArrayList<>();
+        List<String> outvoted = new ArrayList<>();
         Map<String, String> knownSeen = new java.util.TreeMap<>();
         int done = 0;
         for (int s = 0; done < QUERIES; s++) {
@@ -153,6 +158,8 @@ class RandomDifferentialTest {
                         }
                     } else if (outcome.kind() == Kind.DUCKDB_ERROR && duckdbOnly.size() < 20) {
                         duckdbOnly.add(sql.render() + "\n    " + outcome.detail());
+                    } else if (outcome.kind() == Kind.DUCKDB_OUTVOTED && outvoted.size() < 20) {
+                        outvoted.add(String.format("-Drandom.replay=%d:%d %s%n    %s", schemaSeed, querySeed, sql.render(), outcome.detail()));
                     }
                     if (REPLAY != null) {
                         done = QUERIES;
@@ -162,10 +169,13 @@ class RandomDifferentialTest {
         }
         System.out.printf("random differential run, seed %d: %d queries, %s%n", SEED, done, counts);
         duckdbOnly.forEach(q -> System.out.println("only DuckDB failed: " + q));
+        outvoted.forEach(q -> System.out.println("H2 answers as numacol, DuckDB otherwise: " + q));
         knownSeen.forEach((name, example) -> System.out.println("known defect, " + name + ": " + example));
         assertThat(failures.size()).as("queries where numacol disagrees with DuckDB, fails or hangs (printed above); the first:%n%s",
                 failures.isEmpty() ? "" : failures.getFirst()).isZero();
-        assertThat(counts.getOrDefault(Kind.AGREE, 0)).as("queries both engines answered").isGreaterThan(done / 2);
+        if (REPLAY == null) {
+            assertThat(counts.getOrDefault(Kind.AGREE, 0)).as("queries both engines answered").isGreaterThan(done / 2);
+        }
     }
 
     private static long mix(long seed, int index) {
@@ -211,6 +221,10 @@ class RandomDifferentialTest {
         final String url;
         final Connection numacol;
         final Connection duckdb;
+        private final RandomSchema schema;
+        /** Loaded at the first mismatch; null until then, or when H2 cannot hold the schema. */
+        private Connection h2;
+        private boolean h2Tried;
 
         Engines(RandomSchema schema) throws SQLException {
             SplittableRandom random = new SplittableRandom(schema.seed);
@@ -219,6 +233,21 @@ class RandomDifferentialTest {
             duckdb = DriverManager.getConnection("jdbc:duckdb:");
             schema.load(numacol);
             schema.load(duckdb);
+            this.schema = schema;
+        }
+
+        /** H2's answer to {@code sql}, or null where it has none (an error, a schema it cannot hold). */
+        private List<List<Object>> h2Rows(String sql) {
+            try {
+                if (!h2Tried) {
+                    h2Tried = true;
+                    h2 = DriverManager.getConnection("jdbc:h2:mem:");
+                    schema.load(h2);
+                }
+                return h2 == null ? null : rows(h2, sql, new ArrayList<>(), TIMEOUT_SECONDS);
+            } catch (SQLException | RuntimeException e) {
+                return null;
+            }
         }
 
         Outcome run(String sql) {
@@ -251,13 +280,18 @@ class RandomDifferentialTest {
                 return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
             }
             String difference = compare(actual, expected, orderKeys);
-            return difference == null ? new Outcome(Kind.AGREE, "") : new Outcome(Kind.MISMATCH, difference);
+            if (difference == null) {
+                return new Outcome(Kind.AGREE, "");
+            }
+            List<List<Object>> h2Answer = h2Rows(sql);
+            return h2Answer != null && compare(actual, h2Answer, orderKeys) == null
+                    ? new Outcome(Kind.DUCKDB_OUTVOTED, difference) : new Outcome(Kind.MISMATCH, difference);
         }
 
         @Override
         public void close() throws SQLException {
-            try (numacol; duckdb) {
-                // both closed
+            try (numacol; duckdb; Connection second = h2) {
+                // all closed
             }
         }
     }
@@ -378,7 +412,8 @@ class RandomDifferentialTest {
                 ResultComparison.assertSameResult(actual, expected, new int[0]);
                 return null;
             } catch (AssertionError e) {
-                return e.getMessage().lines().findFirst().orElse("") + "; first row DuckDB lacks: " + extra;
+                return "numacol's " + e.getMessage().lines().findFirst().orElse("").replaceFirst("^rows from \\d+: ", "row ")
+                        + " DuckDB's (" + expected.size() + "): " + expected.subList(0, Math.min(5, expected.size()));
             }
         }
         // too many rows for the quadratic comparison: numbers rounded to 5 fraction digits, a
