@@ -6,9 +6,13 @@ import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import java.math.RoundingMode;
+
 /**
- * Calcite's type system with three changes.
+ * Calcite's type system with four changes.
  * <ul>
+ * <li>A CAST to fewer fraction digits (or from a fraction to an integer) rounds half away from
+ * zero, as storing a value does, and as in DuckDB, PostgreSQL and H2; Calcite truncates.
  * <li>Computed DECIMALs have up to {@link #MAX_DECIMAL_PRECISION} digits, as in DuckDB and
  * PostgreSQL. With Calcite's 19 the common type of a BIGINT and a DECIMAL(18, 2) is DECIMAL(19, 0),
  * which cut the fractions off in comparisons, CASE, COALESCE and set operations. Quotients and
@@ -39,6 +43,11 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
     }
 
     @Override

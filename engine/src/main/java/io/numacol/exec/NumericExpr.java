@@ -100,7 +100,8 @@ public sealed interface NumericExpr {
 
     /**
      * An exact value brought to another exact type (a CAST, or aligning a sum): more fraction
-     * digits are exact, fewer truncate toward zero as Calcite's CAST does.
+     * digits are exact, fewer round half away from zero as a CAST does (and storing a value:
+     * {@code ColumnType}; DuckDB, PostgreSQL and H2 round so too).
      */
     record Rescale(NumericExpr operand, Type type) implements NumericExpr {
         public Rescale {

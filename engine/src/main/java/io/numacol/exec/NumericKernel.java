@@ -334,7 +334,7 @@ abstract sealed class NumericKernel {
 
         private final Op op;
         private final NumericKernel operand;
-        /** RESCALE to fewer fraction digits: divide by {@link #factor}, truncating toward zero. */
+        /** RESCALE to fewer fraction digits: divide by {@link #factor}, rounding half away from zero. */
         private final boolean down;
         private final long factor;
         private final double divisor;
@@ -375,8 +375,11 @@ abstract sealed class NumericKernel {
                     throw overflow("-(" + operand.type.name() + ")");
                 }
             } else if (down) {
+                long half = factor / 2; // factor is a power of ten: even
                 for (int i = 0; i < n; i++) {
-                    r[i] = a[i] / factor;
+                    long q = a[i] / factor;
+                    long rest = a[i] - q * factor; // the sign of a[i]: |rest| < factor
+                    r[i] = q + (rest >= half ? 1 : rest <= -half ? -1 : 0);
                 }
             } else {
                 for (int i = 0; i < n; i++) {

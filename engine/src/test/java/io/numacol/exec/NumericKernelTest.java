@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Exact division and narrowing casts against BigDecimal: quotients truncate toward zero at the
- * result's scale, whatever the operands' scales, also where the scaled dividend leaves a long;
+ * Exact division and narrowing casts against BigDecimal: casts round half away from zero,
+ * quotients truncate toward zero at the result's scale, whatever the operands' scales, also where the scaled dividend leaves a long;
  * a zero divisor fails only on a row that is not NULL; a CASE branch is computed only on the
  * rows that take it.
  */
@@ -93,11 +93,17 @@ class NumericKernelTest {
     }
 
     @Test
-    void narrowingCastsTruncateTowardZero() {
+    void narrowingCastsRoundHalfAwayFromZero() {
         NumericExpr cast = new NumericExpr.Rescale(new NumericExpr.Column(0, NumericExpr.Type.decimal(18, 4)),
                 NumericExpr.Type.decimal(18, 1));
-        Chunk in = chunk(4, 0, new long[]{12_349, -12_349, 5, -5, 0}, new long[]{1, 1, 1, 1, 1}, null);
-        assertThat(evaluate(cast, 1, in)).containsExactly(12, -12, 0, 0, 0);
+        long[] values = {12_349, -12_349, 12_500, -12_500, 12_449, 5, -5, 0, 499, 500, -500, Long.MAX_VALUE, Long.MIN_VALUE};
+        Chunk in = chunk(4, 0, values, new long[values.length], null);
+        long[] expected = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            expected[i] = BigDecimal.valueOf(values[i], 4).setScale(1, RoundingMode.HALF_UP).unscaledValue().longValueExact();
+        }
+        assertThat(evaluate(cast, 1, in)).containsExactly(expected);
+        assertThat(expected).startsWith(12, -12, 13, -13, 12, 0, 0, 0, 0, 1, -1);
     }
 
     @Test

@@ -103,6 +103,12 @@ class WrongResultsTest {
             "SELECT COUNT(*) FROM t1 WHERE t1.k3 < t1.dm OR t1.k2 = t1.dm",
             "SELECT t1.k3 FROM t1 UNION SELECT t2.dm FROM t2",
             "SELECT t1.ib, SUM(t1.k3) + MAX(t1.dm), SUM(t1.dm) * 1.5 FROM t1 GROUP BY t1.ib",
+            // 16. SUM(DISTINCT) of DECIMALs whose first value had trailing zeros (150 kept as 1.5E+2, summed as 15)
+            "SELECT t1.vs, t1.ib, SUM(DISTINCT t1.dm * 100), SUM(DISTINCT CAST(t1.ia AS DECIMAL(9,0)) * 10) FROM t1 GROUP BY t1.vs, t1.ib",
+            // 17. a CAST to fewer fraction digits truncated, where DuckDB, PostgreSQL and H2 round (half away from zero)
+            "SELECT t1.k, CAST(t1.dm AS DECIMAL(12,1)), CAST(t1.dm * 1.5 AS DECIMAL(14,0)), CAST(t1.dm AS INTEGER) FROM t1",
+            "SELECT t1.ib, CASE WHEN t1.ib > 0 THEN MAX(t1.dm) ELSE SUM(CAST(t1.ia AS DECIMAL(9,0))) END FROM t1 GROUP BY t1.ib",
+            "SELECT COUNT(*) FROM t1 WHERE CAST(t1.dm AS DECIMAL(12,0)) = 3 OR CAST(t1.dm AS INTEGER) = -7",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -24,10 +24,10 @@ import java.util.function.Function;
 
 /**
  * Projections numacol evaluates in its tasks: columns, literals, and +, -, *, / and CASTs on
- * numbers, with NULL in, NULL out. Exact values stay exact: a quotient, and a CAST to fewer
- * fraction digits, truncate toward zero at their type's scale (as Calcite's CAST does; its
- * own division keeps 16 significant digits whatever the type says). Anything else stays in a
- * Calcite Project.
+ * numbers, with NULL in, NULL out. Exact values stay exact: a quotient truncates toward zero at
+ * its type's scale (Calcite's own division keeps 16 significant digits whatever the type says),
+ * a CAST to fewer fraction digits rounds half away from zero (the rounding mode of {@code
+ * NumacolTypeSystem}, which Calcite's CAST uses). Anything else stays in a Calcite Project.
  */
 final class RowExpressions {
     private RowExpressions() {
@@ -239,7 +239,7 @@ final class RowExpressions {
         return new NumericExpr.Type(false, t.scale(), -bound, bound, false, t.name());
     }
 
-    /** A cast from a DECIMAL to a DECIMAL with fewer fraction digits: it truncates. */
+    /** A cast from a DECIMAL to a DECIMAL with fewer fraction digits: it rounds. */
     static boolean narrowing(RelDataType from, RelDataType to) {
         return from.getSqlTypeName() == SqlTypeName.DECIMAL && to.getSqlTypeName() == SqlTypeName.DECIMAL
                 && to.getScale() < from.getScale() && from.getScale() - to.getScale() <= MAX_SCALING;
@@ -413,7 +413,7 @@ final class RowExpressions {
                         int scale = type.getScale();
                         yield narrowing(c.getOperands().getFirst().getType(), type) ? row -> {
                             Object v = args.getFirst().apply(row);
-                            return v == null ? null : SqlTypes.toInternal(decimal(v).setScale(scale, RoundingMode.DOWN), type);
+                            return v == null ? null : SqlTypes.toInternal(decimal(v).setScale(scale, RoundingMode.HALF_UP), type);
                         } : row -> SqlTypes.toInternal(args.getFirst().apply(row), type);
                     }
                     case MINUS_PREFIX -> row -> {
