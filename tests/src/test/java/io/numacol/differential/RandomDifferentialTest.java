@@ -79,10 +79,6 @@ class RandomDifferentialTest {
             new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy|Comparison with NULL in pulledUpPredicates"
                             + "|Cast for just nullability not allowed")),
-            // Calcite's hash operators (DISTINCT, GROUP BY, UNION) take -0.0 and 0.0 for two values,
-            // as Double.equals does; numacol hands its doubles to them as 0.0, Calcite's own
-            // arithmetic (x * 0 of a negative x) can still make -0.0.
-            new KnownDefect("-0.0 beside 0.0 in Calcite's hash operators", Kind.MISMATCH, Pattern.compile(""), Pattern.compile("-0\\.0\\b")),
             // NULL NOT IN (a correlated subquery) is TRUE where the subquery is empty; Calcite
             // simplifies a NULL literal's NOT IN to UNKNOWN, as if no subquery could be empty.
             new KnownDefect("A NULL literal NOT IN a correlated subquery", Kind.MISMATCH,

@@ -109,6 +109,9 @@ class WrongResultsTest {
             "SELECT t1.k, CAST(t1.dm AS DECIMAL(12,1)), CAST(t1.dm * 1.5 AS DECIMAL(14,0)), CAST(t1.dm AS INTEGER) FROM t1",
             "SELECT t1.ib, CASE WHEN t1.ib > 0 THEN MAX(t1.dm) ELSE SUM(CAST(t1.ia AS DECIMAL(9,0))) END FROM t1 GROUP BY t1.ib",
             "SELECT COUNT(*) FROM t1 WHERE CAST(t1.dm AS DECIMAL(12,0)) = 3 OR CAST(t1.dm AS INTEGER) = -7",
+            // 18. -0.0 beside 0.0 in Calcite's DISTINCT and GROUP BY (x * 0 of a negative x)
+            "SELECT DISTINCT a.fd * 0 FROM t1 AS a CROSS JOIN t2 AS b WHERE b.ia <> b.k3 AND b.k < 5",
+            "SELECT a.fd * 0, COUNT(*) FROM t1 AS a CROSS JOIN t2 AS b WHERE b.ia <> b.k3 AND b.k < 5 GROUP BY a.fd * 0",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -44,6 +44,8 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Sarg;
@@ -125,8 +127,14 @@ import java.util.function.Supplier;
  *       such aggregates, each in its place (3 covers aggregates with only literal keys).
  *       Calcite's AggregateProjectPullUpConstantsRule failed on a join to a NULL constant
  *       (typing a nullable column NOT NULL); it is removed.</li>
+ *   <li><b>-0.0 beside 0.0 in Calcite's hash operators</b> ({@link #positiveZeros}): Calcite's
+ *       DISTINCT, GROUP BY, hash joins and set operations compare boxed doubles with {@code
+ *       equals}, which tells -0.0 from 0.0, and its arithmetic makes -0.0 ({@code x * 0} of a
+ *       negative x): a DISTINCT gave both. numacol's own operators hand their doubles over as
+ *       0.0; the doubles Calcite computes get {@code + 0.0}, which turns -0.0 into 0.0 and keeps
+ *       every other value.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9 and 10; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10 and 11; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -500,6 +508,43 @@ public final class CalciteDefects {
                 return rel;
             }
         }
+    }
+
+    /** Defect 11: every double a Calcite Calc computes, plus 0.0. */
+    static RelNode positiveZeros(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                 List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        return positiveZeros(rel);
+    }
+
+    private static RelNode positiveZeros(RelNode rel) {
+        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::positiveZeros).toList();
+        if (!inputs.equals(rel.getInputs())) {
+            rel = rel.copy(rel.getTraitSet(), inputs);
+        }
+        if (!(rel instanceof Calc calc)) {
+            return rel;
+        }
+        RexProgram program = calc.getProgram();
+        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        boolean changed = false;
+        List<RexNode> projects = new ArrayList<>();
+        for (RexNode ref : program.getProjectList()) {
+            RexNode e = program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) ref);
+            // columns and literals pass values that are already 0.0 (numacol's, or a Calc's below)
+            if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
+                RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
+                        rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), false));
+                e = rexBuilder.makeCall(e.getType(), SqlStdOperatorTable.PLUS, List.of(e, zero));
+                changed = true;
+            }
+            projects.add(e);
+        }
+        if (!changed) {
+            return rel;
+        }
+        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        return calc.copy(calc.getTraitSet(), calc.getInput(),
+                RexProgram.create(program.getInputRowType(), projects, condition, program.getOutputRowType(), rexBuilder));
     }
 
     /** Nullability-dropping casts of nullable values made nullable; calls above them re-typed to match. */

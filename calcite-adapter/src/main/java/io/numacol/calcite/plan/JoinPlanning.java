@@ -101,7 +101,8 @@ public final class JoinPlanning {
                 optional(Programs.trim()),
                 JoinPlanning::costBased,
                 Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                CalciteDefects::strongCasts);
+                CalciteDefects::strongCasts,
+                CalciteDefects::positiveZeros);
     }
 
     /**
