@@ -79,10 +79,6 @@ class RandomDifferentialTest {
             new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy|Comparison with NULL in pulledUpPredicates"
                             + "|Cast for just nullability not allowed")),
-            // NULL NOT IN (a correlated subquery) is TRUE where the subquery is empty; Calcite
-            // simplifies a NULL literal's NOT IN to UNKNOWN, as if no subquery could be empty.
-            new KnownDefect("A NULL literal NOT IN a correlated subquery", Kind.MISMATCH,
-                    Pattern.compile("CAST\\(NULL AS [A-Z]+\\) NOT IN \\(SELECT"), Pattern.compile("")),
             // Calcite's metadata and merge rules that fail on their own (a cycle in predicate
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),

@@ -112,6 +112,14 @@ class WrongResultsTest {
             // 18. -0.0 beside 0.0 in Calcite's DISTINCT and GROUP BY (x * 0 of a negative x)
             "SELECT DISTINCT a.fd * 0 FROM t1 AS a CROSS JOIN t2 AS b WHERE b.ia <> b.k3 AND b.k < 5",
             "SELECT a.fd * 0, COUNT(*) FROM t1 AS a CROSS JOIN t2 AS b WHERE b.ia <> b.k3 AND b.k < 5 GROUP BY a.fd * 0",
+            // 19. an outer query's column compared inside a subquery nested in an outer join's side (NOT IN, IN, scalar)
+            "SELECT COUNT(*) FROM t3 AS a0 WHERE EXISTS (SELECT 1 FROM t3 AS s4 WHERE a0.ib NOT IN (SELECT s5.ia FROM t3 AS s5 WHERE s5.k = s4.k))",
+            "SELECT a0.k FROM t1 AS a0 WHERE 3 IN (SELECT s1.ib FROM t2 AS s1 WHERE a0.ia NOT IN (SELECT s2.ia FROM t3 AS s2 WHERE s2.ib = s1.ib))",
+            "SELECT a0.k, (SELECT MAX(s2.dd) FROM t2 AS s2 WHERE a0.ib NOT IN (SELECT s3.ib FROM t3 AS s3 WHERE s3.ia = s2.ia)) FROM t1 AS a0 WHERE a0.k < 200",
+            "SELECT COUNT(*) FROM t3 AS a0 WHERE EXISTS (SELECT 1 FROM t2 AS s4 WHERE s4.k < 50 AND a0.ib IN (SELECT s5.ia FROM t3 AS s5 WHERE s5.ib = s4.ib))",
+            // 20. NULL IN a correlated subquery is FALSE where the subquery is empty, not UNKNOWN
+            "SELECT COUNT(*) FROM t1 AS a0 WHERE NOT (CAST(NULL AS INTEGER) IN (SELECT s1.ia FROM t2 AS s1 WHERE s1.ib = a0.ib))",
+            "SELECT a0.k, CAST(NULL AS DATE) IN (SELECT s1.dd FROM t2 AS s1 WHERE s1.k = a0.k2) FROM t1 AS a0 WHERE a0.k < 100",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -24,6 +24,7 @@ import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
@@ -37,10 +38,12 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
@@ -133,8 +136,25 @@ import java.util.function.Supplier;
  *       negative x): a DISTINCT gave both. numacol's own operators hand their doubles over as
  *       0.0; the doubles Calcite computes get {@code + 0.0}, which turns -0.0 into 0.0 and keeps
  *       every other value.</li>
+ *   <li><b>Outer correlation inside an outer correlate</b> ({@link #hoistOuterVariables}):
+ *       where the right side of a LEFT or ANTI Correlate reads a variable of an enclosing one
+ *       ({@code EXISTS (SELECT .. FROM s WHERE a.x NOT IN (SELECT .. WHERE s5.k = s.k))}),
+ *       Calcite's decorrelator turns the comparison with the outer value into a join key below
+ *       the outer join, so an outer value that matches nothing loses its rows instead of getting
+ *       the NULLs of the unmatched side: the EXISTS was false for every row. Before decorrelation
+ *       numacol moves such reads into the Correlate's left side (a projection that adds the outer
+ *       values as columns, which the right side reads through the Correlate's own variable), where
+ *       the decorrelator pairs every left row with every outer value. A plan where that is not
+ *       possible is not decorrelated ({@link #decorrelatable}); Calcite's correlate operator runs
+ *       it, row by row.</li>
+ *   <li><b>A NULL IN a correlated subquery</b> ({@link #nullInSubQueries}): Calcite's
+ *       SubQueryRemoveRule makes {@code NULL IN (correlated subquery)} UNKNOWN also where the
+ *       subquery is empty, where it is FALSE (it checks for an empty subquery only when it is
+ *       uncorrelated): {@code NOT (CAST(NULL AS BOOLEAN) IN (..))} dropped every row. Before
+ *       subqueries are removed such an IN becomes {@code CASE WHEN EXISTS (..) THEN NULL ELSE
+ *       FALSE END}.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10 and 11; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12 and 13; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -434,6 +454,157 @@ public final class CalciteDefects {
         collectVariables(rel, used, defined);
         used.removeAll(defined);
         return used;
+    }
+
+    /** Defect 13: {@code NULL IN (subquery)} as {@code CASE WHEN EXISTS (subquery) THEN NULL ELSE FALSE END}. */
+    static RelNode nullInSubQueries(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                    List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        return nullInSubQueries(rel);
+    }
+
+    private static RelNode nullInSubQueries(RelNode rel) {
+        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::nullInSubQueries).toList();
+        if (!inputs.equals(rel.getInputs())) {
+            rel = rel.copy(rel.getTraitSet(), inputs);
+        }
+        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        return rel.accept(new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RelNode inner = nullInSubQueries(subQuery.rel);
+                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(inner == subQuery.rel ? subQuery : subQuery.clone(inner));
+                if (visited.getKind() != SqlKind.IN || visited.getOperands().size() != 1
+                        || !RexUtil.isNullLiteral(visited.getOperands().getFirst(), true)) {
+                    return visited;
+                }
+                return rexBuilder.makeCall(visited.getType(), SqlStdOperatorTable.CASE, List.of(RexSubQuery.exists(visited.rel),
+                        rexBuilder.makeNullLiteral(visited.getType()), rexBuilder.makeLiteral(false)));
+            }
+        });
+    }
+
+    /**
+     * Defect 12: the plan with every LEFT or ANTI Correlate's right side reading only the
+     * Correlate's own variable; the enclosing Correlates' fields it read become columns added to
+     * its left side. Where a variable is read whole (not a field of it) the Correlate stays as it is.
+     */
+    static RelNode hoistOuterVariables(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+                                       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+        return hoistOuterVariables(rel);
+    }
+
+    private static RelNode hoistOuterVariables(RelNode rel) {
+        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::hoistOuterVariables).toList();
+        if (!inputs.equals(rel.getInputs())) {
+            rel = rel.copy(rel.getTraitSet(), inputs);
+        }
+        if (!(rel instanceof Correlate c) || (c.getJoinType() != JoinRelType.LEFT && c.getJoinType() != JoinRelType.ANTI)) {
+            return rel;
+        }
+        Set<CorrelationId> outer = freeVariables(c.getRight());
+        outer.remove(c.getCorrelationId());
+        if (outer.isEmpty()) {
+            return rel;
+        }
+        // the fields of outer variables the right side reads, each once, in the order first read
+        java.util.Map<List<Object>, RexFieldAccess> reads = new java.util.LinkedHashMap<>();
+        boolean[] whole = {false};
+        RexShuttle finder = new RexShuttle() {
+            @Override
+            public RexNode visitFieldAccess(RexFieldAccess access) {
+                if (access.getReferenceExpr() instanceof RexCorrelVariable v && outer.contains(v.id)) {
+                    reads.putIfAbsent(List.of(v.id, access.getField().getIndex()), access);
+                    return access;
+                }
+                return super.visitFieldAccess(access);
+            }
+
+            @Override
+            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
+                whole[0] |= outer.contains(variable.id);
+                return variable;
+            }
+        };
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                node.accept(finder);
+                super.visit(node, ordinal, parent);
+            }
+        }.go(c.getRight());
+        if (whole[0]) {
+            return rel;
+        }
+        RelNode left = c.getLeft();
+        int leftCount = left.getRowType().getFieldCount();
+        RexBuilder rexBuilder = c.getCluster().getRexBuilder();
+        List<RexNode> projects = new ArrayList<>(rexBuilder.identityProjects(left.getRowType()));
+        List<String> names = new ArrayList<>(left.getRowType().getFieldNames());
+        projects.addAll(reads.values());
+        for (int i = 0; i < reads.size(); i++) {
+            names.add("$outer" + i);
+        }
+        RelNode newLeft = LogicalProject.create(left, List.of(), projects, names, Set.of());
+        RexNode own = rexBuilder.makeCorrel(newLeft.getRowType(), c.getCorrelationId());
+        List<List<Object>> keys = List.copyOf(reads.keySet());
+        RexShuttle rewrite = new RexShuttle() {
+            @Override
+            public RexNode visitFieldAccess(RexFieldAccess access) {
+                if (access.getReferenceExpr() instanceof RexCorrelVariable v) {
+                    if (v.id.equals(c.getCorrelationId())) {
+                        return rexBuilder.makeFieldAccess(own, access.getField().getIndex());
+                    }
+                    int read = keys.indexOf(List.of(v.id, access.getField().getIndex()));
+                    if (read >= 0) {
+                        return rexBuilder.makeFieldAccess(own, leftCount + read);
+                    }
+                }
+                return super.visitFieldAccess(access);
+            }
+
+            @Override
+            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
+                return variable.id.equals(c.getCorrelationId()) ? own : variable;
+            }
+        };
+        RelNode newRight = rewriteExpressions(c.getRight(), rewrite);
+        ImmutableBitSet required = c.getRequiredColumns().union(ImmutableBitSet.range(leftCount, leftCount + reads.size()));
+        Correlate hoisted = c.copy(c.getTraitSet(), newLeft, newRight, c.getCorrelationId(), required, c.getJoinType());
+        // the Correlate's columns as before: the added ones dropped
+        List<Integer> columns = new ArrayList<>();
+        for (int i = 0; i < hoisted.getRowType().getFieldCount(); i++) {
+            if (i < leftCount || i >= leftCount + reads.size()) {
+                columns.add(i);
+            }
+        }
+        return RelOptUtil.createProject(hoisted, columns);
+    }
+
+    /** {@code rel} with {@code shuttle} applied to the expressions of every node in it. */
+    private static RelNode rewriteExpressions(RelNode rel, RexShuttle shuttle) {
+        List<RelNode> inputs = rel.getInputs().stream().map(i -> rewriteExpressions(i, shuttle)).toList();
+        RelNode copy = inputs.equals(rel.getInputs()) ? rel : rel.copy(rel.getTraitSet(), inputs);
+        return copy.accept(shuttle);
+    }
+
+    /**
+     * Whether Calcite's decorrelator rewrites {@code rel} right (defect 12): no LEFT or ANTI
+     * Correlate has a right side that reads a variable of another Correlate.
+     */
+    static boolean decorrelatable(RelNode rel) {
+        boolean[] ok = {true};
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (node instanceof Correlate c && (c.getJoinType() == JoinRelType.LEFT || c.getJoinType() == JoinRelType.ANTI)) {
+                    Set<CorrelationId> outer = freeVariables(c.getRight());
+                    outer.remove(c.getCorrelationId());
+                    ok[0] &= outer.isEmpty();
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(rel);
+        return ok[0];
     }
 
     /** Whether {@code rel} reads any correlation variable. */

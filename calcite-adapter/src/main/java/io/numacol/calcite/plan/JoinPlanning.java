@@ -82,10 +82,12 @@ public final class JoinPlanning {
     /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
+                CalciteDefects::nullInSubQueries,
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 CalciteDefects::protectConstantKeys,
                 CalciteDefects::pullUpLiteralKeys,
-                optional(Programs.decorrelate()),
+                CalciteDefects::hoistOuterVariables,
+                optional(decorrelate()),
                 Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
                 Programs.of(new HepProgramBuilder()
@@ -112,6 +114,13 @@ public final class JoinPlanning {
     private static Program optional(Program program) {
         return (planner, rel, traits, materializations, lattices) ->
                 CalciteDefects.unlessItFails(rel, () -> program.run(planner, rel, traits, materializations, lattices));
+    }
+
+    /** Calcite's decorrelation, where it rewrites right ({@link CalciteDefects#decorrelatable}). */
+    private static Program decorrelate() {
+        Program decorrelate = Programs.decorrelate();
+        return (planner, rel, traits, materializations, lattices) -> CalciteDefects.decorrelatable(rel)
+                ? decorrelate.run(planner, rel, traits, materializations, lattices) : rel;
     }
 
     private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
