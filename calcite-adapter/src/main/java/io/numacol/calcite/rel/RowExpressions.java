@@ -64,6 +64,18 @@ final class RowExpressions {
         return SqlTypes.toColumnType(type);
     }
 
+    /** Whether {@code e} is NULL whatever the row: a NULL literal, or arithmetic or a CAST of one (NULL in, NULL out). */
+    private static boolean alwaysNull(RexNode e) {
+        return switch (e) {
+            case RexLiteral l -> l.isNull();
+            case RexCall c -> switch (c.getKind()) {
+                case PLUS, MINUS, TIMES, DIVIDE, MINUS_PREFIX, CAST -> c.getOperands().stream().anyMatch(RowExpressions::alwaysNull);
+                default -> false;
+            };
+            default -> false;
+        };
+    }
+
     /** The intermediate types of a relation's columns (null where one cannot be held). */
     static List<ColumnType> chunkTypes(org.apache.calcite.rel.RelNode rel) {
         return rel.getRowType().getFieldList().stream().map(f -> chunkType(f.getType())).toList();
@@ -82,6 +94,9 @@ final class RowExpressions {
         ColumnType type = chunkType(e.getType());
         if (type == null) {
             return null;
+        }
+        if (alwaysNull(e)) { // NULL * -3, which Calcite leaves where a column of an outer join's side is always NULL
+            return new ChunkExpr.Constant(null, type);
         }
         switch (e) {
             case RexInputRef ref -> {
