@@ -124,6 +124,9 @@ class WrongResultsTest {
             "SELECT MAX('abc') FROM t1 AS a0 LEFT JOIN t2 AS a1 ON 7.5E0 IS NULL WHERE (a1.dm * -3) IN (SELECT s5.k FROM t3 AS s5 WHERE s5.k = a0.k) GROUP BY a1.k",
             "SELECT MAX('abc') FROM t1 AS a0 LEFT JOIN t2 AS a1 ON 7.5E0 IS NULL WHERE (a1.ib * -3) IN (SELECT s5.ia FROM t3 AS s5 WHERE s5.ia = a0.ib) GROUP BY a1.k",
             "SELECT a0.k, a1.dm * -3, - a1.k3, CAST(a1.ia AS BIGINT) + 1 FROM t1 AS a0 LEFT JOIN t2 AS a1 ON 7.5E0 IS NULL WHERE a0.k < 50",
+            // 22. a correlated subquery in a derived table's select list read another column once fields were trimmed
+            "SELECT COUNT(a0.c3), SUM(a0.c3) FROM (SELECT TRUE AS c0, 1.5E0 AS c1, 2 AS c2, (SELECT MAX(s3.k) FROM t3 AS s3 WHERE s3.ib = a2.ib) AS c3 "
+                    + "FROM t1 AS a1 RIGHT JOIN t2 AS a2 ON a1.k2 = a2.k WHERE a2.ia > 0) AS a0",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -47,11 +47,13 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Sarg;
+import org.apache.calcite.util.mapping.Mapping;
 import org.apache.calcite.util.mapping.Mappings;
 
 import com.google.common.collect.Range;
@@ -153,12 +155,34 @@ import java.util.function.Supplier;
  *       uncorrelated): {@code NOT (CAST(NULL AS BOOLEAN) IN (..))} dropped every row. Before
  *       subqueries are removed such an IN becomes {@code CASE WHEN EXISTS (..) THEN NULL ELSE
  *       FALSE END}.</li>
+ *   <li><b>Correlation variables of a trimmed projection remapped twice</b> ({@link
+ *       Trimmer}): Calcite's field trimmer remaps the correlation variable of a projection's
+ *       subquery by the input's mapping, then again by the projection's output mapping wherever
+ *       input and output have as many columns; the subquery then read another column ({@code
+ *       (SELECT MAX(..) FROM s WHERE s.c2 = a2.c3)} compared with a1.c0). numacol's trimmer
+ *       leaves a projection's variables as the first remapping left them.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12 and 13; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 14; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
     private CalciteDefects() {
+    }
+
+    /**
+     * Calcite's field trimmer without defect 14: a projection's correlation variables read its
+     * input, which {@code RelFieldTrimmer.trimFields(Project, ..)} already
+     * remapped; the output mapping applies to the variables of other relations only.
+     */
+    static final class Trimmer extends RelFieldTrimmer {
+        Trimmer(org.apache.calcite.sql.validate.SqlValidator validator, RelBuilder relBuilder) {
+            super(validator, relBuilder);
+        }
+
+        @Override
+        protected TrimResult result(RelNode rel, Mapping mapping) {
+            return rel instanceof Project ? new TrimResult(rel, mapping) : super.result(rel, mapping);
+        }
     }
 
     /**

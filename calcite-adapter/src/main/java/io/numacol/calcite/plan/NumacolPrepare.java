@@ -21,6 +21,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 
@@ -95,6 +96,13 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     @Override
                     public RelNode decorrelate(SqlNode query, RelNode rootRel) {
                         return CalciteDefects.unlessItFails(rootRel, () -> super.decorrelate(query, rootRel));
+                    }
+
+                    /** Calcite's trimmer without its double remapping of a projection's variables ({@link CalciteDefects}, 14). */
+                    @Override
+                    protected RelFieldTrimmer newFieldTrimmer() {
+                        return new CalciteDefects.Trimmer(validator, unmerged.getRelBuilderFactory().create(cluster, null)
+                                .transform(unmerged.getRelBuilderConfigTransform()));
                     }
 
                     /** Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
