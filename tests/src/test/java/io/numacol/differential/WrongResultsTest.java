@@ -127,6 +127,9 @@ class WrongResultsTest {
             // 22. a correlated subquery in a derived table's select list read another column once fields were trimmed
             "SELECT COUNT(a0.c3), SUM(a0.c3) FROM (SELECT TRUE AS c0, 1.5E0 AS c1, 2 AS c2, (SELECT MAX(s3.k) FROM t3 AS s3 WHERE s3.ib = a2.ib) AS c3 "
                     + "FROM t1 AS a1 RIGHT JOIN t2 AS a2 ON a1.k2 = a2.k WHERE a2.ia > 0) AS a0",
+            // 23. a NULL correlation value from a LEFT JOIN's preserved side, matched with = after decorrelation
+            "SELECT COUNT(*), COUNT(a0.dd) FROM t1 AS a0 LEFT JOIN t2 AS a1 ON a0.dd = a1.dd WHERE NOT (a1.k IN (SELECT s2.k FROM t3 AS s2 WHERE s2.dd = a0.dd))",
+            "SELECT COUNT(*), COUNT(a1.k3) FROM t1 AS a1 LEFT JOIN t2 AS a2 ON a1.k3 = a2.k WHERE a2.k NOT IN (SELECT s3.k FROM t3 AS s3 WHERE s3.k = a1.k3)",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -161,8 +161,14 @@ import java.util.function.Supplier;
  *       input and output have as many columns; the subquery then read another column ({@code
  *       (SELECT MAX(..) FROM s WHERE s.c2 = a2.c3)} compared with a1.c0). numacol's trimmer
  *       leaves a projection's variables as the first remapping left them.</li>
+ *   <li><b>NULL correlation values matched with =</b> ({@code
+ *       org.apache.calcite.sql2rel.NullSafeDecorrelator}): the decorrelator takes a column of a
+ *       LEFT JOIN's preserved side for NOT NULL when the join's condition rejects NULLs, and then
+ *       matches its generated correlation values with {@code =}: the rows with a NULL value, whose
+ *       subquery is empty (NOT IN is TRUE), were lost. The join of a decorrelated Correlate
+ *       matches nullable values with IS NOT DISTINCT FROM.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 14; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 and 15; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

@@ -12,6 +12,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToMultiJoinRule;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -25,6 +26,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql2rel.NullSafeDecorrelator;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -116,11 +118,13 @@ public final class JoinPlanning {
                 CalciteDefects.unlessItFails(rel, () -> program.run(planner, rel, traits, materializations, lattices));
     }
 
-    /** Calcite's decorrelation, where it rewrites right ({@link CalciteDefects#decorrelatable}). */
+    /**
+     * Calcite's decorrelation with null-safe correlation keys ({@link NullSafeDecorrelator}, {@link
+     * CalciteDefects} 15), where it rewrites right ({@link CalciteDefects#decorrelatable}).
+     */
     private static Program decorrelate() {
-        Program decorrelate = Programs.decorrelate();
         return (planner, rel, traits, materializations, lattices) -> CalciteDefects.decorrelatable(rel)
-                ? decorrelate.run(planner, rel, traits, materializations, lattices) : rel;
+                ? NullSafeDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
     }
 
     private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,

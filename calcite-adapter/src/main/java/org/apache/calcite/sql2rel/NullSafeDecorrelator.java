@@ -1,0 +1,67 @@
+package org.apache.calcite.sql2rel;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.tools.RelBuilder;
+
+import java.util.List;
+
+/**
+ * Calcite's decorrelator, except that the join a LEFT Correlate becomes matches its correlation
+ * values with IS NOT DISTINCT FROM wherever they can be NULL. Calcite takes {@code =} where it
+ * believes a value is never NULL, and believes so of a column of a LEFT JOIN's preserved side
+ * when the join's condition rejects its NULLs: {@code a0 LEFT JOIN a1 ON a0.c = a1.c WHERE a1.k
+ * NOT IN (SELECT .. WHERE s.c = a0.c)} lost the rows with a NULL {@code a0.c}, whose empty
+ * subquery matched no generated value. In Calcite's package only because the decorrelator's
+ * frames are package-private.
+ */
+public final class NullSafeDecorrelator extends RelDecorrelator {
+
+    private NullSafeDecorrelator(CorelMap map, RelNode root, RelBuilder relBuilder) {
+        super(map, root.getCluster().getPlanner().getContext(), relBuilder);
+    }
+
+    /** {@code root} without correlation where the decorrelator can remove it, as {@link RelDecorrelator#decorrelateQuery}. */
+    public static RelNode decorrelateQuery(RelNode root, RelBuilder relBuilder) {
+        CorelMap map = new CorelMapBuilder().build(root);
+        if (!map.hasCorrelation()) {
+            return root;
+        }
+        NullSafeDecorrelator decorrelator = new NullSafeDecorrelator(map, root, relBuilder);
+        RelNode rel = decorrelator.removeCorrelationViaRule(root);
+        if (decorrelator.cm.hasCorrelation()) {
+            rel = decorrelator.decorrelate(rel);
+        }
+        if (!root.getRowType().equalsSansFieldNames(rel.getRowType())) {
+            throw new AssertionError("decorrelation changed the row type from " + root.getRowType() + " to " + rel.getRowType());
+        }
+        return RelOptUtil.propagateRelHints(rel, true);
+    }
+
+    @Override
+    public Frame decorrelateRel(Correlate rel, boolean isCorVarDefined, boolean parentPropagatesNullValues) {
+        Frame frame = super.decorrelateRel(rel, isCorVarDefined, parentPropagatesNullValues);
+        if (frame == null || !(frame.r instanceof Join join)) {
+            return frame;
+        }
+        // the condition holds only the matches of correlation values, for which IS NOT DISTINCT FROM is always right
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        List<RexNode> conjuncts = RelOptUtil.conjunctions(join.getCondition()).stream().map(c ->
+                c.getKind() == SqlKind.EQUALS && ((RexCall) c).getOperands().stream().anyMatch(o -> o.getType().isNullable())
+                        ? rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_DISTINCT_FROM, ((RexCall) c).getOperands()) : c).toList();
+        RexNode condition = RexUtil.composeConjunction(rexBuilder, conjuncts);
+        if (condition.equals(join.getCondition())) {
+            return frame;
+        }
+        Join safe = join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        return register(rel, safe, frame.oldToNewOutputs, frame.corDefOutputs);
+    }
+}
