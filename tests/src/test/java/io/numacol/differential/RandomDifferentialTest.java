@@ -83,11 +83,6 @@ class RandomDifferentialTest {
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("CyclicMetadataException|rule ProjectMergeRule.*Type mismatch")),
-            // Calcite's decorrelator keys a correlated COALESCE of an outer column on CAST(c AS
-            // ... NOT NULL) beside c IS NOT NULL, and its hash join then misses the NULLs it
-            // assumed would match (the class of CALCITE-7619: a cast that drops nullability).
-            new KnownDefect("Correlation keys cast NOT NULL", Kind.MISMATCH, Pattern.compile("(?s)\\(SELECT .*COALESCE\\("),
-                    Pattern.compile("")),
             // A correlated subquery that Calcite's decorrelator fails on stays correlated, and
             // some such plans have no Enumerable form (a correlated projection).
             new KnownDefect("Correlated subqueries Calcite can neither decorrelate nor plan", Kind.NUMACOL_ERROR, Pattern.compile(""),

@@ -130,6 +130,9 @@ class WrongResultsTest {
             // 23. a NULL correlation value from a LEFT JOIN's preserved side, matched with = after decorrelation
             "SELECT COUNT(*), COUNT(a0.dd) FROM t1 AS a0 LEFT JOIN t2 AS a1 ON a0.dd = a1.dd WHERE NOT (a1.k IN (SELECT s2.k FROM t3 AS s2 WHERE s2.dd = a0.dd))",
             "SELECT COUNT(*), COUNT(a1.k3) FROM t1 AS a1 LEFT JOIN t2 AS a2 ON a1.k3 = a2.k WHERE a2.k NOT IN (SELECT s3.k FROM t3 AS s3 WHERE s3.k = a1.k3)",
+            // 24. a correlated COALESCE of an outer column: decorrelated on CAST(c AS .. NOT NULL), which a NULL c did not match
+            "SELECT COUNT(*) FROM t1 AS a0 WHERE EXISTS (SELECT 1 FROM t2 AS s2 WHERE COALESCE(a0.vs, s2.vs) > UPPER(s2.vs))",
+            "SELECT COUNT(*) FROM t1 AS a0 WHERE EXISTS (SELECT 1 FROM t2 AS s2 WHERE s2.k < 100 AND COALESCE(a0.ia, s2.ib) > s2.ia)",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

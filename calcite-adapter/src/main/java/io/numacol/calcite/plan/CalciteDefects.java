@@ -93,7 +93,9 @@ import java.util.function.Supplier;
  *       right if the cast passes NULL through as its simplifications assume, but Calcite's
  *       generated code does not, so rows with a NULL x passed the filter. In the conditions of
  *       Calcite's operators such casts become nullable casts (numacol's own predicates already
- *       pass NULL through).</li>
+ *       pass NULL through). Filters get them before decorrelation too: the decorrelator keys a
+ *       correlated {@code COALESCE(outer.c, ..)} on such a cast, matches the keys with = as its
+ *       type says they cannot be NULL, and lost the outer rows with a NULL c.</li>
  *   <li><b>Duplicate rows of RIGHT and FULL nested-loop joins</b>: Calcite's nested-loop join
  *       keeps the right rows nothing matched in an identity set, and a one-column row is a shared
  *       boxed value ({@code Boolean.TRUE}), so equal rows collapse into one: a FULL JOIN on a

@@ -89,6 +89,7 @@ public final class JoinPlanning {
                 CalciteDefects::protectConstantKeys,
                 CalciteDefects::pullUpLiteralKeys,
                 CalciteDefects::hoistOuterVariables,
+                CalciteDefects::strongCasts, // before decorrelation too: its keys are typed by these casts
                 optional(decorrelate()),
                 Programs.measure(DefaultRelMetadataProvider.INSTANCE),
                 JoinPlanning::pullFactors,
