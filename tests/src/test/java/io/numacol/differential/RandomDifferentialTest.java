@@ -70,10 +70,6 @@ class RandomDifferentialTest {
     }
 
     static final List<KnownDefect> KNOWN_DEFECTS = List.of(
-            // Calcite computes ROUND(d, n) of a DECIMAL as a BigDecimal of scale n, not of d's type;
-            // its hash joins and set operations compare BigDecimals by equals(), so 39.0 <> 39.
-            // numacol does not run ROUND itself yet.
-            new KnownDefect("Calcite's ROUND keeps the digits' scale", Kind.MISMATCH, Pattern.compile("ROUND\\("), Pattern.compile("")),
             // Assertions inside Calcite's own rules, thrown only with -ea (as tests run): a rule
             // that builds a filter of nested ORs, a simplification that checks a Strong policy.
             new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),

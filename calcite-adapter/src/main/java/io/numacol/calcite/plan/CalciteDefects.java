@@ -134,7 +134,7 @@ import java.util.function.Supplier;
  *       such aggregates, each in its place (3 covers aggregates with only literal keys).
  *       Calcite's AggregateProjectPullUpConstantsRule failed on a join to a NULL constant
  *       (typing a nullable column NOT NULL); it is removed.</li>
- *   <li><b>-0.0 beside 0.0 in Calcite's hash operators</b> ({@link #positiveZeros}): Calcite's
+ *   <li><b>-0.0 beside 0.0 in Calcite's hash operators</b> ({@link #canonicalValues}): Calcite's
  *       DISTINCT, GROUP BY, hash joins and set operations compare boxed doubles with {@code
  *       equals}, which tells -0.0 from 0.0, and its arithmetic makes -0.0 ({@code x * 0} of a
  *       negative x): a DISTINCT gave both. numacol's own operators hand their doubles over as
@@ -169,8 +169,13 @@ import java.util.function.Supplier;
  *       matches its generated correlation values with {@code =}: the rows with a NULL value, whose
  *       subquery is empty (NOT IN is TRUE), were lost. The join of a decorrelated Correlate
  *       matches nullable values with IS NOT DISTINCT FROM.</li>
+ *   <li><b>DECIMALs of another scale in Calcite's hash operators</b> ({@link #canonicalValues},
+ *       {@link CanonicalDecimal}): Calcite's ROUND(d, 1) of a DECIMAL(p, 2) gives 39.0 where its
+ *       type says 39.00, and its hash joins, DISTINCT and set operations compare BigDecimals by
+ *       {@code equals}: a NOT IN over ROUND(..) kept rows whose value was in the subquery. The
+ *       DECIMALs Calcite computes are set to their type's scale.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 and 15; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 16; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -713,14 +718,14 @@ public final class CalciteDefects {
         }
     }
 
-    /** Defect 11: every double a Calcite Calc computes, plus 0.0. */
-    static RelNode positiveZeros(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+    /** Defects 11 and 16: every double a Calcite Calc computes, plus 0.0; every DECIMAL, at its type's scale. */
+    static RelNode canonicalValues(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                  List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-        return positiveZeros(rel);
+        return canonicalValues(rel);
     }
 
-    private static RelNode positiveZeros(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::positiveZeros).toList();
+    private static RelNode canonicalValues(RelNode rel) {
+        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::canonicalValues).toList();
         if (!inputs.equals(rel.getInputs())) {
             rel = rel.copy(rel.getTraitSet(), inputs);
         }
@@ -733,11 +738,14 @@ public final class CalciteDefects {
         List<RexNode> projects = new ArrayList<>();
         for (RexNode ref : program.getProjectList()) {
             RexNode e = program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) ref);
-            // columns and literals pass values that are already 0.0 (numacol's, or a Calc's below)
+            // columns and literals pass values that are already canonical (numacol's, or a Calc's below)
             if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
                 RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
                         rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), false));
                 e = rexBuilder.makeCall(e.getType(), SqlStdOperatorTable.PLUS, List.of(e, zero));
+                changed = true;
+            } else if (e instanceof RexCall && e.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
+                e = CanonicalDecimal.of(rexBuilder, e); // defect 16
                 changed = true;
             }
             projects.add(e);

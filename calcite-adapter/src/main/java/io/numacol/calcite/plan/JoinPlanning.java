@@ -107,7 +107,7 @@ public final class JoinPlanning {
                 JoinPlanning::costBased,
                 Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 CalciteDefects::strongCasts,
-                CalciteDefects::positiveZeros);
+                CalciteDefects::canonicalValues);
     }
 
     /**
