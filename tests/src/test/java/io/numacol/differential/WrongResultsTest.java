@@ -137,6 +137,9 @@ class WrongResultsTest {
             "SELECT COUNT(*) FROM t1 WHERE ROUND(t1.dm, 1) IN (SELECT s.dm FROM t1 AS s)",
             "SELECT COUNT(*) FROM t1 WHERE t1.ia > 0 OR ROUND(t1.dm, 1) NOT IN (SELECT s.dm FROM t1 AS s WHERE s.dm IS NOT NULL)",
             "SELECT ROUND(t1.dm, 0) FROM t1 INTERSECT SELECT s.dm FROM t1 AS s",
+            // 26. an outer join of t1 joined to t1 again on a unique key, taken for a self-join of t1 and removed
+            "SELECT COUNT(*), SUM(a2.ia), MAX(a2.vs) FROM t1 AS a0 RIGHT JOIN t2 AS a1 ON a0.k = a1.k JOIN t1 AS a2 ON a1.k = a2.k",
+            "SELECT a1.k, a2.ia, a2.dd FROM t1 AS a0 RIGHT JOIN t3 AS a1 ON a0.k = a1.k JOIN t1 AS a2 ON a1.k = a2.k WHERE a1.k < 30",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -174,8 +174,13 @@ import java.util.function.Supplier;
  *       type says 39.00, and its hash joins, DISTINCT and set operations compare BigDecimals by
  *       {@code equals}: a NOT IN over ROUND(..) kept rows whose value was in the subquery. The
  *       DECIMALs Calcite computes are set to their type's scale.</li>
+ *   <li><b>A join taken for a table in join ordering</b> ({@code KeyMetadata.JoinOrigins}):
+ *       LoptOptimizeJoinRule finds "self-joins on a unique key" between factors that come from
+ *       one table, judged by the first column's origin alone, and removes them: {@code t1 RIGHT
+ *       JOIN t0 ON .. JOIN t1 AS a2 ON t0.k = a2.k} lost a2 and read t0's columns as t1's (an
+ *       AssertionError with -ea, wrong columns without). Joins have no column origins for it.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 16; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 and 17; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

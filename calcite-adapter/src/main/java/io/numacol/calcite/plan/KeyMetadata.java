@@ -14,10 +14,13 @@ import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Which columns of a numacol table are unique, read from the data: join ordering needs it to tell
@@ -36,9 +39,29 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.DistinctCounts(),
                     BuiltInMetadata.DistinctRowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new JoinOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     private KeyMetadata() {
+    }
+
+    /**
+     * No column of a join has a known origin ({@link CalciteDefects}, 17). LoptOptimizeJoinRule
+     * takes a factor for a single table when its first column comes from one, so a factor
+     * {@code t1 RIGHT JOIN t0} joined to t1 on t0.k = t1.k passed for a self-join of t1 on a
+     * unique key; the join was removed and t0's columns read as t1's. Column origins serve only
+     * that rule's self-join and semi-join rewrites.
+     */
+    public static final class JoinOrigins implements MetadataHandler<BuiltInMetadata.ColumnOrigin> {
+        @Override
+        public MetadataDef<BuiltInMetadata.ColumnOrigin> getDef() {
+            return BuiltInMetadata.ColumnOrigin.DEF;
+        }
+
+        /** Called reflectively by Calcite's metadata dispatch. */
+        public Set<RelColumnOrigin> getColumnOrigins(Join join, RelMetadataQuery mq, int column) {
+            return null;
+        }
     }
 
     @Override
