@@ -19,8 +19,11 @@ import java.util.SplittableRandom;
  * implementation or they differ by type rules, not by correctness):
  * <ul>
  *   <li>integer division and AVG of integers (DuckDB answers in DOUBLE, Calcite truncates);</li>
- *   <li>a CAST of a fraction to an integer (DuckDB rounds, Calcite truncates), a CAST of a double,
- *       a DECIMAL or a BOOLEAN to a string (formatting);</li>
+ *   <li>a CAST of a DOUBLE to an integer (DuckDB rounds half to even, numacol half away from zero,
+ *       as both do for DECIMALs), a CAST of a double, a DECIMAL or a BOOLEAN to a string
+ *       (formatting);</li>
+ *   <li>ROUND(d, n) of a DECIMAL(p, s): numacol's type keeps scale s (as Calcite and H2 do), DuckDB's
+ *       has scale n, so a common type with it differs (the H2 second opinion tells them apart);</li>
  *   <li>values that overflow their type, negative SUBSTRING starts (DuckDB counts from the end);</li>
  *   <li>DECIMAL quotients and averages beyond the select list of the outermost query: numacol
  *       keeps 6 fraction digits where DuckDB computes a DOUBLE, so a comparison with such a value,
@@ -313,19 +316,21 @@ final class QueryGenerator {
         }
         return switch (type) {
             case INT -> {
-                int form = random.nextInt(7);
+                int form = random.nextInt(8);
                 yield switch (form) {
                     case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(Type.DATE, scope, d), ")");
                     case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(Type.STR, scope, d), ")");
                     case 5 -> arithmetic(ABS, type, scope, d);
                     case 6 -> Sql.of(t, "(- ", expr(type, scope, d), ")");
+                    case 7 -> Sql.of(t, "CAST(", expr(Type.DEC, scope, d), " AS INTEGER)"); // rounds half away from zero
                     default -> arithmetic(form, type, scope, d);
                 };
             }
             case DEC -> {
-                int form = random.nextInt(6);
+                int form = random.nextInt(7);
                 yield switch (form) {
                     case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DECIMAL(12,2))");
+                    case 6 -> Sql.of(t, "CAST(", expr(type, scope, d), " AS DECIMAL(16,1))"); // fewer fraction digits: rounds
                     case 4 -> Sql.of(t, "ROUND(", expr(type, scope, d), ", 1)");
                     case 5 -> arithmetic(ABS, type, scope, d);
                     default -> arithmetic(form, type, scope, d);
