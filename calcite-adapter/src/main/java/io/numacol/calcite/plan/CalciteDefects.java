@@ -40,6 +40,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
@@ -47,9 +48,11 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Sarg;
@@ -61,7 +64,9 @@ import com.google.common.collect.Range;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -193,7 +198,7 @@ public final class CalciteDefects {
      * remapped; the output mapping applies to the variables of other relations only.
      */
     static final class Trimmer extends RelFieldTrimmer {
-        Trimmer(org.apache.calcite.sql.validate.SqlValidator validator, RelBuilder relBuilder) {
+        Trimmer(SqlValidator validator, RelBuilder relBuilder) {
             super(validator, relBuilder);
         }
 
@@ -549,7 +554,7 @@ public final class CalciteDefects {
             return rel;
         }
         // the fields of outer variables the right side reads, each once, in the order first read
-        java.util.Map<List<Object>, RexFieldAccess> reads = new java.util.LinkedHashMap<>();
+        Map<List<Object>, RexFieldAccess> reads = new LinkedHashMap<>();
         boolean[] whole = {false};
         RexShuttle finder = new RexShuttle() {
             @Override
@@ -742,14 +747,14 @@ public final class CalciteDefects {
         boolean changed = false;
         List<RexNode> projects = new ArrayList<>();
         for (RexNode ref : program.getProjectList()) {
-            RexNode e = program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) ref);
+            RexNode e = program.expandLocalRef((RexLocalRef) ref);
             // columns and literals pass values that are already canonical (numacol's, or a Calc's below)
             if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
                 RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
                         rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), false));
                 e = rexBuilder.makeCall(e.getType(), SqlStdOperatorTable.PLUS, List.of(e, zero));
                 changed = true;
-            } else if (e instanceof RexCall && e.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
+            } else if (e instanceof RexCall && e.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
                 e = CanonicalDecimal.of(rexBuilder, e); // defect 16
                 changed = true;
             }

@@ -9,6 +9,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.math.BigDecimal;
@@ -37,7 +38,7 @@ public final class CanonicalDecimal {
     static RexNode of(RexBuilder rexBuilder, RexNode e) {
         RelDataType type = e.getType();
         RexNode scale = rexBuilder.makeExactLiteral(BigDecimal.valueOf(type.getScale()),
-                rexBuilder.getTypeFactory().createSqlType(org.apache.calcite.sql.type.SqlTypeName.INTEGER));
+                rexBuilder.getTypeFactory().createSqlType(SqlTypeName.INTEGER));
         return rexBuilder.makeCall(type, FUNCTION, List.of(e, scale));
     }
 }
