@@ -79,10 +79,6 @@ class RandomDifferentialTest {
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("CyclicMetadataException|rule ProjectMergeRule.*Type mismatch")),
-            // Calcite's code generation for a Calc where two EXTRACTs of one unit share the unit's
-            // literal and one sits in a CASE branch (a COALESCE): the unit is no constant there.
-            new KnownDefect("Calcite cannot compile EXTRACTs sharing a unit inside a CASE", Kind.NUMACOL_ERROR, Pattern.compile("EXTRACT\\("),
-                    Pattern.compile("Unable to implement")),
             // A correlated subquery that Calcite's decorrelator fails on stays correlated, and
             // some such plans have no Enumerable form (a correlated projection).
             new KnownDefect("Correlated subqueries Calcite can neither decorrelate nor plan", Kind.NUMACOL_ERROR, Pattern.compile(""),

@@ -140,6 +140,10 @@ class WrongResultsTest {
             // 26. an outer join of t1 joined to t1 again on a unique key, taken for a self-join of t1 and removed
             "SELECT COUNT(*), SUM(a2.ia), MAX(a2.vs) FROM t1 AS a0 RIGHT JOIN t2 AS a1 ON a0.k = a1.k JOIN t1 AS a2 ON a1.k = a2.k",
             "SELECT a1.k, a2.ia, a2.dd FROM t1 AS a0 RIGHT JOIN t3 AS a1 ON a0.k = a1.k JOIN t1 AS a2 ON a1.k = a2.k WHERE a1.k < 30",
+            // 27. EXTRACTs Calcite's code generation could not compile (a unit's literal shared, or a constant operand)
+            "SELECT COALESCE(EXTRACT(DAY FROM t1.dd), EXTRACT(DAY FROM DATE '2021-12-06')), COUNT(*) FROM t1 GROUP BY 1",
+            "SELECT TRUE, EXTRACT(DAY FROM DATE '2021-12-12') FROM t1 EXCEPT ALL SELECT DISTINCT TRUE, COALESCE(a.k, EXTRACT(YEAR FROM DATE '2021-11-30')) "
+                    + "FROM t2 AS a FULL JOIN t3 AS b ON a.k = b.k2",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

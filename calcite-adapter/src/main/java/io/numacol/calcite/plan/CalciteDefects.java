@@ -175,7 +175,7 @@ import java.util.function.Supplier;
  *       subquery is empty (NOT IN is TRUE), were lost. The join of a decorrelated Correlate
  *       matches nullable values with IS NOT DISTINCT FROM.</li>
  *   <li><b>DECIMALs of another scale in Calcite's hash operators</b> ({@link #canonicalValues},
- *       {@link CanonicalDecimal}): Calcite's ROUND(d, 1) of a DECIMAL(p, 2) gives 39.0 where its
+ *       {@link PlanFunctions}): Calcite's ROUND(d, 1) of a DECIMAL(p, 2) gives 39.0 where its
  *       type says 39.00, and its hash joins, DISTINCT and set operations compare BigDecimals by
  *       {@code equals}: a NOT IN over ROUND(..) kept rows whose value was in the subquery. The
  *       DECIMALs Calcite computes are set to their type's scale.</li>
@@ -184,8 +184,14 @@ import java.util.function.Supplier;
  *       one table, judged by the first column's origin alone, and removes them: {@code t1 RIGHT
  *       JOIN t0 ON .. JOIN t1 AS a2 ON t0.k = a2.k} lost a2 and read t0's columns as t1's (an
  *       AssertionError with -ea, wrong columns without). Joins have no column origins for it.</li>
+ *   <li><b>EXTRACTs Calcite cannot compile</b> ({@link #canonicalValues}, {@link PlanFunctions}):
+ *       its code generation needs EXTRACT's unit as a constant, and in a Calc where EXTRACTs share
+ *       the unit's literal, or the operand is a constant too, it found a variable and failed
+ *       ("Unable to implement"): {@code COALESCE(EXTRACT(DAY FROM d), EXTRACT(DAY FROM DATE
+ *       '2021-12-06'))}. EXTRACTs of YEAR, MONTH and DAY from DATEs in Calcite's Calcs call
+ *       numacol's functions instead.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 and 17; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 and 18; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -728,7 +734,10 @@ public final class CalciteDefects {
         }
     }
 
-    /** Defects 11 and 16: every double a Calcite Calc computes, plus 0.0; every DECIMAL, at its type's scale. */
+    /**
+     * Defects 11, 16 and 18: every double a Calcite Calc computes, plus 0.0; every DECIMAL, at its
+     * type's scale; EXTRACTs from DATEs, by numacol's functions.
+     */
     static RelNode canonicalValues(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                  List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
         return canonicalValues(rel);
@@ -744,26 +753,29 @@ public final class CalciteDefects {
         }
         RexProgram program = calc.getProgram();
         RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        RexShuttle extracts = PlanFunctions.extracts(rexBuilder); // defect 18
         boolean changed = false;
         List<RexNode> projects = new ArrayList<>();
         for (RexNode ref : program.getProjectList()) {
-            RexNode e = program.expandLocalRef((RexLocalRef) ref);
+            RexNode expanded = program.expandLocalRef((RexLocalRef) ref);
+            RexNode e = expanded.accept(extracts);
             // columns and literals pass values that are already canonical (numacol's, or a Calc's below)
             if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
                 RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
                         rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), false));
                 e = rexBuilder.makeCall(e.getType(), SqlStdOperatorTable.PLUS, List.of(e, zero));
-                changed = true;
             } else if (e instanceof RexCall && e.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
-                e = CanonicalDecimal.of(rexBuilder, e); // defect 16
-                changed = true;
+                e = PlanFunctions.scaled(rexBuilder, e); // defect 16
             }
+            changed |= e != expanded;
             projects.add(e);
         }
-        if (!changed) {
+        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        RexNode extracted = condition == null ? null : condition.accept(extracts);
+        if (!changed && extracted == condition) {
             return rel;
         }
-        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        condition = extracted;
         return calc.copy(calc.getTraitSet(), calc.getInput(),
                 RexProgram.create(program.getInputRowType(), projects, condition, program.getOutputRowType(), rexBuilder));
     }

@@ -1,0 +1,99 @@
+package io.numacol.calcite.plan;
+
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * Functions numacol puts into the plans Calcite runs, in place of Calcite's own where those fail
+ * ({@link CalciteDefects} 16 and 18). Calcite's generated code calls the public static methods.
+ */
+public final class PlanFunctions {
+    private static final SqlUserDefinedFunction SCALE = function("scale");
+    private static final SqlUserDefinedFunction YEAR = function("year");
+    private static final SqlUserDefinedFunction MONTH = function("month");
+    private static final SqlUserDefinedFunction DAY = function("day");
+
+    private PlanFunctions() {
+    }
+
+    private static SqlUserDefinedFunction function(String method) {
+        return new SqlUserDefinedFunction(new SqlIdentifier("$NUMACOL_" + method.toUpperCase(java.util.Locale.ROOT), SqlParserPos.ZERO),
+                SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, InferTypes.RETURN_TYPE, null,
+                ScalarFunctionImpl.create(PlanFunctions.class, method));
+    }
+
+    /** {@code value} at {@code scale}: more fraction digits (a quotient's) truncated, as numacol's quotients are. */
+    public static BigDecimal scale(BigDecimal value, int scale) {
+        return value == null ? null : value.setScale(scale, RoundingMode.DOWN);
+    }
+
+    /** EXTRACT(YEAR FROM a DATE), the DATE as Calcite's generated code holds it: days since 1970-01-01. */
+    public static Long year(Integer days) {
+        return days == null ? null : (long) LocalDate.ofEpochDay(days).getYear();
+    }
+
+    /** EXTRACT(MONTH FROM a DATE). */
+    public static Long month(Integer days) {
+        return days == null ? null : (long) LocalDate.ofEpochDay(days).getMonthValue();
+    }
+
+    /** EXTRACT(DAY FROM a DATE). */
+    public static Long day(Integer days) {
+        return days == null ? null : (long) LocalDate.ofEpochDay(days).getDayOfMonth();
+    }
+
+    /**
+     * {@code e}, a DECIMAL, at its type's scale (defect 16): Calcite's ROUND(x, 1) of a
+     * DECIMAL(5, 2) gives 39.0 and its quotients carry 16 digits, and its hash operators compare
+     * BigDecimals with {@code equals}, which tells 39.0 from 39.00.
+     */
+    static RexNode scaled(RexBuilder rexBuilder, RexNode e) {
+        RexNode scale = rexBuilder.makeExactLiteral(BigDecimal.valueOf(e.getType().getScale()),
+                rexBuilder.getTypeFactory().createSqlType(SqlTypeName.INTEGER));
+        return rexBuilder.makeCall(e.getType(), SCALE, List.of(e, scale));
+    }
+
+    /**
+     * EXTRACTs of YEAR, MONTH and DAY from DATEs as calls of numacol's functions (defect 18):
+     * Calcite's code generation needs the unit as a constant, and in a Calc whose EXTRACTs share
+     * the unit's literal (or whose operand is a constant too) it finds a variable and fails.
+     */
+    static RexShuttle extracts(RexBuilder rexBuilder) {
+        return new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexCall visited = (RexCall) super.visitCall(call);
+                if (visited.getKind() != SqlKind.EXTRACT || !(visited.getOperands().get(0) instanceof RexLiteral unit)
+                        || visited.getOperands().get(1).getType().getSqlTypeName() != SqlTypeName.DATE) {
+                    return visited;
+                }
+                SqlUserDefinedFunction function = switch (unit.getValueAs(TimeUnitRange.class)) {
+                    case YEAR -> YEAR;
+                    case MONTH -> MONTH;
+                    case DAY -> DAY;
+                    case null, default -> null;
+                };
+                RelDataType type = visited.getType();
+                return function == null ? visited : rexBuilder.makeCall(type, function, List.of(visited.getOperands().get(1)));
+            }
+        };
+    }
+}
