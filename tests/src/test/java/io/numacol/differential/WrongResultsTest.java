@@ -144,6 +144,9 @@ class WrongResultsTest {
             "SELECT COALESCE(EXTRACT(DAY FROM t1.dd), EXTRACT(DAY FROM DATE '2021-12-06')), COUNT(*) FROM t1 GROUP BY 1",
             "SELECT TRUE, EXTRACT(DAY FROM DATE '2021-12-12') FROM t1 EXCEPT ALL SELECT DISTINCT TRUE, COALESCE(a.k, EXTRACT(YEAR FROM DATE '2021-11-30')) "
                     + "FROM t2 AS a FULL JOIN t3 AS b ON a.k = b.k2",
+            // 28. a set operation over a correlated subquery that Calcite's decorrelator gave branches of different columns
+            "SELECT DISTINCT a0.c0 IS FALSE AS c0, a0.c0 AS c1 FROM (SELECT TRUE AS c0 FROM t1) AS a0 INTERSECT ALL "
+                    + "SELECT DISTINCT TRUE AS c0, (SELECT (COUNT(*) > 0) FROM t3 AS s7 WHERE s7.ib = a5.ia) AS c1 FROM t2 AS a5",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);
