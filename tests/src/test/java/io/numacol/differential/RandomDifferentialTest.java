@@ -70,11 +70,6 @@ class RandomDifferentialTest {
     }
 
     static final List<KnownDefect> KNOWN_DEFECTS = List.of(
-            // Assertions inside Calcite's own rules, thrown only with -ea (as tests run): a rule
-            // that builds a filter of nested ORs, a simplification that checks a Strong policy.
-            new KnownDefect("Calcite's assertions on its own rewrites", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("RexUtil.isFlat|at RexSimplify.validateStrongPolicy|Comparison with NULL in pulledUpPredicates"
-                            + "|Cast for just nullability not allowed")),
             // Calcite's metadata and merge rules that fail on their own (a cycle in predicate
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
@@ -259,7 +254,7 @@ class RandomDifferentialTest {
                 if (SQL != null) {
                     e.printStackTrace(System.out);
                 }
-                // an AssertionError is Calcite's own check (tests run with -ea): numacol's failure all the same
+                // an AssertionError is numacol's own check (tests run with -ea; Calcite's assertions are off, see the pom)
                 return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
             }
             String difference = compare(actual, expected, orderKeys);
