@@ -147,6 +147,11 @@ class WrongResultsTest {
             // 28. a set operation over a correlated subquery that Calcite's decorrelator gave branches of different columns
             "SELECT DISTINCT a0.c0 IS FALSE AS c0, a0.c0 AS c1 FROM (SELECT TRUE AS c0 FROM t1) AS a0 INTERSECT ALL "
                     + "SELECT DISTINCT TRUE AS c0, (SELECT (COUNT(*) > 0) FROM t3 AS s7 WHERE s7.ib = a5.ia) AS c1 FROM t2 AS a5",
+            // 29. a FULL join of two one-row sides taken for one row: the DISTINCT of correlation values over it was removed
+            "SELECT (SELECT COUNT(*) FROM t2 AS s WHERE s.ia = a7.c0) FROM (SELECT MAX(t1.ia) AS c0 FROM t1) AS a0 "
+                    + "FULL JOIN (SELECT SUM(t1.ib) AS c1 FROM t1) AS a4 ON a0.c0 = a4.c1 LEFT JOIN (SELECT 1 AS c0 FROM t1) AS a7 ON 1 = 0",
+            "SELECT COUNT(*) FROM (SELECT DISTINCT a0.c0, a4.c1 FROM (SELECT MAX(t1.ia) AS c0 FROM t1) AS a0 "
+                    + "FULL JOIN (SELECT SUM(t1.ib) AS c1 FROM t1) AS a4 ON a0.c0 = a4.c1) AS q",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -191,8 +191,12 @@ import java.util.function.Supplier;
  *       ("Unable to implement"): {@code COALESCE(EXTRACT(DAY FROM d), EXTRACT(DAY FROM DATE
  *       '2021-12-06'))}. EXTRACTs of YEAR, MONTH and DAY from DATEs in Calcite's Calcs call
  *       numacol's functions instead.</li>
+ *   <li><b>A FULL join taken for one row</b> ({@code KeyMetadata.JoinMaxRows}): Calcite bounds a
+ *       join's rows by the product of its sides', so a FULL join of two one-row aggregates "had at
+ *       most one row", its columns passed for unique, and the DISTINCT of a decorrelated
+ *       subquery's correlation values over it was removed: every row came twice.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 and 18; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 and 19; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

@@ -11,7 +11,6 @@ import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToMultiJoinRule;
@@ -85,13 +84,13 @@ public final class JoinPlanning {
     static Program program() {
         return Programs.sequence(
                 CalciteDefects::nullInSubQueries,
-                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                Programs.subQuery(KeyMetadata.PROVIDER),
                 CalciteDefects::protectConstantKeys,
                 CalciteDefects::pullUpLiteralKeys,
                 CalciteDefects::hoistOuterVariables,
                 CalciteDefects::strongCasts, // before decorrelation too: its keys are typed by these casts
                 optional(decorrelate()),
-                Programs.measure(DefaultRelMetadataProvider.INSTANCE),
+                Programs.measure(KeyMetadata.PROVIDER),
                 JoinPlanning::pullFactors,
                 Programs.of(new HepProgramBuilder()
                         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
@@ -105,7 +104,7 @@ public final class JoinPlanning {
                         .build(), false, KeyMetadata.PROVIDER),
                 optional(Programs.trim()),
                 JoinPlanning::costBased,
-                Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                Programs.calc(KeyMetadata.PROVIDER),
                 CalciteDefects::strongCasts,
                 CalciteDefects::canonicalValues);
     }

@@ -40,9 +40,40 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
                     BuiltInMetadata.DistinctRowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new JoinMaxRows(), BuiltInMetadata.MaxRowCount.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     private KeyMetadata() {
+    }
+
+    /**
+     * The most rows a join gives ({@link CalciteDefects}, 19). Calcite bounds every join by the
+     * product of its sides' bounds, which a FULL join exceeds where nothing matches: two one-row
+     * sides give two rows. Taken for one row, a FULL join's columns passed for unique, and a
+     * DISTINCT over them (a decorrelated subquery's correlation values) was removed: rows doubled.
+     */
+    public static final class JoinMaxRows implements MetadataHandler<BuiltInMetadata.MaxRowCount> {
+        @Override
+        public MetadataDef<BuiltInMetadata.MaxRowCount> getDef() {
+            return BuiltInMetadata.MaxRowCount.DEF;
+        }
+
+        /** Called reflectively by Calcite's metadata dispatch. */
+        public Double getMaxRowCount(Join join, RelMetadataQuery mq) {
+            Double left = mq.getMaxRowCount(join.getLeft());
+            Double right = mq.getMaxRowCount(join.getRight());
+            if (left == null || right == null) {
+                return null;
+            }
+            return switch (join.getJoinType()) {
+                // every pair matched, or none: the other cases lie between
+                case FULL -> Math.max(left * right, left + right);
+                case LEFT -> left * Math.max(right, 1D); // a row without a match still gives one
+                case RIGHT -> Math.max(left, 1D) * right;
+                case SEMI, ANTI -> left;
+                default -> left * right;
+            };
+        }
     }
 
     /**
