@@ -152,6 +152,11 @@ class WrongResultsTest {
                     + "FULL JOIN (SELECT SUM(t1.ib) AS c1 FROM t1) AS a4 ON a0.c0 = a4.c1 LEFT JOIN (SELECT 1 AS c0 FROM t1) AS a7 ON 1 = 0",
             "SELECT COUNT(*) FROM (SELECT DISTINCT a0.c0, a4.c1 FROM (SELECT MAX(t1.ia) AS c0 FROM t1) AS a0 "
                     + "FULL JOIN (SELECT SUM(t1.ib) AS c1 FROM t1) AS a4 ON a0.c0 = a4.c1) AS q",
+            // 30. a literal group key projected below a filter, in a correlated query: a grand total's row over no rows
+            "SELECT MIN(a0.c1) FROM (SELECT 4.625E0 AS c0, (SELECT MAX('b') FROM t2 AS s4 WHERE a1.ia > 7) AS c1, CHAR_LENGTH('zz') AS c2 "
+                    + "FROM t1 AS a1) AS a0 WHERE NOT (a0.c2 IS NOT DISTINCT FROM 2) GROUP BY a0.c0",
+            "SELECT MIN('b') FROM (SELECT '' AS c0 FROM t1 AS a1 WHERE DATE '2022-02-21' NOT IN (SELECT s3.dd FROM t2 AS s3 WHERE s3.ia = a1.ib)) AS a0 "
+                    + "WHERE ('zz' || 'a b') = 'abc' GROUP BY a0.c0",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

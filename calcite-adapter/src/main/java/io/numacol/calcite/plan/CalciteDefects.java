@@ -39,6 +39,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexFieldAccess;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
@@ -63,6 +64,7 @@ import com.google.common.collect.Range;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +93,8 @@ import java.util.function.Supplier;
  *       one row if the subquery has rows and none otherwise, turns into a grand total with one
  *       row always: {@code EXISTS (empty) OR x IN (correlated subquery)} kept every row. Before
  *       decorrelation such aggregates become a grand total with a COUNT that must be positive,
- *       also where correlation is only inside them ({@code EXISTS (SELECT .. WHERE k = (SELECT ..
+ *       also where a key's literal is projected below a filter (found by the input's pulled-up
+ *       predicates) and where correlation is only inside them ({@code EXISTS (SELECT .. WHERE k = (SELECT ..
  *       correlated))} was always true).</li>
  *   <li><b>Nullability-dropping casts</b> ({@link #strongCasts}): {@code RexSimplify} rewrites
  *       {@code COALESCE(x, 14009) <= 9999} to {@code CAST(x AS BIGINT NOT NULL) <= 9999}, which is
@@ -449,21 +452,22 @@ public final class CalciteDefects {
     }
 
     private static RelNode withoutLiteralKeys(Aggregate aggregate) {
-        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || !(aggregate.getInput() instanceof Project project)) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return aggregate;
         }
+        Map<Integer, RexLiteral> literals = literalKeys(aggregate);
         List<Integer> keys = aggregate.getGroupSet().asList();
-        List<Integer> kept = keys.stream().filter(k -> !(project.getProjects().get(k) instanceof RexLiteral)).toList();
+        List<Integer> kept = keys.stream().filter(k -> !literals.containsKey(k)).toList();
         if (kept.size() == keys.size() || kept.isEmpty()) {
             return aggregate; // only literal keys: a grand total's row over no rows differs (protectConstantKeys)
         }
-        Aggregate inner = aggregate.copy(aggregate.getTraitSet(), project, ImmutableBitSet.of(kept), null,
+        Aggregate inner = aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(), ImmutableBitSet.of(kept), null,
                 aggregate.getAggCallList());
         RexBuilder rexBuilder = aggregate.getCluster().getRexBuilder();
         List<RexNode> out = new ArrayList<>();
         int next = 0;
         for (int key : keys) {
-            out.add(project.getProjects().get(key) instanceof RexLiteral literal ? literal : rexBuilder.makeInputRef(inner, next++));
+            out.add(literals.containsKey(key) ? literals.get(key) : rexBuilder.makeInputRef(inner, next++));
         }
         for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
             out.add(rexBuilder.makeInputRef(inner, kept.size() + i));
@@ -471,20 +475,41 @@ public final class CalciteDefects {
         return LogicalProject.create(inner, List.of(), out, aggregate.getRowType().getFieldNames(), Set.of());
     }
 
+    /**
+     * The group keys of {@code aggregate} whose column holds one literal in every input row: a
+     * literal of a projection, or a constant the input's predicates pull up (a literal projected
+     * below a filter), of the column's type.
+     */
+    private static Map<Integer, RexLiteral> literalKeys(Aggregate aggregate) {
+        RelNode input = aggregate.getInput();
+        Map<RexNode, RexNode> constants = aggregate.getCluster().getMetadataQuery().getPulledUpPredicates(input).constantMap;
+        Map<Integer, RexLiteral> literals = new HashMap<>();
+        for (int key : aggregate.getGroupSet()) {
+            RelDataType type = input.getRowType().getFieldList().get(key).getType();
+            RexNode value = input instanceof Project project && project.getProjects().get(key) instanceof RexLiteral literal ? literal
+                    : constants.get(RexInputRef.of(key, input.getRowType()));
+            if (value instanceof RexLiteral literal && literal.getType().equals(type)) {
+                literals.put(key, literal);
+            }
+        }
+        return literals;
+    }
+
     private static RelNode grandTotal(Aggregate aggregate) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || aggregate.getGroupCount() == 0
-                || !(aggregate.getInput() instanceof Project project) || !freeVariables(project).isEmpty()) {
+                || !freeVariables(aggregate.getInput()).isEmpty()) {
+            return aggregate;
+        }
+        Map<Integer, RexLiteral> literals = literalKeys(aggregate);
+        if (literals.size() != aggregate.getGroupCount()) {
             return aggregate;
         }
         List<RexNode> constants = new ArrayList<>();
         for (int key : aggregate.getGroupSet()) {
-            if (!(project.getProjects().get(key) instanceof RexLiteral literal)) {
-                return aggregate;
-            }
-            constants.add(literal);
+            constants.add(literals.get(key));
         }
         RelBuilder b = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
-        b.push(project);
+        b.push(aggregate.getInput());
         List<RelBuilder.AggCall> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
             calls.add(b.aggregateCall(call));
