@@ -70,6 +70,14 @@ class RandomDifferentialTest {
     }
 
     static final List<KnownDefect> KNOWN_DEFECTS = List.of(
+            // ROUND(d, n) of a DECIMAL(p, s) is typed DECIMAL(p, s) (Calcite's rule, as H2 and SQL
+            // Server do); DuckDB, PostgreSQL and MySQL type it with scale n, so a common type with
+            // it keeps more fraction digits in numacol (CASE ... THEN SUM(ROUND(x, 1)) ELSE 10.42).
+            new KnownDefect("ROUND keeps its argument's scale", Kind.MISMATCH, Pattern.compile("ROUND\\("), Pattern.compile("")),
+            // Calcite's code generation for a nested-loop join on a NOT IN list with a NULL, under
+            // IS NOT NULL: the predicate class it writes does not compile.
+            new KnownDefect("Calcite's join predicate that does not compile", Kind.NUMACOL_ERROR, Pattern.compile(""),
+                    Pattern.compile("must implement method .*Predicate2")),
             // Calcite's metadata and merge rules that fail on their own (a cycle in predicate
             // metadata, a type mismatch of nullability when ProjectMergeRule merges).
             new KnownDefect("Calcite's metadata and ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
