@@ -73,7 +73,8 @@ class RandomDifferentialTest {
             // ROUND(d, n) of a DECIMAL(p, s) is typed DECIMAL(p, s) (Calcite's rule, as H2 and SQL
             // Server do); DuckDB, PostgreSQL and MySQL type it with scale n, so a common type with
             // it keeps more fraction digits in numacol (CASE ... THEN SUM(ROUND(x, 1)) ELSE 10.42).
-            new KnownDefect("ROUND keeps its argument's scale", Kind.MISMATCH, Pattern.compile("ROUND\\("), Pattern.compile("")),
+            // Only as many rows as DuckDB's, with other values: a count that differs is another defect.
+            new KnownDefect("ROUND keeps its argument's scale", Kind.MISMATCH, Pattern.compile("ROUND\\("), Pattern.compile("^numacol's row ")),
             // Calcite's code generation for a nested-loop join on a NOT IN list with a NULL, under
             // IS NOT NULL: the predicate class it writes does not compile.
             new KnownDefect("Calcite's join predicate that does not compile", Kind.NUMACOL_ERROR, Pattern.compile(""),

@@ -136,6 +136,8 @@ class WrongResultsTest {
             // 25. ROUND's DECIMALs at another scale than their type's in Calcite's hash operators (39.0 is not 39.00 to equals())
             "SELECT COUNT(*) FROM t1 WHERE ROUND(t1.dm, 1) IN (SELECT s.dm FROM t1 AS s)",
             "SELECT COUNT(*) FROM t1 WHERE t1.ia > 0 OR ROUND(t1.dm, 1) NOT IN (SELECT s.dm FROM t1 AS s WHERE s.dm IS NOT NULL)",
+            "SELECT COUNT(*) FROM (SELECT * FROM t1 WHERE k < 300) AS a0 LEFT JOIN (SELECT * FROM t2 WHERE k < 5) AS a1 ON TRUE "
+                    + "WHERE a0.dm IS NOT DISTINCT FROM ROUND(a0.dm, 1)",
             "SELECT ROUND(t1.dm, 0) FROM t1 INTERSECT SELECT s.dm FROM t1 AS s",
             // 26. an outer join of t1 joined to t1 again on a unique key, taken for a self-join of t1 and removed
             "SELECT COUNT(*), SUM(a2.ia), MAX(a2.vs) FROM t1 AS a0 RIGHT JOIN t2 AS a1 ON a0.k = a1.k JOIN t1 AS a2 ON a1.k = a2.k",

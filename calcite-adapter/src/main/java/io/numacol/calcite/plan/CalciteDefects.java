@@ -778,17 +778,23 @@ public final class CalciteDefects {
         if (!inputs.equals(rel.getInputs())) {
             rel = rel.copy(rel.getTraitSet(), inputs);
         }
+        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        if (rel instanceof Join join && join.getConvention() == EnumerableConvention.INSTANCE) {
+            RexNode condition = join.getCondition().accept(PlanFunctions.decimals(rexBuilder));
+            return condition == join.getCondition() ? join
+                    : join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        }
         if (!(rel instanceof Calc calc)) {
             return rel;
         }
         RexProgram program = calc.getProgram();
-        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        RexShuttle decimals = PlanFunctions.decimals(rexBuilder); // defect 16
         RexShuttle extracts = PlanFunctions.extracts(rexBuilder); // defect 18
         boolean changed = false;
         List<RexNode> projects = new ArrayList<>();
         for (RexNode ref : program.getProjectList()) {
             RexNode expanded = program.expandLocalRef((RexLocalRef) ref);
-            RexNode e = expanded.accept(extracts);
+            RexNode e = expanded.accept(extracts).accept(decimals);
             // columns and literals pass values that are already canonical (numacol's, or a Calc's below)
             if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
                 RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
@@ -801,7 +807,7 @@ public final class CalciteDefects {
             projects.add(e);
         }
         RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
-        RexNode extracted = condition == null ? null : condition.accept(extracts);
+        RexNode extracted = condition == null ? null : condition.accept(extracts).accept(decimals);
         if (!changed && extracted == condition) {
             return rel;
         }

@@ -10,6 +10,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -69,6 +70,30 @@ public final class PlanFunctions {
         RexNode scale = rexBuilder.makeExactLiteral(BigDecimal.valueOf(e.getType().getScale()),
                 rexBuilder.getTypeFactory().createSqlType(SqlTypeName.INTEGER));
         return rexBuilder.makeCall(e.getType(), SCALE, List.of(e, scale));
+    }
+
+    /**
+     * Calcite's DECIMALs at their type's scale where it compares them by {@code equals} inside an
+     * expression (defect 16): ROUND's results anywhere, and the computed operands of IS [NOT]
+     * DISTINCT FROM ({@code c IS NOT DISTINCT FROM ROUND(c, 1)} was false for 12.30).
+     */
+    static RexShuttle decimals(RexBuilder rexBuilder) {
+        return new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexCall visited = (RexCall) super.visitCall(call);
+                if (visited.getKind() == SqlKind.IS_DISTINCT_FROM || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM) {
+                    List<RexNode> operands = visited.getOperands().stream()
+                            .map(o -> o instanceof RexCall c && decimal(c) && c.getOperator() != SCALE ? scaled(rexBuilder, o) : o).toList();
+                    return operands.equals(visited.getOperands()) ? visited : visited.clone(visited.getType(), operands);
+                }
+                return visited.getOperator() == SqlStdOperatorTable.ROUND && decimal(visited) ? scaled(rexBuilder, visited) : visited;
+            }
+        };
+    }
+
+    private static boolean decimal(RexNode e) {
+        return e.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
     }
 
     /**
