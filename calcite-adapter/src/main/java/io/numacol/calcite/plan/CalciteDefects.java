@@ -14,6 +14,9 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.SortProjectTransposeRule;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.RelVisitor;
@@ -198,8 +201,13 @@ import java.util.function.Supplier;
  *       join's rows by the product of its sides', so a FULL join of two one-row aggregates "had at
  *       most one row", its columns passed for unique, and the DISTINCT of a decorrelated
  *       subquery's correlation values over it was removed: every row came twice.</li>
+ *   <li><b>A sort moved below a CAST that merges values</b> ({@link #replaceRules}):
+ *       SortProjectTransposeRule takes a CAST for its operand, so {@code ORDER BY CAST(x AS
+ *       DECIMAL(16, 1)) DESC, x ASC LIMIT 6} became a sort on x DESC (the second key, on the same
+ *       column, dropped): ties of the rounded value were broken the wrong way. Sorts move only below
+ *       CASTs that keep distinct values distinct.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 and 19; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 and 20; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -262,8 +270,39 @@ public final class CalciteDefects {
             return JOIN;
         } else if (rule == CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES) {
             return CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN;
+        } else if (rule == CoreRules.SORT_PROJECT_TRANSPOSE) {
+            return SORT_PROJECT_TRANSPOSE;
         }
         return null;
+    }
+
+    /** Calcite's SortProjectTransposeRule, not over a CAST that maps two values to one (defect 20). */
+    private static final RelOptRule SORT_PROJECT_TRANSPOSE = new SortProjectTransposeRule(
+            (SortProjectTransposeRule.Config) CoreRules.SORT_PROJECT_TRANSPOSE.config.withDescription("SortProjectTransposeRule:injective")) {
+        @Override
+        public void onMatch(RelOptRuleCall call) {
+            Sort sort = call.rel(0);
+            Project project = call.rel(1);
+            for (RelFieldCollation key : sort.getCollation().getFieldCollations()) {
+                if (project.getProjects().get(key.getFieldIndex()) instanceof RexCall cast && cast.getKind() == SqlKind.CAST
+                        && !injective(cast.getOperands().getFirst().getType(), cast.getType())) {
+                    return;
+                }
+            }
+            super.onMatch(call);
+        }
+    };
+
+    /** Whether a CAST from {@code from} to {@code to} keeps distinct values distinct. */
+    private static boolean injective(RelDataType from, RelDataType to) {
+        if (SqlTypeUtil.equalSansNullability(from, to)) {
+            return true;
+        }
+        if (SqlTypeUtil.isExactNumeric(from) && SqlTypeUtil.isExactNumeric(to)) {
+            return Math.max(0, to.getScale()) >= Math.max(0, from.getScale()); // more digits fail, they do not collide
+        }
+        return SqlTypeUtil.isApproximateNumeric(to) && (from.getSqlTypeName() == SqlTypeName.INTEGER
+                || from.getSqlTypeName() == SqlTypeName.SMALLINT || from.getSqlTypeName() == SqlTypeName.TINYINT);
     }
 
     /** Calcite's join rule, but a RIGHT or FULL nested-loop join never has a right side of one column (defect 5). */
