@@ -455,12 +455,13 @@ final class RowExpressions {
             if (approximate) {
                 double p = ((Number) x).doubleValue();
                 double q = ((Number) y).doubleValue();
-                return switch (c.getKind()) {
+                double r = switch (c.getKind()) {
                     case PLUS -> p + q;
                     case MINUS -> p - q;
                     case DIVIDE -> p / q;
                     default -> p * q;
                 };
+                return r + 0.0; // -0.0 (0 * -2) as 0.0: Calcite's hash operators above tell them apart
             }
             BigDecimal p = decimal(x);
             BigDecimal q = decimal(y);
