@@ -164,6 +164,8 @@ class WrongResultsTest {
                     + "FROM t1 AS a1) AS a0 WHERE NOT (a0.c2 IS NOT DISTINCT FROM 2) GROUP BY a0.c0",
             "SELECT MIN('b') FROM (SELECT '' AS c0 FROM t1 AS a1 WHERE DATE '2022-02-21' NOT IN (SELECT s3.dd FROM t2 AS s3 WHERE s3.ia = a1.ib)) AS a0 "
                     + "WHERE ('zz' || 'a b') = 'abc' GROUP BY a0.c0",
+            "SELECT COUNT(*) FROM (SELECT MAX(-3.60) AS c0 FROM t1 AS a1 WHERE 'B' NOT IN (SELECT s3.vs FROM t2 AS s3 WHERE s3.k = a1.k2) "
+                    + "AND a1.k < 0 GROUP BY TRUE) AS a0 JOIN t3 AS a5 ON TRUE GROUP BY a5.k BETWEEN 5 AND 3",
             // 31. a sort moved below a CAST that merges values: ties of the rounded value broken the wrong way
             "SELECT CAST(t1.dm AS DECIMAL(14,0)) AS c0, t1.dm AS c1 FROM t1 ORDER BY c0 DESC NULLS FIRST, c1 ASC NULLS LAST LIMIT 6",
             "SELECT MIN(CAST(t1.dm AS DECIMAL(16,1))) AS c0, MIN(t1.dm) AS c1 FROM t1 GROUP BY t1.k ORDER BY c0 DESC NULLS FIRST, c1 ASC NULLS LAST LIMIT 6",

@@ -11,6 +11,7 @@ import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -48,6 +49,7 @@ import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
@@ -530,9 +532,12 @@ public final class CalciteDefects {
             constants = Map.of();
         }
         Map<Integer, RexLiteral> literals = new HashMap<>();
+        RexSimplify simplifier = new RexSimplify(aggregate.getCluster().getRexBuilder(), RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
         for (int key : aggregate.getGroupSet()) {
             RelDataType type = input.getRowType().getFieldList().get(key).getType();
-            RexNode value = input instanceof Project project && project.getProjects().get(key) instanceof RexLiteral literal ? literal
+            // simplified, as the decorrelator's builder will: k BETWEEN 5 AND 3 is FALSE
+            RexNode value = input instanceof Project project
+                    && simplifier.simplifyPreservingType(project.getProjects().get(key)) instanceof RexLiteral literal ? literal
                     : constants.get(RexInputRef.of(key, input.getRowType()));
             if (value instanceof RexLiteral literal && literal.getType().equals(type)) {
                 literals.put(key, literal);
