@@ -6,14 +6,11 @@ import org.apache.calcite.adapter.enumerable.EnumerableProject;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.Convention;
-import org.apache.calcite.plan.RelOptLattice;
-import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.rules.SortProjectTransposeRule;
 import org.apache.calcite.rel.core.Sort;
@@ -76,6 +73,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Work-arounds for Calcite 1.42 planner defects that give wrong answers, each found by the random
@@ -462,8 +460,7 @@ public final class CalciteDefects {
      * uncorrelated input) as a grand total filtered to a positive row count, with the constants
      * projected back: the same rows, in a shape {@code RelDecorrelator} keeps.
      */
-    static RelNode protectConstantKeys(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    static RelNode protectConstantKeys(RelNode rel) {
         if (!correlated(rel)) {
             return rel;
         }
@@ -481,8 +478,7 @@ public final class CalciteDefects {
      * above the aggregate, in their places (defect 10: Calcite's decorrelator put them back in
      * another order).
      */
-    static RelNode pullUpLiteralKeys(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                     List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    static RelNode pullUpLiteralKeys(RelNode rel) {
         return rel.accept(new RelShuttleImpl() {
             @Override
             public RelNode visit(LogicalAggregate aggregate) {
@@ -591,18 +587,8 @@ public final class CalciteDefects {
     }
 
     /** Defect 13: {@code NULL IN (subquery)} as {@code CASE WHEN EXISTS (subquery) THEN NULL ELSE FALSE END}. */
-    static RelNode nullInSubQueries(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                    List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-        return nullInSubQueries(rel);
-    }
-
-    private static RelNode nullInSubQueries(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::nullInSubQueries).toList();
-        if (!inputs.equals(rel.getInputs())) {
-            rel = rel.copy(rel.getTraitSet(), inputs);
-        }
-        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
-        return rel.accept(new RexShuttle() {
+    static RelNode nullInSubQueries(RelNode plan) {
+        return bottomUp(plan, rel -> rel.accept(new RexShuttle() {
             @Override
             public RexNode visitSubQuery(RexSubQuery subQuery) {
                 RelNode inner = nullInSubQueries(subQuery.rel);
@@ -611,10 +597,17 @@ public final class CalciteDefects {
                         || !RexUtil.isNullLiteral(visited.getOperands().getFirst(), true)) {
                     return visited;
                 }
+                RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
                 return rexBuilder.makeCall(visited.getType(), SqlStdOperatorTable.CASE, List.of(RexSubQuery.exists(visited.rel),
                         rexBuilder.makeNullLiteral(visited.getType()), rexBuilder.makeLiteral(false)));
             }
-        });
+        }));
+    }
+
+    /** {@code plan} with its inputs rewritten first, each node then by {@code node}; a node whose inputs did not change stays itself. */
+    private static RelNode bottomUp(RelNode plan, UnaryOperator<RelNode> node) {
+        List<RelNode> inputs = plan.getInputs().stream().map(i -> bottomUp(i, node)).toList();
+        return node.apply(inputs.equals(plan.getInputs()) ? plan : plan.copy(plan.getTraitSet(), inputs));
     }
 
     /**
@@ -622,21 +615,15 @@ public final class CalciteDefects {
      * Correlate's own variable; the enclosing Correlates' fields it read become columns added to
      * its left side. Where a variable is read whole (not a field of it) the Correlate stays as it is.
      */
-    static RelNode hoistOuterVariables(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-        return hoistOuterVariables(rel);
+    static RelNode hoistOuterVariables(RelNode plan) {
+        return bottomUp(plan, CalciteDefects::hoistOuterVariablesOf);
     }
 
-    private static RelNode hoistOuterVariables(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::hoistOuterVariables).toList();
-        if (!inputs.equals(rel.getInputs())) {
-            rel = rel.copy(rel.getTraitSet(), inputs);
-        }
-        if (!(rel instanceof Correlate c) || (c.getJoinType() != JoinRelType.LEFT && c.getJoinType() != JoinRelType.ANTI)) {
+    private static RelNode hoistOuterVariablesOf(RelNode rel) {
+        if (!(rel instanceof Correlate c)) {
             return rel;
         }
-        Set<CorrelationId> outer = freeVariables(c.getRight());
-        outer.remove(c.getCorrelationId());
+        Set<CorrelationId> outer = outerVariables(c);
         if (outer.isEmpty()) {
             return rel;
         }
@@ -716,9 +703,17 @@ public final class CalciteDefects {
 
     /** {@code rel} with {@code shuttle} applied to the expressions of every node in it. */
     private static RelNode rewriteExpressions(RelNode rel, RexShuttle shuttle) {
-        List<RelNode> inputs = rel.getInputs().stream().map(i -> rewriteExpressions(i, shuttle)).toList();
-        RelNode copy = inputs.equals(rel.getInputs()) ? rel : rel.copy(rel.getTraitSet(), inputs);
-        return copy.accept(shuttle);
+        return bottomUp(rel, node -> node.accept(shuttle));
+    }
+
+    /** The variables of enclosing Correlates that a LEFT or ANTI Correlate's right side reads (none for other joins). */
+    private static Set<CorrelationId> outerVariables(Correlate c) {
+        if (c.getJoinType() != JoinRelType.LEFT && c.getJoinType() != JoinRelType.ANTI) {
+            return Set.of();
+        }
+        Set<CorrelationId> outer = freeVariables(c.getRight());
+        outer.remove(c.getCorrelationId());
+        return outer;
     }
 
     /**
@@ -730,10 +725,8 @@ public final class CalciteDefects {
         new RelVisitor() {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent) {
-                if (node instanceof Correlate c && (c.getJoinType() == JoinRelType.LEFT || c.getJoinType() == JoinRelType.ANTI)) {
-                    Set<CorrelationId> outer = freeVariables(c.getRight());
-                    outer.remove(c.getCorrelationId());
-                    ok[0] &= outer.isEmpty();
+                if (node instanceof Correlate c) {
+                    ok[0] &= outerVariables(c).isEmpty();
                 }
                 super.visit(node, ordinal, parent);
             }
@@ -775,16 +768,11 @@ public final class CalciteDefects {
      * of casts that drop nullability: such a cast of a nullable value becomes a nullable cast, so
      * a NULL makes the comparison unknown, as the simplifications that made the cast assumed.
      */
-    static RelNode strongCasts(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                               List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-        return strongCasts(rel);
+    static RelNode strongCasts(RelNode plan) {
+        return bottomUp(plan, CalciteDefects::strongCastsOf);
     }
 
-    private static RelNode strongCasts(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::strongCasts).toList();
-        if (!inputs.equals(rel.getInputs())) {
-            rel = rel.copy(rel.getTraitSet(), inputs);
-        }
+    private static RelNode strongCastsOf(RelNode rel) {
         RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
         StrongCasts shuttle = new StrongCasts(rexBuilder.getTypeFactory());
         switch (rel) {
@@ -819,16 +807,11 @@ public final class CalciteDefects {
      * Defects 11, 16 and 18: every double a Calcite Calc computes, plus 0.0; every DECIMAL, at its
      * type's scale; EXTRACTs from DATEs, by numacol's functions.
      */
-    static RelNode canonicalValues(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                 List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-        return canonicalValues(rel);
+    static RelNode canonicalValues(RelNode plan) {
+        return bottomUp(plan, CalciteDefects::canonicalValuesOf);
     }
 
-    private static RelNode canonicalValues(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs().stream().map(CalciteDefects::canonicalValues).toList();
-        if (!inputs.equals(rel.getInputs())) {
-            rel = rel.copy(rel.getTraitSet(), inputs);
-        }
+    private static RelNode canonicalValuesOf(RelNode rel) {
         RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
         if (rel instanceof Join join && join.getConvention() == EnumerableConvention.INSTANCE) {
             RexNode condition = join.getCondition().accept(PlanFunctions.decimals(rexBuilder));
@@ -858,13 +841,12 @@ public final class CalciteDefects {
             projects.add(e);
         }
         RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
-        RexNode extracted = condition == null ? null : condition.accept(extracts).accept(decimals);
-        if (!changed && extracted == condition) {
+        RexNode fixed = condition == null ? null : condition.accept(extracts).accept(decimals);
+        if (!changed && fixed == condition) {
             return rel;
         }
-        condition = extracted;
         return calc.copy(calc.getTraitSet(), calc.getInput(),
-                RexProgram.create(program.getInputRowType(), projects, condition, program.getOutputRowType(), rexBuilder));
+                RexProgram.create(program.getInputRowType(), projects, fixed, program.getOutputRowType(), rexBuilder));
     }
 
     /** Nullability-dropping casts of nullable values made nullable; calls above them re-typed to match. */

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * How numacol orders joins: Calcite's standard program, with a heuristic join-ordering phase
@@ -83,15 +84,15 @@ public final class JoinPlanning {
     /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
-                CalciteDefects::nullInSubQueries,
+                step(CalciteDefects::nullInSubQueries),
                 Programs.subQuery(KeyMetadata.PROVIDER),
-                CalciteDefects::protectConstantKeys,
-                CalciteDefects::pullUpLiteralKeys,
-                CalciteDefects::hoistOuterVariables,
-                CalciteDefects::strongCasts, // before decorrelation too: its keys are typed by these casts
+                step(CalciteDefects::protectConstantKeys),
+                step(CalciteDefects::pullUpLiteralKeys),
+                step(CalciteDefects::hoistOuterVariables),
+                step(CalciteDefects::strongCasts), // before decorrelation too: its keys are typed by these casts
                 optional(decorrelate()),
                 Programs.measure(KeyMetadata.PROVIDER),
-                JoinPlanning::pullFactors,
+                step(JoinPlanning::pullFactors),
                 Programs.of(new HepProgramBuilder()
                         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
                         .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
@@ -105,8 +106,8 @@ public final class JoinPlanning {
                 optional(Programs.trim()),
                 JoinPlanning::costBased,
                 Programs.calc(KeyMetadata.PROVIDER),
-                CalciteDefects::strongCasts,
-                CalciteDefects::canonicalValues);
+                step(CalciteDefects::strongCasts),
+                step(CalciteDefects::canonicalValues));
     }
 
     /**
@@ -127,8 +128,12 @@ public final class JoinPlanning {
                 ? NullSafeDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
     }
 
-    private static RelNode pullFactors(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
-                                       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    /** A step of the program that rewrites the plan by itself, without the planner. */
+    private static Program step(UnaryOperator<RelNode> rewrite) {
+        return (planner, rel, traits, materializations, lattices) -> rewrite.apply(rel);
+    }
+
+    private static RelNode pullFactors(RelNode rel) {
         return rel.accept(new RelShuttleImpl() {
             @Override
             public RelNode visit(LogicalFilter filter) {
