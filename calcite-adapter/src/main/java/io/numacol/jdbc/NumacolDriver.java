@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.NumacolTypeFactory;
 import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.calcite.SysSchema;
 import io.numacol.calcite.ddl.NumacolParserFactory;
@@ -13,6 +14,7 @@ import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.avatica.HandlerImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteFactory;
 import org.apache.calcite.schema.SchemaPlus;
 
 import java.sql.Connection;
@@ -119,7 +121,11 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
         props.putIfAbsent("parserFactory", NumacolParserFactory.class.getName() + "#FACTORY");
         props.putIfAbsent("conformance", "LENIENT");
         props.putIfAbsent("typeSystem", NumacolTypeSystem.class.getName() + "#INSTANCE");
-        return super.connect(PREFIX, props);
+        // As UnregisteredDriver.connect, with numacol's type factory (Calcite's only takes a type system).
+        AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, PREFIX, props, null,
+                new NumacolTypeFactory());
+        handler.onConnectionInit(connection);
+        return connection;
     }
 
     @Override

@@ -1,0 +1,47 @@
+package io.numacol.calcite;
+
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeMappingRule;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.List;
+
+/**
+ * Calcite's type factory over {@link NumacolTypeSystem}, whose common type of DECIMALs keeps
+ * their fraction digits. Where the integer digits of one and the fraction digits of another need
+ * more than {@link NumacolTypeSystem#MAX_DECIMAL_PRECISION} digits, Calcite keeps the integer
+ * digits and cuts the fractions: a DECIMAL(15,2) compared with a SUM (DECIMAL(38,0)) was cast to
+ * DECIMAL(38,0), so 10.50 &gt; 10 was false. The integer digits of a 38-digit type are the room a
+ * SUM is given, seldom used, while the fractions are in the data; so the fractions stay, as in
+ * DuckDB's arithmetic and comparisons, and a value needing the integer digits given up fails its
+ * CAST instead of being answered wrong.
+ */
+public final class NumacolTypeFactory extends JavaTypeFactoryImpl {
+
+    public NumacolTypeFactory() {
+        super(NumacolTypeSystem.INSTANCE);
+    }
+
+    @Override
+    public @Nullable RelDataType leastRestrictive(List<RelDataType> types, SqlTypeMappingRule mappingRule) {
+        RelDataType common = super.leastRestrictive(types, mappingRule);
+        if (common == null || common.getSqlTypeName() != SqlTypeName.DECIMAL) {
+            return common;
+        }
+        int scale = 0;
+        for (RelDataType type : types) {
+            if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                scale = Math.max(scale, type.getScale());
+            }
+        }
+        if (scale <= common.getScale()) {
+            return common;
+        }
+        int max = getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL);
+        scale = Math.min(scale, getTypeSystem().getMaxScale(SqlTypeName.DECIMAL));
+        RelDataType kept = createSqlType(SqlTypeName.DECIMAL, max, scale);
+        return createTypeWithNullability(kept, common.isNullable());
+    }
+}
