@@ -4,6 +4,7 @@ import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.storage.Column;
+import io.numacol.storage.IndexDef;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -16,6 +17,7 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -69,7 +71,20 @@ public final class SysSchema extends AbstractSchema {
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
-                        col("source", SqlTypeName.VARCHAR)), this::placementRows));
+                        col("source", SqlTypeName.VARCHAR)), this::placementRows),
+                "indexes", new SysTable(List.of(
+                        col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
+                        col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
+                        col("built", SqlTypeName.BOOLEAN)), this::indexRows));
+    }
+
+    /** CREATE INDEX is recorded, not built (IndexDef says why): {@code built} is false, so a user sees it. */
+    private List<Object[]> indexRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (IndexDef ix : db.catalog().indexes()) {
+            rows.add(new Object[] {ix.name(), ix.table(), String.join(", ", ix.columns()), ix.unique(), false});
+        }
+        return rows;
     }
 
     private List<Object[]> nodeRows() {
@@ -175,6 +190,12 @@ public final class SysSchema extends AbstractSchema {
         @Override
         public Enumerable<Object[]> scan(DataContext root) {
             return Linq4j.asEnumerable(rows.get());
+        }
+
+        /** So that DatabaseMetaData.getTables(.., {"TABLE"}), as tools list a user's tables, leaves them out. */
+        @Override
+        public Schema.TableType getJdbcTableType() {
+            return Schema.TableType.SYSTEM_TABLE;
         }
     }
 

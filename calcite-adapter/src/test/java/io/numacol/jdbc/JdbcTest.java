@@ -55,6 +55,47 @@ class JdbcTest {
     }
 
     @Test
+    void indexesAreRecordedInSysAndDroppedWithTheirTable() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE tab1 (pk INTEGER PRIMARY KEY, col0 INTEGER, col1 FLOAT, col2 TEXT)");
+            s.execute("INSERT INTO tab1 VALUES (1, 2, 3.5, 'x'), (2, 2, 4.5, 'y')");
+            s.execute("CREATE INDEX idx_tab1_0 on tab1 (col0)");
+            s.execute("CREATE UNIQUE INDEX idx_tab1_1 ON tab1 (COL1 DESC, col2 ASC)");
+            s.execute("CREATE INDEX IF NOT EXISTS IDX_TAB1_0 ON tab1 (col2)");
+            assertThat(rows(s, "select index_name, table_name, columns, is_unique, built from sys.indexes order by 1"))
+                    .containsExactly(List.of("idx_tab1_0", "tab1", "col0", false, false),
+                            List.of("idx_tab1_1", "tab1", "col1, col2", true, false));
+            assertThat(rows(s, "select sum(col1) from tab1 where col0 = 2")).containsExactly(List.of(8.0));
+            assertThatThrownBy(() -> s.execute("CREATE INDEX idx_tab1_0 ON tab1 (col2)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("index idx_tab1_0 already exists");
+            assertThatThrownBy(() -> s.execute("CREATE INDEX i2 ON tab1 (nope)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("table tab1 has no column nope");
+            assertThatThrownBy(() -> s.execute("CREATE INDEX i2 ON tab9 (col0)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("table tab9 does not exist");
+            assertThatThrownBy(() -> s.execute("CREATE INDEX i2 ON tab1 (col0, COL0)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("names column col0 twice");
+            s.execute("DROP INDEX idx_tab1_0");
+            s.execute("DROP INDEX IF EXISTS idx_tab1_0");
+            assertThatThrownBy(() -> s.execute("DROP INDEX idx_tab1_0")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("index idx_tab1_0 does not exist");
+            s.execute("DROP TABLE tab1 CASCADE");
+            assertThat(rows(s, "select count(*) from sys.indexes")).containsExactly(List.of(0L));
+            s.execute("CREATE TABLE tab1 (col0 INTEGER)");
+            s.execute("CREATE INDEX idx_tab1_1 ON tab1 (col0)");
+            assertThat(rows(s, "select columns from sys.indexes")).containsExactly(List.of("col0"));
+
+            // UNIQUE is accepted as PRIMARY KEY is, and not enforced either
+            s.execute("CREATE TABLE u (a INTEGER UNIQUE, b TEXT NOT NULL UNIQUE, c INT, UNIQUE (b, c))");
+            assertThatThrownBy(() -> s.execute("CREATE TABLE u2 (a INTEGER, UNIQUE (z))")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("UNIQUE names z, which is not a column of u2");
+            // unary plus changes no value, of any type (as in SQLite, HSQLDB and H2)
+            s.execute("INSERT INTO u VALUES (1, 'abc', 2)");
+            assertThat(rows(s, "SELECT + b, +a, - + a FROM u WHERE NOT + b IS NULL")).containsExactly(List.of("abc", 1, -1));
+        }
+    }
+
+    @Test
     void everyStatementCommitsItselfAndToolsThatCommitStillWork() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:")) {
             assertThat(c.getAutoCommit()).isTrue();

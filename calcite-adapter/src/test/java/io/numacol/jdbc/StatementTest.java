@@ -112,6 +112,16 @@ class StatementTest {
                 }
                 assertThat(names).containsExactly("items");
             }
+            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE"})) {
+                List<String> names = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    names.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
+                }
+                assertThat(names).as("sys tables are SYSTEM TABLEs").containsExactly("main.items");
+            }
+            try (ResultSet rs = md.getTables(null, "sys", "indexes", new String[] {"SYSTEM TABLE"})) {
+                assertThat(rs.next()).isTrue();
+            }
             try (ResultSet rs = md.getColumns(null, "main", "items", "%")) {
                 List<String> columns = new java.util.ArrayList<>();
                 while (rs.next()) {

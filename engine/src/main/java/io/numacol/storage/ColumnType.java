@@ -153,13 +153,16 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             throw bad(spec, "expected a type name with optional parameters, such as INTEGER, VARCHAR(25) or DECIMAL(15,2)");
         }
         String name = m.group(1).toUpperCase(Locale.ROOT);
+        Integer first = parameter(m.group(2), spec);
+        Integer second = parameter(m.group(3), spec);
+        if (name.equals("FLOAT")) {
+            return floatType(first, second, spec);
+        }
         Kind kind = switch (name) {
             case "INT" -> Kind.INTEGER;
             case "NUMERIC" -> Kind.DECIMAL;
             default -> kindNamed(name, spec);
         };
-        Integer first = parameter(m.group(2), spec);
-        Integer second = parameter(m.group(3), spec);
         try {
             return switch (kind) {
                 case DECIMAL -> {
@@ -185,6 +188,21 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         } catch (IllegalArgumentException e) {
             throw bad(spec, e.getMessage());
         }
+    }
+
+    /**
+     * FLOAT and FLOAT(p) for 25 &lt;= p &lt;= 53 are DOUBLE, as in SQL and PostgreSQL; FLOAT(p) with fewer
+     * binary digits is REAL, which numacol does not store.
+     */
+    private static ColumnType floatType(Integer precision, Integer second, String spec) {
+        if (second != null || (precision != null && (precision < 1 || precision > 53))) {
+            throw bad(spec, "FLOAT takes one parameter, its binary digits from 1 to 53: FLOAT or FLOAT(p)");
+        }
+        if (precision != null && precision <= 24) {
+            throw bad(spec, "FLOAT(" + precision + ") is REAL (single precision), which numacol does not store: "
+                    + "use DOUBLE (FLOAT(53))");
+        }
+        return doubleType();
     }
 
     private static Kind kindNamed(String name, String spec) {

@@ -45,6 +45,8 @@ class ColumnTypeTest {
         assertThat(ColumnType.integer()).isEqualTo(ColumnType.parse("INTEGER"));
         assertThat(ColumnType.bigint()).isEqualTo(ColumnType.parse("BIGINT"));
         assertThat(ColumnType.doubleType()).isEqualTo(ColumnType.parse("DOUBLE"));
+        assertThat(ColumnType.doubleType()).isEqualTo(ColumnType.parse("FLOAT")).isEqualTo(ColumnType.parse("float(53)"))
+                .isEqualTo(ColumnType.parse("FLOAT(25)"));
         assertThat(ColumnType.decimal(15, 2)).isEqualTo(ColumnType.parse("DECIMAL(15,2)"));
         assertThat(ColumnType.date()).isEqualTo(ColumnType.parse("DATE"));
         assertThat(ColumnType.charType(10)).isEqualTo(ColumnType.parse("CHAR(10)"));
@@ -86,7 +88,10 @@ class ColumnTypeTest {
             "decimal(15,2;    expected a type name with optional parameters",
             "'';              expected a type name with optional parameters",
             "double precision; expected a type name with optional parameters",
-            "varchar(x);      expected a type name with optional parameters"})
+            "varchar(x);      expected a type name with optional parameters",
+            "float(24);       FLOAT(24) is REAL (single precision), which numacol does not store: use DOUBLE",
+            "float(54);       FLOAT takes one parameter, its binary digits from 1 to 53",
+            "float(30,2);     FLOAT takes one parameter"})
     void rejectsBadSpecsNamingThem(String spec, String why) {
         assertThatThrownBy(() -> ColumnType.parse(spec))
                 .isInstanceOf(IllegalArgumentException.class)

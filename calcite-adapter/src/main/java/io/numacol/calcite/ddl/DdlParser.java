@@ -14,8 +14,11 @@ import java.util.Set;
 /**
  * Recognises and parses numacol's DDL:
  * <pre>
- * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]..., [PRIMARY KEY (column, ...)])
- * DROP TABLE [IF EXISTS] name
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
+ *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)])
+ * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
+ * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
+ * DROP INDEX [IF EXISTS] name
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
@@ -25,7 +28,8 @@ import java.util.Set;
  * the built-in generator ({@link io.numacol.tpch.TpchLoader}).
  * Identifiers are plain or double-quoted. Types are those of {@link ColumnType#parse}, plus
  * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
- * does not enforce uniqueness.
+ * does not enforce uniqueness (of a PRIMARY KEY or UNIQUE). An index is recorded, not built ({@link io.numacol.storage.IndexDef}
+ * says why), and dropped with its table.
  */
 final class DdlParser {
     /** VARCHAR without a length: as long as a string in one dictionary can be. */
@@ -48,12 +52,18 @@ final class DdlParser {
         String second = tokens.get(1).toUpperCase(Locale.ROOT);
         boolean copy = first.equals("COPY");
         boolean dbgen = first.equals("CALL") && second.equals("DBGEN");
-        if (!copy && !dbgen && (!(first.equals("CREATE") || first.equals("DROP")) || !second.equals("TABLE"))) {
+        boolean create = first.equals("CREATE");
+        boolean unique = create && second.equals("UNIQUE") && tokens.size() > 2
+                && tokens.get(2).equalsIgnoreCase("INDEX");
+        boolean index = (create || first.equals("DROP")) && second.equals("INDEX") || unique;
+        if (!copy && !dbgen && !index && (!(create || first.equals("DROP")) || !second.equals("TABLE"))) {
             return null;
         }
         DdlParser p = new DdlParser(tokens);
-        p.pos = copy ? 1 : 2;
-        DdlStatement s = copy ? p.copy() : dbgen ? p.dbgen() : first.equals("CREATE") ? p.createTable() : p.dropTable();
+        p.pos = copy ? 1 : unique ? 3 : 2;
+        DdlStatement s = copy ? p.copy() : dbgen ? p.dbgen()
+                : index ? (create ? p.createIndex(unique) : p.dropIndex())
+                : create ? p.createTable() : p.dropTable();
         if (p.pos < tokens.size() && !(p.pos == tokens.size() - 1 && tokens.get(p.pos).equals(";"))) {
             throw p.error("unexpected '" + tokens.get(p.pos) + "' after the statement");
         }
@@ -70,12 +80,21 @@ final class DdlParser {
         expect("(");
         List<ColumnDef> columns = new ArrayList<>();
         Set<String> primaryKey = new HashSet<>();
+        List<String> unique = new ArrayList<>();
         do {
             if (accept("PRIMARY")) {
                 expect("KEY");
                 expect("(");
                 do {
                     primaryKey.add(identifier("a column name").toUpperCase(Locale.ROOT));
+                } while (accept(","));
+                expect(")");
+                continue;
+            }
+            if (accept("UNIQUE")) {
+                expect("(");
+                do {
+                    unique.add(identifier("a column name"));
                 } while (accept(","));
                 expect(")");
                 continue;
@@ -87,6 +106,11 @@ final class DdlParser {
         for (ColumnDef c : columns) {
             boolean key = primaryKey.remove(c.name().toUpperCase(Locale.ROOT));
             keyed.add(key ? new ColumnDef(c.name(), c.type(), false) : c);
+        }
+        for (String u : unique) {
+            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(u))) {
+                throw error("UNIQUE names " + u + ", which is not a column of " + name);
+            }
         }
         if (!primaryKey.isEmpty()) {
             throw error("PRIMARY KEY names " + primaryKey + ", which " + (primaryKey.size() == 1 ? "is" : "are")
@@ -107,7 +131,7 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY"))) {
+                    || u.equals("PRIMARY") || u.equals("UNIQUE"))) {
                 break;
             }
             depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
@@ -128,6 +152,8 @@ final class DdlParser {
             } else if (accept("PRIMARY")) {
                 expect("KEY");
                 primaryKey.add(name.toUpperCase(Locale.ROOT));
+            } else if (accept("UNIQUE")) {
+                // accepted and not enforced, as a PRIMARY KEY's uniqueness is not
             } else {
                 break;
             }
@@ -152,7 +178,43 @@ final class DdlParser {
         if (ifExists) {
             expect("EXISTS");
         }
-        return new DdlStatement.DropTable(identifier("a table name"), ifExists);
+        String name = identifier("a table name");
+        // Nothing depends on a table but its indexes, which go with it: CASCADE and RESTRICT agree.
+        if (!accept("CASCADE")) {
+            accept("RESTRICT");
+        }
+        return new DdlStatement.DropTable(name, ifExists);
+    }
+
+    /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...), after INDEX. */
+    private DdlStatement createIndex(boolean unique) {
+        boolean ifNotExists = accept("IF");
+        if (ifNotExists) {
+            expect("NOT");
+            expect("EXISTS");
+        }
+        String name = identifier("an index name");
+        expect("ON");
+        String table = identifier("a table name");
+        expect("(");
+        List<String> columns = new ArrayList<>();
+        do {
+            columns.add(identifier("a column name"));
+            if (!accept("ASC")) {
+                accept("DESC");
+            }
+        } while (accept(","));
+        expect(")");
+        return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists);
+    }
+
+    /** DROP INDEX [IF EXISTS] name, after INDEX. */
+    private DdlStatement dropIndex() {
+        boolean ifExists = accept("IF");
+        if (ifExists) {
+            expect("EXISTS");
+        }
+        return new DdlStatement.DropIndex(identifier("an index name"), ifExists);
     }
 
     /** COPY table FROM 'file' [WITH (HEADER true|false, DELIMITER 'c')]; options may also come without WITH. */

@@ -71,6 +71,52 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
+    static final class CreateIndex extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE INDEX", SqlKind.CREATE_INDEX);
+        final String name;
+        final String table;
+        final List<String> columns;
+        final boolean unique;
+        final boolean ifNotExists;
+
+        CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.table = table;
+            this.columns = List.copyOf(columns);
+            this.unique = unique;
+            this.ifNotExists = ifNotExists;
+        }
+
+        @Override
+        long execute(Database database) {
+            if (!(ifNotExists && database.catalog().findIndex(name).isPresent())) {
+                database.catalog().createIndex(name, table, columns, unique);
+            }
+            return 0;
+        }
+    }
+
+    static final class DropIndex extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP INDEX", SqlKind.DROP_INDEX);
+        final String name;
+        final boolean ifExists;
+
+        DropIndex(String name, boolean ifExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifExists = ifExists;
+        }
+
+        @Override
+        long execute(Database database) {
+            if (!(ifExists && database.catalog().findIndex(name).isEmpty())) {
+                database.catalog().dropIndex(name);
+            }
+            return 0;
+        }
+    }
+
     static final class Copy extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("COPY", SqlKind.OTHER_DDL);
         final String table;

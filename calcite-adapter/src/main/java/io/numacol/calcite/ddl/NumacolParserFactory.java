@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -8,6 +9,8 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.impl.SqlParserImpl;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlShuttle;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -86,8 +89,33 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
             throw new UnsupportedOperationException("numacol does not support " + node.getKind()
                     + " yet: tables take INSERT and COPY only");
         }
-        return node;
+        return hasUnaryPlus(node) ? node.accept(UNARY_PLUS) : node;
     }
+
+    /** Whether a unary plus is anywhere in {@code node}: most statements then go through uncopied. */
+    private static boolean hasUnaryPlus(SqlNode node) {
+        boolean[] found = {false};
+        node.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                found[0] |= call.getKind() == SqlKind.PLUS_PREFIX;
+                return found[0] ? null : super.visit(call);
+            }
+        });
+        return found[0];
+    }
+
+    /**
+     * Drops unary plus, which changes no value: Calcite would cast a string operand to a number
+     * ({@code + col IS NULL} failed on 'abc' as it ran), where SQLite, HSQLDB and H2 take
+     * {@code + x} as {@code x} for any type.
+     */
+    private static final SqlShuttle UNARY_PLUS = new SqlShuttle() {
+        @Override
+        public SqlNode visit(SqlCall call) {
+            return call.getKind() == SqlKind.PLUS_PREFIX ? call.operand(0).accept(this) : super.visit(call);
+        }
+    };
 
     /** A parser that reports a DDL syntax error the way Calcite reports its own. */
     private static SqlAbstractParserImpl failing(String sql, IllegalArgumentException error) {
