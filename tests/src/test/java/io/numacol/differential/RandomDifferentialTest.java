@@ -75,6 +75,13 @@ class RandomDifferentialTest {
             // it keeps more fraction digits in numacol (CASE ... THEN SUM(ROUND(x, 1)) ELSE 10.42).
             // Only as many rows as DuckDB's, with other values: a count that differs is another defect.
             new KnownDefect("ROUND keeps its argument's scale", Kind.MISMATCH, Pattern.compile("ROUND\\("), Pattern.compile("^numacol's row ")),
+            // Not a defect: DuckDB's common type of a SUM of DECIMAL(p, 0) (DECIMAL(38, 0)) and a
+            // DECIMAL with fraction digits is DECIMAL(38, 0) in CASE and COALESCE, so it rounds
+            // CASE .. THEN SUM(d0) ELSE 34.72 END to 35; numacol's (NumacolTypeFactory), H2's and
+            // PostgreSQL's keep the fractions. H2 cannot outvote where it lacks a feature (FULL JOIN).
+            new KnownDefect("DuckDB's CASE of a SUM cuts fractions (engine-defined)", Kind.MISMATCH,
+                    Pattern.compile("(?s)(CASE|COALESCE).*SUM\\(|SUM\\(.*(CASE|COALESCE)"),
+                    Pattern.compile("^numacol's row \\[[^\\]]*\\d\\.\\d[^\\]]*\\] has no counterpart")),
             // Calcite's code generation for a nested-loop join on a NOT IN list with a NULL, under
             // IS NOT NULL: the predicate class it writes does not compile.
             new KnownDefect("Calcite's join predicate that does not compile", Kind.NUMACOL_ERROR, Pattern.compile(""),
