@@ -70,6 +70,10 @@ final class PartMerger {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
                 return;
+            } catch (Error e) {
+                // Nobody awaits a background merge: said here, or lost in its statement.
+                LOG.log(Level.SEVERE, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
+                throw e;
             } finally {
                 merging.remove(table);
             }

@@ -223,9 +223,11 @@ public final class PipelineExecutor {
                         merged[partition] = out;
                     }, Affinity.none(), TaskClass.AGGREGATE);
                 }
-            } finally {
-                group.await();
+            } catch (Throwable t) {
+                group.abandon();
+                throw t;
             }
+            group.await();
             for (RowStore m : merged) {
                 result.addAll(m);
             }
@@ -320,9 +322,11 @@ public final class PipelineExecutor {
                         }
                     }, run.affinity(), TaskClass.JOIN_BUILD);
                 }
-            } finally {
-                group.await();
+            } catch (Throwable t) {
+                group.abandon();
+                throw t;
             }
+            group.await();
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("statement cancelled");
             }
@@ -424,9 +428,11 @@ public final class PipelineExecutor {
                                         group.submit(task::run, affinity, pipeline.taskClass());
                                     }
                                 }
-                            } finally {
-                                group.await(); // no task may outlive the snapshot whose parts it reads
+                            } catch (Throwable t) {
+                                group.abandon(); // no task may outlive the snapshot whose parts it reads
+                                throw t;
                             }
+                            group.await();
                         }
                     }
                     case StoreSource(RowStore rows) -> {
@@ -438,9 +444,11 @@ public final class PipelineExecutor {
                                 tasks.add(task);
                                 group.submit(task::run, run.affinity(), pipeline.taskClass());
                             }
-                        } finally {
-                            group.await();
+                        } catch (Throwable t) {
+                            group.abandon();
+                            throw t;
                         }
+                        group.await();
                     }
                 }
             }

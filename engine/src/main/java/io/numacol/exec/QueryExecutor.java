@@ -113,20 +113,25 @@ public final class QueryExecutor {
             TaskGroup group = statement.newTaskGroup();
             TaskClass taskClass = plan.aggregation() != null ? TaskClass.AGGREGATE : TaskClass.MATERIALIZE;
             List<RangeTask> tasks = new ArrayList<>();
-            for (TablePart part : parts) {
-                if (part.rowCount() == 0) {
-                    continue;
+            try {
+                for (TablePart part : parts) {
+                    if (part.rowCount() == 0) {
+                        continue;
+                    }
+                    PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part);
+                    // one BitVector per part: tasks' ranges start at multiples of 1024, so their words never overlap
+                    BitVector bits = filter == null ? null : new BitVector(part.rowCount());
+                    Affinity affinity = affinity(plan, part);
+                    for (int from = 0; from < part.rowCount(); from += rangeRows) {
+                        RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
+                                cancelled, hint, vectors);
+                        tasks.add(task);
+                        group.submit(task::run, affinity, taskClass);
+                    }
                 }
-                PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part);
-                // one BitVector per part: tasks' ranges start at multiples of 1024, so their words never overlap
-                BitVector bits = filter == null ? null : new BitVector(part.rowCount());
-                Affinity affinity = affinity(plan, part);
-                for (int from = 0; from < part.rowCount(); from += rangeRows) {
-                    RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
-                            cancelled, hint, vectors);
-                    tasks.add(task);
-                    group.submit(task::run, affinity, taskClass);
-                }
+            } catch (Throwable t) {
+                group.abandon(); // no task may outlive the snapshot whose parts it reads
+                throw t;
             }
             group.await();
             if (cancelled.getAsBoolean()) {
@@ -260,9 +265,11 @@ public final class QueryExecutor {
                         nextFrom = 0;
                     }
                 }
-            } finally {
-                group.await();
+            } catch (Throwable t) {
+                group.abandon();
+                throw t;
             }
+            group.await();
             return tasks;
         }
 
@@ -315,10 +322,15 @@ public final class QueryExecutor {
             }
         } else {
             TaskGroup group = statement.newTaskGroup();
-            for (int p = 0; p < partitions; p++) {
-                int partition = p;
-                group.submit(context -> merged.set(partition, mergePartition(tasks, partition)), Affinity.none(),
-                        TaskClass.AGGREGATE);
+            try {
+                for (int p = 0; p < partitions; p++) {
+                    int partition = p;
+                    group.submit(context -> merged.set(partition, mergePartition(tasks, partition)), Affinity.none(),
+                            TaskClass.AGGREGATE);
+                }
+            } catch (Throwable t) {
+                group.abandon();
+                throw t;
             }
             group.await();
         }

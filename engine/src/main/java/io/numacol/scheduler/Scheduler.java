@@ -306,6 +306,10 @@ public final class Scheduler implements AutoCloseable {
                     sampleHint();
                     nextHint = now + hintPeriod;
                 }
+            } catch (VirtualMachineError e) {
+                // The JVM is failing (out of memory, say): not to be carried on from.
+                LOG.log(System.Logger.Level.ERROR, "numacol watchdog stopped", e);
+                throw e;
             } catch (RuntimeException | Error e) {
                 // The watchdog keeps the scheduler live; one bad round must not end it.
                 LOG.log(System.Logger.Level.ERROR, "numacol watchdog round failed", e);

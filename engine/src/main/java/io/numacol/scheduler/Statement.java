@@ -104,9 +104,17 @@ public final class Statement {
         }
     }
 
-    /** Throws what awaiting a group of this statement must throw once the group drained. */
+    /**
+     * Throws what awaiting a group of this statement must throw once the group drained: a
+     * task's VirtualMachineError (out of memory, a stack overflow, an internal error) as itself,
+     * which no layer may turn into a statement's failure, anything else a task threw as the cause
+     * of a StatementFailedException.
+     */
     void throwIfUnsuccessful() {
         Throwable f = failure;
+        if (f instanceof VirtualMachineError e) {
+            throw e;
+        }
         if (f != null) {
             throw new StatementFailedException(this, f);
         }

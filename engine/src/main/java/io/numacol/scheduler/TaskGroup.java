@@ -70,6 +70,16 @@ public final class TaskGroup {
         statement.throwIfUnsuccessful();
     }
 
+    /**
+     * After submitting into this group failed part way: cancels the statement and waits for the
+     * tasks already submitted, without reporting them, so that none outlives what it reads (a
+     * snapshot's parts). The caller then throws what made the submission fail.
+     */
+    public void abandon() {
+        statement.cancel();
+        awaitUntil(false, 0L);
+    }
+
     /** {@link #await()} with a time limit: false when tasks are still pending at the deadline. */
     public boolean await(long timeout, TimeUnit unit) {
         if (!awaitUntil(true, System.nanoTime() + unit.toNanos(timeout))) {

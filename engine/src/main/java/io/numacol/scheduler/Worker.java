@@ -19,6 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * scheduler was created with.
  */
 final class Worker extends Thread implements TaskContext {
+    private static final System.Logger LOG = System.getLogger(Worker.class.getName());
+
     static final int WORKING = 0;
     static final int INACTIVE = 1;
     static final int PARKED = 2;
@@ -181,6 +183,11 @@ final class Worker extends Thread implements TaskContext {
             try {
                 task.body.run(this);
             } catch (Throwable t) {
+                // The worker lives on for other statements; the statement's awaiting thread gets
+                // what the task threw. A VirtualMachineError is logged too: nobody may await it.
+                if (t instanceof VirtualMachineError) {
+                    LOG.log(System.Logger.Level.ERROR, "a task of statement " + statement.id() + " failed", t);
+                }
                 statement.taskFailed(t);
             } finally {
                 CURRENT.setRelease(this, outer);

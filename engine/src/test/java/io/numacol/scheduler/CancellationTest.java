@@ -150,6 +150,51 @@ class CancellationTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource(SchedulerTesting.TOPOLOGIES)
+    void aVirtualMachineErrorIsThrownAsItselfAndTheWorkersLiveOn(Topology topology) {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+            int workersBefore = workerCount(scheduler);
+            OutOfMemoryError oom = new OutOfMemoryError("injected: a task ran out of heap");
+            TaskGroup g = scheduler.newStatement().newTaskGroup();
+            g.submit(ctx -> {
+                throw oom;
+            }, Affinity.node(topology.nodeCount() - 1));
+            assertThatThrownBy(g::await).as("not wrapped into a statement's failure").isSameAs(oom);
+
+            TaskGroup fine = scheduler.newStatement().newTaskGroup();
+            AtomicInteger ran = new AtomicInteger();
+            for (int node = 0; node < topology.nodeCount(); node++) {
+                fine.submit(ctx -> ran.incrementAndGet(), Affinity.node(node));
+            }
+            fine.await();
+            assertThat(ran).hasValue(topology.nodeCount());
+            assertThat(workerCount(scheduler)).isEqualTo(workersBefore);
+        }
+    }
+
+    @Test
+    void abandoningAGroupCancelsItAndWaitsForTheTasksAlreadySubmitted() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+            Statement s = scheduler.newStatement();
+            TaskGroup g = s.newTaskGroup();
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger finished = new AtomicInteger();
+            for (int i = 0; i < 4; i++) {
+                g.submit(ctx -> {
+                    running.incrementAndGet();
+                    spinUntil(ctx::isCancelled);
+                    finished.incrementAndGet();
+                });
+            }
+            spinUntil(() -> running.get() > 0);
+            g.abandon(); // as a submission loop does when its next submit throws
+            assertThat(s.isCancelled()).isTrue();
+            assertThat(g.isDone()).as("no task outlives the abandon").isTrue();
+            assertThat(finished.get()).isEqualTo(running.get());
+        }
+    }
+
     @Test
     void aCheckedExceptionIsTheCauseAsThrown() {
         try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {

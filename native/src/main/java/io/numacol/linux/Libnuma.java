@@ -3,9 +3,12 @@ package io.numacol.linux;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -47,8 +50,11 @@ public final class Libnuma {
             handle("numa_alloc_interleaved_subset", FunctionDescriptor.of(ADDRESS, JAVA_LONG, ADDRESS));
     private static final MethodHandle NUMA_FREE =
             handle("numa_free", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final MethodHandle NUMA_MOVE_PAGES = handle("numa_move_pages",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT),
+            Linker.Option.captureCallState("errno"));
     private static final MethodHandle NUMA_RUN_ON_NODE =
             handle("numa_run_on_node", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle NUMA_ALLOCATE_NODEMASK =
@@ -168,11 +174,14 @@ public final class Libnuma {
     /**
      * move_pages(2) for this process. {@code pages} holds page addresses; with
      * {@code nodes == NULL} nothing moves and {@code status} receives each page's node or a
-     * negative errno (-ENOENT: not yet faulted in). Returns 0, or -1 with errno set.
+     * negative errno (-ENOENT: not yet faulted in). Returns 0 or more (pages not moved), or
+     * the negated errno of a failed call.
      */
     public static int movePages(long count, MemorySegment pages, MemorySegment nodes, MemorySegment status, int flags) {
-        try {
-            return (int) NUMA_MOVE_PAGES.invokeExact(0, count, pages, nodes, status, flags);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CALL_STATE);
+            int rc = (int) NUMA_MOVE_PAGES.invokeExact(state, 0, count, pages, nodes, status, flags);
+            return rc < 0 ? -(int) ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -195,9 +204,9 @@ public final class Libnuma {
         }
     }
 
-    private static MethodHandle handle(String name, FunctionDescriptor descriptor) {
+    private static MethodHandle handle(String name, FunctionDescriptor descriptor, Linker.Option... options) {
         return LOOKUP.flatMap(l -> l.find(name))
-                .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, descriptor))
+                .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, descriptor, options))
                 .orElse(null);
     }
 

@@ -7,7 +7,9 @@ import io.numacol.topology.Topology;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -112,18 +114,25 @@ public final class NumaMemory {
             throw new NumaMemoryException("the kernel refused " + mapped + " bytes " + describe(placement)
                     + " (out of memory there?)");
         }
-        byte[] pageNodes = new byte[Math.toIntExact(mapped / pageSize)];
-        for (int i = 0; i < pageNodes.length; i++) {
-            pageNodes[i] = (byte) targetOf(placement, nodes, address + i * pageSize);
-        }
-        Allocation allocation = new Allocation(address, mapped, component, pageNodes);
-        live.put(address, allocation);
-        allocation.account(accounting, pageSize, +1);
+        Allocation allocation = null;
         try {
-            return MemorySegment.ofAddress(address).reinterpret(bytes, arena, ignored -> release(allocation));
-        } catch (RuntimeException e) {
-            release(allocation);
-            throw e;
+            byte[] pageNodes = new byte[Math.toIntExact(mapped / pageSize)];
+            for (int i = 0; i < pageNodes.length; i++) {
+                pageNodes[i] = (byte) targetOf(placement, nodes, address + i * pageSize);
+            }
+            allocation = new Allocation(address, mapped, component, pageNodes);
+            live.put(address, allocation);
+            allocation.account(accounting, pageSize, +1);
+            Allocation registered = allocation;
+            return MemorySegment.ofAddress(address).reinterpret(bytes, arena, ignored -> release(registered));
+        } catch (Throwable t) {
+            // Whatever failed (an OutOfMemoryError for the page table, a closed arena), the mapping goes back.
+            if (allocation != null) {
+                release(allocation);
+            } else {
+                unmap(address, mapped);
+            }
+            throw t;
         }
     }
 
@@ -136,28 +145,35 @@ public final class NumaMemory {
         int[] nodes = nodesOf(target);
         long first = address / pageSize * pageSize;
         long end = (address + bytes + pageSize - 1) / pageSize * pageSize;
+        List<Allocation> allocations = new ArrayList<>();
         for (long page = first; page < end; ) {
             Allocation a = allocationOf(page);
             if (a == null) {
                 throw new IllegalArgumentException("address 0x" + Long.toHexString(page) + " is not numacol memory");
             }
+            allocations.add(a);
             page = Math.min(end, a.address + a.bytes);
         }
         long failed = 0;
-        if (libnuma) {
-            failed = moveInKernel(first, end, target, nodes);
-        }
-        for (long page = first; page < end; ) {
-            Allocation a = allocationOf(page);
+        for (Allocation a : allocations) {
+            long from = Math.max(first, a.address);
             long stop = Math.min(end, a.address + a.bytes);
+            // Holding the allocation's monitor holds its mapping: release() frees under it too, so
+            // the kernel never moves pages that were freed (and perhaps mapped again) meanwhile.
             synchronized (a) {
+                if (live.get(a.address) != a) {
+                    throw new IllegalStateException("numacol memory at 0x" + Long.toHexString(from)
+                            + " was freed while its pages were being moved");
+                }
+                if (libnuma) {
+                    failed += moveInKernel(from, stop, target, nodes);
+                }
                 a.account(accounting, pageSize, -1);
-                for (long p = page; p < stop; p += pageSize) {
+                for (long p = from; p < stop; p += pageSize) {
                     a.pageNodes[(int) ((p - a.address) / pageSize)] = (byte) targetOf(target, nodes, p);
                 }
                 a.account(accounting, pageSize, +1);
             }
-            page = stop;
         }
         return failed;
     }
@@ -179,15 +195,19 @@ public final class NumaMemory {
     }
 
     private void release(Allocation allocation) {
-        if (live.remove(allocation.address, allocation)) {
-            if (libnuma) {
-                Libnuma.free(allocation.address, allocation.bytes);
-            } else {
-                Libc.munmap(allocation.address, allocation.bytes);
-            }
-            synchronized (allocation) {
+        synchronized (allocation) { // not while movePages moves its pages
+            if (live.remove(allocation.address, allocation)) {
+                unmap(allocation.address, allocation.bytes);
                 allocation.account(accounting, pageSize, -1);
             }
+        }
+    }
+
+    private void unmap(long address, long bytes) {
+        if (libnuma) {
+            Libnuma.free(address, bytes);
+        } else {
+            Libc.munmap(address, bytes);
         }
     }
 
@@ -229,9 +249,10 @@ public final class NumaMemory {
                 for (int i = 0; i < n; i++) {
                     pages.setAtIndex(ADDRESS, i, MemorySegment.ofAddress(address + (done + i) * pageSize));
                 }
-                if (Libnuma.movePages(n, pages, MemorySegment.NULL, status, 0) != 0) {
+                int rc = Libnuma.movePages(n, pages, MemorySegment.NULL, status, 0);
+                if (rc < 0) {
                     throw new NumaMemoryException("move_pages could not report where " + n + " pages from 0x"
-                            + Long.toHexString(address + done * pageSize) + " are");
+                            + Long.toHexString(address + done * pageSize) + " are: " + errno(-rc));
                 }
                 for (int i = 0; i < n; i++) {
                     int s = status.getAtIndex(JAVA_INT, i);
@@ -255,8 +276,10 @@ public final class NumaMemory {
                     pages.setAtIndex(ADDRESS, i, MemorySegment.ofAddress(page));
                     targets.setAtIndex(JAVA_INT, i, topology.node(targetOf(target, nodes, page)).osNode());
                 }
-                if (Libnuma.movePages(n, pages, targets, status, Libnuma.MPOL_MF_MOVE) < 0) {
-                    throw new NumaMemoryException("move_pages refused to move " + n + " pages " + describe(target));
+                int rc = Libnuma.movePages(n, pages, targets, status, Libnuma.MPOL_MF_MOVE);
+                if (rc < 0) {
+                    throw new NumaMemoryException("move_pages refused to move " + n + " pages from 0x"
+                            + Long.toHexString(first + done * pageSize) + " " + describe(target) + ": " + errno(-rc));
                 }
                 for (int i = 0; i < n; i++) {
                     int s = status.getAtIndex(JAVA_INT, i);
@@ -267,6 +290,23 @@ public final class NumaMemory {
             }
         }
         return failed;
+    }
+
+    /** An errno as move_pages(2) documents it, by number and name. */
+    static String errno(int errno) {
+        String name = switch (errno) {
+            case 1 -> "EPERM";
+            case 2 -> "ENOENT";
+            case 3 -> "ESRCH";
+            case 7 -> "E2BIG";
+            case 12 -> "ENOMEM";
+            case 13 -> "EACCES";
+            case 14 -> "EFAULT";
+            case 19 -> "ENODEV";
+            case 22 -> "EINVAL";
+            default -> null;
+        };
+        return "errno " + errno + (name == null ? "" : " (" + name + ")");
     }
 
     private static String describe(MemoryPlacement placement) {

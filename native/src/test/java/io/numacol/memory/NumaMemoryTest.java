@@ -1,16 +1,21 @@
 package io.numacol.memory;
 
+import io.numacol.linux.Libnuma;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class NumaMemoryTest {
 
@@ -104,6 +109,35 @@ class NumaMemoryTest {
                     .hasMessageContaining("not numacol memory");
             assertThat(arena.allocate(0, MemoryPlacement.onNode(1), Component.OTHER).byteSize()).isZero();
         }
+        assertThat(memory.liveAllocations()).isZero();
+        assertThat(memory.accounting().totalBytes()).isZero();
+    }
+
+    @Test
+    void aFailedMovePagesReportsItsErrno() {
+        assumeTrue(Libnuma.isAvailable(), "libnuma: " + Libnuma.unavailableReason());
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment page = scratch.allocate(8192, 4096);
+            page.fill((byte) 1);
+            MemorySegment pages = scratch.allocate(ADDRESS, 1);
+            pages.setAtIndex(ADDRESS, 0, page);
+            MemorySegment targets = scratch.allocate(JAVA_INT, 1);
+            targets.setAtIndex(JAVA_INT, 0, 4000); // no such node
+            MemorySegment status = scratch.allocate(JAVA_INT, 1);
+            int rc = Libnuma.movePages(1, pages, targets, status, Libnuma.MPOL_MF_MOVE);
+            assertThat(rc).as("the negated errno of the failed call").isIn(-19, -22); // ENODEV, or EINVAL
+        }
+        assertThat(NumaMemory.errno(19)).isEqualTo("errno 19 (ENODEV)");
+        assertThat(NumaMemory.errno(99)).isEqualTo("errno 99");
+    }
+
+    @Test
+    void anAllocationThatCannotBeHandedOutReturnsItsMapping() {
+        NumaMemory memory = NumaMemory.create(Topology.fake(2));
+        NodeArena arena = memory.newArena();
+        arena.close();
+        assertThatThrownBy(() -> arena.allocate(3 * memory.pageSize(), MemoryPlacement.onNode(1), Component.OTHER))
+                .isInstanceOf(IllegalStateException.class);
         assertThat(memory.liveAllocations()).isZero();
         assertThat(memory.accounting().totalBytes()).isZero();
     }

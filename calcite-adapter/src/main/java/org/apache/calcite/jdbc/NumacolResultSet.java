@@ -39,8 +39,15 @@ public final class NumacolResultSet extends CalciteResultSet {
         }
     }
 
-    private static SQLException failed(Throwable e) {
+    static SQLException failed(Throwable e) {
         Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            // FFM's word for a read of memory whose arena closed: say what happened instead
+            if (t instanceof IllegalStateException && "Already closed".equals(t.getMessage())) {
+                return new SQLException("query failed: the memory it was reading has been freed "
+                        + "(the database was closed while the query ran)", cause);
+            }
+        }
         return new SQLException("query failed: " + cause.getMessage(), cause);
     }
 }
