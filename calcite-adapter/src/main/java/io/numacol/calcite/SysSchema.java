@@ -54,7 +54,9 @@ public final class SysSchema extends AbstractSchema {
                         col("node_id", SqlTypeName.INTEGER), col("os_node", SqlTypeName.INTEGER),
                         col("cpus", SqlTypeName.VARCHAR), col("memory_bytes", SqlTypeName.BIGINT),
                         col("free_bytes", SqlTypeName.BIGINT), col("numacol_bytes", SqlTypeName.BIGINT),
-                        col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR)), this::nodeRows),
+                        col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR),
+                        col("memory_limit_bytes", SqlTypeName.BIGINT), col("limit_used_bytes", SqlTypeName.BIGINT)),
+                        this::nodeRows),
                 "tables", new SysTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
                         col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), this::tableRows),
@@ -93,7 +95,7 @@ public final class SysSchema extends AbstractSchema {
         for (NumaNode n : t.nodes()) {
             rows.add(new Object[] {n.id(), n.osNode(), Arrays.toString(n.cpus()), n.memoryBytes(),
                 t.freeMemory(n.id()), db.memory().accounting().bytes(n.id()), Arrays.toString(n.distances()),
-                t.description()});
+                t.description(), db.memory().limit().nodeBytes(n.id()), db.memory().limit().usedBytes(n.id())});
         }
         return rows;
     }

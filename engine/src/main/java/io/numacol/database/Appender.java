@@ -62,7 +62,14 @@ public final class Appender implements AutoCloseable {
         }
         appended++;
         if (part.rowCount() >= database.config().rowsPerPart()) {
-            buildPart();
+            try {
+                buildPart();
+            } catch (RuntimeException e) {
+                // a build failed (out of memory, say): the rows since the last flush are lost as a
+                // flush would lose them, so that a close after this throw has nothing to rethrow
+                discard();
+                throw e;
+            }
         }
         return this;
     }

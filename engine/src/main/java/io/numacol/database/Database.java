@@ -1,5 +1,6 @@
 package io.numacol.database;
 
+import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
@@ -35,7 +36,7 @@ public final class Database implements AutoCloseable {
     private Database(DatabaseConfig config) {
         this.config = config;
         this.topology = Topology.fromSpec(config.topology());
-        this.memory = NumaMemory.create(topology);
+        this.memory = NumaMemory.create(topology, MemoryLimit.parse(config.memoryLimit(), topology));
         this.catalog = new Catalog(memory);
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
                 .withGroupsPerNode(config.groupsPerNode());

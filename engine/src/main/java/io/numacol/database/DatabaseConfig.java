@@ -10,14 +10,16 @@ import java.util.Properties;
 /**
  * How a database is opened. Also read from JDBC connection properties: {@code topology}
  * ({@code real} or {@code fake:N}), {@code stealPolicy} (OS, TARGET, BOUND, ADAPTIVE),
- * {@code groupsPerNode}, {@code rowsPerPart}.
+ * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}.
  *
  * @param rowsPerPart the appender cuts a table into parts of at most this many rows, placed on
  *                    the nodes round-robin (physical partitioning by arrival order)
  * @param meterRegistry where metrics go, or null for a private simple registry
+ * @param memoryLimit   what numacol may hold, as {@link io.numacol.memory.MemoryLimit#parse} reads it
+ *                      (bytes, 4GB, 50%); null for 80% of the machine's memory
  */
 public record DatabaseConfig(String topology, StealPolicy stealPolicy, int groupsPerNode, int rowsPerPart,
-                             MeterRegistry meterRegistry) {
+                             MeterRegistry meterRegistry, String memoryLimit) {
 
     public static final int DEFAULT_ROWS_PER_PART = 1 << 20;
 
@@ -33,7 +35,7 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
     }
 
     public static DatabaseConfig defaults() {
-        return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null);
+        return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null);
     }
 
     /** The defaults overridden by any of the properties named in the class comment. */
@@ -48,23 +50,27 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
             throw new IllegalArgumentException("stealPolicy '" + policy + "' is not one of OS, TARGET, BOUND, ADAPTIVE");
         }
         return new DatabaseConfig(topology, stealPolicy, intProperty(properties, "groupsPerNode", c.groupsPerNode),
-                intProperty(properties, "rowsPerPart", c.rowsPerPart), null);
+                intProperty(properties, "rowsPerPart", c.rowsPerPart), null, properties.getProperty("memoryLimit"));
     }
 
     public DatabaseConfig withTopology(String spec) {
-        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry);
+        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit);
     }
 
     public DatabaseConfig withStealPolicy(StealPolicy policy) {
-        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry);
+        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit);
     }
 
     public DatabaseConfig withRowsPerPart(int rows) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit);
+    }
+
+    public DatabaseConfig withMemoryLimit(String limit) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit);
     }
 
     public DatabaseConfig withMeterRegistry(MeterRegistry registry) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit);
     }
 
     private static int intProperty(Properties properties, String name, int fallback) {

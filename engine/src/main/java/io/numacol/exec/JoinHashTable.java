@@ -36,6 +36,8 @@ final class JoinHashTable {
         }
         int buckets = Integer.highestOneBit((int) Math.max(2, rows.rows() * 2 - 1)) << 1;
         this.shift = 64 - Integer.numberOfTrailingZeros(buckets);
+        rows.reservation().reserve((long) buckets * Integer.BYTES + capacity * (Integer.BYTES + Long.BYTES),
+                "a hash join's table of " + rows.rows() + " rows");
         this.heads = new int[buckets];
         Arrays.fill(heads, -1);
         this.next = new int[(int) capacity];

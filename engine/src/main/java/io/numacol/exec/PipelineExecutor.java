@@ -1,5 +1,6 @@
 package io.numacol.exec;
 
+import io.numacol.memory.MemoryLimit;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
@@ -51,10 +52,18 @@ public final class PipelineExecutor {
     private static final int PAGES_PER_TASK = 16;
 
     private final Scheduler scheduler;
+    private final MemoryLimit limit;
     private final ScanKernel kernel = ScanKernels.get();
 
+    /** An executor whose intermediates are not held against a limit (tests). */
     public PipelineExecutor(Scheduler scheduler) {
+        this(scheduler, null);
+    }
+
+    /** An executor whose intermediates are reserved in {@code limit} while an execution runs. */
+    public PipelineExecutor(Scheduler scheduler, MemoryLimit limit) {
         this.scheduler = scheduler;
+        this.limit = limit;
     }
 
     /**
@@ -63,13 +72,15 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
-        return rows(plan, cancelled).toRows();
+        try (MemoryReservation reservation = new MemoryReservation(limit)) {
+            return rows(plan, cancelled, reservation).toRows();
+        }
     }
 
     /** The plan's rows as pages, each knowing the node whose worker filled it. */
-    RowStore rows(PlanNode plan, BooleanSupplier cancelled) {
+    RowStore rows(PlanNode plan, BooleanSupplier cancelled, MemoryReservation reservation) {
         PlanNode pruned = ColumnPruning.prune(plan);
-        Run run = new Run(scheduler.newStatement(), cancelled);
+        Run run = new Run(scheduler.newStatement(), cancelled, reservation);
         run.countUses(pruned);
         return run.materialize(pruned);
     }
@@ -121,14 +132,21 @@ public final class PipelineExecutor {
     private final class Run {
         private final Statement statement;
         private final BooleanSupplier cancelled;
+        private final MemoryReservation reservation;
         /** How many parents hold each node of the plan: a node held twice (a view used twice) runs once. */
         private final Map<PlanNode, Integer> uses = new IdentityHashMap<>();
         /** The rows of the shared breakers run so far (stores are read-only). */
         private final Map<PlanNode, RowStore> breakers = new IdentityHashMap<>();
 
-        Run(Statement statement, BooleanSupplier cancelled) {
+        Run(Statement statement, BooleanSupplier cancelled, MemoryReservation reservation) {
             this.statement = statement;
             this.cancelled = cancelled;
+            this.reservation = reservation;
+        }
+
+        /** A store whose pages count against this execution's reservation. */
+        RowStore store(List<ColumnType> types) {
+            return new RowStore(types, reservation);
         }
 
         void countUses(PlanNode node) {
@@ -174,8 +192,8 @@ public final class PipelineExecutor {
                 case PlanNode.Rows rows -> RowStore.of(rows.types(), rows.rows().get());
                 default -> {
                     Pipeline pipeline = compile(node);
-                    RowStore result = new RowStore(pipeline.types());
-                    run(pipeline, () -> new RowStore(pipeline.types())).forEach(result::addAll);
+                    RowStore result = store(pipeline.types());
+                    run(pipeline, () -> store(pipeline.types())).forEach(result::addAll);
                     yield result;
                 }
             };
@@ -185,7 +203,7 @@ public final class PipelineExecutor {
         private RowStore aggregate(PlanNode.Aggregate aggregate) {
             Pipeline input = compile(aggregate.input());
             List<GroupTable> locals = run(input.as(TaskClass.AGGREGATE), () -> new GroupTable(aggregate));
-            RowStore result = new RowStore(aggregate.types());
+            RowStore result = store(aggregate.types());
             if (aggregate.keys().length == 0) { // one row, also over no rows
                 GroupTable total = GroupTable.forMerge(aggregate);
                 for (GroupTable local : locals) {
@@ -217,7 +235,7 @@ public final class PipelineExecutor {
                                 table.merge(locals.get(t), g);
                             }
                         }
-                        RowStore out = new RowStore(aggregate.types());
+                        RowStore out = store(aggregate.types());
                         out.fillOn(context.node());
                         table.writeTo(out, aggregate.types());
                         merged[partition] = out;
@@ -302,8 +320,8 @@ public final class PipelineExecutor {
                     // the build rows put out depend on every probe row: run the probe to the end first
                     boolean[] marks = new boolean[(int) built.capacity()];
                     Pipeline marking = probe.with(() -> new Probe(table, probeKeys, join, marks), types, TaskClass.JOIN_PROBE);
-                    RowStore result = new RowStore(types);
-                    run(marking, () -> new RowStore(types)).forEach(result::addAll);
+                    RowStore result = store(types);
+                    run(marking, () -> store(types)).forEach(result::addAll);
                     result.addAll(buildRows(join, built, marks));
                     yield new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
                 }
@@ -370,7 +388,7 @@ public final class PipelineExecutor {
             int buildAt = join.buildLeft() ? 0 : types.size() - buildWidth;
             int probeAt = join.buildLeft() ? buildWidth : 0;
             int probeWidth = types.size() - buildWidth;
-            RowStore out = new RowStore(types);
+            RowStore out = store(types);
             Chunk chunk = new Chunk(types).allocate();
             List<Chunk> pages = built.pages();
             for (int p = 0; p < pages.size(); p++) {

@@ -33,7 +33,7 @@ final class RowSorter {
         }
         long from = Math.min(n, ordering.offset());
         long to = ordering.fetch() < 0 ? n : Math.min(n, from + ordering.fetch());
-        RowStore out = new RowStore(types);
+        RowStore out = rows.sibling(types);
         Chunk chunk = new Chunk(types).allocate();
         for (long i = from; i < to; i++) {
             int id = ids[(int) i];

@@ -25,8 +25,30 @@ final class RowStore implements ChunkSink {
     private Chunk current;
     private long rows;
 
+    private final MemoryReservation reservation;
+
     RowStore(List<ColumnType> types) {
+        this(types, MemoryReservation.NONE);
+    }
+
+    /** A store whose pages are reserved in {@code reservation} as they are added. */
+    RowStore(List<ColumnType> types, MemoryReservation reservation) {
         this.types = List.copyOf(types);
+        this.reservation = reservation;
+    }
+
+    /** An empty store of {@code types} reserving where this one does. */
+    RowStore sibling(List<ColumnType> types) {
+        return new RowStore(types, reservation);
+    }
+
+    MemoryReservation reservation() {
+        return reservation;
+    }
+
+    /** The heap a page of {@code columns} columns takes: a value (long, double or reference) and a NULL flag per row. */
+    static long pageBytes(int columns) {
+        return (long) columns * Chunk.CAPACITY * (Long.BYTES + 1) + 64;
     }
 
     List<Chunk> pages() {
@@ -84,6 +106,7 @@ final class RowStore implements ChunkSink {
         int from = 0;
         while (from < chunk.size) {
             if (current == null || current.size == Chunk.CAPACITY) {
+                reservation.reserve(pageBytes(types.size()), "a query's intermediate rows");
                 current = new Chunk(types).allocate();
                 pages.add(current);
                 pageNodes.add(node);

@@ -80,11 +80,11 @@ class PipelineAffinityTest {
         assertThat(expected.keySet()).as("the appender spreads parts over the nodes").hasSizeGreaterThan(1);
         PipelineExecutor executor = new PipelineExecutor(db.scheduler());
         PlanNode scan = new PlanNode.Scan(facts, null, new int[]{0, 1});
-        assertThat(pageRows(executor.rows(scan, () -> false))).isEqualTo(expected);
+        assertThat(pageRows(executor.rows(scan, () -> false, MemoryReservation.NONE))).isEqualTo(expected);
         // every fact row matches one key: the probe's pairs are filled where the fact rows live
         PlanNode join = new PlanNode.HashJoin(scan, new PlanNode.Scan(keys, null, new int[]{0}), new int[]{0}, new int[]{0},
                 new boolean[]{false}, PlanNode.JoinKind.INNER, false);
-        assertThat(pageRows(executor.rows(join, () -> false))).isEqualTo(expected);
+        assertThat(pageRows(executor.rows(join, () -> false, MemoryReservation.NONE))).isEqualTo(expected);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -33,22 +34,34 @@ public final class NumaMemory {
     private static final int ENOENT = 2;
 
     private final Topology topology;
+    private final MemoryLimit limit;
     private final boolean libnuma;
     private final long pageSize;
     private final long capacity;
     private final MemoryAccounting accounting;
     private final ConcurrentSkipListMap<Long, Allocation> live = new ConcurrentSkipListMap<>();
 
-    private NumaMemory(Topology topology) {
+    private NumaMemory(Topology topology, MemoryLimit limit) {
         this.topology = topology;
+        this.limit = limit;
         this.libnuma = topology.kind() != Topology.Kind.SINGLE_NODE && Libnuma.isAvailable();
         this.pageSize = Libc.pageSize();
         this.capacity = topology.nodes().stream().mapToLong(NumaNode::memoryBytes).sum();
         this.accounting = new MemoryAccounting(topology.nodeCount());
     }
 
+    /** With the default limit, {@link MemoryLimit#DEFAULT_SHARE} of the topology's memory. */
     public static NumaMemory create(Topology topology) {
-        return new NumaMemory(Objects.requireNonNull(topology, "topology"));
+        return create(topology, MemoryLimit.parse(null, Objects.requireNonNull(topology, "topology")));
+    }
+
+    public static NumaMemory create(Topology topology, MemoryLimit limit) {
+        return new NumaMemory(Objects.requireNonNull(topology, "topology"), Objects.requireNonNull(limit, "limit"));
+    }
+
+    /** What this memory, and the statements over it, may hold in all and per node. */
+    public MemoryLimit limit() {
+        return limit;
     }
 
     public NodeArena newArena() {
@@ -120,6 +133,7 @@ public final class NumaMemory {
             for (int i = 0; i < pageNodes.length; i++) {
                 pageNodes[i] = (byte) targetOf(placement, nodes, address + i * pageSize);
             }
+            reserve(pageNodes, component);
             allocation = new Allocation(address, mapped, component, pageNodes);
             live.put(address, allocation);
             allocation.account(accounting, pageSize, +1);
@@ -130,10 +144,33 @@ public final class NumaMemory {
             if (allocation != null) {
                 release(allocation);
             } else {
-                unmap(address, mapped);
+                unmap(address, mapped); // reserve() failing reserved nothing
             }
             throw t;
         }
+    }
+
+    /** Reserves an allocation's pages on their nodes, all of them or (throwing) none. */
+    private void reserve(byte[] pageNodes, Component component) {
+        long[] perNode = bytesPerNode(pageNodes);
+        for (int node = 0; node < perNode.length; node++) {
+            try {
+                limit.reserve(node, perNode[node], "table data (" + component.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
+            } catch (MemoryLimitException e) {
+                for (int back = 0; back < node; back++) {
+                    limit.release(back, perNode[back]);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private long[] bytesPerNode(byte[] pageNodes) {
+        long[] perNode = new long[topology.nodeCount()];
+        for (byte node : pageNodes) {
+            perNode[node] += pageSize;
+        }
+        return perNode;
     }
 
     /**
@@ -170,7 +207,10 @@ public final class NumaMemory {
                 }
                 a.account(accounting, pageSize, -1);
                 for (long p = from; p < stop; p += pageSize) {
-                    a.pageNodes[(int) ((p - a.address) / pageSize)] = (byte) targetOf(target, nodes, p);
+                    int i = (int) ((p - a.address) / pageSize);
+                    byte to = (byte) targetOf(target, nodes, p);
+                    limit.move(a.pageNodes[i], to, pageSize);
+                    a.pageNodes[i] = to;
                 }
                 a.account(accounting, pageSize, +1);
             }
@@ -199,6 +239,10 @@ public final class NumaMemory {
             if (live.remove(allocation.address, allocation)) {
                 unmap(allocation.address, allocation.bytes);
                 allocation.account(accounting, pageSize, -1);
+                long[] perNode = bytesPerNode(allocation.pageNodes);
+                for (int node = 0; node < perNode.length; node++) {
+                    limit.release(node, perNode[node]);
+                }
             }
         }
     }

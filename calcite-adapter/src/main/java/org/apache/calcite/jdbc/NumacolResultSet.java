@@ -1,5 +1,6 @@
 package org.apache.calcite.jdbc;
 
+import io.numacol.scheduler.StatementFailedException;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 
@@ -41,6 +42,10 @@ public final class NumacolResultSet extends CalciteResultSet {
 
     static SQLException failed(Throwable e) {
         Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+        // What a task threw says what went wrong; "statement 12 failed: java.lang.X: " before it does not.
+        while (cause instanceof StatementFailedException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             // FFM's word for a read of memory whose arena closed: say what happened instead
             if (t instanceof IllegalStateException && "Already closed".equals(t.getMessage())) {

@@ -1,0 +1,8 @@
+package io.numacol.memory;
+
+/** A reservation that would pass numacol's memoryLimit ({@link MemoryLimit}); nothing was reserved. */
+public final class MemoryLimitException extends RuntimeException {
+    public MemoryLimitException(String message) {
+        super(message);
+    }
+}
