@@ -9,6 +9,7 @@ import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.avatica.HandlerImpl;
@@ -19,6 +20,7 @@ import org.apache.calcite.schema.SchemaPlus;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -157,6 +159,15 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
 
             @Override
             public void onConnectionClose(AvaticaConnection connection) {
+                // A query still running on the connection stops (it fails as cancelled) rather than
+                // running on for nobody, holding the database's workers and memory.
+                for (AvaticaStatement statement : List.copyOf(connection.statementMap.values())) {
+                    try {
+                        statement.cancel();
+                    } catch (SQLException | RuntimeException e) {
+                        // closing anyway
+                    }
+                }
                 Database db = OPEN.remove(connection);
                 if (db != null) {
                     try {

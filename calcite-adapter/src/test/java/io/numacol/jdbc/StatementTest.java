@@ -84,6 +84,29 @@ class StatementTest {
     }
 
     @Test
+    void closingTheConnectionStopsItsRunningQuery() throws Exception {
+        try (Connection keep = DriverManager.getConnection("jdbc:numacol:mem:closing")) {
+            load(keep, 20_000);
+            Connection c = DriverManager.getConnection("jdbc:numacol:mem:closing");
+            Statement s = c.createStatement();
+            CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
+                try (ResultSet rs = s.executeQuery(ENDLESS)) {
+                    rs.next();
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            Thread.sleep(200);
+            c.close();
+            assertThat(run.get(60, TimeUnit.SECONDS)).isInstanceOf(SQLException.class).hasMessageContaining("cancel");
+            try (Statement again = keep.createStatement()) {
+                assertThat(rows(again, "select count(*) from t")).containsExactly(List.of(20_000L));
+            }
+        }
+    }
+
+    @Test
     void queryTimeoutStopsARunningQuery() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             load(c, 20_000);
