@@ -1,20 +1,40 @@
 package io.numacol.calcite;
 
+import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
+import io.numacol.storage.ViewDef;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.ViewTable;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** Schema {@code main}: the database's tables, looked up live so DDL shows at once. */
+/**
+ * Schema {@code main}: the database's tables and views, looked up live so DDL shows at once. A
+ * view is Calcite's {@link ViewTable}, expanded where it is used; its columns are derived from
+ * its query on this connection the first time it is read (and again if it is replaced).
+ */
 public final class NumacolSchema extends AbstractSchema {
     public static final String NAME = "main";
 
     private final Database database;
+    private final CalciteConnection connection;
+    /** The row type of each view definition read so far, by the definition itself (a replaced view is another). */
+    private final Map<ViewDef, RelDataType> viewTypes = new ConcurrentHashMap<>();
 
-    public NumacolSchema(Database database) {
+    public NumacolSchema(Database database, CalciteConnection connection) {
         this.database = database;
+        this.connection = connection;
     }
 
     public Database database() {
@@ -23,8 +43,36 @@ public final class NumacolSchema extends AbstractSchema {
 
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
-        return database.catalog().tables().stream()
-                .collect(Collectors.toMap(Table::name, t -> new NumacolTable(database, t)));
+        Map<String, org.apache.calcite.schema.Table> map = new HashMap<>();
+        for (Table t : database.catalog().tables()) {
+            map.put(t.name(), new NumacolTable(database, t));
+        }
+        viewTypes.keySet().retainAll(database.catalog().views());
+        for (ViewDef v : database.catalog().views()) {
+            map.put(v.name(), new ViewTable(Object[].class, factory -> factory.copyType(rowType(v, factory)), v.sql(),
+                    List.of(NAME), List.of(NAME, v.name())));
+        }
+        return map;
+    }
+
+    private RelDataType rowType(ViewDef view, RelDataTypeFactory factory) {
+        return viewTypes.computeIfAbsent(view, v -> {
+            // Inside a statement's preparation its context is at hand, with numacol's parser and
+            // types; elsewhere (DatabaseMetaData.getColumns) Calcite makes one for the connection.
+            CalcitePrepare.Context context = CalcitePrepare.Dummy.peek();
+            RelDataType type = context != null ? new NumacolPrepare().parse(context, v.sql()).rowType
+                    : Schemas.analyzeView(connection, CalciteSchema.from(connection.getRootSchema()),
+                            List.of(NAME), v.sql(), List.of(NAME, v.name()), false).rowType;
+            if (v.columns().isEmpty()) {
+                return type;
+            }
+            RelDataTypeFactory.Builder renamed = factory.builder();
+            List<RelDataTypeField> fields = type.getFieldList();
+            for (int i = 0; i < fields.size(); i++) {
+                renamed.add(v.columns().get(i), fields.get(i).getType());
+            }
+            return renamed.build();
+        });
     }
 
     @Override

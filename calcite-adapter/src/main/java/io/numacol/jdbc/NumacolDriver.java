@@ -151,7 +151,7 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
                 }
                 SchemaPlus root = calcite.getRootSchema();
                 // Both schemas are live views of the catalog: Calcite must not cache their table names.
-                root.add(NumacolSchema.NAME, new NumacolSchema(db)).setCacheEnabled(false);
+                root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite)).setCacheEnabled(false);
                 root.add(SysSchema.NAME, new SysSchema(db)).setCacheEnabled(false);
                 calcite.setSchema(NumacolSchema.NAME);
                 OPEN.put(connection, db);

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -92,6 +93,56 @@ class JdbcTest {
             // unary plus changes no value, of any type (as in SQLite, HSQLDB and H2)
             s.execute("INSERT INTO u VALUES (1, 'abc', 2)");
             assertThat(rows(s, "SELECT + b, +a, - + a FROM u WHERE NOT + b IS NULL")).containsExactly(List.of("abc", 1, -1));
+        }
+    }
+
+    @Test
+    void viewsAreQueriesByName() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:views");
+             Connection other = DriverManager.getConnection("jdbc:numacol:mem:views");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t1 (x INTEGER, Name VARCHAR(10))");
+            s.execute("INSERT INTO t1 VALUES (1, 'a'), (-2, 'b'), (3, NULL)");
+            s.execute("CREATE VIEW view1 AS SELECT x, Name FROM t1 WHERE x > 0");
+            s.execute("create view V2 (doubled, n) as select x * 2, name from view1;");
+            assertThat(rows(s, "select * from VIEW1 order by x")).containsExactly(List.of(1, "a"), Arrays.asList(3, null));
+            try (ResultSet rs = s.executeQuery("select * from view1")) {
+                assertThat(rs.getMetaData().getColumnLabel(2)).as("names as written").isEqualTo("Name");
+            }
+            try (Statement o = other.createStatement()) {
+                assertThat(rows(o, "select sum(doubled), count(n) from v2")).containsExactly(List.of(8, 1L));
+            }
+            assertThat(rows(s, "select count(*) from t1 join view1 on t1.x = view1.x")).containsExactly(List.of(2L));
+            try (ResultSet rs = c.getMetaData().getTables(null, "main", "%", new String[] {"VIEW"})) {
+                List<String> views = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    views.add(rs.getString("TABLE_NAME"));
+                }
+                assertThat(views).containsExactlyInAnyOrder("view1", "V2");
+            }
+            s.execute("CREATE OR REPLACE VIEW view1 AS SELECT x, name FROM t1 WHERE x < 0");
+            assertThat(rows(s, "select x from view1")).containsExactly(List.of(-2));
+
+            assertThatThrownBy(() -> s.execute("CREATE VIEW view1 AS SELECT 1")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("view view1 already exists");
+            assertThatThrownBy(() -> s.execute("CREATE VIEW t1 AS SELECT 1")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("a table named t1 already exists");
+            assertThatThrownBy(() -> s.execute("CREATE TABLE view1 (a INT)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("a view named view1 already exists");
+            assertThatThrownBy(() -> s.execute("CREATE VIEW bad AS SELECT nope FROM t1")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("view bad").hasMessageContaining("nope");
+            assertThatThrownBy(() -> s.execute("CREATE VIEW bad (a, b) AS SELECT x FROM t1")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("view bad names 2 columns but its query has 1");
+            assertThatThrownBy(() -> s.executeQuery("select * from bad")).isInstanceOf(SQLException.class);
+
+            s.execute("DROP VIEW v2");
+            s.execute("DROP VIEW IF EXISTS v2 CASCADE");
+            assertThatThrownBy(() -> s.execute("DROP VIEW v2")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("view v2 does not exist");
+            assertThatThrownBy(() -> s.executeQuery("select * from v2")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("v2");
+            s.execute("DROP VIEW view1");
+            s.execute("DROP TABLE t1");
         }
     }
 

@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The tables of one database and the indexes named on them, by name (ignoring case). */
+/** The tables and views of one database and the indexes named on tables, by name (ignoring case). */
 public final class Catalog {
     private final NumaMemory memory;
     private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
     /** Changed under this catalog's lock, with the table they name, so no index outlives its table. */
     private final ConcurrentHashMap<String, IndexDef> indexes = new ConcurrentHashMap<>();
+    /** Tables and views share one name space: changed under this catalog's lock. */
+    private final ConcurrentHashMap<String, ViewDef> views = new ConcurrentHashMap<>();
 
     public Catalog(NumaMemory memory) {
         this.memory = memory;
@@ -27,11 +29,17 @@ public final class Catalog {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
-        Table table = new Table(name, schema, memory);
-        if (tables.putIfAbsent(TableSchema.key(name), table) != null) {
-            throw new IllegalArgumentException("table " + name + " already exists");
+        synchronized (this) {
+            if (views.containsKey(TableSchema.key(name))) {
+                throw new IllegalArgumentException("a view named " + name + " already exists");
+            }
+            if (tables.containsKey(TableSchema.key(name))) {
+                throw new IllegalArgumentException("table " + name + " already exists");
+            }
+            Table table = new Table(name, schema, memory);
+            tables.put(TableSchema.key(name), table);
+            return table;
         }
-        return table;
     }
 
     public Optional<Table> find(String name) {
@@ -93,6 +101,33 @@ public final class Catalog {
 
     public Collection<IndexDef> indexes() {
         return indexes.values();
+    }
+
+    /** Records a view (the SQL layer checked its query); OR REPLACE replaces a view, never a table. */
+    public synchronized ViewDef createView(ViewDef view, boolean orReplace) {
+        String key = TableSchema.key(view.name());
+        if (tables.containsKey(key)) {
+            throw new IllegalArgumentException("a table named " + view.name() + " already exists");
+        }
+        if (!orReplace && views.containsKey(key)) {
+            throw new IllegalArgumentException("view " + view.name() + " already exists");
+        }
+        views.put(key, view);
+        return view;
+    }
+
+    public Optional<ViewDef> findView(String name) {
+        return Optional.ofNullable(views.get(TableSchema.key(name)));
+    }
+
+    public synchronized void dropView(String name) {
+        if (views.remove(TableSchema.key(name)) == null) {
+            throw new IllegalArgumentException("view " + name + " does not exist");
+        }
+    }
+
+    public Collection<ViewDef> views() {
+        return views.values();
     }
 
     public Collection<Table> tables() {

@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Recognises and parses numacol's DDL:
@@ -19,6 +21,8 @@ import java.util.Set;
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
  * DROP INDEX [IF EXISTS] name
+ * CREATE [OR REPLACE] VIEW name [(column, ...)] AS query
+ * DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT]
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
@@ -50,6 +54,24 @@ final class DdlParser {
         }
         String first = tokens.get(0).toUpperCase(Locale.ROOT);
         String second = tokens.get(1).toUpperCase(Locale.ROOT);
+        if (first.equals("CREATE") && (second.equals("VIEW") || second.equals("OR") && tokens.size() > 3
+                && tokens.get(2).equalsIgnoreCase("REPLACE") && tokens.get(3).equalsIgnoreCase("VIEW"))) {
+            return createView(sql);
+        }
+        if (first.equals("DROP") && second.equals("VIEW")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = 2;
+            boolean ifExists = p.accept("IF");
+            if (ifExists) {
+                p.expect("EXISTS");
+            }
+            String name = p.identifier("a view name");
+            if (!p.accept("CASCADE")) {
+                p.accept("RESTRICT");
+            }
+            p.expectEnd();
+            return new DdlStatement.DropView(name, ifExists);
+        }
         boolean copy = first.equals("COPY");
         boolean dbgen = first.equals("CALL") && second.equals("DBGEN");
         boolean create = first.equals("CREATE");
@@ -64,10 +86,37 @@ final class DdlParser {
         DdlStatement s = copy ? p.copy() : dbgen ? p.dbgen()
                 : index ? (create ? p.createIndex(unique) : p.dropIndex())
                 : create ? p.createTable() : p.dropTable();
-        if (p.pos < tokens.size() && !(p.pos == tokens.size() - 1 && tokens.get(p.pos).equals(";"))) {
-            throw p.error("unexpected '" + tokens.get(p.pos) + "' after the statement");
-        }
+        p.expectEnd();
         return s;
+    }
+
+    private void expectEnd() {
+        if (pos < tokens.size() && !(pos == tokens.size() - 1 && tokens.get(pos).equals(";"))) {
+            throw error("unexpected '" + tokens.get(pos) + "' after the statement");
+        }
+    }
+
+    private static final Pattern CREATE_VIEW = Pattern.compile(
+            "(?is)\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
+                    + "\\s*(?:\\(([^)]*)\\))?\\s*AS\\s+(.+?)[\\s;]*");
+
+    /** CREATE [OR REPLACE] VIEW name [(column, ...)] AS query: the query is kept as written. */
+    private static DdlStatement createView(String sql) {
+        Matcher m = CREATE_VIEW.matcher(sql);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("expected CREATE [OR REPLACE] VIEW name [(column, ...)] AS query");
+        }
+        String name = m.group(2).startsWith("\"") ? m.group(2).substring(1, m.group(2).length() - 1).replace("\"\"", "\"")
+                : m.group(2);
+        List<String> columns = new ArrayList<>();
+        if (m.group(3) != null) {
+            DdlParser p = new DdlParser(tokenize(m.group(3)));
+            do {
+                columns.add(p.identifier("a column name"));
+            } while (p.accept(","));
+            p.expectEnd();
+        }
+        return new DdlStatement.CreateView(name, m.group(4), columns, m.group(1) != null);
     }
 
     private DdlStatement createTable() {

@@ -3,6 +3,7 @@ package io.numacol.calcite.ddl;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.ViewDef;
 import io.numacol.tpch.TpchLoader;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlKind;
@@ -112,6 +113,49 @@ abstract sealed class DdlStatement extends SqlDdl {
         long execute(Database database) {
             if (!(ifExists && database.catalog().findIndex(name).isEmpty())) {
                 database.catalog().dropIndex(name);
+            }
+            return 0;
+        }
+    }
+
+    /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
+    static final class CreateView extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);
+        final String name;
+        final String query;
+        final List<String> columns;
+        final boolean orReplace;
+
+        CreateView(String name, String query, List<String> columns, boolean orReplace) {
+            super(OPERATOR);
+            this.name = name;
+            this.query = query;
+            this.columns = List.copyOf(columns);
+            this.orReplace = orReplace;
+        }
+
+        @Override
+        long execute(Database database) {
+            database.catalog().createView(new ViewDef(name, query, columns), orReplace);
+            return 0;
+        }
+    }
+
+    static final class DropView extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP VIEW", SqlKind.DROP_VIEW);
+        final String name;
+        final boolean ifExists;
+
+        DropView(String name, boolean ifExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifExists = ifExists;
+        }
+
+        @Override
+        long execute(Database database) {
+            if (!(ifExists && database.catalog().findView(name).isEmpty())) {
+                database.catalog().dropView(name);
             }
             return 0;
         }

@@ -1,5 +1,8 @@
 package io.numacol.calcite.plan;
 
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -31,6 +34,21 @@ import java.util.List;
 
 /** Calcite's statement preparation with numacol's planner rules added to every planner. */
 public final class NumacolPrepare extends CalcitePrepareImpl {
+
+    /**
+     * The parser of views (their check at CREATE VIEW and their expansion where used) reads SQL
+     * as the driver's connections do: numacol's parser, identifiers as written, matched ignoring
+     * case, lenient conformance. Calcite's default would upper-case a view's column names.
+     */
+    public static final SqlParser.Config VIEW_PARSER = SqlParser.config()
+            .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
+            .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
+
+    @Override
+    protected SqlParser createParser(String sql) {
+        return createParser(sql, VIEW_PARSER);
+    }
 
     /** Every rule numacol adds; each feature contributes its list here. */
     static List<RelOptRule> rules() {
