@@ -177,6 +177,9 @@ class WrongResultsTest {
             "SELECT MIN(CAST(t1.dm AS DECIMAL(16,1))) AS c0, MIN(t1.dm) AS c1 FROM t1 GROUP BY t1.k ORDER BY c0 DESC NULLS FIRST, c1 ASC NULLS LAST LIMIT 6",
             // 32. Calcite's predicate inference failing on its own check (a comparison with NULLIF(4.5, 4.5)) under a scalar subquery
             "SELECT (SELECT MAX(16.57) FROM t1 AS s4 WHERE NULLIF(4.5E0, 4.5E0) < (SELECT MAX(1.625E0) FROM t2 AS s6)) AS c1 FROM t3 AS a0",
+            // 21. a projection kept declaring the variable of a subquery trimming had dropped: no plan
+            "SELECT -4 FROM (SELECT (SELECT COUNT(*) > 1 FROM t2 AS s WHERE s.ib = a.ia) AS c0, "
+                    + "EXTRACT(MONTH FROM DATE '2022-01-21') AS c2 FROM t1 AS a) AS q WHERE q.c2 BETWEEN 1 AND 5",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -30,6 +30,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.DateRangeRules;
@@ -62,6 +63,7 @@ import org.apache.calcite.util.Sarg;
 import org.apache.calcite.util.mapping.Mapping;
 import org.apache.calcite.util.mapping.Mappings;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.common.collect.Range;
 
 import java.math.BigDecimal;
@@ -206,8 +208,14 @@ import java.util.function.UnaryOperator;
  *       DECIMAL(16, 1)) DESC, x ASC LIMIT 6} became a sort on x DESC (the second key, on the same
  *       column, dropped): ties of the rounded value were broken the wrong way. Sorts move only below
  *       CASTs that keep distinct values distinct.</li>
+ *   <li><b>Projections keeping variables nothing reads</b> ({@link #unusedVariables}): when
+ *       field trimming drops a projection's correlated subquery (its column is not used) the
+ *       projection keeps declaring the subquery's variable, and Calcite's Enumerable rules take no
+ *       projection that declares one: {@code SELECT -4 FROM (SELECT (SELECT COUNT(*) .. WHERE
+ *       s.c4 = a1.c2) AS c0, EXTRACT(MONTH FROM ..) AS c2 FROM t1 a1) a0 WHERE a0.c2 BETWEEN 1 AND
+ *       5} could not be planned. A projection or filter whose variables nothing reads declares none.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 and 20; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 21; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -602,6 +610,27 @@ public final class CalciteDefects {
                         rexBuilder.makeNullLiteral(visited.getType()), rexBuilder.makeLiteral(false)));
             }
         }));
+    }
+
+    /** Defect 21: the plan without projections and filters declaring correlation variables that nothing reads. */
+    static RelNode unusedVariables(RelNode plan) {
+        return bottomUp(plan, rel -> {
+            if (rel instanceof LogicalProject p && !p.getVariablesSet().isEmpty() && unread(p.getVariablesSet(), p.getProjects(), p)) {
+                return LogicalProject.create(p.getInput(), p.getHints(), p.getProjects(), p.getRowType(), ImmutableSet.of());
+            }
+            if (rel instanceof LogicalFilter f && !f.getVariablesSet().isEmpty() && unread(f.getVariablesSet(), List.of(f.getCondition()), f)) {
+                return LogicalFilter.create(f.getInput(), f.getCondition(), ImmutableSet.of());
+            }
+            return rel;
+        });
+    }
+
+    private static boolean unread(Set<CorrelationId> variables, List<RexNode> expressions, RelNode rel) {
+        if (RexUtil.SubQueryFinder.find(expressions) != null || expressions.stream().anyMatch(RexUtil::containsCorrelation)) {
+            return false;
+        }
+        Set<CorrelationId> below = RelOptUtil.getVariablesUsed(rel.getInput(0));
+        return variables.stream().noneMatch(below::contains);
     }
 
     /** {@code plan} with its inputs rewritten first, each node then by {@code node}; a node whose inputs did not change stays itself. */

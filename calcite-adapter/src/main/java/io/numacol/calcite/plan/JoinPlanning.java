@@ -104,6 +104,7 @@ public final class JoinPlanning {
                         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                         .build(), false, KeyMetadata.PROVIDER),
                 optional(Programs.trim()),
+                step(CalciteDefects::unusedVariables),
                 JoinPlanning::costBased,
                 Programs.calc(KeyMetadata.PROVIDER),
                 step(CalciteDefects::strongCasts),
