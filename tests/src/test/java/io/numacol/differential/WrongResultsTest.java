@@ -180,6 +180,13 @@ class WrongResultsTest {
             // 21. a projection kept declaring the variable of a subquery trimming had dropped: no plan
             "SELECT -4 FROM (SELECT (SELECT COUNT(*) > 1 FROM t2 AS s WHERE s.ib = a.ia) AS c0, "
                     + "EXTRACT(MONTH FROM DATE '2022-01-21') AS c2 FROM t1 AS a) AS q WHERE q.c2 BETWEEN 1 AND 5",
+            // 22. metadata that came back to its own planner set (CyclicMetadataException out of SortRemoveRule)
+            "SELECT TRUE AS c0, MAX(DATE '2022-01-14') AS c1 FROM t1 AS a0 LEFT JOIN (SELECT (SELECT (COUNT(*) > 1) "
+                    + "FROM t1 AS s6 WHERE a5.ia > 0) AS c0 FROM (SELECT 'abc' AS c0 FROM t2 AS a3 WHERE -3 >= 3) AS a2 "
+                    + "JOIN t3 AS a5 ON TRUE) AS a1 ON TRUE GROUP BY a0.ib ORDER BY c0 DESC NULLS LAST, c1 DESC NULLS FIRST LIMIT 5",
+            "SELECT MIN('abc') AS c0, SUM(2.875E0) AS c1, 'ab' AS c3 FROM t1 AS a0 FULL JOIN (SELECT (SELECT COUNT(*) "
+                    + "FROM t2 AS s7 WHERE a2.k IS DISTINCT FROM 2) AS c0 FROM t1 AS a2 WHERE 3 <> 3) AS a1 ON a0.ia = a1.c0 "
+                    + "GROUP BY a0.ib ORDER BY c3 ASC NULLS FIRST, c0 ASC NULLS LAST, c1 DESC NULLS FIRST LIMIT 1 OFFSET 0",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -214,8 +214,14 @@ import java.util.function.UnaryOperator;
  *       projection that declares one: {@code SELECT -4 FROM (SELECT (SELECT COUNT(*) .. WHERE
  *       s.c4 = a1.c2) AS c0, EXTRACT(MONTH FROM ..) AS c2 FROM t1 a1) a0 WHERE a0.c2 BETWEEN 1 AND
  *       5} could not be planned. A projection or filter whose variables nothing reads declares none.</li>
+ *   <li><b>Metadata that comes back to its own planner set</b> ({@code KeyMetadata.AcyclicPredicates},
+ *       {@code JoinEstimates.JoinRowCounts}): the predicates and row count of a set are its
+ *       plan's, and where that plan reads the set again through others Calcite throws
+ *       CyclicMetadataException out of the rule that asked ("Error while applying rule
+ *       SortRemoveRule"). A set found again gives no predicates and Calcite's row count for an
+ *       unknown set: both only shape estimates and simplifications.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 21; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 and 22; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

@@ -5,10 +5,12 @@ import io.numacol.storage.Column;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
+import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.CyclicMetadataException;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.RelMdUtil;
@@ -88,9 +90,24 @@ public final class JoinEstimates {
 
     /** Join row counts from the distinct counts of their keys. */
     public static final class JoinRowCounts implements MetadataHandler<BuiltInMetadata.RowCount> {
+        /** What Calcite's RelMdRowCount gives a set none of whose plans has an answer. */
+        private static final double UNKNOWN_SET_ROWS = 1e6;
+
         @Override
         public MetadataDef<BuiltInMetadata.RowCount> getDef() {
             return BuiltInMetadata.RowCount.DEF;
+        }
+
+        /**
+         * A planner set's rows as its plan's, or Calcite's estimate for a set it knows nothing of
+         * where finding them comes back to the set itself ({@link CalciteDefects}, 22).
+         */
+        public Double getRowCount(RelSubset subset, RelMetadataQuery mq) {
+            try {
+                return mq.getRowCount(subset.stripped());
+            } catch (CyclicMetadataException e) {
+                return UNKNOWN_SET_ROWS;
+            }
         }
 
         /** Called reflectively by Calcite's metadata dispatch. */

@@ -5,17 +5,20 @@ import io.numacol.storage.Column;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.CyclicMetadataException;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
-import org.apache.calcite.rel.metadata.RelMetadataProvider;
-import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -41,6 +44,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinMaxRows(), BuiltInMetadata.MaxRowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new AcyclicPredicates(), BuiltInMetadata.Predicates.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     private KeyMetadata() {
@@ -73,6 +77,30 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
                 case SEMI, ANTI -> left;
                 default -> left * right;
             };
+        }
+    }
+
+    /**
+     * The predicates of a planner's set of equivalent plans, or none where finding them comes back
+     * to the set itself ({@link CalciteDefects}, 22). Calcite follows a set's plan into its inputs'
+     * sets; where a set's plan reads (through others) that set again, the lookup throws
+     * CyclicMetadataException, and the row count of an aggregate above, which asks for its input's
+     * predicates, failed the statement ("Error while applying rule SortRemoveRule"). No predicate
+     * is a safe answer: they only narrow estimates and simplifications.
+     */
+    public static final class AcyclicPredicates implements MetadataHandler<BuiltInMetadata.Predicates> {
+        @Override
+        public MetadataDef<BuiltInMetadata.Predicates> getDef() {
+            return BuiltInMetadata.Predicates.DEF;
+        }
+
+        /** Called reflectively by Calcite's metadata dispatch. */
+        public RelOptPredicateList getPredicates(RelSubset subset, RelMetadataQuery mq) {
+            try {
+                return mq.getPulledUpPredicates(subset.stripped());
+            } catch (CyclicMetadataException e) {
+                return RelOptPredicateList.EMPTY;
+            }
         }
     }
 
