@@ -86,11 +86,6 @@ class RandomDifferentialTest {
             // IS NOT NULL: the predicate class it writes does not compile.
             new KnownDefect("Calcite's join predicate that does not compile", Kind.NUMACOL_ERROR, Pattern.compile(""),
                     Pattern.compile("must implement method .*Predicate2")),
-            // Calcite's RexSimplify builds a predicate list from terms that compare with a NULL
-            // (NULLIF('ab', 'ab') BETWEEN ..) and fails its own check, which it makes with or
-            // without -ea: an AssertionError while converting or planning the query.
-            new KnownDefect("Calcite's predicate list with a comparison with NULL", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("Comparison with NULL in pulledUpPredicates")),
             // Calcite's merge rule that fails on its own (a type mismatch of nullability when
             // ProjectMergeRule merges).
             new KnownDefect("Calcite's ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),

@@ -220,8 +220,15 @@ import java.util.function.UnaryOperator;
  *       CyclicMetadataException out of the rule that asked ("Error while applying rule
  *       SortRemoveRule"). A set found again gives no predicates and Calcite's row count for an
  *       unknown set: both only shape estimates and simplifications.</li>
+ *   <li><b>Simplification that trips its own check</b> ({@code NumacolPrepare}, {@link
+ *       #isNullComparisonInPredicates}): RexSimplify makes a predicate list of an AND's terms
+ *       before it folds a term that compares with NULL, and the list's constructor rejects such a
+ *       term with an AssertionError, with or without -ea: {@code CASE WHEN NULLIF('ab', 'ab')
+ *       BETWEEN 'ab' AND '' THEN ..} could not be converted. The query is converted again with a
+ *       RelBuilder that does not simplify, and comparisons with NULL are folded before the
+ *       planner's rules simplify ({@link #nullComparisons}).</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 and 22; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22 and 23; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -616,6 +623,42 @@ public final class CalciteDefects {
                         rexBuilder.makeNullLiteral(visited.getType()), rexBuilder.makeLiteral(false)));
             }
         }));
+    }
+
+    /**
+     * Defect 23: every comparison with a NULL literal folded to NULL, as SQL defines it, so that
+     * no later simplification makes a predicate list of it.
+     */
+    static RelNode nullComparisons(RelNode plan) {
+        RexBuilder rexBuilder = plan.getCluster().getRexBuilder();
+        RexSimplify simplify = new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
+        return rewriteExpressions(plan, new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexNode visited = super.visitCall(call);
+                if (!(visited instanceof RexCall c)) {
+                    return visited;
+                }
+                if (c.getKind().belongsTo(SqlKind.COMPARISON) && c.getOperands().stream().anyMatch(o -> RexUtil.isNullLiteral(o, true))) {
+                    return rexBuilder.makeNullLiteral(c.getType());
+                }
+                // a constant value (NULLIF('ab', 'ab')) folded alone, so a comparison with it is seen to be with NULL
+                if (c.getType().getSqlTypeName() != SqlTypeName.BOOLEAN && RexUtil.isConstant(c) && RexUtil.isDeterministic(c)) {
+                    try {
+                        RexNode folded = simplify.simplifyPreservingType(c);
+                        return RexUtil.isNullLiteral(folded, true) ? folded : c;
+                    } catch (RuntimeException | AssertionError e) {
+                        return c;
+                    }
+                }
+                return c;
+            }
+        });
+    }
+
+    /** Whether {@code e} is RexSimplify's check of defect 23. */
+    static boolean isNullComparisonInPredicates(AssertionError e) {
+        return e.getMessage() != null && e.getMessage().contains("Comparison with NULL in pulledUpPredicates");
     }
 
     /** Defect 21: the plan without projections and filters declaring correlation variables that nothing reads. */

@@ -84,6 +84,7 @@ public final class JoinPlanning {
     /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
+                step(CalciteDefects::nullComparisons),
                 step(CalciteDefects::nullInSubQueries),
                 Programs.subQuery(KeyMetadata.PROVIDER),
                 step(CalciteDefects::protectConstantKeys),

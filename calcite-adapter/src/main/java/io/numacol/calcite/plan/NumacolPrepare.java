@@ -106,8 +106,20 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 return new SqlToRelConverter(this, validator, reader, cluster, convertlets, unmerged) {
                     @Override
                     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
-                        return query.getKind().belongsTo(SqlKind.DML) ? dml.convertQuery(query, needsValidation, top)
-                                : super.convertQuery(query, needsValidation, top);
+                        if (query.getKind().belongsTo(SqlKind.DML)) {
+                            return dml.convertQuery(query, needsValidation, top);
+                        }
+                        try {
+                            return super.convertQuery(query, needsValidation, top);
+                        } catch (AssertionError e) {
+                            if (!CalciteDefects.isNullComparisonInPredicates(e)) {
+                                throw e;
+                            }
+                            // CalciteDefects 23: converted again without simplifying as it builds
+                            return new SqlToRelConverter(this.viewExpander, validator, reader, cluster, convertlets,
+                                    unmerged.addRelBuilderConfigTransform(c -> c.withSimplify(false)))
+                                    .convertQuery(query, false, top);
+                        }
                     }
 
                     /** Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
