@@ -71,6 +71,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -226,7 +227,9 @@ import java.util.function.UnaryOperator;
  *       term with an AssertionError, with or without -ea: {@code CASE WHEN NULLIF('ab', 'ab')
  *       BETWEEN 'ab' AND '' THEN ..} could not be converted. The query is converted again with a
  *       RelBuilder that does not simplify, and comparisons with NULL are folded before the
- *       planner's rules simplify ({@link #nullComparisons}).</li>
+ *       planner's rules simplify ({@link #nullComparisons}). Arithmetic with NULL is folded as
+ *       projections are made ({@link #PROJECTS}): Calcite took {@code 37 / CAST(NULL AS
+ *       INTEGER)} for a literal when it derived a projection's collation.</li>
  * </ol>
  * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22 and 23; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
@@ -626,23 +629,34 @@ public final class CalciteDefects {
     }
 
     /**
-     * Defect 23: every comparison with a NULL literal folded to NULL, as SQL defines it, so that
-     * no later simplification makes a predicate list of it.
+     * Defect 23: every comparison or arithmetic with a NULL literal folded to NULL, as SQL defines
+     * it, so that no later simplification makes a predicate list of it nor takes it for a literal.
      */
     static RelNode nullComparisons(RelNode plan) {
-        RexBuilder rexBuilder = plan.getCluster().getRexBuilder();
+        return rewriteExpressions(plan, strictNulls(plan.getCluster().getRexBuilder()));
+    }
+
+    /** Calls of the operators that are NULL when an operand is. */
+    private static final Set<SqlKind> STRICT = EnumSet.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN,
+            SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.PLUS, SqlKind.MINUS,
+            SqlKind.TIMES, SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX);
+
+    /**
+     * Folds what defect 23 needs folded: a strict call with a NULL operand, and a constant value
+     * that is NULL ({@code NULLIF('ab', 'ab')}), so that a call over it is seen to be over NULL.
+     */
+    static RexShuttle strictNulls(RexBuilder rexBuilder) {
         RexSimplify simplify = new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
-        return rewriteExpressions(plan, new RexShuttle() {
+        return new RexShuttle() {
             @Override
             public RexNode visitCall(RexCall call) {
                 RexNode visited = super.visitCall(call);
                 if (!(visited instanceof RexCall c)) {
                     return visited;
                 }
-                if (c.getKind().belongsTo(SqlKind.COMPARISON) && c.getOperands().stream().anyMatch(o -> RexUtil.isNullLiteral(o, true))) {
+                if (STRICT.contains(c.getKind()) && c.getOperands().stream().anyMatch(o -> RexUtil.isNullLiteral(o, true))) {
                     return rexBuilder.makeNullLiteral(c.getType());
                 }
-                // a constant value (NULLIF('ab', 'ab')) folded alone, so a comparison with it is seen to be with NULL
                 if (c.getType().getSqlTypeName() != SqlTypeName.BOOLEAN && RexUtil.isConstant(c) && RexUtil.isDeterministic(c)) {
                     try {
                         RexNode folded = simplify.simplifyPreservingType(c);
@@ -653,8 +667,19 @@ public final class CalciteDefects {
                 }
                 return c;
             }
-        });
+        };
     }
+
+    /**
+     * Calcite's projection factory, with defect 23's folding first: a projection's collation is
+     * derived as it is made, and Calcite took {@code 37 / CAST(NULL AS INTEGER)} for a literal
+     * there ("not a literal" AssertionError from RexLiteral.findValue).
+     */
+    static final RelFactories.ProjectFactory PROJECTS = (input, hints, childExprs, fieldNames, variablesSet) -> {
+        RexShuttle fold = strictNulls(input.getCluster().getRexBuilder());
+        List<RexNode> folded = childExprs.stream().map(e -> e.accept(fold)).toList();
+        return RelFactories.DEFAULT_PROJECT_FACTORY.createProject(input, hints, folded, fieldNames, variablesSet);
+    };
 
     /** Whether {@code e} is RexSimplify's check of defect 23. */
     static boolean isNullComparisonInPredicates(AssertionError e) {

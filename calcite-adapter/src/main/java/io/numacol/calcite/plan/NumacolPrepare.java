@@ -1,32 +1,34 @@
 package io.numacol.calcite.plan;
 
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.RelBuilder;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -102,7 +104,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
                 };
-                SqlToRelConverter.Config unmerged = config.addRelBuilderConfigTransform(c -> c.withBloat(-1));
+                SqlToRelConverter.Config unmerged = config.addRelBuilderConfigTransform(c -> c.withBloat(-1))
+                        .withRelBuilderFactory(RelBuilder.proto(Contexts.of(CalciteDefects.PROJECTS))); // defect 23
                 return new SqlToRelConverter(this, validator, reader, cluster, convertlets, unmerged) {
                     @Override
                     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {

@@ -78,6 +78,9 @@ final class Predicates {
                 if (f instanceof ColumnFilter.Matching m && m.test() == UNKNOWN) {
                     return f;
                 }
+                if (f instanceof ColumnFilter.Not not) {
+                    return not.leaf(); // NOT (x <> 1): both are false for NULL, so NOT NOT is the leaf
+                }
                 return f instanceof ColumnFilter.Range || f instanceof ColumnFilter.In || f instanceof ColumnFilter.Matching
                         ? new ColumnFilter.Not(f) : null;
             }
