@@ -1,6 +1,8 @@
 package io.numacol.jdbc;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.numacol.database.Appender;
+import io.numacol.database.Database;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -15,6 +17,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +25,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StatementTest {
     /** A query that runs for minutes unless stopped: a cross product of 20k x 20k rows. */
     private static final String ENDLESS = "select count(*) from t a, t b where a.x + b.x > -1";
+
+    /** ENDLESS running on another thread: what it threw, or null if it ended. */
+    private static CompletableFuture<Throwable> endless(Statement s) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (ResultSet rs = s.executeQuery(ENDLESS)) {
+                rs.next();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+    }
+
+    private static long tasksRun(Database db) {
+        return (long) db.scheduler().meterRegistry().find("numacol.scheduler.tasks.run").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum();
+    }
+
+    /** Returns once the database's workers have run a task more than {@code before}. */
+    private static void awaitTasks(Database db, long before) {
+        while (tasksRun(db) <= before) {
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
 
     private static void load(Connection c, int rows) throws SQLException {
         try (Statement s = c.createStatement()) {
@@ -58,14 +85,7 @@ class StatementTest {
     void cancelStopsARunningQuery() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             load(c, 20_000);
-            CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
-                try (ResultSet rs = s.executeQuery(ENDLESS)) {
-                    rs.next();
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
+            CompletableFuture<Throwable> run = endless(s);
             // cancel until the query notices: a cancel before it started would be lost on a fresh execution
             while (!run.isDone()) {
                 s.cancel();
@@ -89,15 +109,9 @@ class StatementTest {
             load(keep, 20_000);
             Connection c = DriverManager.getConnection("jdbc:numacol:mem:closing");
             Statement s = c.createStatement();
-            CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
-                try (ResultSet rs = s.executeQuery(ENDLESS)) {
-                    rs.next();
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
-            Thread.sleep(200);
+            long tasks = tasksRun(NumacolDriver.database(keep));
+            CompletableFuture<Throwable> run = endless(s);
+            awaitTasks(NumacolDriver.database(keep), tasks); // the query runs: its scans have started
             c.close();
             assertThat(run.get(60, TimeUnit.SECONDS)).isInstanceOf(SQLException.class).hasMessageContaining("cancel");
             try (Statement again = keep.createStatement()) {
@@ -111,14 +125,7 @@ class StatementTest {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             load(c, 20_000);
             s.setQueryTimeout(1);
-            Throwable failure = CompletableFuture.supplyAsync(() -> {
-                try (ResultSet rs = s.executeQuery(ENDLESS)) {
-                    rs.next();
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            }).get(60, TimeUnit.SECONDS);
+            Throwable failure = endless(s).get(60, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(SQLException.class).hasMessageContaining("timeout");
         }
     }

@@ -136,14 +136,7 @@ class CancellationTest {
             });
             assertThatThrownBy(bad::await).isInstanceOf(StatementFailedException.class).cause().isInstanceOf(AssertionError.class);
 
-            TaskGroup fine = scheduler.newStatement().newTaskGroup();
-            AtomicInteger ran = new AtomicInteger();
-            for (int node = 0; node < topology.nodeCount(); node++) {
-                fine.submit(ctx -> ran.incrementAndGet(), Affinity.node(node));
-            }
-            fine.await();
-            assertThat(ran).hasValue(topology.nodeCount());
-            assertThat(workerCount(scheduler)).isEqualTo(workersBefore);
+            assertEveryNodeRunsWorkWith(scheduler, topology, workersBefore);
             for (WorkerGroup wg : scheduler.groups()) {
                 assertThat(wg.workers()).allSatisfy(w -> assertThat(w.isAlive()).isTrue());
             }
@@ -162,15 +155,20 @@ class CancellationTest {
             }, Affinity.node(topology.nodeCount() - 1));
             assertThatThrownBy(g::await).as("not wrapped into a statement's failure").isSameAs(oom);
 
-            TaskGroup fine = scheduler.newStatement().newTaskGroup();
-            AtomicInteger ran = new AtomicInteger();
-            for (int node = 0; node < topology.nodeCount(); node++) {
-                fine.submit(ctx -> ran.incrementAndGet(), Affinity.node(node));
-            }
-            fine.await();
-            assertThat(ran).hasValue(topology.nodeCount());
-            assertThat(workerCount(scheduler)).isEqualTo(workersBefore);
+            assertEveryNodeRunsWorkWith(scheduler, topology, workersBefore);
         }
+    }
+
+    /** A task on every node runs, and the scheduler has the workers it had. */
+    private static void assertEveryNodeRunsWorkWith(Scheduler scheduler, Topology topology, int workersBefore) {
+        TaskGroup fine = scheduler.newStatement().newTaskGroup();
+        AtomicInteger ran = new AtomicInteger();
+        for (int node = 0; node < topology.nodeCount(); node++) {
+            fine.submit(ctx -> ran.incrementAndGet(), Affinity.node(node));
+        }
+        fine.await();
+        assertThat(ran).hasValue(topology.nodeCount());
+        assertThat(workerCount(scheduler)).isEqualTo(workersBefore);
     }
 
     @Test

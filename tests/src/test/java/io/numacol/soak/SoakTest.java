@@ -21,11 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
@@ -297,20 +300,12 @@ class SoakTest {
 
         void cancel(Connection c) throws Exception {
             try (Statement s = c.createStatement()) {
-                java.util.concurrent.CompletableFuture<Throwable> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try (ResultSet rs = s.executeQuery(ENDLESS)) {
-                        rs.next();
-                        return null;
-                    } catch (Throwable t) {
-                        return t;
-                    }
-                });
-                Thread.sleep(random.nextInt(50));
+                CompletableFuture<Throwable> run = endless(s, null);
                 while (!run.isDone()) {
                     s.cancel();
                     try {
                         run.get(20, TimeUnit.MILLISECONDS);
-                    } catch (java.util.concurrent.TimeoutException stillRunning) {
+                    } catch (TimeoutException stillRunning) {
                         // cancel again: a cancel before the execution started is not remembered
                     }
                 }
@@ -336,20 +331,29 @@ class SoakTest {
         void closeUnderAQuery() throws Exception {
             Connection victim = DriverManager.getConnection(URL);
             Statement s = victim.createStatement();
-            java.util.concurrent.CompletableFuture<Throwable> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try (ResultSet rs = s.executeQuery(ENDLESS)) {
-                    rs.next();
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
-            Thread.sleep(10 + random.nextInt(50));
+            CountDownLatch starting = new CountDownLatch(1);
+            CompletableFuture<Throwable> run = endless(s, starting);
+            starting.await(); // closed as the query is prepared or runs: both must fail it cleanly
             victim.close();
             Throwable t = run.get(60, TimeUnit.SECONDS);
             check(t instanceof SQLException, "a query under a closed connection gave " + t);
             count("connections closed under a query");
         }
+    }
+
+    /** ENDLESS on another thread, counting {@code starting} down just before it is executed: what it threw, or null. */
+    private static CompletableFuture<Throwable> endless(Statement s, CountDownLatch starting) {
+        return CompletableFuture.supplyAsync(() -> {
+            if (starting != null) {
+                starting.countDown();
+            }
+            try (ResultSet rs = s.executeQuery(ENDLESS)) {
+                rs.next();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
     }
 
     private static long groupCents(int g) {
@@ -384,17 +388,13 @@ class SoakTest {
                 .filter(t -> t.getName().startsWith("numacol")).collect(Collectors.toSet());
     }
 
-    /** The numacol threads beyond {@code before}, after giving them a few seconds to end. */
+    /** The numacol threads beyond {@code before} still alive after each was given ten seconds to end. */
     private static Set<String> waitForThreads(Set<Thread> before) throws InterruptedException {
-        Set<String> extra = Set.of();
-        for (int i = 0; i < 100; i++) {
-            extra = numacolThreads().stream().filter(t -> !before.contains(t)).map(Thread::getName)
-                    .collect(Collectors.toSet());
-            if (extra.isEmpty()) {
-                break;
+        for (Thread t : numacolThreads()) {
+            if (!before.contains(t)) {
+                t.join(10_000);
             }
-            Thread.sleep(100);
         }
-        return extra;
+        return numacolThreads().stream().filter(t -> !before.contains(t)).map(Thread::getName).collect(Collectors.toSet());
     }
 }

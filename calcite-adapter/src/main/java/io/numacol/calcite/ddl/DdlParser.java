@@ -61,16 +61,9 @@ final class DdlParser {
         if (first.equals("DROP") && second.equals("VIEW")) {
             DdlParser p = new DdlParser(tokens);
             p.pos = 2;
-            boolean ifExists = p.accept("IF");
-            if (ifExists) {
-                p.expect("EXISTS");
-            }
-            String name = p.identifier("a view name");
-            if (!p.accept("CASCADE")) {
-                p.accept("RESTRICT");
-            }
+            DdlStatement s = p.dropView();
             p.expectEnd();
-            return new DdlStatement.DropView(name, ifExists);
+            return s;
         }
         boolean copy = first.equals("COPY");
         boolean dbgen = first.equals("CALL") && second.equals("DBGEN");
@@ -120,11 +113,7 @@ final class DdlParser {
     }
 
     private DdlStatement createTable() {
-        boolean ifNotExists = accept("IF");
-        if (ifNotExists) {
-            expect("NOT");
-            expect("EXISTS");
-        }
+        boolean ifNotExists = ifNotExists();
         String name = identifier("a table name");
         expect("(");
         List<ColumnDef> columns = new ArrayList<>();
@@ -223,25 +212,50 @@ final class DdlParser {
     }
 
     private DdlStatement dropTable() {
+        boolean ifExists = ifExists();
+        String name = identifier("a table name");
+        dropBehavior();
+        return new DdlStatement.DropTable(name, ifExists);
+    }
+
+    /** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT], after VIEW. */
+    private DdlStatement dropView() {
+        boolean ifExists = ifExists();
+        String name = identifier("a view name");
+        dropBehavior();
+        return new DdlStatement.DropView(name, ifExists);
+    }
+
+    /**
+     * CASCADE or RESTRICT, if one comes next: they agree, as nothing depends on a table but its
+     * indexes, which go with it, and nothing on a view.
+     */
+    private void dropBehavior() {
+        if (!accept("CASCADE")) {
+            accept("RESTRICT");
+        }
+    }
+
+    private boolean ifExists() {
         boolean ifExists = accept("IF");
         if (ifExists) {
             expect("EXISTS");
         }
-        String name = identifier("a table name");
-        // Nothing depends on a table but its indexes, which go with it: CASCADE and RESTRICT agree.
-        if (!accept("CASCADE")) {
-            accept("RESTRICT");
-        }
-        return new DdlStatement.DropTable(name, ifExists);
+        return ifExists;
     }
 
-    /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...), after INDEX. */
-    private DdlStatement createIndex(boolean unique) {
+    private boolean ifNotExists() {
         boolean ifNotExists = accept("IF");
         if (ifNotExists) {
             expect("NOT");
             expect("EXISTS");
         }
+        return ifNotExists;
+    }
+
+    /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...), after INDEX. */
+    private DdlStatement createIndex(boolean unique) {
+        boolean ifNotExists = ifNotExists();
         String name = identifier("an index name");
         expect("ON");
         String table = identifier("a table name");
@@ -259,10 +273,7 @@ final class DdlParser {
 
     /** DROP INDEX [IF EXISTS] name, after INDEX. */
     private DdlStatement dropIndex() {
-        boolean ifExists = accept("IF");
-        if (ifExists) {
-            expect("EXISTS");
-        }
+        boolean ifExists = ifExists();
         return new DdlStatement.DropIndex(identifier("an index name"), ifExists);
     }
 
