@@ -81,19 +81,7 @@ class RandomDifferentialTest {
             // PostgreSQL's keep the fractions. H2 cannot outvote where it lacks a feature (FULL JOIN).
             new KnownDefect("DuckDB's CASE of a SUM cuts fractions (engine-defined)", Kind.MISMATCH,
                     Pattern.compile("(?s)(CASE|COALESCE).*SUM\\(|SUM\\(.*(CASE|COALESCE)"),
-                    Pattern.compile("^numacol's row \\[[^\\]]*\\d\\.\\d[^\\]]*\\] has no counterpart")),
-            // Calcite's code generation for a nested-loop join on a NOT IN list with a NULL, under
-            // IS NOT NULL: the predicate class it writes does not compile.
-            new KnownDefect("Calcite's join predicate that does not compile", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("must implement method .*Predicate2")),
-            // Calcite's merge rule that fails on its own (a type mismatch of nullability when
-            // ProjectMergeRule merges).
-            new KnownDefect("Calcite's ProjectMergeRule failures", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("rule ProjectMergeRule.*Type mismatch")),
-            // A correlated subquery that Calcite's decorrelator fails on stays correlated, and
-            // some such plans have no Enumerable form (a correlated projection).
-            new KnownDefect("Correlated subqueries Calcite can neither decorrelate nor plan", Kind.NUMACOL_ERROR, Pattern.compile(""),
-                    Pattern.compile("CannotPlanException")));
+                    Pattern.compile("^numacol's row \\[[^\\]]*\\d\\.\\d[^\\]]*\\] has no counterpart")));
 
     record Outcome(Kind kind, String detail) {
         boolean failure() {

@@ -193,6 +193,23 @@ class WrongResultsTest {
             "SELECT 37 / - CAST(NULL AS INTEGER) * - 33, t1.k - CAST(NULL AS INTEGER) * t1.ia, -65 / CAST(NULL AS DOUBLE) * -t1.ib FROM t1",
             // 24. NOT of a <> on a column (the sqllogictest's NOT + col0 <> (- 0)): NOT NOT was refused as it ran
             "SELECT DISTINCT t1.k, t1.ia FROM t1 WHERE NOT + t1.ia <> ( - 0 ) OR NOT (t1.ib NOT IN (3, 5))",
+            // 25. a merged projection typed otherwise than the projections it merges (CalciteDefects 24)
+            "SELECT MIN(COALESCE(a3.k, CAST(NULL AS INTEGER))) AS c2 FROM (SELECT DISTINCT DATE '2022-01-16' AS c0 FROM t2 AS a1) AS a0 "
+                    + "LEFT JOIN t1 AS a3 ON -3 BETWEEN 4 AND -2 WHERE 'a' NOT LIKE 'b!%%' ESCAPE '!' GROUP BY a3.k",
+            "SELECT MAX(COALESCE(a3.ia, CAST(NULL AS INTEGER))), COUNT(*) FROM (SELECT DISTINCT t2.vs FROM t2) AS a0 "
+                    + "LEFT JOIN t1 AS a3 ON 1 = 0 WHERE 'a' <> 'b' GROUP BY a3.k, a0.vs",
+            // 26. an aggregate rewritten into itself, then pruned: its set had no plan left (CalciteDefects 25)
+            "SELECT AVG(-2.125E0) AS c1 FROM (SELECT MIN(DATE '2022-02-02') AS c0 FROM t3 AS a1 FULL JOIN t1 AS a2 ON TRUE GROUP BY a2.ia) AS a0 "
+                    + "FULL JOIN t2 AS a3 ON -7.75E0 BETWEEN -7.5E0 AND 4.875E0 WHERE a3.dm = 40.37 GROUP BY a3.k "
+                    + "HAVING MAX(NULLIF(a0.c0, DATE '2022-02-27')) FILTER (WHERE FALSE) < DATE '2022-01-19'",
+            "SELECT a3.k, MAX(NULLIF(a0.c0, DATE '2022-02-27')) FILTER (WHERE FALSE), COUNT(*) FROM (SELECT MIN(t1.dd) AS c0 FROM t1 "
+                    + "WHERE 1 = 0) AS a0 RIGHT JOIN t2 AS a3 ON TRUE WHERE a3.ia > 800 GROUP BY a3.k",
+            // 27. a test for NULL of an OR or AND with NULL: Calcite's generated predicate did not compile (CalciteDefects 26)
+            "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",
+            "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON a.k = b.k WHERE (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",
+            "SELECT COUNT(*), COUNT(b.k) FROM t1 a LEFT JOIN t2 b ON a.k = b.k AND (a.ia + b.ib IN (1, NULL)) IS NULL",
+            "SELECT COUNT(*) FROM t1 a JOIN t2 b ON (a.ia + b.ib > 3 OR CAST(NULL AS BOOLEAN)) IS NULL",
+            "SELECT COUNT(*) FROM t1 a JOIN t2 b ON a.k2 = b.k AND (a.ia - b.ib < 0 AND CAST(NULL AS BOOLEAN)) IS NOT NULL",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -12,10 +12,13 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
+import org.apache.calcite.rel.rules.ProjectMergeRule;
 import org.apache.calcite.rel.rules.SortProjectTransposeRule;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.plan.RelHintsPropagator;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
@@ -52,6 +55,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -66,6 +70,8 @@ import org.apache.calcite.util.mapping.Mappings;
 import com.google.common.collect.ImmutableSet;
 import com.google.common.collect.Range;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -230,8 +236,26 @@ import java.util.function.UnaryOperator;
  *       planner's rules simplify ({@link #nullComparisons}). Arithmetic with NULL is folded as
  *       projections are made ({@link #PROJECTS}): Calcite took {@code 37 / CAST(NULL AS
  *       INTEGER)} for a literal when it derived a projection's collation.</li>
+ *   <li><b>Merged projections of another type</b> ({@link #replaceRules}): ProjectMergeRule
+ *       substitutes the lower projection's expressions into the upper one's and simplifies them,
+ *       and {@code CAST($1 AS BIGINT NOT NULL)} (an aggregate's argument, read only where
+ *       its filter {@code $1 IS NOT NULL} holds) over a constant NULL became a nullable NULL:
+ *       the planner refused the merged projection as not equivalent and failed the statement
+ *       ({@code MIN(COALESCE(a3.k, CAST(NULL AS INTEGER)))} over a LEFT JOIN on a false
+ *       condition). Such merges are not made.</li>
+ *   <li><b>A rewrite into itself pruned</b> ({@link #replaceRules}): AggregateCaseToFilterRule
+ *       registers its rewrite, then prunes the aggregate it matched; where the rewrite is that
+ *       aggregate again (its input's set already held the rewritten projection: {@code
+ *       MAX(NULLIF(c, ..)) FILTER (WHERE FALSE)} over a column a join to no rows makes NULL), the
+ *       set's one plan was pruned and the statement could not be planned (CannotPlanException).
+ *       A rewrite that gives the matched aggregate prunes nothing.</li>
+ *   <li><b>Tests for NULL of a logic with NULL that do not compile</b> ({@link #nullTests}):
+ *       Calcite's simplification leaves {@code (a + b NOT IN (1, NULL)) IS NOT NULL} as {@code
+ *       (a + b = 1 OR NULL) IS NOT NULL}, and the Java it generates for such a condition returns
+ *       a Boolean object where its join predicate or filter must return a boolean: the statement
+ *       failed to compile. Such tests become IS TRUE / IS FALSE tests of the other operands.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22 and 23; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 and 26; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -296,6 +320,10 @@ public final class CalciteDefects {
             return CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN;
         } else if (rule == CoreRules.SORT_PROJECT_TRANSPOSE) {
             return SORT_PROJECT_TRANSPOSE;
+        } else if (rule == CoreRules.PROJECT_MERGE) {
+            return PROJECT_MERGE;
+        } else if (rule == CoreRules.AGGREGATE_CASE_TO_FILTER) {
+            return AGGREGATE_CASE_TO_FILTER;
         }
         return null;
     }
@@ -316,6 +344,87 @@ public final class CalciteDefects {
             super.onMatch(call);
         }
     };
+
+    /**
+     * Calcite's ProjectMergeRule, but a merge that changes a column's type is no equivalent and is
+     * not made (defect 24). The planner checks the type before it registers anything, so the
+     * refused merge leaves the planner as it was.
+     */
+    private static final RelOptRule PROJECT_MERGE = new ProjectMergeRule(
+            (ProjectMergeRule.Config) CoreRules.PROJECT_MERGE.config.withDescription("ProjectMergeRule:sameType")) {
+        @Override
+        public void onMatch(RelOptRuleCall call) {
+            try {
+                super.onMatch(call);
+            } catch (RuntimeException e) {
+                if (!(e.getCause() instanceof IllegalArgumentException mismatch && mismatch.getMessage() != null
+                        && mismatch.getMessage().startsWith("Type mismatch"))) {
+                    throw e;
+                }
+            }
+        }
+    };
+
+    /** Calcite's AggregateCaseToFilterRule, but an aggregate it rewrites into itself is not pruned (defect 25). */
+    private static final RelOptRule AGGREGATE_CASE_TO_FILTER = new AggregateCaseToFilterRule(
+            (AggregateCaseToFilterRule.Config) CoreRules.AGGREGATE_CASE_TO_FILTER.config.withDescription("AggregateCaseToFilterRule:keepSelf")) {
+        @Override
+        public void onMatch(RelOptRuleCall call) {
+            super.onMatch(new NoSelfPruning(call));
+        }
+    };
+
+    /**
+     * A rule call that forwards to {@code call}, but once the rule's result is registered as the
+     * matched relation itself, prunes nothing: a pruned relation that is its set's only plan
+     * leaves the set without any.
+     */
+    private static final class NoSelfPruning extends RelOptRuleCall {
+        private final RelOptRuleCall call;
+        private boolean itself;
+
+        NoSelfPruning(RelOptRuleCall call) {
+            super(call.getPlanner(), call.getOperand0(), call.rels, Map.of(), call.getParents());
+            this.call = call;
+        }
+
+        @Override
+        public void transformTo(RelNode rel, Map<RelNode, RelNode> equiv, RelHintsPropagator handler) {
+            call.transformTo(rel, equiv, handler);
+            itself |= registeredAs(call.getPlanner(), rel, call.rel(0));
+        }
+
+        @Override
+        public RelOptPlanner getPlanner() {
+            RelOptPlanner planner = call.getPlanner();
+            if (!itself) {
+                return planner;
+            }
+            return (RelOptPlanner) Proxy.newProxyInstance(RelOptPlanner.class.getClassLoader(), new Class<?>[] {RelOptPlanner.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("prune")) {
+                            return null;
+                        }
+                        try {
+                            return method.invoke(planner, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+
+        /** Whether {@code result}, with its inputs as the planner registered them, is {@code matched}. */
+        private static boolean registeredAs(RelOptPlanner planner, RelNode result, RelNode matched) {
+            if (result.getClass() != matched.getClass() || result.getInputs().size() != matched.getInputs().size()) {
+                return false;
+            }
+            List<RelNode> inputs = new ArrayList<>();
+            for (RelNode input : result.getInputs()) {
+                inputs.add(planner.ensureRegistered(input, null));
+            }
+            return result.copy(matched.getTraitSet(), inputs).getDigest().equals(matched.getDigest());
+        }
+    }
 
     /** Whether a CAST from {@code from} to {@code to} keeps distinct values distinct. */
     private static boolean injective(RelDataType from, RelDataType to) {
@@ -876,8 +985,13 @@ public final class CalciteDefects {
     }
 
     private static RelNode strongCastsOf(RelNode rel) {
+        // only joins without equi-keys: re-typing a key would change how a hash join reads it
+        return rewriteCondition(rel, new StrongCasts(rel.getCluster().getTypeFactory()), false);
+    }
+
+    /** {@code rel} with {@code shuttle} applied to its condition: a Calc's, a Filter's, or a join's (with equi-keys if {@code keyedJoins}). */
+    private static RelNode rewriteCondition(RelNode rel, RexShuttle shuttle, boolean keyedJoins) {
         RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
-        StrongCasts shuttle = new StrongCasts(rexBuilder.getTypeFactory());
         switch (rel) {
             case Calc calc when calc.getProgram().getCondition() != null -> {
                 RexProgram program = calc.getProgram();
@@ -894,8 +1008,7 @@ public final class CalciteDefects {
                 RexNode fixed = filter.getCondition().accept(shuttle);
                 return fixed == filter.getCondition() ? filter : filter.copy(filter.getTraitSet(), filter.getInput(), fixed);
             }
-            case Join join when join.analyzeCondition().leftKeys.isEmpty() -> {
-                // only joins without equi-keys: re-typing a key would change how a hash join reads it
+            case Join join when keyedJoins || join.analyzeCondition().leftKeys.isEmpty() -> {
                 RexNode fixed = join.getCondition().accept(shuttle);
                 return fixed == join.getCondition() ? join : join.copy(join.getTraitSet(), fixed, join.getLeft(),
                         join.getRight(), join.getJoinType(), join.isSemiJoinDone());
@@ -904,6 +1017,37 @@ public final class CalciteDefects {
                 return rel;
             }
         }
+    }
+
+    /**
+     * Defect 26: in the conditions of Calcite's operators, {@code (a OR NULL) IS NOT NULL} as
+     * {@code a IS TRUE}, {@code (a OR NULL) IS NULL} as {@code a IS NOT TRUE}, and the same of AND
+     * with IS FALSE and IS NOT FALSE: what Calcite generates for the first forms does not compile.
+     */
+    static RelNode nullTests(RelNode plan) {
+        return bottomUp(plan, rel -> rewriteCondition(rel, new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexNode visited = super.visitCall(call);
+                if (!(visited instanceof RexCall test) || !(test.isA(SqlKind.IS_NULL) || test.isA(SqlKind.IS_NOT_NULL))
+                        || !(test.getOperands().getFirst() instanceof RexCall logic) || !(logic.isA(SqlKind.OR) || logic.isA(SqlKind.AND))
+                        || logic.getOperands().stream().noneMatch(o -> RexUtil.isNullLiteral(o, true))) {
+                    return visited;
+                }
+                RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+                List<RexNode> known = logic.getOperands().stream().filter(o -> !RexUtil.isNullLiteral(o, true)).toList();
+                boolean or = logic.isA(SqlKind.OR);
+                if (known.isEmpty()) { // NULL OR NULL is NULL
+                    return rexBuilder.makeLiteral(test.isA(SqlKind.IS_NULL));
+                }
+                // a OR NULL is TRUE where a is, NULL elsewhere; a AND NULL is FALSE where a is, NULL elsewhere
+                RexNode rest = or ? RexUtil.composeDisjunction(rexBuilder, known) : RexUtil.composeConjunction(rexBuilder, known);
+                SqlOperator is = test.isA(SqlKind.IS_NOT_NULL)
+                        ? (or ? SqlStdOperatorTable.IS_TRUE : SqlStdOperatorTable.IS_FALSE)
+                        : (or ? SqlStdOperatorTable.IS_NOT_TRUE : SqlStdOperatorTable.IS_NOT_FALSE);
+                return rexBuilder.makeCall(is, rest);
+            }
+        }, true)); // keys are = calls, which this leaves as they are
     }
 
     /**

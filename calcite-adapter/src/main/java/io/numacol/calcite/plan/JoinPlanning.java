@@ -109,6 +109,7 @@ public final class JoinPlanning {
                 JoinPlanning::costBased,
                 Programs.calc(KeyMetadata.PROVIDER),
                 step(CalciteDefects::strongCasts),
+                step(CalciteDefects::nullTests),
                 step(CalciteDefects::canonicalValues));
     }
 
