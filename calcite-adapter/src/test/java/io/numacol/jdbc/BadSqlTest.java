@@ -64,8 +64,10 @@ class BadSqlTest {
                     .hasMessageContaining("INTEGER overflow");
             assertThatThrownBy(() -> s.execute("copy t from '" + csv + "'")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("line 2: column qty: value 'fifty'");
-            assertThatThrownBy(() -> s.executeUpdate("delete from t")).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("does not support DELETE yet");
+            assertThatThrownBy(() -> s.executeUpdate("update t set qty = 'fifty' where id = 2")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("value 'fifty' is not a number");
+            assertThatThrownBy(() -> s.executeUpdate("delete from t where 1 / (id - 2) > 0")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("by zero");
 
             assertThat(rows(s, "select id, qty, name from t order by id")).isEqualTo(before);
             assertThat(rows(s, "select sum(qty) from t where id >= 2")).containsExactly(List.of(50));

@@ -106,17 +106,4 @@ class InsertTest {
         }
     }
 
-    @Test
-    void updateAndDeleteAreNotSupportedYet() throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
-             Statement s = c.createStatement()) {
-            s.execute("create table t (id bigint, qty int)");
-            s.executeUpdate("insert into t values (1, 1)");
-            assertThatThrownBy(() -> s.executeUpdate("update t set qty = 2")).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("does not support UPDATE yet");
-            assertThatThrownBy(() -> s.executeUpdate("delete from t")).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("does not support DELETE yet");
-            assertThat(rows(s, "select qty from t")).containsExactly(List.of(1));
-        }
-    }
 }

@@ -81,6 +81,18 @@ public final class Appender implements AutoCloseable {
 
     /** Makes every appended row visible, all at once. */
     public void flush() {
+        publish(List.of());
+    }
+
+    /**
+     * Makes every appended row visible in place of the rows of {@code replaced}, all at once (the
+     * parts an UPDATE or DELETE read, holding {@link Table#lockWrites()}).
+     */
+    void flushReplacing(List<TablePart> replaced) {
+        publish(replaced);
+    }
+
+    private void publish(List<TablePart> replaced) {
         try {
             if (part != null && part.rowCount() > 0) {
                 buildPart();
@@ -89,13 +101,13 @@ public final class Appender implements AutoCloseable {
             discard(); // an earlier part's build failed
             throw e;
         }
-        if (!pending.isEmpty()) {
+        if (!pending.isEmpty() || !replaced.isEmpty()) {
             try {
                 List<TablePart> built = new ArrayList<>(pending.size());
                 for (PartBuild b : pending) {
                     built.add(b.await());
                 }
-                table.addParts(built);
+                table.replaceParts(replaced, built);
             } catch (RuntimeException e) {
                 discard();
                 throw e;

@@ -132,12 +132,15 @@ final class PartMerger {
             Placement placement = new Placement.Node(database.nextPartNode());
             TablePart merged = builder.build(c -> placement.forColumn(c, database.topology()), false);
             try {
-                table.replaceParts(chosen, List.of(merged));
+                // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
+                if (table.tryReplaceParts(chosen, List.of(merged))) {
+                    return true;
+                }
             } catch (IllegalArgumentException | IllegalStateException e) {
-                merged.release(); // dropped, or the parts replaced meanwhile (merges of one table are serialized)
-                return false;
+                // dropped, or the parts replaced meanwhile (merges of one table are serialized)
             }
-            return true;
+            merged.release();
+            return false;
         }
     }
 

@@ -5,6 +5,7 @@ import io.numacol.memory.NumaMemory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A named table: a schema and a set of {@link TablePart}s. The set is swapped whole, so a
@@ -15,6 +16,8 @@ public final class Table {
     private final TableSchema schema;
     private final NumaMemory memory;
     private volatile List<TablePart> parts = List.of();
+    /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
+    private final ReentrantLock writes = new ReentrantLock();
     private boolean dropped;
 
     Table(String name, TableSchema schema, NumaMemory memory) {
@@ -74,7 +77,44 @@ public final class Table {
     }
 
     /** Replaces some parts by others at once (re-placement, merges); the old ones go when their readers do. */
-    public synchronized void replaceParts(List<TablePart> old, List<TablePart> replacement) {
+    public void replaceParts(List<TablePart> old, List<TablePart> replacement) {
+        writes.lock();
+        try {
+            swap(old, replacement);
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /**
+     * As {@link #replaceParts}, but only if no one changes the table now; false otherwise. For
+     * background work on a worker thread, which must not wait for a statement that needs workers.
+     */
+    public boolean tryReplaceParts(List<TablePart> old, List<TablePart> replacement) {
+        if (!writes.tryLock()) {
+            return false;
+        }
+        try {
+            swap(old, replacement);
+            return true;
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /**
+     * Keeps every other change of the parts out until {@link #unlockWrites()}, so that a
+     * statement that reads the table and then replaces its parts replaces what it read.
+     */
+    public void lockWrites() {
+        writes.lock();
+    }
+
+    public void unlockWrites() {
+        writes.unlock();
+    }
+
+    private void swap(List<TablePart> old, List<TablePart> replacement) {
         checkNotDropped();
         List<TablePart> next = new ArrayList<>(parts);
         for (TablePart p : old) {
@@ -87,12 +127,17 @@ public final class Table {
         old.forEach(TablePart::release);
     }
 
-    synchronized void drop() {
-        checkNotDropped();
-        dropped = true;
-        List<TablePart> old = parts;
-        parts = List.of();
-        old.forEach(TablePart::release);
+    void drop() {
+        writes.lock();
+        try {
+            checkNotDropped();
+            dropped = true;
+            List<TablePart> old = parts;
+            parts = List.of();
+            old.forEach(TablePart::release);
+        } finally {
+            writes.unlock();
+        }
     }
 
     private void checkNotDropped() {

@@ -210,6 +210,9 @@ class WrongResultsTest {
             "SELECT COUNT(*), COUNT(b.k) FROM t1 a LEFT JOIN t2 b ON a.k = b.k AND (a.ia + b.ib IN (1, NULL)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON (a.ia + b.ib > 3 OR CAST(NULL AS BOOLEAN)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON a.k2 = b.k AND (a.ia - b.ib < 0 AND CAST(NULL AS BOOLEAN)) IS NOT NULL",
+            // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
+            "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
+                    + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -65,13 +65,11 @@ class SqlLogicTest {
             .flatMap(List::stream).toList();
 
     /**
-     * Files with a statement numacol refuses until issue 14 (UPDATE and DELETE) brings it:
-     * the file, and how the first refused statement starts. The queries before it must pass as
-     * everywhere; the gap must still be there (remove the entry when it is not).
+     * Files with a statement numacol refuses: the file, and how the first refused statement
+     * starts. The queries before it must pass as everywhere; the gap must still be there
+     * (remove the entry when it is not). None now: UPDATE and DELETE run.
      */
-    static final Map<String, String> KNOWN_GAPS = Map.of(
-            "index/delete/10/slt_good_0.test", "DELETE",
-            "evidence/slt_lang_update.test", "UPDATE");
+    static final Map<String, String> KNOWN_GAPS = Map.of();
 
     private static final String MODE = System.getProperty("slt", "quick");
 

@@ -65,7 +65,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         return NumacolDdlExecutor.INSTANCE;
     }
 
-    /** Calcite's parser, refusing the DML numacol tables do not take yet before it is planned. */
+    /** Calcite's parser, refusing MERGE, which numacol tables do not take yet, before it is planned. */
     private static SqlAbstractParserImpl calciteParser(String sql) {
         SqlParserImpl parser = new SqlParserImpl(new StringReader(sql)) {
             @Override
@@ -85,9 +85,8 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
     }
 
     private static SqlNode refuseUnsupported(SqlNode node) {
-        if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE || node.getKind() == SqlKind.MERGE) {
-            throw new UnsupportedOperationException("numacol does not support " + node.getKind()
-                    + " yet: tables take INSERT and COPY only");
+        if (node.getKind() == SqlKind.MERGE) {
+            throw new UnsupportedOperationException("numacol does not support MERGE yet: tables take INSERT, UPDATE, DELETE and COPY");
         }
         return hasUnaryPlus(node) ? node.accept(UNARY_PLUS) : node;
     }

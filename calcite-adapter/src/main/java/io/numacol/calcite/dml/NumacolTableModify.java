@@ -23,12 +23,15 @@ import java.lang.reflect.Method;
 import java.util.List;
 
 /**
- * INSERT into a numacol table, in Calcite's enumerable convention: the generated code hands the
- * whole input to {@link InsertTarget#insert}, which appends and publishes the rows at once and
- * yields the row count.
+ * INSERT, UPDATE or DELETE of a numacol table, in Calcite's enumerable convention: the generated
+ * code hands the whole input to {@link ModifyTarget}, which stores the rows, each statement at
+ * once, and yields the row count. An UPDATE's or DELETE's input is every row of the table with
+ * what the statement does to it ({@link ModifyValidator}).
  */
 public final class NumacolTableModify extends TableModify implements EnumerableRel {
-    private static final Method INSERT = Types.lookupMethod(InsertTarget.class, "insert", Enumerable.class);
+    private static final Method INSERT = Types.lookupMethod(ModifyTarget.class, "insert", Enumerable.class);
+    private static final Method DELETE = Types.lookupMethod(ModifyTarget.class, "delete", Enumerable.class);
+    private static final Method UPDATE = Types.lookupMethod(ModifyTarget.class, "update", Enumerable.class, String[].class);
 
     NumacolTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
                        RelNode input, Operation operation, List<String> updateColumnList,
@@ -52,8 +55,14 @@ public final class NumacolTableModify extends TableModify implements EnumerableR
         Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
         Expression rows = builder.append("rows", input.block);
         Expression arrays = builder.append("arrays", input.physType.convertTo(rows, JavaRowFormat.ARRAY));
-        Expression sink = implementor.stash(new InsertTarget(target.database(), target.table()), InsertTarget.class);
-        builder.add(Expressions.return_(null, Expressions.call(sink, INSERT, arrays)));
+        Expression sink = implementor.stash(new ModifyTarget(target.database(), target.table()), ModifyTarget.class);
+        Expression call = switch (getOperation()) {
+            case INSERT -> Expressions.call(sink, INSERT, arrays);
+            case DELETE -> Expressions.call(sink, DELETE, arrays);
+            case UPDATE -> Expressions.call(sink, UPDATE, arrays, Expressions.constant(getUpdateColumnList().toArray(String[]::new)));
+            default -> throw new IllegalStateException("numacol does not run " + getOperation());
+        };
+        builder.add(Expressions.return_(null, call));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), pref.prefer(JavaRowFormat.SCALAR));
         return implementor.result(physType, builder.toBlock());
     }

@@ -18,12 +18,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Turns a modify of a numacol table into {@link NumacolTableModify}. numacol tables are not
  * {@code ModifiableTable}s, so Calcite's own modify rule never takes them and this is the only way
- * such a plan can run; UPDATE, DELETE and MERGE fail here, while planning, with a clear message.
+ * such a plan can run; MERGE fails here, while planning, with a clear message.
  */
 final class NumacolTableModifyRule extends ConverterRule {
     static final NumacolTableModifyRule INSTANCE = Config.INSTANCE
@@ -62,7 +61,7 @@ final class NumacolTableModifyRule extends ConverterRule {
     }
 
     /** Whether numacol's column types take values of type {@code from} as they are, checking them, for a column of type {@code to}. */
-    private static boolean checkedByNumacol(RelDataType from, RelDataType to) {
+    static boolean checkedByNumacol(RelDataType from, RelDataType to) {
         SqlTypeFamily target = to.getSqlTypeName().getFamily();
         SqlTypeName source = from.getSqlTypeName();
         if (target == SqlTypeFamily.CHARACTER || to.getSqlTypeName() == SqlTypeName.DATE) {
@@ -78,11 +77,11 @@ final class NumacolTableModifyRule extends ConverterRule {
     @Override
     public RelNode convert(RelNode rel) {
         LogicalTableModify modify = (LogicalTableModify) rel;
-        if (modify.getOperation() != TableModify.Operation.INSERT) {
-            throw new UnsupportedOperationException("numacol does not support "
-                    + modify.getOperation().name().toUpperCase(Locale.ROOT) + " yet: tables take INSERT and COPY only");
+        if (modify.getOperation() == TableModify.Operation.MERGE) {
+            throw new UnsupportedOperationException("numacol does not support MERGE yet: tables take INSERT, UPDATE, DELETE and COPY");
         }
-        RelNode input = withoutCoercions(modify.getInput());
+        // an UPDATE's new values are coerced as an INSERT's (the table's own values and the flag are no casts)
+        RelNode input = modify.getOperation() == TableModify.Operation.DELETE ? modify.getInput() : withoutCoercions(modify.getInput());
         return new NumacolTableModify(modify.getCluster(), modify.getTraitSet().replace(EnumerableConvention.INSTANCE),
                 modify.getTable(), modify.getCatalogReader(),
                 convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)),

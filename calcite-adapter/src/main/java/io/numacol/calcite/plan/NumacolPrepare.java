@@ -2,28 +2,43 @@ package io.numacol.calcite.plan;
 
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
+import io.numacol.calcite.dml.ModifyValidator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -33,6 +48,8 @@ import org.apache.calcite.tools.RelBuilder;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /** Calcite's statement preparation with numacol's planner rules added to every planner. */
 public final class NumacolPrepare extends CalcitePrepareImpl {
@@ -87,6 +104,20 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 return JoinPlanning.program();
             }
 
+            /** Calcite's validator, with UPDATE and DELETE reading the whole table ({@link ModifyValidator}). */
+            @Override
+            protected SqlValidator createSqlValidator(Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> transform) {
+                CalciteConnectionConfig config = context.config();
+                SqlOperatorTable operators = SqlOperatorTables.chain(
+                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), reader);
+                return new ModifyValidator(operators, (CalciteCatalogReader) reader, context.getTypeFactory(),
+                        transform.apply(SqlValidator.Config.DEFAULT
+                                .withLenientOperatorLookup(config.lenientOperatorLookup())
+                                .withConformance(config.conformance())
+                                .withDefaultNullCollation(config.defaultNullCollation())
+                                .withIdentifierExpansion(true)));
+            }
+
             /**
              * Calcite's converter, except that an INSERT's literals are checked as assignments, and
              * that a query's RelBuilder never merges a projection into the one below ({@link
@@ -103,6 +134,27 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     protected RelNode convertInsert(SqlInsert call) {
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
+
+                    /** An UPDATE whose source has one more column than Calcite's, as {@link ModifyValidator} made it. */
+                    @Override
+                    protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
+                        if (!(query instanceof SqlUpdate update)) {
+                            return super.convertQueryRecursive(query, top, targetRowType);
+                        }
+                        RelOptTable target = getTargetTable(update);
+                        RelNode source = convertSelect(update.getSourceSelect(), false);
+                        int width = target.getRowType().getFieldCount();
+                        List<String> columns = new ArrayList<>();
+                        List<RexNode> values = new ArrayList<>();
+                        for (SqlNode column : update.getTargetColumnList()) {
+                            RelDataTypeField field = SqlValidatorUtil.getTargetField(target.getRowType(), typeFactory,
+                                    (SqlIdentifier) column, reader, target);
+                            columns.add(Objects.requireNonNull(field, () -> "no column " + column).getName());
+                            values.add(RexInputRef.of(width + values.size(), source.getRowType()));
+                        }
+                        return RelRoot.of(LogicalTableModify.create(target, reader, source, TableModify.Operation.UPDATE,
+                                columns, values, false), SqlKind.UPDATE);
+                    }
                 };
                 SqlToRelConverter.Config unmerged = config.addRelBuilderConfigTransform(c -> c.withBloat(-1))
                         .withRelBuilderFactory(RelBuilder.proto(Contexts.of(CalciteDefects.PROJECTS))); // defect 23
@@ -112,8 +164,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         if (query.getKind().belongsTo(SqlKind.DML)) {
                             return dml.convertQuery(query, needsValidation, top);
                         }
+                        // validated once: the validator rewrites the top node (an ORDER BY over a UNION
+                        // becomes a SELECT), and a second conversion must start from what it returned
+                        SqlNode validated = needsValidation ? validator.validate(query) : query;
                         try {
-                            return super.convertQuery(query, needsValidation, top);
+                            return super.convertQuery(validated, false, top);
                         } catch (AssertionError e) {
                             if (!CalciteDefects.isNullComparisonInPredicates(e)) {
                                 throw e;
@@ -121,7 +176,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                             // CalciteDefects 23: converted again without simplifying as it builds
                             return new SqlToRelConverter(this.viewExpander, validator, reader, cluster, convertlets,
                                     unmerged.addRelBuilderConfigTransform(c -> c.withSimplify(false)))
-                                    .convertQuery(query, false, top);
+                                    .convertQuery(validated, false, top);
                         }
                     }
 

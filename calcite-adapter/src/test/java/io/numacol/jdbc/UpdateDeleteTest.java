@@ -1,0 +1,192 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Appender;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class UpdateDeleteTest {
+
+    @Test
+    void deleteAndUpdateChangeTheRowsTheWhereKeeps() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5))");
+            s.executeUpdate("insert into t values (1, 10, 1.5, date '2024-02-29', 'a'), (2, null, 2, null, null), "
+                    + "(3, 30, 3.25, date '2024-03-01', 'c'), (4, 40, null, null, 'd')");
+            assertThat(s.executeUpdate("delete from t where qty > 35")).isEqualTo(1);
+            assertThat(s.executeUpdate("delete from t where qty > 35")).isZero();
+            assertThat(s.executeUpdate("update t set qty = qty + 1, name = 'x' || name where id <> 2")).isEqualTo(2);
+            // a NULL condition changes nothing, like FALSE
+            assertThat(s.executeUpdate("update t set price = 0 where qty > 0 and name is null")).isZero();
+            assertThat(s.executeUpdate("update t set shipped = '2024-12-24', price = null where shipped is null")).isEqualTo(1);
+            assertThat(rows(s, "select id, qty, price, shipped, name from t order by id")).containsExactly(
+                    List.of(1L, 11, new BigDecimal("1.50"), java.sql.Date.valueOf("2024-02-29"), "xa"),
+                    Arrays.asList(2L, null, null, java.sql.Date.valueOf("2024-12-24"), null),
+                    List.of(3L, 31, new BigDecimal("3.25"), java.sql.Date.valueOf("2024-03-01"), "xc"));
+            assertThat(s.executeUpdate("delete from t")).isEqualTo(3);
+            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
+            s.executeUpdate("insert into t (id) values (9)");
+            assertThat(rows(s, "select id from t")).containsExactly(List.of(9L));
+        }
+    }
+
+    @Test
+    void conditionsAndValuesWithSubqueriesAndAliases() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int, grp int, v int)");
+            s.execute("create table g (grp int, bonus int)");
+            s.executeUpdate("insert into t values (1, 1, 10), (2, 1, 20), (3, 2, 30), (4, 3, 40), (5, null, 50)");
+            s.executeUpdate("insert into g values (1, 100), (2, 200)");
+            assertThat(s.executeUpdate("update t as a set v = a.v + (select g.bonus from g where g.grp = a.grp) "
+                    + "where a.grp in (select grp from g)")).isEqualTo(3);
+            assertThat(s.executeUpdate("delete from t where v > (select avg(v) from t)")).isEqualTo(2);
+            assertThat(s.executeUpdate("delete from t as a where not exists (select 1 from g where g.grp = a.grp)")).isEqualTo(2);
+            assertThat(rows(s, "select id, v from t order by id")).containsExactly(List.of(1, 110));
+        }
+    }
+
+    @Test
+    void aNewValueIsComputedOnlyForTheRowsTheWhereKeeps() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (x int)");
+            s.executeUpdate("insert into t values (0), (2), (5)");
+            assertThat(s.executeUpdate("update t set x = 10 / x where x <> 0")).isEqualTo(2);
+            assertThat(rows(s, "select x from t order by x")).containsExactly(List.of(0), List.of(2), List.of(5));
+        }
+    }
+
+    @Test
+    void aRefusedValueOrAFailureLeavesTheTableAsItWas() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=3");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int not null, name varchar(3), d date)");
+            s.executeUpdate("insert into t values (1, 'a', null), (2, 'b', null), (3, 'c', null), (4, 'd', null), (5, 'e', null)");
+            List<List<Object>> before = rows(s, "select id, name, d from t order by id");
+            assertThatThrownBy(() -> s.executeUpdate("update t set name = 'toolong' where id = 4")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("column name: 'toolong' (7 characters) is longer than VARCHAR(3)");
+            assertThatThrownBy(() -> s.executeUpdate("update t set name = 'toolong'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("is longer than VARCHAR(3)");
+            assertThatThrownBy(() -> s.executeUpdate("update t set id = 2.5")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("value 2.5 is not a whole number");
+            assertThatThrownBy(() -> s.executeUpdate("update t set id = null where id = 5")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("column id");
+            assertThatThrownBy(() -> s.executeUpdate("update t set d = '2024-13-01'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("'2024-13-01' is not a valid DATE");
+            assertThatThrownBy(() -> s.executeUpdate("update t set id = 10 / (id - 3)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("by zero");
+            assertThatThrownBy(() -> s.executeUpdate("delete from t where 10 / (id - 3) > 0")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("by zero");
+            assertThatThrownBy(() -> s.executeUpdate("update t set nosuch = 1")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Unknown target column 'nosuch'");
+            assertThat(rows(s, "select id, name, d from t order by id")).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void viewsAndSysTablesTakeNoChanges() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int)");
+            s.execute("create view v as select id from t");
+            assertThatThrownBy(() -> s.executeUpdate("delete from v")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("main.v takes no DELETE: it is a view or a sys table");
+            assertThatThrownBy(() -> s.executeUpdate("delete from sys.nodes")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("sys.nodes takes no DELETE");
+            assertThatThrownBy(() -> s.executeUpdate("insert into sys.nodes select * from sys.nodes")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("sys.nodes takes no INSERT");
+            assertThatThrownBy(() -> s.executeUpdate("merge into t using (values (1)) as x(id) on t.id = x.id "
+                    + "when matched then update set id = 2")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not support MERGE yet");
+        }
+    }
+
+    @Test
+    void preparedWithParameters() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int, name varchar(10), price decimal(8,2))");
+            s.executeUpdate("insert into t values (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)");
+            // the condition's parameter comes after the values' in the text and in the metadata
+            try (PreparedStatement p = c.prepareStatement("update t set name = ?, price = ? where id >= ?")) {
+                assertThat(p.getParameterMetaData().getParameterCount()).isEqualTo(3);
+                assertThat(p.getParameterMetaData().getParameterTypeName(1)).isEqualTo("VARCHAR");
+                assertThat(p.getParameterMetaData().getParameterTypeName(3)).isEqualTo("INTEGER");
+                p.setString(1, "z");
+                p.setBigDecimal(2, new BigDecimal("20"));
+                p.setInt(3, 2);
+                assertThat(p.executeUpdate()).isEqualTo(2);
+                p.setString(1, "y");
+                p.setBigDecimal(2, new BigDecimal("300"));
+                p.setInt(3, 3);
+                assertThat(p.executeUpdate()).isEqualTo(1);
+            }
+            try (PreparedStatement p = c.prepareStatement("delete from t where id = ?")) {
+                for (int id : new int[]{1, 7}) {
+                    p.setInt(1, id);
+                    p.addBatch();
+                }
+                assertThat(p.executeBatch()).containsExactly(1, 0);
+            }
+            assertThat(rows(s, "select id, name, price from t order by id")).containsExactly(
+                    List.of(2, "z", new BigDecimal("20.00")), List.of(3, "y", new BigDecimal("300.00")));
+        }
+    }
+
+    /** Rows inserted while a DELETE or UPDATE runs are kept: the rewrite replaces only the parts it read. */
+    @ParameterizedTest
+    @ValueSource(strings = {"delete from t where x % 2 = 0", "update t set x = x + 1000000 where x % 2 = 0"})
+    void concurrentInsertsAreNeverLost(String change) throws Exception {
+        String url = "jdbc:numacol:mem:rewriteRace" + change.length() + ";rowsPerPart=500";
+        try (Connection writer = DriverManager.getConnection(url); Statement w = writer.createStatement();
+             Connection other = DriverManager.getConnection(url); Statement o = other.createStatement()) {
+            w.execute("create table t (x int)");
+            try (Appender a = NumacolDriver.database(writer).appender("t")) {
+                for (int i = 0; i < 4000; i++) {
+                    a.append(i);
+                }
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            CompletableFuture<Integer> inserts = CompletableFuture.supplyAsync(() -> {
+                int n = 0;
+                try {
+                    while (!stop.get() && n < 2000) {
+                        o.executeUpdate("insert into t values (-1), (-3)"); // odd: no statement below touches them
+                        n += 2;
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+                return n;
+            });
+            long changed = 0;
+            for (int round = 0; round < 5; round++) {
+                changed += w.executeUpdate(change);
+            }
+            stop.set(true);
+            int inserted = inserts.get();
+            boolean delete = change.startsWith("delete");
+            // the 2000 even rows: deleted once, or updated in each round (x + 1000000 is even again)
+            assertThat(changed).isEqualTo(delete ? 2000 : 5 * 2000);
+            assertThat(rows(w, "select count(*), count(case when x < 0 then 1 end) from t"))
+                    .containsExactly(List.of((delete ? 2000L : 4000L) + inserted, (long) inserted));
+        }
+    }
+}
