@@ -143,7 +143,7 @@ public final class TpchLoader {
         } catch (RuntimeException | Error e) {
             for (String name : created.reversed()) {
                 try {
-                    db.catalog().drop(name);
+                    db.dropTable(name);
                 } catch (RuntimeException dropFailed) {
                     e.addSuppressed(dropFailed);
                 }

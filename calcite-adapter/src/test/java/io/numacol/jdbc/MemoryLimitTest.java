@@ -84,4 +84,28 @@ class MemoryLimitTest {
             assertThat(db.memory().limit().usedBytes()).isEqualTo(tableBytes);
         }
     }
+
+    @Test
+    void anAggregationWhoseGroupsPassTheLimitFailsAndTheNextOneRuns() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;topology=fake:2;memoryLimit=16MB");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE a (k INTEGER NOT NULL, v INTEGER)");
+            Database db = NumacolDriver.database(c);
+            try (Appender app = db.appender("a")) {
+                for (int i = 0; i < 300_000; i++) {
+                    app.append(i, i % 7);
+                }
+            }
+            long tableBytes = db.memory().limit().usedBytes();
+            assertThat(tableBytes).isLessThan(8_000_000);
+            // 150,000 groups (k alone is a key, which needs no aggregation): each task's table of
+            // them, then the merged ones, pass what the table leaves
+            assertThatThrownBy(() -> rows(s, "select k / 2, count(*), sum(v), max(v) from a group by k / 2"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("a query's aggregation groups").hasMessageContaining("numacol's memoryLimit of 16000000 bytes");
+            assertThat(db.memory().limit().usedBytes()).as("the statement's groups are returned").isEqualTo(tableBytes);
+            assertThat(rows(s, "select v, count(*) from a group by v order by v").getFirst()).containsExactly(0, 42_858L);
+            assertThat(db.memory().limit().usedBytes()).isEqualTo(tableBytes);
+        }
+    }
 }

@@ -105,6 +105,15 @@ public final class Database implements AutoCloseable {
         return merger.mergeAll(catalog.get(table));
     }
 
+    /**
+     * Drops a table and its indexes, once a merge of its parts under way has ended: its memory
+     * is then freed as soon as no query reads it (at once when none does).
+     */
+    public void dropTable(String name) {
+        checkOpen();
+        merger.whileNotMerging(catalog.get(name), () -> catalog.drop(name));
+    }
+
     PartMerger merger() {
         return merger;
     }

@@ -91,6 +91,17 @@ final class PartMerger {
         return merged;
     }
 
+    /** Runs {@code action} while no merge of {@code table} runs (waiting for one under way). */
+    void whileNotMerging(Table table, Runnable action) {
+        ReentrantLock lock = lockOf(table);
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private ReentrantLock lockOf(Table table) {
         synchronized (locks) {
             return locks.computeIfAbsent(table, t -> new ReentrantLock());

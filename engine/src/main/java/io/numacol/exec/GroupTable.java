@@ -29,14 +29,21 @@ final class GroupTable implements ChunkSink {
     /** The groups of a FILTERed call's rows: -1 where its filter is not TRUE. */
     private final int[] filteredGroupOf = new int[Chunk.CAPACITY];
     private final int[] filters;
+    /** Where the table's growth is counted against the memory limit. */
+    private final MemoryReservation reservation;
 
     /** A table of {@code plan}'s groups over input chunks ({@code keyColumns} are then the plan's keys). */
     GroupTable(PlanNode.Aggregate plan) {
-        this(plan, plan.keys());
+        this(plan, MemoryReservation.NONE);
     }
 
-    private GroupTable(PlanNode.Aggregate plan, int[] keyColumns) {
+    GroupTable(PlanNode.Aggregate plan, MemoryReservation reservation) {
+        this(plan, plan.keys(), reservation);
+    }
+
+    private GroupTable(PlanNode.Aggregate plan, int[] keyColumns, MemoryReservation reservation) {
         this.keyColumns = keyColumns;
+        this.reservation = reservation;
         List<ColumnType> in = plan.input().types();
         this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
         this.accs = new Acc[plan.calls().size()];
@@ -56,10 +63,10 @@ final class GroupTable implements ChunkSink {
     }
 
     /** An empty table for merging tables of {@code plan}: its keys are the first columns of their key pages. */
-    static GroupTable forMerge(PlanNode.Aggregate plan) {
+    static GroupTable forMerge(PlanNode.Aggregate plan, MemoryReservation reservation) {
         int[] keys = new int[plan.keys().length];
         Arrays.setAll(keys, i -> i);
-        return new GroupTable(plan, keys);
+        return new GroupTable(plan, keys, reservation);
     }
 
     int groups() {
@@ -182,6 +189,8 @@ final class GroupTable implements ChunkSink {
     private int newGroup(long hash, Chunk in, int r) {
         int g = groups++;
         if (g == hashes.length) {
+            // g more groups: a hash and each aggregate's state (at most a long and an object) per group
+            reservation.reserve((long) g * (Long.BYTES + accs.length * 16L), "a query's aggregation groups");
             hashes = Arrays.copyOf(hashes, g * 2);
             for (Acc acc : accs) {
                 acc.grow(g * 2);
@@ -190,6 +199,7 @@ final class GroupTable implements ChunkSink {
         hashes[g] = hash;
         if (!keyTypes.isEmpty()) {
             if ((g & RowStore.PAGE_MASK) == 0) {
+                reservation.reserve(RowStore.pageBytes(keyTypes.size()), "a query's aggregation groups");
                 keyPages.add(new Chunk(keyTypes).allocate());
             }
             Chunk page = keyPages.getLast();
@@ -202,6 +212,7 @@ final class GroupTable implements ChunkSink {
     }
 
     private void rehash() {
+        reservation.reserve((long) slots.length * Integer.BYTES, "a query's aggregation groups");
         slots = new int[slots.length * 2];
         shift--;
         int mask = slots.length - 1;

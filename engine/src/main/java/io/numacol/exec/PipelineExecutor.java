@@ -202,10 +202,10 @@ public final class PipelineExecutor {
         /** Groups in task-local tables, then merges them a hash partition per task. */
         private RowStore aggregate(PlanNode.Aggregate aggregate) {
             Pipeline input = compile(aggregate.input());
-            List<GroupTable> locals = run(input.as(TaskClass.AGGREGATE), () -> new GroupTable(aggregate));
+            List<GroupTable> locals = run(input.as(TaskClass.AGGREGATE), () -> new GroupTable(aggregate, reservation));
             RowStore result = store(aggregate.types());
             if (aggregate.keys().length == 0) { // one row, also over no rows
-                GroupTable total = GroupTable.forMerge(aggregate);
+                GroupTable total = GroupTable.forMerge(aggregate, reservation);
                 for (GroupTable local : locals) {
                     if (local.groups() > 0) {
                         total.merge(local, 0);
@@ -229,7 +229,7 @@ public final class PipelineExecutor {
                 for (int p = 0; p < partitions; p++) {
                     int partition = p;
                     group.submit(context -> {
-                        GroupTable table = GroupTable.forMerge(aggregate);
+                        GroupTable table = GroupTable.forMerge(aggregate, reservation);
                         for (int t = 0; t < locals.size(); t++) {
                             for (int g : byPartition[t][partition]) {
                                 table.merge(locals.get(t), g);

@@ -172,6 +172,8 @@ final class RowStore implements ChunkSink {
 
     /** The rows as internal Java values (see {@link InternalValues}), for JDBC. */
     List<Object[]> toRows() {
+        // the result's rows (an array and a boxed value per column each), counted while they are made
+        reservation.reserve(rows * (16L + types.size() * 24L), "a query's result rows");
         List<Object[]> out = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, rows));
         for (Chunk page : pages) {
             for (int r = 0; r < page.size; r++) {

@@ -66,7 +66,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         @Override
         long execute(Database database) {
             if (!(ifExists && database.catalog().find(name).isEmpty())) {
-                database.catalog().drop(name);
+                database.dropTable(name);
             }
             return 0;
         }
