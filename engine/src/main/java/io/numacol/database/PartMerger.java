@@ -60,6 +60,10 @@ final class PartMerger {
         paused = true;
     }
 
+    void resume() {
+        paused = false;
+    }
+
     private void mergeInBackground(Table table) {
         boolean again;
         do {
@@ -77,8 +81,10 @@ final class PartMerger {
             } finally {
                 merging.remove(table);
             }
-            // a flush between the last pass and the removal found the table taken: look again
-            again = !database.isClosed() && small(table.parts()).size() >= 2 && merging.add(table);
+            // a flush between the last pass and the removal found the table taken: look again; but
+            // not while an UPDATE or DELETE holds the table: it replaces the parts, and its part
+            // builds need the workers this merge would keep busy building merges it cannot swap in
+            again = !database.isClosed() && !table.writesLocked() && small(table.parts()).size() >= 2 && merging.add(table);
         } while (again);
     }
 
@@ -124,6 +130,9 @@ final class PartMerger {
     }
 
     private boolean mergeOnceLocked(Table table) {
+        if (table.writesLocked()) {
+            return false; // being rewritten: a merge could not be swapped in
+        }
         int rowsPerPart = database.config().rowsPerPart();
         try (TableSnapshot snapshot = table.snapshot()) {
             List<TablePart> chosen = new ArrayList<>();

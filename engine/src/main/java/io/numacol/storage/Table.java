@@ -114,6 +114,11 @@ public final class Table {
         writes.unlock();
     }
 
+    /** Whether a statement holds {@link #lockWrites()} now (or another change is being made). */
+    public boolean writesLocked() {
+        return writes.isLocked();
+    }
+
     private void swap(List<TablePart> old, List<TablePart> replacement) {
         checkNotDropped();
         List<TablePart> next = new ArrayList<>(parts);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** Small parts from many flushes become parts of up to rowsPerPart rows, with every row kept. */
 class PartMergerTest {
@@ -112,5 +114,33 @@ class PartMergerTest {
         load("l", 3, 3_000);
         assertThat(db.mergeParts("l")).isZero();
         assertThat(t.parts()).hasSize(3);
+    }
+
+    /**
+     * A table being rewritten (UPDATE, DELETE) is not merged: the merges could not be swapped in,
+     * and retried they kept every worker busy while the rewrites waited for workers to build
+     * their parts (the soak test hung so, with two workers and two rewrites).
+     */
+    @Test
+    void tablesBeingRewrittenAreNotMergedMeanwhile() {
+        Table a = table("ra");
+        Table b = table("rb");
+        db.merger().pause();
+        List<List<Object>> rowsOfA = load("ra", 6, 200);
+        load("rb", 6, 200);
+        db.merger().resume();
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (TableRewrite ra = TableRewrite.begin(db, a); TableRewrite rb = TableRewrite.begin(db, b)) {
+                db.afterFlush(a); // a merge of each, on each of the two workers
+                db.afterFlush(b);
+                for (List<Object> row : rowsOfA) {
+                    ra.keep(row.toArray());
+                }
+                ra.commit(rowsOfA.size());
+                rb.commit(1200); // no row kept: b is emptied
+            }
+        });
+        assertThat(contents(a)).isEqualTo(rowsOfA);
+        assertThat(b.rowCount()).isZero();
     }
 }

@@ -38,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Many clients on one shared database for a while ({@code -Dsoak.seconds}, 60 by default; 600
  * for the long run): prepared and ad-hoc queries with known answers over a table nobody
- * changes, INSERTs, Appenders and COPY (some of the files malformed) into each client's own
- * table checked against the client's model of it after every step, background merges (small
- * parts), cancel(), setQueryTimeout and connections closed under a running query. At the end
+ * changes, INSERTs, Appenders, COPY (some of the files malformed), UPDATEs and DELETEs (some
+ * refused) of each client's own table checked against the client's model of it after every
+ * step, background merges (small parts), cancel(), setQueryTimeout and connections closed under
+ * a running query. At the end
  * every connection is closed: the database's native memory must be back to zero and its
  * threads gone.
  */
@@ -165,6 +166,8 @@ class SoakTest {
                             timeout(c);
                         } else if (pick < 93) {
                             closeUnderAQuery();
+                        } else if (pick < 97) {
+                            updateOrDelete(c);
                         } else {
                             checkOwnTable(c);
                         }
@@ -285,6 +288,40 @@ class SoakTest {
                 count("malformed files refused");
             }
             checkOwnTable(c); // a refused file left the table as it was
+        }
+
+        /**
+         * An UPDATE or DELETE of the client's table (a rewrite of it, under background merges),
+         * its effect on the model known from its count; or an UPDATE refused for a NULL in a
+         * NOT NULL column, which must leave the table as it was.
+         */
+        void updateOrDelete(Connection c) throws SQLException {
+            int v = random.nextInt(1000);
+            try (Statement s = c.createStatement()) {
+                switch (random.nextInt(3)) {
+                    case 0 -> {
+                        long n = s.executeLargeUpdate("DELETE FROM " + table + " WHERE v = " + v);
+                        rows -= n;
+                        sum -= n * v;
+                        count("deletes");
+                    }
+                    case 1 -> {
+                        long n = s.executeLargeUpdate("UPDATE " + table + " SET v = v + 1 WHERE v = " + v);
+                        sum += n;
+                        count("updates");
+                    }
+                    default -> {
+                        try {
+                            long n = s.executeLargeUpdate("UPDATE " + table + " SET k = NULL WHERE v = " + v);
+                            check(n == 0, "a NULL was stored in NOT NULL column k of " + n + " rows");
+                        } catch (SQLException e) {
+                            check(e.getMessage().contains("column k"), "refused UPDATE: " + e.getMessage());
+                            count("updates refused");
+                        }
+                    }
+                }
+            }
+            checkOwnTable(c);
         }
 
         void checkOwnTable(Connection c) throws SQLException {
