@@ -190,6 +190,8 @@ class WrongResultsTest {
             // 23. RexSimplify's own check of a comparison with what folds to NULL (AssertionError)
             "SELECT CASE WHEN NULLIF('ab', 'ab') BETWEEN 'ab' AND '' THEN TRUE ELSE FALSE END AS c2 FROM t1 WHERE t1.ia > 0",
             "SELECT t1.k FROM t1 WHERE NULLIF(t1.vs, t1.vs) BETWEEN 'a' AND 'b' OR NULLIF('ab', 'ab') > 'a' OR t1.ia < 0",
+            "SELECT SUM(12.06) FROM t1 WHERE EXISTS (SELECT 1 FROM t2 AS s4 WHERE (FALSE OR 50.09 > CAST(NULL AS DECIMAL(12,2)))) GROUP BY -6.375E0",
+            "SELECT COUNT(*) FROM t1 WHERE t1.ia IN (SELECT s.ib FROM t2 AS s WHERE s.ia > 0 OR NULLIF(1, 1) > 0)",
             "SELECT 37 / - CAST(NULL AS INTEGER) * - 33, t1.k - CAST(NULL AS INTEGER) * t1.ia, -65 / CAST(NULL AS DOUBLE) * -t1.ib FROM t1",
             // 24. NOT of a <> on a column (the sqllogictest's NOT + col0 <> (- 0)): NOT NOT was refused as it ran
             "SELECT DISTINCT t1.k, t1.ia FROM t1 WHERE NOT + t1.ia <> ( - 0 ) OR NOT (t1.ib NOT IN (3, 5))",

@@ -233,7 +233,8 @@ import java.util.function.UnaryOperator;
  *       term with an AssertionError, with or without -ea: {@code CASE WHEN NULLIF('ab', 'ab')
  *       BETWEEN 'ab' AND '' THEN ..} could not be converted. The query is converted again with a
  *       RelBuilder that does not simplify, and comparisons with NULL are folded before the
- *       planner's rules simplify ({@link #nullComparisons}). Arithmetic with NULL is folded as
+ *       planner's rules simplify ({@link #nullComparisons}), also in subqueries (an EXISTS's
+ *       {@code 50.09 > CAST(NULL AS DECIMAL(12, 2))} met RexSimplify once it was a join). Arithmetic with NULL is folded as
  *       projections are made ({@link #PROJECTS}): Calcite took {@code 37 / CAST(NULL AS
  *       INTEGER)} for a literal when it derived a projection's collation.</li>
  *   <li><b>Merged projections of another type</b> ({@link #replaceRules}): ProjectMergeRule
@@ -775,6 +776,14 @@ public final class CalciteDefects {
                     }
                 }
                 return c;
+            }
+
+            /** The subquery's plan too: its conditions meet RexSimplify once the subquery is a join. */
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+                RelNode rel = rewriteExpressions(visited.rel, this);
+                return rel == visited.rel ? visited : visited.clone(rel);
             }
         };
     }
