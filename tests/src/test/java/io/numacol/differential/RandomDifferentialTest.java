@@ -120,6 +120,9 @@ class RandomDifferentialTest {
                         }
                         return;
                     }
+                    if (done > 0 && done % 10_000 == 0) { // a long run says how far it is
+                        System.out.printf("random differential run, seed %d: %d queries so far, %s%n", SEED, done, counts);
+                    }
                     Outcome outcome = engines.run(sql.render());
                     counts.merge(outcome.kind(), 1, Integer::sum);
                     if (outcome.failure()) {

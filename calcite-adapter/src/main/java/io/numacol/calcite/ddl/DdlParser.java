@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
  * DROP INDEX [IF EXISTS] name
+ * CREATE TABLE [IF NOT EXISTS] name AS query
  * CREATE [OR REPLACE] VIEW name [(column, ...)] AS query
  * DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT]
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
@@ -58,6 +59,12 @@ final class DdlParser {
                 && tokens.get(2).equalsIgnoreCase("REPLACE") && tokens.get(3).equalsIgnoreCase("VIEW"))) {
             return createView(sql);
         }
+        if (first.equals("CREATE") && second.equals("TABLE")) {
+            Matcher m = CREATE_TABLE_AS.matcher(sql);
+            if (m.matches()) {
+                return new DdlStatement.CreateTableAs(unquoted(m.group(2)), m.group(1) != null, m.group(3));
+            }
+        }
         if (first.equals("DROP") && second.equals("VIEW")) {
             DdlParser p = new DdlParser(tokens);
             p.pos = 2;
@@ -92,6 +99,14 @@ final class DdlParser {
     private static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
                     + "\\s*(?:\\(([^)]*)\\))?\\s*AS\\s+(.+?)[\\s;]*");
+
+    private static final Pattern CREATE_TABLE_AS = Pattern.compile(
+            "(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
+                    + "\\s+AS\\s+(.+?)[\\s;]*");
+
+    private static String unquoted(String identifier) {
+        return identifier.startsWith("\"") ? identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"") : identifier;
+    }
 
     /** CREATE [OR REPLACE] VIEW name [(column, ...)] AS query: the query is kept as written. */
     private static DdlStatement createView(String sql) {

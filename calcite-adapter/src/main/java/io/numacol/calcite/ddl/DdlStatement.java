@@ -119,6 +119,31 @@ abstract sealed class DdlStatement extends SqlDdl {
     }
 
     /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
+    /**
+     * CREATE TABLE name AS query: a table of the query's columns (names and types as it gives
+     * them, every column nullable), filled by the query as an INSERT ... SELECT fills a table.
+     * Run by {@link NumacolDdlExecutor}, which plans the query; if filling fails, the table is
+     * dropped again.
+     */
+    static final class CreateTableAs extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE TABLE AS", SqlKind.CREATE_TABLE);
+        final String name;
+        final boolean ifNotExists;
+        final String query;
+
+        CreateTableAs(String name, boolean ifNotExists, String query) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifNotExists = ifNotExists;
+            this.query = query;
+        }
+
+        @Override
+        long execute(Database database) {
+            throw new IllegalStateException("CREATE TABLE AS needs its query planned: NumacolDdlExecutor runs it");
+        }
+    }
+
     static final class CreateView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);
         final String name;

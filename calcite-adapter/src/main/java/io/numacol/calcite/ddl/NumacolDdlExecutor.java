@@ -1,13 +1,28 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.TableSchema;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.LongSchemaVersion;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.RelRunner;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** Runs numacol's DDL against the database behind the connection's {@code main} schema. */
 final class NumacolDdlExecutor implements DdlExecutor {
@@ -32,7 +47,123 @@ final class NumacolDdlExecutor implements DdlExecutor {
             checkView(context, view);
         }
         Database database = schema.database();
-        DdlUpdateCount.report(ddl.execute(database));
+        DdlUpdateCount.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(context, database, ctas)
+                : ddl.execute(database));
+    }
+
+    /** Creates the table of the query's columns, then fills it as INSERT ... SELECT would; dropped again if that fails. */
+    private static long createTableAs(CalcitePrepare.Context context, Database database, DdlStatement.CreateTableAs ctas) {
+        if (ctas.ifNotExists && database.catalog().find(ctas.name).isPresent()) {
+            return 0;
+        }
+        RelDataType rowType;
+        try {
+            rowType = new NumacolPrepare().parse(context, ctas.query).rowType;
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null && "parse failed".equals(e.getMessage()) ? e.getCause() : e;
+            throw new IllegalArgumentException("table " + ctas.name + ": " + cause.getMessage(), e);
+        }
+        List<TableSchema.ColumnDef> columns = new ArrayList<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            RelDataType type = field.getType();
+            ColumnType column = SqlTypes.toColumnType(type);
+            if (column == null && type.getSqlTypeName() == SqlTypeName.DECIMAL) { // a computed DECIMAL: the widest stored one
+                column = ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, Math.min(type.getScale(), ColumnType.MAX_DECIMAL_PRECISION));
+            }
+            if (column == null) {
+                throw new IllegalArgumentException("table " + ctas.name + ": column " + field.getName() + " is of type "
+                        + type.getFullTypeString().replace(" NOT NULL", "") + ", which numacol tables do not store; CAST it");
+            }
+            columns.add(new TableSchema.ColumnDef(field.getName(), column, true));
+        }
+        database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name, naming it
+        try {
+            String insert = "INSERT INTO \"" + ctas.name.replace("\"", "\"\"") + "\" " + ctas.query;
+            // planned against the schema as it is now, with the new table: the statement's own
+            // context holds a snapshot taken before it
+            CalcitePrepare.Context now = withSchemaOfNow(context);
+            CalcitePrepare.CalciteSignature<Object> signature = new NumacolPrepare().prepareSql(now,
+                    CalcitePrepare.Query.of(insert), Object[].class, -1);
+            DataContext base = now.getDataContext();
+            DataContext withStash = new DataContext() { // the objects the generated code reads, as a statement's execution has them
+                @Override
+                public SchemaPlus getRootSchema() {
+                    return base.getRootSchema();
+                }
+
+                @Override
+                public JavaTypeFactory getTypeFactory() {
+                    return base.getTypeFactory();
+                }
+
+                @Override
+                public QueryProvider getQueryProvider() {
+                    return base.getQueryProvider();
+                }
+
+                @Override
+                public Object get(String name) {
+                    Object stashed = signature.internalParameters.get(name);
+                    return stashed != null ? stashed : base.get(name);
+                }
+            };
+            Object count = signature.enumerable(withStash).first();
+            return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
+        } catch (RuntimeException | Error e) {
+            database.dropTable(ctas.name);
+            throw e;
+        }
+    }
+
+    /** {@code context} with a snapshot of the connection's schema taken now. */
+    private static CalcitePrepare.Context withSchemaOfNow(CalcitePrepare.Context context) {
+        CalciteSchema root = context.getMutableRootSchema().createSnapshot(new LongSchemaVersion(System.nanoTime()));
+        return new CalcitePrepare.Context() {
+            @Override
+            public JavaTypeFactory getTypeFactory() {
+                return context.getTypeFactory();
+            }
+
+            @Override
+            public CalciteSchema getRootSchema() {
+                return root;
+            }
+
+            @Override
+            public CalciteSchema getMutableRootSchema() {
+                return context.getMutableRootSchema();
+            }
+
+            @Override
+            public List<String> getDefaultSchemaPath() {
+                return context.getDefaultSchemaPath();
+            }
+
+            @Override
+            public CalciteConnectionConfig config() {
+                return context.config();
+            }
+
+            @Override
+            public CalcitePrepare.SparkHandler spark() {
+                return context.spark();
+            }
+
+            @Override
+            public DataContext getDataContext() {
+                return context.getDataContext();
+            }
+
+            @Override
+            public List<String> getObjectPath() {
+                return context.getObjectPath();
+            }
+
+            @Override
+            public RelRunner getRelRunner() {
+                return context.getRelRunner();
+            }
+        };
     }
 
     /** A view's query must be valid now, and its column list, if any, name each of its columns. */
