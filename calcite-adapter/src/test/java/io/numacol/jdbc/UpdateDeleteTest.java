@@ -47,6 +47,23 @@ class UpdateDeleteTest {
     }
 
     @Test
+    void truncateRemovesEveryRowAndItsMemory() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=2");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int, name varchar(10))");
+            long empty = NumacolDriver.database(c).memory().accounting().totalBytes();
+            s.executeUpdate("insert into t values (1, 'a'), (2, 'b'), (3, 'c')");
+            assertThat(s.executeUpdate("truncate table t")).isEqualTo(3);
+            assertThat(NumacolDriver.database(c).memory().accounting().totalBytes()).isEqualTo(empty);
+            assertThat(s.executeUpdate("truncate t")).isZero();
+            s.executeUpdate("insert into t values (4, 'd')");
+            assertThat(rows(s, "select id, name from t")).containsExactly(List.of(4, "d"));
+            assertThatThrownBy(() -> s.executeUpdate("truncate table nosuch")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("table nosuch does not exist");
+        }
+    }
+
+    @Test
     void conditionsAndValuesWithSubqueriesAndAliases() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {

@@ -6,6 +6,7 @@ import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
 import io.numacol.topology.Topology;
 
 import java.io.IOException;
@@ -112,6 +113,24 @@ public final class Database implements AutoCloseable {
     public void dropTable(String name) {
         checkOpen();
         merger.whileNotMerging(catalog.get(name), () -> catalog.drop(name));
+    }
+
+    /**
+     * Removes every row of a table at once (its parts are freed as soon as no query reads them)
+     * and returns how many there were. Waits for an UPDATE or DELETE of the table under way.
+     */
+    public long truncate(String name) {
+        checkOpen();
+        Table table = catalog.get(name);
+        table.lockWrites();
+        try {
+            List<TablePart> parts = table.parts();
+            long rows = parts.stream().mapToLong(TablePart::rowCount).sum();
+            table.replaceParts(parts, List.of());
+            return rows;
+        } finally {
+            table.unlockWrites();
+        }
     }
 
     PartMerger merger() {

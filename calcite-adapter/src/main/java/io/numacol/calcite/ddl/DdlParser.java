@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
  *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)])
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
+ * TRUNCATE [TABLE] name
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
  * DROP INDEX [IF EXISTS] name
  * CREATE TABLE [IF NOT EXISTS] name AS query
@@ -64,6 +65,13 @@ final class DdlParser {
             if (m.matches()) {
                 return new DdlStatement.CreateTableAs(unquoted(m.group(2)), m.group(1) != null, m.group(3));
             }
+        }
+        if (first.equals("TRUNCATE")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = second.equals("TABLE") ? 2 : 1;
+            DdlStatement s = new DdlStatement.Truncate(p.identifier("a table name"));
+            p.expectEnd();
+            return s;
         }
         if (first.equals("DROP") && second.equals("VIEW")) {
             DdlParser p = new DdlParser(tokens);

@@ -144,6 +144,22 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
+    /** TRUNCATE [TABLE] name: every row goes at once; the update count is how many. */
+    static final class Truncate extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("TRUNCATE TABLE", SqlKind.OTHER_DDL);
+        final String name;
+
+        Truncate(String name) {
+            super(OPERATOR);
+            this.name = name;
+        }
+
+        @Override
+        long execute(Database database) {
+            return database.truncate(name);
+        }
+    }
+
     static final class CreateView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);
         final String name;
