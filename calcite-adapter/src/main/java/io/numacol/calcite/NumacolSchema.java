@@ -6,11 +6,9 @@ import io.numacol.storage.Table;
 import io.numacol.storage.ViewDef;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.ViewTable;
 
@@ -57,12 +55,12 @@ public final class NumacolSchema extends AbstractSchema {
 
     private RelDataType rowType(ViewDef view, RelDataTypeFactory factory) {
         return viewTypes.computeIfAbsent(view, v -> {
-            // Inside a statement's preparation its context is at hand, with numacol's parser and
-            // types; elsewhere (DatabaseMetaData.getColumns) Calcite makes one for the connection.
+            // Inside a statement's preparation its context is at hand; elsewhere (DatabaseMetaData,
+            // information_schema) the connection makes one. Either way numacol's parser reads the
+            // view, which keeps the case of its column names (Calcite's own would cache them in
+            // upper case, and the view's columns would no longer be found by their names).
             CalcitePrepare.Context context = CalcitePrepare.Dummy.peek();
-            RelDataType type = context != null ? new NumacolPrepare().parse(context, v.sql()).rowType
-                    : Schemas.analyzeView(connection, CalciteSchema.from(connection.getRootSchema()),
-                            List.of(NAME), v.sql(), List.of(NAME, v.name()), false).rowType;
+            RelDataType type = new NumacolPrepare().parse(context != null ? context : connection.createPrepareContext(), v.sql()).rowType;
             if (v.columns().isEmpty()) {
                 return type;
             }

@@ -3,6 +3,7 @@ package io.numacol.jdbc;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.NumacolTypeFactory;
 import io.numacol.calcite.NumacolTypeSystem;
+import io.numacol.calcite.InformationSchema;
 import io.numacol.calcite.SysSchema;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.plan.NumacolPrepare;
@@ -153,6 +154,7 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
                 // Both schemas are live views of the catalog: Calcite must not cache their table names.
                 root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite)).setCacheEnabled(false);
                 root.add(SysSchema.NAME, new SysSchema(db)).setCacheEnabled(false);
+                root.add(InformationSchema.NAME, new InformationSchema()).setCacheEnabled(false);
                 calcite.setSchema(NumacolSchema.NAME);
                 OPEN.put(connection, db);
             }

@@ -147,6 +147,37 @@ class JdbcTest {
     }
 
     @Test
+    void informationSchemaListsSchemasTablesColumnsAndViews() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t1 (x INTEGER NOT NULL, Name VARCHAR(10), price DECIMAL(8,2), d DATE)");
+            s.execute("CREATE VIEW Cheap AS SELECT x, Name FROM t1 WHERE price < 10");
+            // a view's columns seen by metadata first (not inside a statement's planning) keep their case
+            try (ResultSet rs = c.getMetaData().getColumns(null, "main", "Cheap", "%")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("COLUMN_NAME")).isEqualTo("x");
+            }
+            assertThat(rows(s, "select x, Name from Cheap")).isEmpty();
+            assertThat(rows(s, "select schema_name from information_schema.schemata"))
+                    .containsExactly(List.of("information_schema"), List.of("main"), List.of("sys"));
+            assertThat(rows(s, "select table_name, table_type from information_schema.tables where table_schema = 'main'"))
+                    .containsExactly(List.of("Cheap", "VIEW"), List.of("t1", "BASE TABLE"));
+            assertThat(rows(s, "select table_type, count(*) from information_schema.tables where table_schema = 'sys' group by table_type"))
+                    .containsExactly(List.of("SYSTEM TABLE", 5L));
+            assertThat(rows(s, "select column_name, ordinal_position, is_nullable, data_type, character_maximum_length, "
+                    + "numeric_precision, numeric_scale from information_schema.columns where table_name = 't1'")).containsExactly(
+                    Arrays.asList("x", 1, "NO", "INTEGER", null, 10, 0),
+                    Arrays.asList("Name", 2, "YES", "VARCHAR", 10, null, null),
+                    Arrays.asList("price", 3, "YES", "DECIMAL", null, 8, 2),
+                    Arrays.asList("d", 4, "YES", "DATE", null, null, null));
+            assertThat(rows(s, "select column_name from information_schema.columns where table_name = 'Cheap'"))
+                    .containsExactly(List.of("x"), List.of("Name"));
+            assertThat(rows(s, "select table_name, view_definition from information_schema.views"))
+                    .containsExactly(List.of("Cheap", "SELECT x, Name FROM t1 WHERE price < 10"));
+        }
+    }
+
+    @Test
     void everyStatementCommitsItselfAndToolsThatCommitStillWork() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:")) {
             assertThat(c.getAutoCommit()).isTrue();

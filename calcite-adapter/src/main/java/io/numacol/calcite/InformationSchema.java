@@ -1,0 +1,158 @@
+package io.numacol.calcite;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.schema.impl.ViewTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Schema {@code information_schema}: the SQL standard's views of what the connection holds, as
+ * tools that speak to PostgreSQL, DuckDB or H2 query them. {@code schemata}, {@code tables}
+ * (table_type BASE TABLE, VIEW or SYSTEM TABLE), {@code columns} (data_type as SQL spells it,
+ * with length, precision and scale) and {@code views} (view_definition as written). Every schema
+ * of the connection is listed, this one and {@code sys} too; the catalog is {@code numacol}.
+ */
+public final class InformationSchema extends AbstractSchema {
+    public static final String NAME = "information_schema";
+    private static final String CATALOG = "numacol";
+
+    @Override
+    protected Map<String, Table> getTableMap() {
+        return Map.of(
+                "schemata", new InfoTable(List.of("catalog_name", "schema_name"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                        root -> {
+                            List<Object[]> rows = new ArrayList<>();
+                            for (String schema : schemaNames(root)) {
+                                rows.add(new Object[]{CATALOG, schema});
+                            }
+                            return rows;
+                        }),
+                "tables", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "table_type"),
+                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                        root -> rows(root, (table, out) -> out.add(new Object[]{type(table.table())}))),
+                "columns", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale"),
+                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                                SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
+                                SqlTypeName.INTEGER, SqlTypeName.INTEGER),
+                        root -> rows(root, (table, out) -> {
+                            RelDataType rowType = table.table().getRowType(root.getTypeFactory());
+                            for (RelDataTypeField f : rowType.getFieldList()) {
+                                RelDataType t = f.getType();
+                                boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName());
+                                boolean numeric = SqlTypeName.NUMERIC_TYPES.contains(t.getSqlTypeName());
+                                out.add(new Object[]{f.getName(), f.getIndex() + 1, t.isNullable() ? "YES" : "NO",
+                                        t.getSqlTypeName().getName(),
+                                        chars && t.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? t.getPrecision() : null,
+                                        numeric ? t.getPrecision() : null,
+                                        numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null});
+                            }
+                        })),
+                "views", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "view_definition"),
+                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                        root -> rows(root, (table, out) -> {
+                            if (table.table() instanceof ViewTable view) {
+                                out.add(new Object[]{view.getViewSql()});
+                            }
+                        })));
+    }
+
+    /** A table of a schema, as the rows above are made from. */
+    private record Named(String schema, String name, Table table) {
+    }
+
+    /**
+     * For each table of each schema, sorted, the rows {@code details} makes of it, each prefixed
+     * with the catalog, the schema and the table's name.
+     */
+    private static List<Object[]> rows(DataContext root, BiConsumer<Named, List<Object[]>> details) {
+        SchemaPlus rootSchema = root.getRootSchema();
+        List<Object[]> rows = new ArrayList<>();
+        for (String schemaName : schemaNames(root)) {
+            SchemaPlus schema = rootSchema.getSubSchema(schemaName);
+            if (schema == null) {
+                continue;
+            }
+            for (String tableName : new TreeSet<>(schema.getTableNames())) {
+                Table table = schema.getTable(tableName);
+                if (table == null) {
+                    continue;
+                }
+                List<Object[]> own = new ArrayList<>();
+                details.accept(new Named(schemaName, tableName, table), own);
+                for (Object[] detail : own) {
+                    Object[] row = new Object[3 + detail.length];
+                    row[0] = CATALOG;
+                    row[1] = schemaName;
+                    row[2] = tableName;
+                    System.arraycopy(detail, 0, row, 3, detail.length);
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The connection's schemas, sorted; not Calcite's own {@code metadata}, which numacol does not keep. */
+    private static TreeSet<String> schemaNames(DataContext root) {
+        TreeSet<String> names = new TreeSet<>(root.getRootSchema().getSubSchemaNames());
+        names.remove("metadata");
+        return names;
+    }
+
+    private static String type(Table table) {
+        if (table instanceof ViewTable) {
+            return "VIEW";
+        }
+        return table.getJdbcTableType() == Schema.TableType.SYSTEM_TABLE ? "SYSTEM TABLE" : "BASE TABLE";
+    }
+
+    /** A read-only table computed on each scan from the connection's schemas. */
+    private static final class InfoTable extends AbstractTable implements ScannableTable {
+        private final List<String> names;
+        private final List<SqlTypeName> types;
+        private final Function<DataContext, List<Object[]>> rows;
+
+        InfoTable(List<String> names, List<SqlTypeName> types, Function<DataContext, List<Object[]>> rows) {
+            this.names = names;
+            this.types = types;
+            this.rows = rows;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory factory) {
+            RelDataTypeFactory.Builder b = factory.builder();
+            for (int i = 0; i < names.size(); i++) {
+                b.add(names.get(i), factory.createTypeWithNullability(factory.createSqlType(types.get(i)), true));
+            }
+            return b.build();
+        }
+
+        @Override
+        public Enumerable<Object[]> scan(DataContext root) {
+            return Linq4j.asEnumerable(rows.apply(root));
+        }
+
+        @Override
+        public Schema.TableType getJdbcTableType() {
+            return Schema.TableType.SYSTEM_TABLE;
+        }
+    }
+}
