@@ -53,7 +53,12 @@ public final class InformationSchema extends AbstractSchema {
                                 SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
                                 SqlTypeName.INTEGER, SqlTypeName.INTEGER),
                         root -> rows(root, (table, out) -> {
-                            RelDataType rowType = table.table().getRowType(root.getTypeFactory());
+                            RelDataType rowType;
+                            try {
+                                rowType = table.table().getRowType(root.getTypeFactory());
+                            } catch (RuntimeException e) {
+                                return; // a view whose query no longer plans (a table it reads was dropped): no columns
+                            }
                             for (RelDataTypeField f : rowType.getFieldList()) {
                                 RelDataType t = f.getType();
                                 boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName());

@@ -170,10 +170,10 @@ public final class Appender implements AutoCloseable {
                             + schema.size() + " columns but the line has " + fields.size() + " fields");
                 }
                 Object[] row = new Object[fields.size()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = fromText(schema.column(i), fields.get(i), reader.recordLine());
-                }
                 try {
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] = valueOfText(schema.column(i), fields.get(i));
+                    }
                     append(row);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("line " + reader.recordLine() + ": " + e.getMessage(), e);
@@ -190,8 +190,11 @@ public final class Appender implements AutoCloseable {
         return appended - before;
     }
 
-    /** A CSV field as the Java value the column's type takes (strings pass through for DECIMAL, DATE, CHAR, VARCHAR). */
-    private static Object fromText(TableSchema.ColumnDef column, String text, int line) {
+    /**
+     * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
+     * (strings pass through for DECIMAL, DATE, CHAR, VARCHAR, which the column checks); null stays null.
+     */
+    public static Object valueOfText(TableSchema.ColumnDef column, String text) {
         if (text == null) {
             return null;
         }
@@ -210,8 +213,7 @@ public final class Appender implements AutoCloseable {
                 case CHAR, VARCHAR -> text;
             };
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("line " + line + ": column " + column.name() + ": value '" + text
-                    + "' is not a valid " + column.type());
+            throw new IllegalArgumentException("column " + column.name() + ": value '" + text + "' is not a valid " + column.type());
         }
     }
 

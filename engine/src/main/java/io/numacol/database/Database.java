@@ -7,6 +7,8 @@ import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
 import io.numacol.topology.Topology;
 
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -131,6 +134,48 @@ public final class Database implements AutoCloseable {
         } finally {
             table.unlockWrites();
         }
+    }
+
+    /**
+     * Changes a table's name or columns (ALTER TABLE): a table of {@code schema} named {@code
+     * name} is filled with {@code row} of each row of the old one (its values in the old
+     * schema's order), then takes the old table's place at once. Readers of the old table go on
+     * reading it; if any row is refused (a NULL for a NOT NULL column), nothing changes. Inserts,
+     * merges, UPDATEs and DELETEs of the table wait meanwhile. {@code column} names each old
+     * column anew (null: dropped), for the table's indexes.
+     */
+    public void alterTable(String table, String name, TableSchema schema, UnaryOperator<Object[]> row,
+                           UnaryOperator<String> column) {
+        checkOpen();
+        Table old = catalog.get(table);
+        merger.whileNotMerging(old, () -> {
+            old.lockWrites();
+            try {
+                Table replacement = catalog.detached(name, schema);
+                Appender appender = new Appender(this, replacement);
+                try {
+                    try (TableSnapshot snapshot = old.snapshot()) {
+                        for (TablePart part : snapshot.parts()) {
+                            for (int r = 0; r < part.rowCount(); r++) {
+                                Object[] values = new Object[part.columns().size()];
+                                for (int c = 0; c < values.length; c++) {
+                                    values[c] = part.column(c).value(r);
+                                }
+                                appender.append(row.apply(values));
+                            }
+                        }
+                    }
+                    appender.flush();
+                    catalog.replace(old, replacement, column);
+                } catch (RuntimeException | Error e) {
+                    appender.discard();
+                    replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
+                    throw e;
+                }
+            } finally {
+                old.unlockWrites();
+            }
+        });
     }
 
     PartMerger merger() {

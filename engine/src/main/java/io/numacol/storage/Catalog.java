@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The tables and views of one database and the indexes named on tables, by name (ignoring case). */
@@ -40,6 +41,48 @@ public final class Catalog {
             tables.put(TableSchema.key(name), table);
             return table;
         }
+    }
+
+    /** A table that is not in the catalog (yet): what {@link #replace} puts in another's place. */
+    public Table detached(String name, TableSchema schema) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a table needs a name");
+        }
+        return new Table(name, schema, memory);
+    }
+
+    /**
+     * Puts {@code replacement} (from {@link #detached}) in the place of {@code old} at once, under
+     * the replacement's name, and drops {@code old}. The indexes of {@code old} follow it, their
+     * columns named as {@code column} renames them; one on a column it maps to null is dropped.
+     */
+    public void replace(Table old, Table replacement, UnaryOperator<String> column) {
+        synchronized (this) {
+            if (tables.get(TableSchema.key(old.name())) != old) {
+                throw new IllegalArgumentException("table " + old.name() + " changed meanwhile");
+            }
+            String to = TableSchema.key(replacement.name());
+            if (!to.equals(TableSchema.key(old.name()))) {
+                if (views.containsKey(to)) {
+                    throw new IllegalArgumentException("a view named " + replacement.name() + " already exists");
+                }
+                if (tables.containsKey(to)) {
+                    throw new IllegalArgumentException("table " + replacement.name() + " already exists");
+                }
+            }
+            tables.remove(TableSchema.key(old.name()));
+            tables.put(to, replacement);
+            for (IndexDef ix : List.copyOf(indexes.values())) {
+                if (TableSchema.key(ix.table()).equals(TableSchema.key(old.name()))) {
+                    indexes.remove(TableSchema.key(ix.name()));
+                    List<String> columns = ix.columns().stream().map(column).toList();
+                    if (columns.stream().allMatch(c -> c != null && replacement.schema().indexOf(c) >= 0)) {
+                        indexes.put(TableSchema.key(ix.name()), new IndexDef(ix.name(), replacement.name(), columns, ix.unique()));
+                    }
+                }
+            }
+        }
+        old.drop();
     }
 
     public Optional<Table> find(String name) {

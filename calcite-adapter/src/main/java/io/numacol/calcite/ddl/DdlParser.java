@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)])
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
  * TRUNCATE [TABLE] name
+ * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal]
+ * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
+ * ALTER TABLE [IF EXISTS] name RENAME TO name | RENAME [COLUMN] column TO column
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
  * DROP INDEX [IF EXISTS] name
  * CREATE TABLE [IF NOT EXISTS] name AS query
@@ -65,6 +68,13 @@ final class DdlParser {
             if (m.matches()) {
                 return new DdlStatement.CreateTableAs(unquoted(m.group(2)), m.group(1) != null, m.group(3));
             }
+        }
+        if (first.equals("ALTER") && second.equals("TABLE")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = 2;
+            DdlStatement s = p.alterTable();
+            p.expectEnd();
+            return s;
         }
         if (first.equals("TRUNCATE")) {
             DdlParser p = new DdlParser(tokens);
@@ -192,7 +202,7 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY") || u.equals("UNIQUE"))) {
+                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT"))) {
                 break;
             }
             depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
@@ -220,6 +230,74 @@ final class DdlParser {
             }
         }
         return new ColumnDef(name, columnType(name, type.toString()), nullable);
+    }
+
+    /**
+     * After ALTER TABLE: [IF EXISTS] name, then ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL]
+     * [DEFAULT literal], DROP [COLUMN] [IF EXISTS] column, RENAME TO name or RENAME [COLUMN] name
+     * TO name.
+     */
+    private DdlStatement alterTable() {
+        boolean ifExists = ifExists();
+        String table = identifier("a table name");
+        if (accept("ADD")) {
+            accept("COLUMN");
+            boolean ifNotExists = ifNotExists();
+            String defaultValue = null;
+            ColumnDef column = column(new HashSet<>());
+            boolean nullable = column.nullable();
+            while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
+                if (accept("DEFAULT")) {
+                    defaultValue = literal();
+                } else if (accept("NOT")) {
+                    expect("NULL");
+                    nullable = false;
+                } else if (accept("NULL")) {
+                    nullable = true;
+                } else {
+                    break;
+                }
+            }
+            return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddColumn(
+                    new ColumnDef(column.name(), column.type(), nullable), defaultValue, ifNotExists));
+        }
+        if (accept("DROP")) {
+            accept("COLUMN");
+            boolean ifColumnExists = ifExists();
+            return new DdlStatement.AlterTable(table, ifExists,
+                    new DdlStatement.AlterTable.DropColumn(identifier("a column name"), ifColumnExists));
+        }
+        if (accept("RENAME")) {
+            if (accept("TO")) {
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.RenameTable(identifier("a table name")));
+            }
+            accept("COLUMN");
+            String from = identifier("a column name");
+            expect("TO");
+            return new DdlStatement.AlterTable(table, ifExists,
+                    new DdlStatement.AlterTable.RenameColumn(from, identifier("a column name")));
+        }
+        throw error("expected ADD, DROP or RENAME after ALTER TABLE " + table);
+    }
+
+    /** A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, or DATE 'yyyy-mm-dd'; null for NULL. */
+    private String literal() {
+        if (accept("NULL")) {
+            return null;
+        }
+        accept("DATE");
+        String sign = accept("-") ? "-" : accept("+") ? "" : "";
+        if (pos >= tokens.size()) {
+            throw error("expected a literal value");
+        }
+        String t = tokens.get(pos++);
+        if (t.startsWith("'")) {
+            return t.substring(1, t.length() - 1).replace("''", "'");
+        }
+        if (!Character.isDigit(t.charAt(0)) && t.charAt(0) != '.' && !t.equalsIgnoreCase("TRUE") && !t.equalsIgnoreCase("FALSE")) {
+            throw error("expected a literal value, not '" + t + "'");
+        }
+        return sign + t;
     }
 
     private ColumnType columnType(String column, String spec) {

@@ -1,8 +1,10 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.ViewDef;
 import io.numacol.tpch.TpchLoader;
 import org.apache.calcite.sql.SqlDdl;
@@ -13,7 +15,10 @@ import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
 abstract sealed class DdlStatement extends SqlDdl {
@@ -141,6 +146,109 @@ abstract sealed class DdlStatement extends SqlDdl {
         @Override
         long execute(Database database) {
             throw new IllegalStateException("CREATE TABLE AS needs its query planned: NumacolDdlExecutor runs it");
+        }
+    }
+
+    /**
+     * ALTER TABLE: the table is rebuilt with its new name or columns and takes the old one's place
+     * at once ({@link Database#alterTable}); the update count is 0.
+     */
+    static final class AlterTable extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
+        final String table;
+        final boolean ifExists;
+        final Action action;
+
+        sealed interface Action {
+        }
+
+        /** {@code defaultValue} as text (as a CSV field gives it), null for NULL. */
+        record AddColumn(ColumnDef column, String defaultValue, boolean ifNotExists) implements Action {
+        }
+
+        record DropColumn(String column, boolean ifExists) implements Action {
+        }
+
+        record RenameTable(String name) implements Action {
+        }
+
+        record RenameColumn(String from, String to) implements Action {
+        }
+
+        AlterTable(String table, boolean ifExists, Action action) {
+            super(OPERATOR);
+            this.table = table;
+            this.ifExists = ifExists;
+            this.action = action;
+        }
+
+        @Override
+        long execute(Database database) {
+            Optional<io.numacol.storage.Table> found = database.catalog().find(table);
+            if (found.isEmpty()) {
+                if (ifExists) {
+                    return 0;
+                }
+                throw new IllegalArgumentException("table " + table + " does not exist");
+            }
+            io.numacol.storage.Table t = found.get();
+            List<ColumnDef> columns = t.schema().columns();
+            switch (action) {
+                case AddColumn add -> {
+                    if (t.schema().indexOf(add.column().name()) >= 0) {
+                        if (add.ifNotExists()) {
+                            return 0;
+                        }
+                        throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
+                    }
+                    Object value = Appender.valueOfText(add.column(), add.defaultValue());
+                    if (value == null && !add.column().nullable() && t.rowCount() > 0) {
+                        throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
+                                + t.rowCount() + " rows of table " + t.name());
+                    }
+                    List<ColumnDef> next = new ArrayList<>(columns);
+                    next.add(add.column());
+                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> {
+                        Object[] out = Arrays.copyOf(row, row.length + 1);
+                        out[row.length] = value;
+                        return out;
+                    }, c -> c);
+                }
+                case DropColumn drop -> {
+                    int i = t.schema().indexOf(drop.column());
+                    if (i < 0) {
+                        if (drop.ifExists()) {
+                            return 0;
+                        }
+                        throw new IllegalArgumentException("table " + t.name() + " has no column " + drop.column());
+                    }
+                    if (columns.size() == 1) {
+                        throw new IllegalArgumentException("column " + drop.column() + " is the only column of table " + t.name()
+                                + ": drop the table instead");
+                    }
+                    List<ColumnDef> next = new ArrayList<>(columns);
+                    next.remove(i);
+                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> {
+                        Object[] out = new Object[row.length - 1];
+                        System.arraycopy(row, 0, out, 0, i);
+                        System.arraycopy(row, i + 1, out, i, row.length - i - 1);
+                        return out;
+                    }, c -> c.equalsIgnoreCase(drop.column()) ? null : c);
+                }
+                case RenameTable rename -> database.alterTable(t.name(), rename.name(), t.schema(), row -> row, c -> c);
+                case RenameColumn rename -> {
+                    int i = t.schema().indexOf(rename.from());
+                    if (i < 0) {
+                        throw new IllegalArgumentException("table " + t.name() + " has no column " + rename.from());
+                    }
+                    List<ColumnDef> next = new ArrayList<>(columns);
+                    ColumnDef c = next.get(i);
+                    next.set(i, new ColumnDef(rename.to(), c.type(), c.nullable()));
+                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> row,
+                            n -> n.equalsIgnoreCase(rename.from()) ? rename.to() : n);
+                }
+            }
+            return 0;
         }
     }
 
