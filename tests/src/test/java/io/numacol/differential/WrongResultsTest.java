@@ -192,6 +192,9 @@ class WrongResultsTest {
             "SELECT t1.k FROM t1 WHERE NULLIF(t1.vs, t1.vs) BETWEEN 'a' AND 'b' OR NULLIF('ab', 'ab') > 'a' OR t1.ia < 0",
             "SELECT SUM(12.06) FROM t1 WHERE EXISTS (SELECT 1 FROM t2 AS s4 WHERE (FALSE OR 50.09 > CAST(NULL AS DECIMAL(12,2)))) GROUP BY -6.375E0",
             "SELECT COUNT(*) FROM t1 WHERE t1.ia IN (SELECT s.ib FROM t2 AS s WHERE s.ia > 0 OR NULLIF(1, 1) > 0)",
+            "SELECT -3 FROM t1 AS a0 JOIN (SELECT SUM(-26.00) AS c1 FROM t2 AS a2 LEFT JOIN t3 AS a3 ON TRUE "
+                    + "WHERE (5 IN (CAST(NULL AS INTEGER), 4)) = (a2.ia > 0)) AS a1 ON a0.k = a1.c1",
+            "SELECT COUNT(*) FROM t1 WHERE (t1.ia IN (CAST(NULL AS INTEGER), 4)) = (t1.ib > 0) OR (5 IN (NULL, 4)) IS NULL",
             "SELECT 37 / - CAST(NULL AS INTEGER) * - 33, t1.k - CAST(NULL AS INTEGER) * t1.ia, -65 / CAST(NULL AS DOUBLE) * -t1.ib FROM t1",
             // 24. NOT of a <> on a column (the sqllogictest's NOT + col0 <> (- 0)): NOT NOT was refused as it ran
             "SELECT DISTINCT t1.k, t1.ia FROM t1 WHERE NOT + t1.ia <> ( - 0 ) OR NOT (t1.ib NOT IN (3, 5))",

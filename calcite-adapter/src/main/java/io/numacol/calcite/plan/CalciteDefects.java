@@ -767,7 +767,7 @@ public final class CalciteDefects {
                 if (STRICT.contains(c.getKind()) && c.getOperands().stream().anyMatch(o -> RexUtil.isNullLiteral(o, true))) {
                     return rexBuilder.makeNullLiteral(c.getType());
                 }
-                if (c.getType().getSqlTypeName() != SqlTypeName.BOOLEAN && RexUtil.isConstant(c) && RexUtil.isDeterministic(c)) {
+                if (RexUtil.isConstant(c) && RexUtil.isDeterministic(c)) { // booleans too: 5 IN (NULL, 4) is NULL
                     try {
                         RexNode folded = simplify.simplifyPreservingType(c);
                         return RexUtil.isNullLiteral(folded, true) ? folded : c;
