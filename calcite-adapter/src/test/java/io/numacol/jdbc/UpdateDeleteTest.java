@@ -91,6 +91,24 @@ class UpdateDeleteTest {
     }
 
     @Test
+    void theWhereIsEvaluatedOncePerRow() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (x int not null, y int)");
+            StringBuilder values = new StringBuilder();
+            for (int i = 1; i <= 500; i++) {
+                values.append(i == 1 ? "" : ", ").append("(").append(i).append(", ").append(i).append(")");
+            }
+            s.executeUpdate("insert into t values " + values);
+            // a value per row where its flag holds: never a NULL, never a row counted but unchanged
+            int changed = s.executeUpdate("update t set x = x + 1000, y = -y where rand() < 0.5");
+            assertThat(rows(s, "select count(*), count(y) from t where x >= 1000 and y <= 0"))
+                    .containsExactly(List.of((long) changed, (long) changed));
+            assertThat(rows(s, "select count(*) from t where x < 1000 and y > 0")).containsExactly(List.of(500L - changed));
+        }
+    }
+
+    @Test
     void aRefusedValueOrAFailureLeavesTheTableAsItWas() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=3");
              Statement s = c.createStatement()) {

@@ -13,6 +13,7 @@ import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -40,14 +41,13 @@ import java.util.TreeMap;
  * the WHERE keeps, and a last column that says whether the statement changes the row.
  * <ul>
  *   <li>{@code DELETE FROM t WHERE c}: {@code SELECT *, CASE WHEN c THEN TRUE ELSE FALSE END FROM t}.</li>
- *   <li>{@code UPDATE t SET a = e WHERE c}: {@code SELECT *, CASE WHEN c THEN e END, ..,
- *       CASE WHEN c THEN TRUE ELSE FALSE END FROM t}. A new value is computed only for the rows
- *       the WHERE keeps (1 / x on a row with x = 0 that the WHERE drops fails nothing). For a
- *       literal or a parameter ({@code SET a = NULL}, {@code SET a = ?}) the CASE has ELSE a,
- *       which types the value.</li>
+ *   <li>{@code UPDATE t AS x SET a = e WHERE c}: {@code SELECT x.col, .., CASE WHEN x.m THEN e END,
+ *       .., x.m FROM (SELECT *, CASE WHEN c THEN TRUE ELSE FALSE END AS m FROM t AS x) AS x}: the
+ *       WHERE is evaluated once per row, and a new value computed only where it holds (1 / x on
+ *       a row with x = 0 that the WHERE drops fails nothing). For a literal or a parameter
+ *       ({@code SET a = NULL}, {@code SET a = ?}) the CASE has ELSE x.a, which types the value.
+ *       Where a value has a subquery, each value has a copy of the WHERE instead (see below).</li>
  * </ul>
- * The condition's nodes appear once as written; every other use is a copy, whose parameters
- * carry the same index and so take the same value.
  */
 public final class ModifyValidator extends CalciteSqlValidator {
     private static final String MODIFIED = "numacol$modified";
@@ -69,26 +69,70 @@ public final class ModifyValidator extends CalciteSqlValidator {
     @Override
     protected SqlSelect createSourceSelectForUpdate(SqlUpdate call) {
         SqlNode condition = call.getCondition();
+        SqlIdentifier target = (SqlIdentifier) call.getTargetTable();
+        SqlValidatorTable table = condition == null ? null : getCatalogReader().getTable(target.names);
+        if (table == null || call.getSourceExpressionList().stream().anyMatch(ModifyValidator::hasSubQuery)) {
+            // no WHERE (or no such table, which validation reports): every row changes. A value
+            // with a subquery: Calcite does not decorrelate it over the derived table below (its
+            // correlate then fails to compile), so each value gets a copy of the WHERE, which
+            // agrees with the flag but for a WHERE that is not deterministic (RAND()) or reads a
+            // table another statement changes meanwhile
+            SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
+            select.add(SqlIdentifier.star(SqlParserPos.ZERO));
+            List<SqlNode> values = call.getSourceExpressionList();
+            for (int i = 0; i < values.size(); i++) {
+                SqlNode value = values.get(i);
+                if (condition != null) {
+                    SqlIdentifier column = (SqlIdentifier) call.getTargetColumnList().get(i);
+                    SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
+                            ? new SqlIdentifier(column.names.getLast(), column.getParserPosition()) : SqlLiteral.createNull(SqlParserPos.ZERO);
+                    value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(copy(condition)), SqlNodeList.of(value), typed);
+                }
+                select.add(SqlValidatorUtil.addAlias(value, SqlUtil.deriveAliasFromOrdinal(i)));
+            }
+            select.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
+            return new SqlSelect(SqlParserPos.ZERO, null, select, source(target, call.getAlias()),
+                    null, null, null, null, null, null, null, null, null);
+        }
+        // the WHERE is evaluated once, in a derived table under the table's own alias, and each
+        // value is computed where its flag holds: a copy per value could disagree with the flag
+        // (RAND(), a subquery over a table another statement changes meanwhile)
+        String alias = call.getAlias() != null ? call.getAlias().getSimple() : target.names.getLast();
+        SqlNodeList inner = new SqlNodeList(SqlParserPos.ZERO);
+        inner.add(SqlIdentifier.star(SqlParserPos.ZERO));
+        inner.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
+        SqlSelect flagged = new SqlSelect(SqlParserPos.ZERO, null, inner, SqlValidatorUtil.addAlias(target, alias),
+                null, null, null, null, null, null, null, null, null);
         SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
-        select.add(SqlIdentifier.star(SqlParserPos.ZERO));
+        for (RelDataTypeField column : table.getRowType().getFieldList()) {
+            select.add(new SqlIdentifier(List.of(alias, column.getName()), SqlParserPos.ZERO));
+        }
+        SqlIdentifier flag = new SqlIdentifier(List.of(alias, MODIFIED), SqlParserPos.ZERO);
+        addValues(call, select, alias, flag);
+        select.add(SqlValidatorUtil.addAlias(flag.clone(SqlParserPos.ZERO), MODIFIED));
+        return new SqlSelect(SqlParserPos.ZERO, null, select, SqlValidatorUtil.addAlias(flagged, alias),
+                null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * The UPDATE's values, each as {@code CASE WHEN flag THEN value END}. A
+     * literal or a parameter is typed with its column, given as the ELSE (a literal the column's
+     * type cannot take fails as the statement is converted, naming it); any other value keeps
+     * its own type, for numacol to check as it stores it.
+     */
+    private static void addValues(SqlUpdate call, SqlNodeList select, String alias, SqlIdentifier flag) {
         List<SqlNode> values = call.getSourceExpressionList();
         for (int i = 0; i < values.size(); i++) {
             SqlNode value = values.get(i);
-            if (condition != null) {
-                // a literal or a parameter is typed with the column, given as the ELSE (a literal
-                // the column's type cannot take fails as the statement is converted, naming it);
-                // any other value keeps its own type, for numacol to check as it stores it
-                SqlIdentifier target = (SqlIdentifier) call.getTargetColumnList().get(i);
-                SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
-                        ? new SqlIdentifier(target.names.getLast(), target.getParserPosition()) : SqlLiteral.createNull(SqlParserPos.ZERO);
-                value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(copy(condition)), SqlNodeList.of(value), typed);
-            }
+            SqlIdentifier target = (SqlIdentifier) call.getTargetColumnList().get(i);
+            SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
+                    ? new SqlIdentifier(List.of(alias, target.names.getLast()), target.getParserPosition())
+                    : SqlLiteral.createNull(SqlParserPos.ZERO);
+            value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(flag.clone(SqlParserPos.ZERO)),
+                    SqlNodeList.of(value), typed);
             // unique aliases, as Calcite's own: SET x = y would otherwise name two columns y
             select.add(SqlValidatorUtil.addAlias(value, SqlUtil.deriveAliasFromOrdinal(i)));
         }
-        select.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
-        return new SqlSelect(SqlParserPos.ZERO, null, select, source(call.getTargetTable(), call.getAlias()),
-                null, null, null, null, null, null, null, null, null);
     }
 
     @Override
@@ -167,6 +211,20 @@ public final class ModifyValidator extends CalciteSqlValidator {
         return typeFactory.createStructType(List.copyOf(types.values()), names);
     }
 
+    /** Whether {@code node} has a query in it. */
+    private static boolean hasSubQuery(SqlNode node) {
+        boolean[] found = {false};
+        node.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                found[0] |= call instanceof SqlSelect || call.getKind() == SqlKind.WITH || call.getKind() == SqlKind.UNION
+                        || call.getKind() == SqlKind.VALUES;
+                return found[0] ? call : super.visit(call);
+            }
+        });
+        return found[0];
+    }
+
     private static SqlNode source(SqlNode table, SqlIdentifier alias) {
         return alias == null ? table : SqlValidatorUtil.addAlias(table, alias.getSimple());
     }
@@ -178,6 +236,7 @@ public final class ModifyValidator extends CalciteSqlValidator {
         return new SqlCase(condition.getParserPosition(), null, SqlNodeList.of(condition),
                 SqlNodeList.of(SqlLiteral.createBoolean(true, SqlParserPos.ZERO)), SqlLiteral.createBoolean(false, SqlParserPos.ZERO));
     }
+
 
     /** A deep copy of {@code node}: the validator rewrites what it validates in place, so no node may appear twice. */
     private static SqlNode copy(SqlNode node) {
