@@ -29,6 +29,8 @@ public final class NumacolSchema extends AbstractSchema {
     private final CalciteConnection connection;
     /** The row type of each view definition read so far, by the definition itself (a replaced view is another). */
     private final Map<ViewDef, RelDataType> viewTypes = new ConcurrentHashMap<>();
+    /** The catalog's version the cached view types were derived at. */
+    private volatile long viewTypesVersion = -1;
 
     public NumacolSchema(Database database, CalciteConnection connection) {
         this.database = database;
@@ -45,7 +47,11 @@ public final class NumacolSchema extends AbstractSchema {
         for (Table t : database.catalog().tables()) {
             map.put(t.name(), new NumacolTable(database, t));
         }
-        viewTypes.keySet().retainAll(database.catalog().views());
+        long version = database.catalog().version();
+        if (version != viewTypesVersion) { // a view's columns follow the tables it reads: ALTER changes them
+            viewTypes.clear();
+            viewTypesVersion = version;
+        }
         for (ViewDef v : database.catalog().views()) {
             map.put(v.name(), new ViewTable(Object[].class, factory -> factory.copyType(rowType(v, factory)), v.sql(),
                     List.of(NAME), List.of(NAME, v.name())));

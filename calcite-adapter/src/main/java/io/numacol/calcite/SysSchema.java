@@ -157,8 +157,13 @@ public final class SysSchema extends AbstractSchema {
     /** Each table with its parts, retained meanwhile: a merge or DROP may free them while they are read. */
     private void forEachTable(BiConsumer<Table, List<TablePart>> action) {
         db.catalog().tables().stream().sorted(Comparator.comparing(Table::name)).forEach(table -> {
+            if (table.isDropped()) {
+                return; // dropped since the catalog was read
+            }
             try (TableSnapshot snapshot = table.snapshot()) {
                 action.accept(table, snapshot.parts());
+            } catch (IllegalStateException dropped) {
+                // dropped between the check and the snapshot
             }
         });
     }

@@ -38,6 +38,13 @@ class AlterTableTest {
             assertThat(rows(s, "select id, label, n from a where label is not null order by id"))
                     .containsExactly(List.of(1, "x", -3), List.of(3, "z", -3));
             assertThat(rows(s, "select index_name, table_name, columns from sys.indexes")).containsExactly(List.of("a_name", "a", "label"));
+            s.execute("create view av as select * from a");
+            assertThat(rows(s, "select * from av where id = 1")).containsExactly(List.of(1, "x", new BigDecimal("1.50"), -3));
+            s.execute("alter table a add column z int default 9");
+            // the view's columns follow the table's
+            assertThat(rows(s, "select * from av where id = 1")).containsExactly(List.of(1, "x", new BigDecimal("1.50"), -3, 9));
+            s.execute("alter table a drop column z");
+            s.execute("drop view av");
             s.execute("alter table a rename to b");
             assertThat(rows(s, "select count(*) from b")).containsExactly(List.of(3L));
             assertThat(rows(s, "select table_name from sys.indexes")).containsExactly(List.of("b"));
@@ -79,7 +86,16 @@ class AlterTableTest {
             assertThat(rows(s, "select * from a order by id")).isEqualTo(before);
 
             Database db = NumacolDriver.database(c);
-            s.execute("alter table a add column extra int default 7");
+            try (java.sql.PreparedStatement p = c.prepareStatement("select count(*) from a");
+                 java.sql.PreparedStatement u = c.prepareStatement("delete from a where id = 1")) {
+                s.execute("alter table a add column extra int default 7");
+                // planned against the table ALTER replaced: an error, not the empty table it left
+                assertThatThrownBy(p::executeQuery).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("table a was dropped or altered after the statement was planned");
+                assertThatThrownBy(u::executeUpdate).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("table a was dropped or altered after the statement was planned");
+            }
+            assertThat(rows(s, "select count(*), sum(extra) from a")).containsExactly(List.of(2L, 14));
             s.execute("drop table a");
             s.execute("drop table other");
             assertThat(db.memory().accounting().totalBytes()).as("the tables ALTER replaced are freed").isZero();

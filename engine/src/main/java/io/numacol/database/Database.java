@@ -138,19 +138,22 @@ public final class Database implements AutoCloseable {
 
     /**
      * Changes a table's name or columns (ALTER TABLE): a table of {@code schema} named {@code
-     * name} is filled with {@code row} of each row of the old one (its values in the old
+     * name} is filled with {@code row} of each row of {@code old} (its values in the old
      * schema's order), then takes the old table's place at once. Readers of the old table go on
      * reading it; if any row is refused (a NULL for a NOT NULL column), nothing changes. Inserts,
      * merges, UPDATEs and DELETEs of the table wait meanwhile. {@code column} names each old
      * column anew (null: dropped), for the table's indexes.
      */
-    public void alterTable(String table, String name, TableSchema schema, UnaryOperator<Object[]> row,
+    public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
                            UnaryOperator<String> column) {
         checkOpen();
-        Table old = catalog.get(table);
         merger.whileNotMerging(old, () -> {
             old.lockWrites();
             try {
+                // the schema and rows were made for this table: another ALTER or a DROP came first
+                if (old.isDropped()) {
+                    throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
+                }
                 Table replacement = catalog.detached(name, schema);
                 Appender appender = new Appender(this, replacement);
                 try {

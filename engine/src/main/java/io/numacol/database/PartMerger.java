@@ -130,8 +130,8 @@ final class PartMerger {
     }
 
     private boolean mergeOnceLocked(Table table) {
-        if (table.writesLocked()) {
-            return false; // being rewritten: a merge could not be swapped in
+        if (table.writesLocked() || table.isDropped()) {
+            return false; // being rewritten (a merge could not be swapped in), or gone
         }
         int rowsPerPart = database.config().rowsPerPart();
         try (TableSnapshot snapshot = table.snapshot()) {

@@ -29,6 +29,7 @@ public final class TableRewrite implements AutoCloseable {
         this.table = table;
         table.lockWrites();
         try {
+            table.checkNotDropped(); // planned against a table ALTER replaced or DROP removed
             this.read = table.parts();
             this.rowsRead = read.stream().mapToLong(TablePart::rowCount).sum();
             this.appender = database.appender(table);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The tables and views of one database and the indexes named on tables, by name (ignoring case). */
 public final class Catalog {
@@ -17,6 +18,8 @@ public final class Catalog {
     private final ConcurrentHashMap<String, IndexDef> indexes = new ConcurrentHashMap<>();
     /** Tables and views share one name space: changed under this catalog's lock. */
     private final ConcurrentHashMap<String, ViewDef> views = new ConcurrentHashMap<>();
+    /** Counts changes of the tables and views, so that what was derived from them knows when to derive again. */
+    private final AtomicLong version = new AtomicLong();
 
     public Catalog(NumaMemory memory) {
         this.memory = memory;
@@ -39,6 +42,7 @@ public final class Catalog {
             }
             Table table = new Table(name, schema, memory);
             tables.put(TableSchema.key(name), table);
+            version.incrementAndGet();
             return table;
         }
     }
@@ -72,6 +76,7 @@ public final class Catalog {
             }
             tables.remove(TableSchema.key(old.name()));
             tables.put(to, replacement);
+            version.incrementAndGet();
             for (IndexDef ix : List.copyOf(indexes.values())) {
                 if (TableSchema.key(ix.table()).equals(TableSchema.key(old.name()))) {
                     indexes.remove(TableSchema.key(ix.name()));
@@ -83,6 +88,11 @@ public final class Catalog {
             }
         }
         old.drop();
+    }
+
+    /** A number that changes whenever a table or view is created, dropped, altered or replaced. */
+    public long version() {
+        return version.get();
     }
 
     public Optional<Table> find(String name) {
@@ -98,6 +108,7 @@ public final class Catalog {
         Table table;
         synchronized (this) {
             table = tables.remove(TableSchema.key(name));
+            version.incrementAndGet();
             if (table == null) {
                 throw new IllegalArgumentException("table " + name + " does not exist");
             }
@@ -156,6 +167,7 @@ public final class Catalog {
             throw new IllegalArgumentException("view " + view.name() + " already exists");
         }
         views.put(key, view);
+        version.incrementAndGet();
         return view;
     }
 
@@ -164,6 +176,7 @@ public final class Catalog {
     }
 
     public synchronized void dropView(String name) {
+        version.incrementAndGet();
         if (views.remove(TableSchema.key(name)) == null) {
             throw new IllegalArgumentException("view " + name + " does not exist");
         }

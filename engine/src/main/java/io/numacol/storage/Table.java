@@ -18,7 +18,7 @@ public final class Table {
     private volatile List<TablePart> parts = List.of();
     /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
     private final ReentrantLock writes = new ReentrantLock();
-    private boolean dropped;
+    private volatile boolean dropped;
 
     Table(String name, TableSchema schema, NumaMemory memory) {
         this.name = name;
@@ -52,8 +52,14 @@ public final class Table {
         return new PartBuilder(this);
     }
 
-    /** The current parts, each retained until the snapshot closes. */
+    /**
+     * The current parts, each retained until the snapshot closes.
+     *
+     * @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE: a
+     *     statement planned before reads it no more (it would find no rows)
+     */
     public TableSnapshot snapshot() {
+        checkNotDropped();
         while (true) {
             List<TablePart> current = parts;
             List<TablePart> retained = new ArrayList<>(current.size());
@@ -145,10 +151,15 @@ public final class Table {
         }
     }
 
-    private void checkNotDropped() {
+    /** @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE */
+    public void checkNotDropped() {
         if (dropped) {
-            throw new IllegalStateException("table " + name + " was dropped");
+            throw new IllegalStateException("table " + name + " was dropped or altered after the statement was planned: run it again");
         }
+    }
+
+    public boolean isDropped() {
+        return dropped;
     }
 
     @Override

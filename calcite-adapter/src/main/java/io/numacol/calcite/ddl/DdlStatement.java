@@ -208,7 +208,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     List<ColumnDef> next = new ArrayList<>(columns);
                     next.add(add.column());
-                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> {
+                    database.alterTable(t, t.name(), new TableSchema(next), row -> {
                         Object[] out = Arrays.copyOf(row, row.length + 1);
                         out[row.length] = value;
                         return out;
@@ -228,14 +228,14 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     List<ColumnDef> next = new ArrayList<>(columns);
                     next.remove(i);
-                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> {
+                    database.alterTable(t, t.name(), new TableSchema(next), row -> {
                         Object[] out = new Object[row.length - 1];
                         System.arraycopy(row, 0, out, 0, i);
                         System.arraycopy(row, i + 1, out, i, row.length - i - 1);
                         return out;
                     }, c -> c.equalsIgnoreCase(drop.column()) ? null : c);
                 }
-                case RenameTable rename -> database.alterTable(t.name(), rename.name(), t.schema(), row -> row, c -> c);
+                case RenameTable rename -> database.alterTable(t, rename.name(), t.schema(), row -> row, c -> c);
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {
@@ -244,7 +244,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     List<ColumnDef> next = new ArrayList<>(columns);
                     ColumnDef c = next.get(i);
                     next.set(i, new ColumnDef(rename.to(), c.type(), c.nullable()));
-                    database.alterTable(t.name(), t.name(), new TableSchema(next), row -> row,
+                    database.alterTable(t, t.name(), new TableSchema(next), row -> row,
                             n -> n.equalsIgnoreCase(rename.from()) ? rename.to() : n);
                 }
             }

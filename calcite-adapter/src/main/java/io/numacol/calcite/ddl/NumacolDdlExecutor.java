@@ -67,8 +67,12 @@ final class NumacolDdlExecutor implements DdlExecutor {
         for (RelDataTypeField field : rowType.getFieldList()) {
             RelDataType type = field.getType();
             ColumnType column = SqlTypes.toColumnType(type);
-            if (column == null && type.getSqlTypeName() == SqlTypeName.DECIMAL) { // a computed DECIMAL: the widest stored one
-                column = ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, Math.min(type.getScale(), ColumnType.MAX_DECIMAL_PRECISION));
+            if (column == null && type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                // a computed DECIMAL wider than stored ones: its integer digits kept, then as many
+                // fraction digits as fit (a value with more is refused as an INSERT's would be)
+                int integerDigits = type.getPrecision() - type.getScale();
+                int scale = Math.max(0, Math.min(type.getScale(), ColumnType.MAX_DECIMAL_PRECISION - integerDigits));
+                column = ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, scale);
             }
             if (column == null) {
                 throw new IllegalArgumentException("table " + ctas.name + ": column " + field.getName() + " is of type "
@@ -76,7 +80,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
             }
             columns.add(new TableSchema.ColumnDef(field.getName(), column, true));
         }
-        database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name, naming it
+        io.numacol.storage.Table created = database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name
         try {
             String insert = "INSERT INTO \"" + ctas.name.replace("\"", "\"\"") + "\" " + ctas.query;
             // planned against the schema as it is now, with the new table: the statement's own
@@ -110,7 +114,13 @@ final class NumacolDdlExecutor implements DdlExecutor {
             Object count = signature.enumerable(withStash).first();
             return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
         } catch (RuntimeException | Error e) {
-            database.dropTable(ctas.name);
+            try {
+                if (database.catalog().find(ctas.name).orElse(null) == created) { // not one made since under that name
+                    database.dropTable(ctas.name);
+                }
+            } catch (RuntimeException dropFailed) {
+                e.addSuppressed(dropFailed);
+            }
             throw e;
         }
     }
