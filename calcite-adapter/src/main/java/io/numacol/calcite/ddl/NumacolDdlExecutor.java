@@ -68,10 +68,11 @@ final class NumacolDdlExecutor implements DdlExecutor {
             RelDataType type = field.getType();
             ColumnType column = SqlTypes.toColumnType(type);
             if (column == null && type.getSqlTypeName() == SqlTypeName.DECIMAL) {
-                // a computed DECIMAL wider than stored ones: its integer digits kept, then as many
-                // fraction digits as fit (a value with more is refused as an INSERT's would be)
+                // a computed DECIMAL wider than stored ones (a SUM is DECIMAL(38, s)): its fraction
+                // digits up to 6, more where its integer digits leave room (a quotient's); a value
+                // with more integer digits than are left is refused as an INSERT's would be
                 int integerDigits = type.getPrecision() - type.getScale();
-                int scale = Math.max(0, Math.min(type.getScale(), ColumnType.MAX_DECIMAL_PRECISION - integerDigits));
+                int scale = Math.min(type.getScale(), Math.max(ColumnType.MAX_DECIMAL_PRECISION - integerDigits, 6));
                 column = ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, scale);
             }
             if (column == null) {
