@@ -215,6 +215,10 @@ class WrongResultsTest {
             "SELECT COUNT(*), COUNT(b.k) FROM t1 a LEFT JOIN t2 b ON a.k = b.k AND (a.ia + b.ib IN (1, NULL)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON (a.ia + b.ib > 3 OR CAST(NULL AS BOOLEAN)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON a.k2 = b.k AND (a.ia - b.ib < 0 AND CAST(NULL AS BOOLEAN)) IS NOT NULL",
+            // 29. a self-join on a non-key, one side filtered to one row by its key: taken for a join of each row with itself (CalciteDefects 27)
+            "SELECT a1.k AS c0, a0.fd AS c1 FROM t1 AS a0 JOIN t1 AS a1 ON a0.vs = a1.vs WHERE a0.k = 2",
+            "SELECT a1.k, a1.ia, a0.ib FROM t1 AS a0 JOIN t1 AS a1 ON a0.ib = a1.ib AND a0.vs = a1.vs WHERE a0.k = 7",
+            "SELECT COUNT(*), SUM(a1.k) FROM t2 AS a0 JOIN t2 AS a1 ON a0.dd = a1.dd JOIN t3 ON t3.k = a1.k2 WHERE a0.k IN (5)",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

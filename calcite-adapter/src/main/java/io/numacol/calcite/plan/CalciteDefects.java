@@ -255,8 +255,14 @@ import java.util.function.UnaryOperator;
  *       (a + b = 1 OR NULL) IS NOT NULL}, and the Java it generates for such a condition returns
  *       a Boolean object where its join predicate or filter must return a boolean: the statement
  *       failed to compile. Such tests become IS TRUE / IS FALSE tests of the other operands.</li>
+ *   <li><b>A self-join judged unique on a filtered factor</b> ({@code KeyMetadata}):
+ *       LoptOptimizeJoinRule removes a self-join whose keys are unique, and asks on the factor
+ *       as filtered, where Calcite counts the columns a predicate makes constant: in {@code t a0
+ *       JOIN t a1 ON a0.vs = a1.vs WHERE a0.k = 2} (k a key) vs passed for unique, the join was
+ *       removed and a1.k read as a0.k (every row answered 2). A filter's columns are unique where
+ *       its input's are.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 and 26; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26 and 27; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

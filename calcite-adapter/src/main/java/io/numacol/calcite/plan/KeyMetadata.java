@@ -8,6 +8,7 @@ import io.numacol.storage.TableSnapshot;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
@@ -143,6 +144,18 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
             }
         }
         return false;
+    }
+
+    /**
+     * A filter's columns are unique where its input's are ({@link CalciteDefects}, 27): Calcite
+     * also counts the columns its predicates make constant ({@code vs} is unique in {@code t
+     * WHERE k = 2} for a key k), which is right for the filtered rows, but LoptOptimizeJoinRule
+     * judges a self-join's keys on such a factor and took {@code t a0 JOIN t a1 ON a0.vs = a1.vs
+     * WHERE a0.k = 2} for a join of each row with itself: a1's columns were read from a0.
+     * Called reflectively by Calcite's metadata dispatch.
+     */
+    public Boolean areColumnsUnique(Filter filter, RelMetadataQuery mq, ImmutableBitSet columns, boolean ignoreNulls) {
+        return mq.areColumnsUnique(filter.getInput(), columns, ignoreNulls);
     }
 
     private static boolean unique(List<TablePart> parts, int column) {
