@@ -219,6 +219,13 @@ class WrongResultsTest {
             "SELECT a1.k AS c0, a0.fd AS c1 FROM t1 AS a0 JOIN t1 AS a1 ON a0.vs = a1.vs WHERE a0.k = 2",
             "SELECT a1.k, a1.ia, a0.ib FROM t1 AS a0 JOIN t1 AS a1 ON a0.ib = a1.ib AND a0.vs = a1.vs WHERE a0.k = 7",
             "SELECT COUNT(*), SUM(a1.k) FROM t2 AS a0 JOIN t2 AS a1 ON a0.dd = a1.dd JOIN t3 ON t3.k = a1.k2 WHERE a0.k IN (5)",
+            // 30. a DISTINCT key constant only once the projections below merge, in a correlated query: one row over no rows (CalciteDefects 3)
+            "SELECT DISTINCT ('b' LIKE '%x%' OR a0.c0) AS c0 FROM (SELECT TRUE AS c0 FROM t1 AS a1 "
+                    + "WHERE -3 >= (SELECT MIN(3) FROM t1 AS s6 WHERE s6.ia = a1.ib)) AS a0",
+            "SELECT DISTINCT ('b' LIKE '%x%' OR a0.c0) AS c0 FROM (SELECT TRUE AS c0 FROM t1 AS a1 "
+                    + "WHERE 3 >= (SELECT MIN(3) FROM t1 AS s6 WHERE s6.ia = a1.ib)) AS a0",
+            "SELECT COUNT(*), MAX(x) FROM (SELECT DISTINCT (a0.c0 AND UPPER('b') = 'B') AS x FROM (SELECT TRUE AS c0 FROM t2 AS a1 "
+                    + "WHERE a1.ia IN (SELECT s.ib FROM t3 AS s WHERE s.k2 = a1.k AND s.ia > 5000)) AS a0) AS q",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

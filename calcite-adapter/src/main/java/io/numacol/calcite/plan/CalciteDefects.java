@@ -107,7 +107,9 @@ import java.util.function.UnaryOperator;
  *       decorrelation such aggregates become a grand total with a COUNT that must be positive,
  *       also where a key's literal is projected below a filter (found by the input's pulled-up
  *       predicates) and where correlation is only inside them ({@code EXISTS (SELECT .. WHERE k = (SELECT ..
- *       correlated))} was always true).</li>
+ *       correlated))} was always true), and where a key is constant once the projections below
+ *       are merged ({@code SELECT DISTINCT ('b' LIKE '%x%' OR c)} over a c that is TRUE gave a
+ *       row over no rows).</li>
  *   <li><b>Nullability-dropping casts</b> ({@link #strongCasts}): {@code RexSimplify} rewrites
  *       {@code COALESCE(x, 14009) <= 9999} to {@code CAST(x AS BIGINT NOT NULL) <= 9999}, which is
  *       right if the cast passes NULL through as its simplifications assume, but Calcite's
@@ -671,15 +673,37 @@ public final class CalciteDefects {
         RexSimplify simplifier = new RexSimplify(aggregate.getCluster().getRexBuilder(), RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
         for (int key : aggregate.getGroupSet()) {
             RelDataType type = input.getRowType().getFieldList().get(key).getType();
-            // simplified, as the decorrelator's builder will: k BETWEEN 5 AND 3 is FALSE
+            // simplified, as the decorrelator's builder will (k BETWEEN 5 AND 3 is FALSE), with the
+            // constants of the projection's input in place: it merges the projections below, so
+            // 'b' LIKE '%x%' OR c over a c that is TRUE is a constant key too
             RexNode value = input instanceof Project project
-                    && simplifier.simplifyPreservingType(project.getProjects().get(key)) instanceof RexLiteral literal ? literal
-                    : constants.get(RexInputRef.of(key, input.getRowType()));
+                    && simplifier.simplifyPreservingType(withInputConstants(project, project.getProjects().get(key))) instanceof RexLiteral literal
+                    ? literal : constants.get(RexInputRef.of(key, input.getRowType()));
             if (value instanceof RexLiteral literal && literal.getType().equals(type)) {
                 literals.put(key, literal);
             }
         }
         return literals;
+    }
+
+    /** {@code e}, an expression of {@code project}, with the input's columns that are constant replaced by their values. */
+    private static RexNode withInputConstants(Project project, RexNode e) {
+        Map<RexNode, RexNode> inputConstants;
+        try {
+            inputConstants = project.getCluster().getMetadataQuery().getPulledUpPredicates(project.getInput()).constantMap;
+        } catch (AssertionError | RuntimeException failed) {
+            return e; // as in literalKeys: no constants known then
+        }
+        if (inputConstants.isEmpty()) {
+            return e;
+        }
+        return e.accept(new RexShuttle() {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                RexNode constant = inputConstants.get(ref);
+                return constant instanceof RexLiteral && constant.getType().equals(ref.getType()) ? constant : ref;
+            }
+        });
     }
 
     private static RelNode grandTotal(Aggregate aggregate) {
