@@ -209,6 +209,8 @@ class WrongResultsTest {
                     + "HAVING MAX(NULLIF(a0.c0, DATE '2022-02-27')) FILTER (WHERE FALSE) < DATE '2022-01-19'",
             "SELECT a3.k, MAX(NULLIF(a0.c0, DATE '2022-02-27')) FILTER (WHERE FALSE), COUNT(*) FROM (SELECT MIN(t1.dd) AS c0 FROM t1 "
                     + "WHERE 1 = 0) AS a0 RIGHT JOIN t2 AS a3 ON TRUE WHERE a3.ia > 800 GROUP BY a3.k",
+            "SELECT MIN(NULLIF(a0.fd, 5.25E0)) FILTER (WHERE a0.dd >= DATE '2021-11-28') AS c1 FROM t3 AS a0 LEFT JOIN t3 AS a1 ON TRUE "
+                    + "RIGHT JOIN t1 AS a2 ON CHAR_LENGTH('zz') BETWEEN 0 AND -3 GROUP BY a1.fd",
             // 27. a test for NULL of an OR or AND with NULL: Calcite's generated predicate did not compile (CalciteDefects 26)
             "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",
             "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON a.k = b.k WHERE (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",

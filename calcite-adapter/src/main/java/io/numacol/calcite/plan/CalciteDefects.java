@@ -251,7 +251,9 @@ import java.util.function.UnaryOperator;
  *       aggregate again (its input's set already held the rewritten projection: {@code
  *       MAX(NULLIF(c, ..)) FILTER (WHERE FALSE)} over a column a join to no rows makes NULL), the
  *       set's one plan was pruned and the statement could not be planned (CannotPlanException).
- *       A rewrite that gives the matched aggregate prunes nothing.</li>
+ *       A rewrite that gives the matched aggregate prunes nothing. The rule also matched numacol's
+ *       own aggregate, made a logical one of it and pruned it, leaving no NUMACOL plan for its set;
+ *       it takes logical aggregates only.</li>
  *   <li><b>Tests for NULL of a logic with NULL that do not compile</b> ({@link #nullTests}):
  *       Calcite's simplification leaves {@code (a + b NOT IN (1, NULL)) IS NOT NULL} as {@code
  *       (a + b = 1 OR NULL) IS NOT NULL}, and the Java it generates for such a condition returns
@@ -374,9 +376,15 @@ public final class CalciteDefects {
         }
     };
 
-    /** Calcite's AggregateCaseToFilterRule, but an aggregate it rewrites into itself is not pruned (defect 25). */
+    /**
+     * Calcite's AggregateCaseToFilterRule, but an aggregate it rewrites into itself is not pruned,
+     * and it takes logical aggregates only (defect 25): it matched numacol's aggregate too, made a
+     * logical one of it and pruned it, and the set had no NUMACOL plan left.
+     */
     private static final RelOptRule AGGREGATE_CASE_TO_FILTER = new AggregateCaseToFilterRule(
-            (AggregateCaseToFilterRule.Config) CoreRules.AGGREGATE_CASE_TO_FILTER.config.withDescription("AggregateCaseToFilterRule:keepSelf")) {
+            (AggregateCaseToFilterRule.Config) CoreRules.AGGREGATE_CASE_TO_FILTER.config
+                    .withOperandSupplier(b0 -> b0.operand(LogicalAggregate.class).oneInput(b1 -> b1.operand(LogicalProject.class).anyInputs()))
+                    .withDescription("AggregateCaseToFilterRule:keepSelf")) {
         @Override
         public void onMatch(RelOptRuleCall call) {
             super.onMatch(new NoSelfPruning(call));
