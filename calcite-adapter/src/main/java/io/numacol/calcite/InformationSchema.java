@@ -1,17 +1,12 @@
 package io.numacol.calcite;
 
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
-import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -20,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
  * Schema {@code information_schema}: the SQL standard's views of what the connection holds, as
@@ -36,7 +30,7 @@ public final class InformationSchema extends AbstractSchema {
     @Override
     protected Map<String, Table> getTableMap() {
         return Map.of(
-                "schemata", new InfoTable(List.of("catalog_name", "schema_name"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                "schemata", new SystemTable(cols(List.of("catalog_name", "schema_name"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> {
                             List<Object[]> rows = new ArrayList<>();
                             for (String schema : schemaNames(root)) {
@@ -44,14 +38,12 @@ public final class InformationSchema extends AbstractSchema {
                             }
                             return rows;
                         }),
-                "tables", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "table_type"),
-                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                "tables", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "table_type"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> rows(root, (table, out) -> out.add(new Object[]{type(table.table())}))),
-                "columns", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
-                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale"),
-                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                "columns", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                                 SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
-                                SqlTypeName.INTEGER, SqlTypeName.INTEGER),
+                                SqlTypeName.INTEGER, SqlTypeName.INTEGER)),
                         root -> rows(root, (table, out) -> {
                             RelDataType rowType;
                             try {
@@ -70,13 +62,20 @@ public final class InformationSchema extends AbstractSchema {
                                         numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null});
                             }
                         })),
-                "views", new InfoTable(List.of("table_catalog", "table_schema", "table_name", "view_definition"),
-                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                "views", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "view_definition"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> rows(root, (table, out) -> {
                             if (table.table() instanceof ViewTable view) {
                                 out.add(new Object[]{view.getViewSql()});
                             }
                         })));
+    }
+
+    private static List<SystemTable.Col> cols(List<String> names, List<SqlTypeName> types) {
+        List<SystemTable.Col> cols = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            cols.add(SystemTable.col(names.get(i), types.get(i)));
+        }
+        return cols;
     }
 
     /** A table of a schema, as the rows above are made from. */
@@ -127,37 +126,5 @@ public final class InformationSchema extends AbstractSchema {
             return "VIEW";
         }
         return table.getJdbcTableType() == Schema.TableType.SYSTEM_TABLE ? "SYSTEM TABLE" : "BASE TABLE";
-    }
-
-    /** A read-only table computed on each scan from the connection's schemas. */
-    private static final class InfoTable extends AbstractTable implements ScannableTable {
-        private final List<String> names;
-        private final List<SqlTypeName> types;
-        private final Function<DataContext, List<Object[]>> rows;
-
-        InfoTable(List<String> names, List<SqlTypeName> types, Function<DataContext, List<Object[]>> rows) {
-            this.names = names;
-            this.types = types;
-            this.rows = rows;
-        }
-
-        @Override
-        public RelDataType getRowType(RelDataTypeFactory factory) {
-            RelDataTypeFactory.Builder b = factory.builder();
-            for (int i = 0; i < names.size(); i++) {
-                b.add(names.get(i), factory.createTypeWithNullability(factory.createSqlType(types.get(i)), true));
-            }
-            return b.build();
-        }
-
-        @Override
-        public Enumerable<Object[]> scan(DataContext root) {
-            return Linq4j.asEnumerable(rows.apply(root));
-        }
-
-        @Override
-        public Schema.TableType getJdbcTableType() {
-            return Schema.TableType.SYSTEM_TABLE;
-        }
     }
 }

@@ -11,15 +11,7 @@ import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
 import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
-import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Linq4j;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
-import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.impl.AbstractSchema;
-import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.lang.foreign.MemorySegment;
@@ -29,8 +21,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
+
+import static io.numacol.calcite.SystemTable.col;
 
 /**
  * Schema {@code sys}: what numacol holds where. {@code nodes} (the topology and the bytes numacol
@@ -50,34 +43,34 @@ public final class SysSchema extends AbstractSchema {
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         return Map.of(
-                "nodes", new SysTable(List.of(
+                "nodes", new SystemTable(List.of(
                         col("node_id", SqlTypeName.INTEGER), col("os_node", SqlTypeName.INTEGER),
                         col("cpus", SqlTypeName.VARCHAR), col("memory_bytes", SqlTypeName.BIGINT),
                         col("free_bytes", SqlTypeName.BIGINT), col("numacol_bytes", SqlTypeName.BIGINT),
                         col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR),
                         col("memory_limit_bytes", SqlTypeName.BIGINT), col("limit_used_bytes", SqlTypeName.BIGINT)),
-                        this::nodeRows),
-                "tables", new SysTable(List.of(
+                        root -> nodeRows()),
+                "tables", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
-                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), this::tableRows),
-                "columns", new SysTable(List.of(
+                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), root -> tableRows()),
+                "columns", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("ordinal", SqlTypeName.INTEGER), col("type", SqlTypeName.VARCHAR),
                         col("nullable", SqlTypeName.BOOLEAN), col("part", SqlTypeName.INTEGER),
                         col("row_count", SqlTypeName.BIGINT), col("dictionary_size", SqlTypeName.INTEGER),
                         col("bitcase", SqlTypeName.INTEGER), col("dictionary_bytes", SqlTypeName.BIGINT),
                         col("index_vector_bytes", SqlTypeName.BIGINT), col("index_bytes", SqlTypeName.BIGINT),
-                        col("placement", SqlTypeName.VARCHAR)), this::columnRows),
-                "placements", new SysTable(List.of(
+                        col("placement", SqlTypeName.VARCHAR)), root -> columnRows()),
+                "placements", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
-                        col("source", SqlTypeName.VARCHAR)), this::placementRows),
-                "indexes", new SysTable(List.of(
+                        col("source", SqlTypeName.VARCHAR)), root -> placementRows()),
+                "indexes", new SystemTable(List.of(
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
-                        col("built", SqlTypeName.BOOLEAN)), this::indexRows));
+                        col("built", SqlTypeName.BOOLEAN)), root -> indexRows()));
     }
 
     /** CREATE INDEX is recorded, not built (IndexDef says why): {@code built} is false, so a user sees it. */
@@ -166,44 +159,6 @@ public final class SysSchema extends AbstractSchema {
                 // dropped between the check and the snapshot
             }
         });
-    }
-
-    private record Col(String name, SqlTypeName type) {
-    }
-
-    private static Col col(String name, SqlTypeName type) {
-        return new Col(name, type);
-    }
-
-    /** A read-only table computed on each scan. */
-    private static final class SysTable extends AbstractTable implements ScannableTable {
-        private final List<Col> columns;
-        private final Supplier<List<Object[]>> rows;
-
-        SysTable(List<Col> columns, Supplier<List<Object[]>> rows) {
-            this.columns = columns;
-            this.rows = rows;
-        }
-
-        @Override
-        public RelDataType getRowType(RelDataTypeFactory factory) {
-            RelDataTypeFactory.Builder b = factory.builder();
-            for (Col c : columns) {
-                b.add(c.name(), factory.createTypeWithNullability(factory.createSqlType(c.type()), true));
-            }
-            return b.build();
-        }
-
-        @Override
-        public Enumerable<Object[]> scan(DataContext root) {
-            return Linq4j.asEnumerable(rows.get());
-        }
-
-        /** So that DatabaseMetaData.getTables(.., {"TABLE"}), as tools list a user's tables, leaves them out. */
-        @Override
-        public Schema.TableType getJdbcTableType() {
-            return Schema.TableType.SYSTEM_TABLE;
-        }
     }
 
     @Override

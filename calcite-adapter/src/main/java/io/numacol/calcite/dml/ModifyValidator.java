@@ -34,6 +34,7 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Calcite's validator, with the source of an UPDATE or DELETE made for numacol's copy-on-write
@@ -79,17 +80,7 @@ public final class ModifyValidator extends CalciteSqlValidator {
             // table another statement changes meanwhile
             SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
             select.add(SqlIdentifier.star(SqlParserPos.ZERO));
-            List<SqlNode> values = call.getSourceExpressionList();
-            for (int i = 0; i < values.size(); i++) {
-                SqlNode value = values.get(i);
-                if (condition != null) {
-                    SqlIdentifier column = (SqlIdentifier) call.getTargetColumnList().get(i);
-                    SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
-                            ? new SqlIdentifier(column.names.getLast(), column.getParserPosition()) : SqlLiteral.createNull(SqlParserPos.ZERO);
-                    value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(copy(condition)), SqlNodeList.of(value), typed);
-                }
-                select.add(SqlValidatorUtil.addAlias(value, SqlUtil.deriveAliasFromOrdinal(i)));
-            }
+            addValues(call, select, List.of(), condition == null ? null : () -> copy(condition));
             select.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
             return new SqlSelect(SqlParserPos.ZERO, null, select, source(target, call.getAlias()),
                     null, null, null, null, null, null, null, null, null);
@@ -108,28 +99,31 @@ public final class ModifyValidator extends CalciteSqlValidator {
             select.add(new SqlIdentifier(List.of(alias, column.getName()), SqlParserPos.ZERO));
         }
         SqlIdentifier flag = new SqlIdentifier(List.of(alias, MODIFIED), SqlParserPos.ZERO);
-        addValues(call, select, alias, flag);
+        addValues(call, select, List.of(alias), () -> flag.clone(SqlParserPos.ZERO));
         select.add(SqlValidatorUtil.addAlias(flag.clone(SqlParserPos.ZERO), MODIFIED));
         return new SqlSelect(SqlParserPos.ZERO, null, select, SqlValidatorUtil.addAlias(flagged, alias),
                 null, null, null, null, null, null, null, null, null);
     }
 
     /**
-     * The UPDATE's values, each as {@code CASE WHEN flag THEN value END}. A
-     * literal or a parameter is typed with its column, given as the ELSE (a literal the column's
-     * type cannot take fails as the statement is converted, naming it); any other value keeps
-     * its own type, for numacol to check as it stores it.
+     * The UPDATE's values, each as {@code CASE WHEN when THEN value END} where there is a {@code
+     * when} (a new node per value). A literal or a parameter is typed with its column (named
+     * under {@code qualifier}), given as the ELSE (a literal the column's type cannot take fails
+     * as the statement is converted, naming it); any other value keeps its own type, for numacol
+     * to check as it stores it.
      */
-    private static void addValues(SqlUpdate call, SqlNodeList select, String alias, SqlIdentifier flag) {
+    private static void addValues(SqlUpdate call, SqlNodeList select, List<String> qualifier, Supplier<SqlNode> when) {
         List<SqlNode> values = call.getSourceExpressionList();
         for (int i = 0; i < values.size(); i++) {
             SqlNode value = values.get(i);
-            SqlIdentifier target = (SqlIdentifier) call.getTargetColumnList().get(i);
-            SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
-                    ? new SqlIdentifier(List.of(alias, target.names.getLast()), target.getParserPosition())
-                    : SqlLiteral.createNull(SqlParserPos.ZERO);
-            value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(flag.clone(SqlParserPos.ZERO)),
-                    SqlNodeList.of(value), typed);
+            if (when != null) {
+                SqlIdentifier target = (SqlIdentifier) call.getTargetColumnList().get(i);
+                List<String> column = new ArrayList<>(qualifier);
+                column.add(target.names.getLast());
+                SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
+                        ? new SqlIdentifier(column, target.getParserPosition()) : SqlLiteral.createNull(SqlParserPos.ZERO);
+                value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(when.get()), SqlNodeList.of(value), typed);
+            }
             // unique aliases, as Calcite's own: SET x = y would otherwise name two columns y
             select.add(SqlValidatorUtil.addAlias(value, SqlUtil.deriveAliasFromOrdinal(i)));
         }
