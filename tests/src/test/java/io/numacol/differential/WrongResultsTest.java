@@ -228,6 +228,13 @@ class WrongResultsTest {
                     + "WHERE 3 >= (SELECT MIN(3) FROM t1 AS s6 WHERE s6.ia = a1.ib)) AS a0",
             "SELECT COUNT(*), MAX(x) FROM (SELECT DISTINCT (a0.c0 AND UPPER('b') = 'B') AS x FROM (SELECT TRUE AS c0 FROM t2 AS a1 "
                     + "WHERE a1.ia IN (SELECT s.ib FROM t3 AS s WHERE s.k2 = a1.k AND s.ia > 5000)) AS a0) AS q",
+            // 33. a constant key below a contradictory filter, in a correlated query: one row over no rows (CalciteDefects 3)
+            "SELECT TRUE AS c1 FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > 0) AS c1, 3.375E0 AS c2 FROM t1 AS a1) AS a0 "
+                    + "WHERE (a0.c1 IS DISTINCT FROM a0.c1 AND a0.c2 <> 3.0E0) GROUP BY a0.c2",
+            "SELECT a0.c2, COUNT(*) FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > s3.ib) AS c1, 'x' AS c2 FROM t1 AS a1) AS a0 "
+                    + "WHERE a0.c1 AND NOT a0.c1 GROUP BY a0.c2",
+            "SELECT a0.c2, COUNT(*) FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > s3.ib) AS c1, 'x' AS c2 FROM t1 AS a1) AS a0 "
+                    + "WHERE a0.c1 GROUP BY a0.c2",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -109,7 +109,9 @@ import java.util.function.UnaryOperator;
  *       predicates) and where correlation is only inside them ({@code EXISTS (SELECT .. WHERE k = (SELECT ..
  *       correlated))} was always true), and where a key is constant once the projections below
  *       are merged ({@code SELECT DISTINCT ('b' LIKE '%x%' OR c)} over a c that is TRUE gave a
- *       row over no rows).</li>
+ *       row over no rows), and where the key's literal is below a contradictory filter, which
+ *       leaves Calcite's predicate inference without constants ({@code WHERE c IS DISTINCT FROM c
+ *       GROUP BY 3.375} gave a row).</li>
  *   <li><b>Nullability-dropping casts</b> ({@link #strongCasts}): {@code RexSimplify} rewrites
  *       {@code COALESCE(x, 14009) <= 9999} to {@code CAST(x AS BIGINT NOT NULL) <= 9999}, which is
  *       right if the cast passes NULL through as its simplifications assume, but Calcite's
@@ -684,14 +686,39 @@ public final class CalciteDefects {
             // simplified, as the decorrelator's builder will (k BETWEEN 5 AND 3 is FALSE), with the
             // constants of the projection's input in place: it merges the projections below, so
             // 'b' LIKE '%x%' OR c over a c that is TRUE is a constant key too
-            RexNode value = input instanceof Project project
-                    && simplifier.simplifyPreservingType(withInputConstants(project, project.getProjects().get(key))) instanceof RexLiteral literal
-                    ? literal : constants.get(RexInputRef.of(key, input.getRowType()));
+            // (traced first: the predicates are empty where a filter below is contradictory)
+            RexNode value = tracedLiteral(input, key);
+            if (value == null) {
+                value = input instanceof Project project
+                        && simplifier.simplifyPreservingType(withInputConstants(project, project.getProjects().get(key))) instanceof RexLiteral literal
+                        ? literal : constants.get(RexInputRef.of(key, input.getRowType()));
+            }
             if (value instanceof RexLiteral literal && literal.getType().equals(type)) {
                 literals.put(key, literal);
             }
         }
         return literals;
+    }
+
+    /** The literal column {@code i} of {@code rel} holds, followed down through projections and filters; null if none. */
+    private static RexLiteral tracedLiteral(RelNode rel, int i) {
+        while (true) {
+            if (rel instanceof Project project) {
+                RexNode e = project.getProjects().get(i);
+                if (e instanceof RexLiteral literal) {
+                    return literal;
+                }
+                if (!(e instanceof RexInputRef ref)) {
+                    return null;
+                }
+                i = ref.getIndex();
+                rel = project.getInput();
+            } else if (rel instanceof Filter || rel instanceof Sort) {
+                rel = rel.getInput(0);
+            } else {
+                return null;
+            }
+        }
     }
 
     /** {@code e}, an expression of {@code project}, with the input's columns that are constant replaced by their values. */
