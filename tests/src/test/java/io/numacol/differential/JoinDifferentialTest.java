@@ -69,7 +69,7 @@ class JoinDifferentialTest {
         if (random.nextInt(5) == 0) { // a condition on values: two columns of a table compared, NULLs, OR, NOT
             filter = and(filter, "(x.k2 < x.k3 OR NOT (x.ib >= " + random.nextInt(-30, 30) + ") OR x.dd > DATE '2022-06-01')");
         }
-        return switch (random.nextInt(18)) {
+        return switch (random.nextInt(21)) {
             case 0 -> "SELECT COUNT(*), SUM(y.ia), COUNT(y.vs), MIN(x.vs), MAX(y.dd) FROM " + a + " x JOIN " + b + " y ON " + on + filter;
             case 1 -> "SELECT COUNT(*), SUM(x.ib), COUNT(y.k), MAX(y.vs), MIN(y.dm) FROM " + a + " x LEFT JOIN " + b + " y ON " + on + filter;
             case 2 -> "SELECT COUNT(*), SUM(x.ia), MIN(x.fd) FROM " + a + " x" + and(filter, "x." + key[0] + " IN (SELECT y." + key[1]
@@ -108,6 +108,12 @@ class JoinDifferentialTest {
             case 17 -> "SELECT SUBSTRING(x.vs, " + random.nextInt(0, 3) + ", 2) AS p, COUNT(*), SUM(y.ia) FROM " + a + " x JOIN " + b
                     + " y ON " + on + " WHERE SUBSTRING(y.vs, 2, 1) IN ('a', 'b', '1', '7') OR SUBSTRING(y.vs, 3) = 'x'"
                     + " GROUP BY SUBSTRING(x.vs, 1, 2), p";
+            // TPC-H Q21's shape: an EXISTS and a NOT EXISTS correlated by a key and an inequality, one with a condition of its own
+            case 18 -> "SELECT x.vs, COUNT(*) FROM " + a + " x" + and(filter, "EXISTS (SELECT 1 FROM " + b + " y WHERE " + on
+                    + " AND y.ia <> x.ia) AND NOT EXISTS (SELECT 1 FROM " + b + " y WHERE " + on + " AND y.ia <> x.ia AND y.ib > "
+                    + random.nextInt(-30, 30) + ")") + " GROUP BY x.vs";
+            case 19 -> "SELECT COUNT(*), SUM(x.ia) FROM " + a + " x" + and(filter, (random.nextBoolean() ? "NOT " : "")
+                    + "EXISTS (SELECT y.k FROM " + b + " y WHERE y.ia > x.ib + " + random.nextInt(0, 2000) + " AND y.vs IS NOT NULL)");
             default -> "SELECT x.k, x.dm * 3 + 1, y.ia - x.ia, y.fd * 2 FROM " + a + " x JOIN " + b + " y ON " + on + " WHERE x.k < 100";
         };
     }

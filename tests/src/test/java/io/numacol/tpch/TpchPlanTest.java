@@ -98,6 +98,19 @@ class TpchPlanTest {
         assertThat(explain(19)).contains("NumacolFilter(condition=[AND(OR(=($3, 'Brand#12'), =($3, 'Brand#23'), =($3, 'Brand#34'))");
     }
 
+    /**
+     * Correlated EXISTS and NOT EXISTS are SEMI and ANTI joins on the subquery's correlated
+     * conditions (ExistsJoins): Q21 scans lineitem three times, not seven as its decorrelation did.
+     */
+    @org.junit.jupiter.api.Test
+    void existsSubqueriesAreSemiAndAntiJoins() throws Exception {
+        String q21 = explain(21);
+        assertThat(q21).contains("joinType=[semi]").contains("joinType=[anti]");
+        assertThat(scans(q21).stream().filter("lineitem"::equals)).hasSize(3);
+        assertThat(explain(4)).contains("joinType=[semi]").doesNotContain("NumacolAggregate(group=[{0}])");
+        assertThat(explain(22)).contains("joinType=[anti]");
+    }
+
     /** The tables a plan scans, in the order it prints them (a join's probe side first). */
     private static java.util.List<String> scans(String plan) {
         java.util.List<String> tables = new java.util.ArrayList<>();

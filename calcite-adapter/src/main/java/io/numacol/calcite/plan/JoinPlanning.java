@@ -86,6 +86,7 @@ public final class JoinPlanning {
         return Programs.sequence(
                 step(CalciteDefects::nullComparisons),
                 step(CalciteDefects::nullInSubQueries),
+                step(ExistsJoins::rewrite),
                 Programs.subQuery(KeyMetadata.PROVIDER),
                 step(CalciteDefects::protectConstantKeys),
                 step(CalciteDefects::pullUpLiteralKeys),
