@@ -44,6 +44,13 @@ public sealed interface ColumnFilter {
         }
     }
 
+    /** Strings that start with {@code prefix} ({@code LIKE 'abc%'}): one vid range of a part's sorted dictionary. */
+    record Prefix(int column, String prefix) implements ColumnFilter {
+        public Prefix {
+            java.util.Objects.requireNonNull(prefix, "prefix");
+        }
+    }
+
     /** {@code IS NULL}, or {@code IS NOT NULL} when negated. */
     record IsNull(int column, boolean negated) implements ColumnFilter {
     }
@@ -96,6 +103,7 @@ public sealed interface ColumnFilter {
                 return found.isEmpty() ? VidPredicate.of(VidRange.EMPTY)
                         : VidPredicate.in(found.stream().mapToInt(Integer::intValue).toArray());
             });
+            case Prefix p -> leaf(part, p.column(), d -> VidPredicate.of(((StringDictionary) d).withPrefix(p.prefix())));
             case Matching m -> leaf(part, m.column(), d -> {
                 List<Integer> found = new ArrayList<>();
                 for (int vid = 0; vid < d.size(); vid++) {
@@ -146,6 +154,7 @@ public sealed interface ColumnFilter {
             case Range r -> r.column();
             case In in -> in.column();
             case Matching m -> m.column();
+            case Prefix p -> p.column();
             default -> throw new IllegalArgumentException("not a value predicate: " + leaf);
         };
     }

@@ -121,6 +121,27 @@ public final class StringDictionary implements Dictionary {
         return VidRange.of(lowerBound(low), upperBound(high));
     }
 
+    /**
+     * The vids of the values that start with {@code prefix}: one range, since a byte order puts
+     * the values sharing a prefix next to each other (LIKE 'abc%' in two binary searches).
+     */
+    public VidRange withPrefix(String prefix) {
+        MemorySegment probe = MemorySegment.ofArray(Utf8.encode(Objects.requireNonNull(prefix, "prefix")));
+        IntUnaryOperator vsPrefix = vid -> comparePrefix(vid, probe);
+        return VidRange.of(Search.lowerBound(size, vsPrefix), Search.upperBound(size, vsPrefix));
+    }
+
+    /** The value at {@code vid} against the probe's bytes, 0 where the value starts with them. */
+    private int comparePrefix(int vid, MemorySegment probe) {
+        long start = offsets.getAtIndex(JAVA_LONG, vid);
+        long n = Math.min(offsets.getAtIndex(JAVA_LONG, vid + 1) - start, probe.byteSize());
+        long at = MemorySegment.mismatch(data, start, start + n, probe, 0, n);
+        if (at < 0) {
+            return n == probe.byteSize() ? 0 : -1; // a shorter value that the probe starts with sorts first
+        }
+        return Integer.compare(Byte.toUnsignedInt(data.get(JAVA_BYTE, start + at)), Byte.toUnsignedInt(probe.get(JAVA_BYTE, at)));
+    }
+
     /** Encodes the probe once; each search step then compares bytes. */
     private IntUnaryOperator comparedTo(String value) {
         MemorySegment probe = MemorySegment.ofArray(Utf8.encode(Objects.requireNonNull(value, "value")));

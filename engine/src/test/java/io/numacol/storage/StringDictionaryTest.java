@@ -7,8 +7,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -66,6 +68,31 @@ class StringDictionaryTest extends OffHeapTest {
         for (String probe : new String[] {"", "\u0000", "\uFFFF", "\uDBFF\uDFFF", "zzzzzzzzzzzzzz"}) {
             assertLookups(Arrays.binarySearch(reference, probe.getBytes(UTF_8), BYTES),
                     d.find(probe), d.lowerBound(probe), d.upperBound(probe));
+        }
+    }
+
+    /** withPrefix is the vids whose value starts with the prefix, whatever the prefix's length or characters. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void prefixesAreVidRanges(long seed) {
+        Random random = new Random(seed);
+        int n = random.nextInt(1, 2_000);
+        String[] raw = IntStream.range(0, n).mapToObj(i -> randomString(random)).toArray(String[]::new);
+        String[] values = DictionaryValues.sortedDistinct(raw, n);
+        StringDictionary d = StringDictionary.build(values, values.length, arena, MemoryPlacement.onNode(0));
+        List<String> probes = new ArrayList<>(List.of("", "\u0000", "\uFFFF", "\uDBFF\uDFFF", "zzzz"));
+        for (int i = 0; i < 200; i++) {
+            String v = values[random.nextInt(values.length)];
+            probes.add(v.substring(0, random.nextInt(v.length() + 1)));
+            probes.add(randomString(random));
+        }
+        for (String prefix : probes) {
+            if (!prefix.equals(new String(prefix.getBytes(UTF_8), UTF_8))) {
+                continue; // an unpaired surrogate (a value cut inside a pair) has no UTF-8 form
+            }
+            int[] expected = IntStream.range(0, values.length).filter(v -> values[v].startsWith(prefix)).toArray();
+            VidRange range = d.withPrefix(prefix);
+            assertThat(IntStream.range(range.from(), range.to()).toArray()).as("prefix %s", prefix).containsExactly(expected);
         }
     }
 
