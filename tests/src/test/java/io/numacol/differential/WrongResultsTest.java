@@ -235,6 +235,11 @@ class WrongResultsTest {
                     + "WHERE a0.c1 AND NOT a0.c1 GROUP BY a0.c2",
             "SELECT a0.c2, COUNT(*) FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > s3.ib) AS c1, 'x' AS c2 FROM t1 AS a1) AS a0 "
                     + "WHERE a0.c1 GROUP BY a0.c2",
+            // 34. the decorrelator failing (NullPointerException) on a NOT IN inside a correlated scalar subquery (CalciteDefects 8)
+            "SELECT DISTINCT (SELECT (COUNT(*) > 5) FROM t3 AS s2 WHERE s2.dd = a0.dd AND (a0.k > 0) NOT IN "
+                    + "(SELECT s3.k > 0 FROM t1 AS s3 WHERE s3.dm = s2.k)) AS c0 FROM t1 AS a0 WHERE -11.07 > 1.03",
+            "SELECT DISTINCT (SELECT (COUNT(*) > 0) FROM t3 AS s2 WHERE s2.dd = a0.dd AND (a0.k > 0) NOT IN "
+                    + "(SELECT s3.k > 0 FROM t1 AS s3 WHERE s3.dm = s2.k)) AS c0 FROM t1 AS a0 WHERE a0.k < 50",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -144,7 +144,8 @@ import java.util.function.UnaryOperator;
  *       rewrites the answer does not need. Calcite's field trimmer fails on some correlated
  *       subqueries over joins (a correlated field it maps to -1), its decorrelator on others
  *       (a relation with its fields in another order, a set operation whose branches it gave
- *       different columns). Where either throws, the plan goes on
+ *       different columns, a NOT IN inside a correlated scalar subquery whose variable it cannot
+ *       find: NullPointerException). Where either throws, the plan goes on
  *       without that rewrite: untrimmed, or correlated (run by Calcite's correlate operator).</li>
  *   <li><b>A grand total beside a DISTINCT aggregate over no rows</b> ({@link #replaceRules}):
  *       Calcite rewrites {@code SUM(DISTINCT x) ... HAVING COUNT(*) <= 2} with GROUPING SETS
@@ -300,7 +301,8 @@ public final class CalciteDefects {
         try {
             RelNode result = rewrite.get();
             return RelOptUtil.areRowTypesEqual(rel.getRowType(), result.getRowType(), false) ? result : rel;
-        } catch (IndexOutOfBoundsException | IllegalArgumentException | Mappings.NoElementException | AssertionError e) {
+        } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException | Mappings.NoElementException
+                | AssertionError e) {
             return rel;
         }
     }
