@@ -108,6 +108,30 @@ final class Batch implements ColumnVectors {
         return generation;
     }
 
+    /**
+     * Keeps the selected rows whose vid of {@code column} is set in {@code vidMask}: a filter on
+     * stored codes, before any value of the block is decoded (a hash join's build keys, {@link
+     * KeyFilter#vidMask}).
+     */
+    void retain(int column, long[] vidMask) {
+        int[] v = vids(column);
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            int vid = v[i];
+            if ((vidMask[vid >>> 6] & (1L << vid)) != 0) {
+                selected[n] = selected[i];
+                v[n++] = vid;
+            }
+        }
+        if (n == size) {
+            return;
+        }
+        size = n;
+        dense = false;
+        generation++; // every other column's arrays are for the rows before
+        vidsStamp[column] = generation;
+    }
+
     /** The selected rows' vids of {@code column}. */
     int[] vids(int column) {
         int[] out = vids[column];

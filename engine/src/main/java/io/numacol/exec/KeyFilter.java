@@ -1,6 +1,10 @@
 package io.numacol.exec;
 
+import io.numacol.storage.Column;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.Dictionary;
+import io.numacol.storage.LongDictionary;
+import io.numacol.storage.StringDictionary;
 
 import java.util.Arrays;
 import java.util.HashSet;
@@ -22,6 +26,7 @@ final class KeyFilter {
     private final int shift;
     private final Set<String> strings;
     private final int size;
+    private final java.util.Map<Dictionary, long[]> masks = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static final long EMPTY = Long.MIN_VALUE;
 
@@ -92,12 +97,73 @@ final class KeyFilter {
         if (strings != null) {
             return strings.contains(chunk.strings[column][row]);
         }
-        long v = bits(chunk, column, row);
+        return containsBits(bits(chunk, column, row));
+    }
+
+    /** Whether {@link #vidMask} can take a column of this storage kind (a DOUBLE's keys are normalized bits: no). */
+    boolean masksVids() {
+        return type.storageKind() != io.numacol.storage.StorageKind.DOUBLE;
+    }
+
+    /**
+     * The vids of {@code column}'s dictionary whose value is a key, as a bit mask (the null vid
+     * never set): computed once per dictionary and shared by the scan's tasks. Few keys are
+     * looked up in the dictionary, many keys tested against each of its values.
+     */
+    long[] vidMask(Column column) {
+        return masks.computeIfAbsent(column.dictionary(), d -> {
+            long[] mask = new long[(d.size() >>> 6) + 2]; // the null vid (d.size()) has a word too
+            int logSize = 32 - Integer.numberOfLeadingZeros(Math.max(1, d.size()));
+            boolean lookUp = (long) size * logSize < d.size();
+            switch (d) {
+                case LongDictionary longs when lookUp -> {
+                    for (long k : slots) {
+                        if (k != EMPTY) {
+                            set(mask, longs.find(k));
+                        }
+                    }
+                    if (hasEmpty) {
+                        set(mask, longs.find(EMPTY));
+                    }
+                }
+                case LongDictionary longs -> {
+                    for (int vid = 0; vid < longs.size(); vid++) {
+                        if (containsBits(longs.getLong(vid))) {
+                            set(mask, vid);
+                        }
+                    }
+                }
+                case StringDictionary text when lookUp -> strings.forEach(k -> set(mask, text.find(k)));
+                case StringDictionary text -> {
+                    for (int vid = 0; vid < text.size(); vid++) {
+                        if (strings.contains(text.getString(vid))) {
+                            set(mask, vid);
+                        }
+                    }
+                }
+                default -> throw new IllegalStateException("no vid mask for " + d);
+            }
+            return mask;
+        });
+    }
+
+    /** How many dictionaries have a vid mask (for tests). */
+    int maskedDictionaries() {
+        return masks.size();
+    }
+
+    private static void set(long[] mask, int vid) {
+        if (vid >= 0) {
+            mask[vid >>> 6] |= 1L << vid;
+        }
+    }
+
+    private boolean containsBits(long v) {
         if (v == EMPTY) {
             return hasEmpty;
         }
-        int mask = slots.length - 1;
-        for (int s = slot(v, shift); ; s = (s + 1) & mask) {
+        int m = slots.length - 1;
+        for (int s = slot(v, shift); ; s = (s + 1) & m) {
             long k = slots[s];
             if (k == v) {
                 return true;

@@ -18,6 +18,7 @@ import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,22 @@ public final class PipelineExecutor {
     private sealed interface Source {
     }
 
-    private record TableSource(PlanNode.Scan scan) implements Source {
+    /**
+     * A table scan, with the build keys of hash joins directly above it tested on the vids of
+     * their columns ({@code keys}, table column to keys) before a value is decoded.
+     */
+    private record TableSource(PlanNode.Scan scan, Map<Integer, KeyFilter> keys) implements Source {
+        TableSource {
+            keys = Map.copyOf(keys);
+        }
+
+        TableSource withKeys(int tableColumn, KeyFilter filter) {
+            Map<Integer, KeyFilter> more = new HashMap<>(keys);
+            if (more.putIfAbsent(tableColumn, filter) != null) {
+                return null;
+            }
+            return new TableSource(scan, more);
+        }
     }
 
     private record StoreSource(RowStore rows) implements Source {
@@ -255,7 +271,7 @@ public final class PipelineExecutor {
         /** The pipeline that computes {@code node}; the pipelines it depends on are run on the way. */
         private Pipeline compile(PlanNode node) {
             return switch (node) {
-                case PlanNode.Scan scan -> new Pipeline(new TableSource(scan), List.of(), scan.types(), TaskClass.SCAN, false);
+                case PlanNode.Scan scan -> new Pipeline(new TableSource(scan, Map.of()), List.of(), scan.types(), TaskClass.SCAN, false);
                 case PlanNode.Aggregate a -> stored(a);
                 case PlanNode.Sort s -> stored(s);
                 case PlanNode.Rows r -> stored(r);
@@ -275,6 +291,13 @@ public final class PipelineExecutor {
                     Pipeline input = compile(filter.input());
                     List<ColumnType> types = filter.types();
                     RowPredicate condition = filter.condition();
+                    if (condition instanceof RowPredicate.InKeys k && k.keys() != null && k.keys().masksVids()
+                            && input.operators().isEmpty() && input.source() instanceof TableSource table) {
+                        TableSource masked = table.withKeys(table.scan().columns()[k.column()], k.keys());
+                        if (masked != null) {
+                            yield new Pipeline(masked, input.operators(), input.types(), input.taskClass(), input.empty());
+                        }
+                    }
                     yield input.with(() -> new Operator() {
                         private final ConditionKernel kernel = new ConditionKernel(condition);
                         private final boolean[] keep = new boolean[Chunk.CAPACITY];
@@ -426,7 +449,7 @@ public final class PipelineExecutor {
             List<PipelineTask<S>> tasks = new ArrayList<>();
             if (!pipeline.empty()) {
                 switch (pipeline.source()) {
-                    case TableSource(PlanNode.Scan scan) -> {
+                    case TableSource(PlanNode.Scan scan, var keys) -> {
                         try (TableSnapshot snapshot = scan.table().snapshot()) {
                             TaskGroup group = statement.newTaskGroup();
                             try {
@@ -584,6 +607,7 @@ public final class PipelineExecutor {
                 filter.eval(kernel, from, to, bits);
             }
             PlanNode.Scan scan = ((TableSource) pipeline.source()).scan();
+            Map<Integer, KeyFilter> keys = ((TableSource) pipeline.source()).keys();
             int[] columns = scan.columns();
             Chunk chunk = new Chunk(scan.types());
             Batch batch = new Batch(part);
@@ -593,6 +617,9 @@ public final class PipelineExecutor {
                     return false;
                 }
                 batch.select(block, Math.min(to, block + Chunk.CAPACITY), bits);
+                for (Map.Entry<Integer, KeyFilter> k : keys.entrySet()) {
+                    batch.retain(k.getKey(), k.getValue().vidMask(part.column(k.getKey())));
+                }
                 if (batch.size() == 0) {
                     continue;
                 }

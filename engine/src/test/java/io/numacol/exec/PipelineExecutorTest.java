@@ -371,6 +371,42 @@ class PipelineExecutorTest {
         assertThat(RuntimeFilters.push(few, 0, () -> none, node -> false)).isNull();
     }
 
+    /**
+     * Build keys right above a scan filter its rows on vids (KeyFilter.vidMask), looked up in each
+     * part's dictionary when few and tested against each dictionary value when many; NULL never
+     * matches.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"0, 3", "0, 1000", "2, 2", "2, 40"})
+    void buildKeysFilterAScanOnVids(int column, int keyCount) {
+        ColumnType type = column == 0 ? ColumnType.bigint() : ColumnType.varchar(6);
+        Chunk keys = new Chunk(List.of(type)).allocate();
+        java.util.Set<Object> wanted = new java.util.HashSet<>();
+        Random random = new Random(keyCount);
+        for (int i = 0; i < keyCount; i++) {
+            if (column == 0) {
+                long k = random.nextInt(2_500);
+                keys.longs[0][i] = k;
+                wanted.add(k);
+            } else {
+                String k = "s" + random.nextInt(45);
+                keys.strings[0][i] = k;
+                wanted.add(k);
+            }
+        }
+        keys.nulls[0][keyCount - 1] = true; // a NULL key matches nothing
+        wanted.clear();
+        for (int i = 0; i < keyCount - 1; i++) {
+            wanted.add(column == 0 ? keys.longs[0][i] : keys.strings[0][i]);
+        }
+        keys.size = keyCount;
+        KeyFilter filter = KeyFilter.of(List.of(keys), 0, type, keyCount);
+        PlanNode plan = new PlanNode.Filter(scan(left), new RowPredicate.InKeys(column, filter));
+        List<Object[]> expected = leftRows.stream().filter(r -> r[column] != null && wanted.contains(r[column])).toList();
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+        assertThat(filter.maskedDictionaries()).as("tested on vids").isEqualTo(left.parts().size());
+    }
+
     /** A join without keys to a one-row side (a scalar subquery): the residual alone decides. */
     @Test
     void aJoinWithoutKeysTestsEveryPair() {
