@@ -40,6 +40,9 @@ import java.util.function.UnaryOperator;
  * before the cost-based one (as {@link Programs#heuristicJoinOrder} does, for every query).
  *
  * <ol>
+ *   <li>Correlated EXISTS and NOT EXISTS conjuncts become SEMI and ANTI joins on the
+ *       subquery's correlated conditions ({@link ExistsJoins}), before Calcite removes the other
+ *       subqueries and decorrelates them.</li>
  *   <li>Filter conditions get the conjuncts shared by every branch of an OR pulled out in front
  *       ({@link RexUtil#pullFactors}): TPC-H Q19 repeats its only join condition inside each
  *       branch, which otherwise leaves a nested-loop join over the whole OR. The conditions an
