@@ -392,7 +392,7 @@ public final class PipelineExecutor {
                 if (!join.nullsEqual()[i]) { // one key's equality is already a condition every match meets
                     int key = buildKeys[i];
                     PlanNode pushed = RuntimeFilters.push(probeSide, probeKeys[i],
-                            () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()), this::shared);
+                            () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()), this::shared, built.rows());
                     return pushed == null ? probeSide : pushed;
                 }
             }
