@@ -2,6 +2,7 @@ package io.numacol.exec;
 
 import io.numacol.scan.BitVector;
 import io.numacol.storage.Column;
+import io.numacol.storage.Dictionary;
 import io.numacol.storage.DoubleDictionary;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.LongDictionary;
@@ -109,16 +110,24 @@ final class Batch implements ColumnVectors {
     }
 
     /**
-     * Keeps the selected rows whose vid of {@code column} is set in {@code vidMask}: a filter on
-     * stored codes, before any value of the block is decoded (a hash join's build keys, {@link
-     * KeyFilter#vidMask}).
+     * Keeps the selected rows whose value of {@code column} is one of {@code keys}, tested on
+     * vids before any value of the block is decoded, each distinct vid once per scan ({@link
+     * KeyFilter#vidStates}).
      */
-    void retain(int column, long[] vidMask) {
+    void retain(int column, KeyFilter keys) {
+        Column c = part.column(column);
+        Dictionary d = c.dictionary();
+        byte[] states = keys.vidStates(c);
         int[] v = vids(column);
         int n = 0;
         for (int i = 0; i < size; i++) {
             int vid = v[i];
-            if ((vidMask[vid >>> 6] & (1L << vid)) != 0) {
+            byte state = states[vid];
+            if (state == 0) {
+                state = keys.isKey(d, vid) ? KeyFilter.KEY : KeyFilter.NOT_KEY;
+                states[vid] = state;
+            }
+            if (state == KeyFilter.KEY) {
                 selected[n] = selected[i];
                 v[n++] = vid;
             }

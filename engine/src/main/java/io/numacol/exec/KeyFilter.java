@@ -26,7 +26,7 @@ final class KeyFilter {
     private final int shift;
     private final Set<String> strings;
     private final int size;
-    private final java.util.Map<Dictionary, long[]> masks = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Dictionary, byte[]> states = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static final long EMPTY = Long.MIN_VALUE;
 
@@ -100,62 +100,40 @@ final class KeyFilter {
         return containsBits(bits(chunk, column, row));
     }
 
-    /** Whether {@link #vidMask} can take a column of this storage kind (a DOUBLE's keys are normalized bits: no). */
-    boolean masksVids() {
+    /** Whether {@link #vidStates} can take a column of this storage kind (a DOUBLE's keys are normalized bits: no). */
+    boolean testsVids() {
         return type.storageKind() != io.numacol.storage.StorageKind.DOUBLE;
     }
 
     /**
-     * The vids of {@code column}'s dictionary whose value is a key, as a bit mask (the null vid
-     * never set): computed once per dictionary and shared by the scan's tasks. Few keys are
-     * looked up in the dictionary, many keys tested against each of its values.
+     * Per vid of {@code column}'s dictionary whether its value is a key ({@link #KEY}, {@link
+     * #NOT_KEY}, or 0 not known yet), shared by the scan's tasks and filled as they meet vids
+     * ({@link #isKey}): a scan tests each distinct value once, never more values than it reads
+     * (racing tasks write the same answer). The null vid is never a key.
      */
-    long[] vidMask(Column column) {
-        return masks.computeIfAbsent(column.dictionary(), d -> {
-            long[] mask = new long[(d.size() >>> 6) + 2]; // the null vid (d.size()) has a word too
-            int logSize = 32 - Integer.numberOfLeadingZeros(Math.max(1, d.size()));
-            boolean lookUp = (long) size * logSize < d.size();
-            switch (d) {
-                case LongDictionary longs when lookUp -> {
-                    for (long k : slots) {
-                        if (k != EMPTY) {
-                            set(mask, longs.find(k));
-                        }
-                    }
-                    if (hasEmpty) {
-                        set(mask, longs.find(EMPTY));
-                    }
-                }
-                case LongDictionary longs -> {
-                    for (int vid = 0; vid < longs.size(); vid++) {
-                        if (containsBits(longs.getLong(vid))) {
-                            set(mask, vid);
-                        }
-                    }
-                }
-                case StringDictionary text when lookUp -> strings.forEach(k -> set(mask, text.find(k)));
-                case StringDictionary text -> {
-                    for (int vid = 0; vid < text.size(); vid++) {
-                        if (strings.contains(text.getString(vid))) {
-                            set(mask, vid);
-                        }
-                    }
-                }
-                default -> throw new IllegalStateException("no vid mask for " + d);
-            }
-            return mask;
+    byte[] vidStates(Column column) {
+        return states.computeIfAbsent(column.dictionary(), d -> {
+            byte[] s = new byte[d.size() + 1];
+            s[d.size()] = NOT_KEY;
+            return s;
         });
     }
 
-    /** How many dictionaries have a vid mask (for tests). */
-    int maskedDictionaries() {
-        return masks.size();
+    static final byte KEY = 1;
+    static final byte NOT_KEY = 2;
+
+    /** How many dictionaries a scan tested on vids (for tests). */
+    int dictionariesTested() {
+        return states.size();
     }
 
-    private static void set(long[] mask, int vid) {
-        if (vid >= 0) {
-            mask[vid >>> 6] |= 1L << vid;
-        }
+    /** Whether the value at {@code vid} of dictionary {@code d} is a key. */
+    boolean isKey(Dictionary d, int vid) {
+        return switch (d) {
+            case LongDictionary longs -> containsBits(longs.getLong(vid));
+            case StringDictionary text -> strings.contains(text.getString(vid));
+            default -> throw new IllegalStateException("no vid test for " + d);
+        };
     }
 
     private boolean containsBits(long v) {

@@ -291,7 +291,7 @@ public final class PipelineExecutor {
                     Pipeline input = compile(filter.input());
                     List<ColumnType> types = filter.types();
                     RowPredicate condition = filter.condition();
-                    if (condition instanceof RowPredicate.InKeys k && k.keys() != null && k.keys().masksVids()
+                    if (condition instanceof RowPredicate.InKeys k && k.keys() != null && k.keys().testsVids()
                             && input.operators().isEmpty() && input.source() instanceof TableSource table) {
                         TableSource masked = table.withKeys(table.scan().columns()[k.column()], k.keys());
                         if (masked != null) {
@@ -618,7 +618,7 @@ public final class PipelineExecutor {
                 }
                 batch.select(block, Math.min(to, block + Chunk.CAPACITY), bits);
                 for (Map.Entry<Integer, KeyFilter> k : keys.entrySet()) {
-                    batch.retain(k.getKey(), k.getValue().vidMask(part.column(k.getKey())));
+                    batch.retain(k.getKey(), k.getValue());
                 }
                 if (batch.size() == 0) {
                     continue;

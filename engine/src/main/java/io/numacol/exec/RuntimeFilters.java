@@ -8,7 +8,7 @@ package io.numacol.exec;
  * with that same key, so dropping such rows early changes no result. It pays below a
  * pipeline breaker, and right above a scan when the keys are few beside the column's distinct
  * values: there the scan tests them on vids before it decodes a value ({@link
- * KeyFilter#vidMask}), cheaper than the probe's lookup in a hash table (Q5 probes 6 million
+ * KeyFilter#vidStates}), cheaper than the probe's lookup in a hash table (Q5 probes 6 million
  * lineitems for the orders of one year). Elsewhere the probe drops those rows as cheaply.
  */
 final class RuntimeFilters {
@@ -23,7 +23,9 @@ final class RuntimeFilters {
     static PlanNode push(PlanNode probe, int column, java.util.function.Supplier<KeyFilter> keys,
                          java.util.function.Predicate<PlanNode> shared, long buildRows) {
         Pushed planned = into(probe, column, null, shared);
-        boolean fewAtScan = planned.scanValues > 2 * buildRows
+        // the scan tests each distinct value it meets once: it pays where values repeat (lineitem's
+        // order and supplier keys), not on a unique column, where the probe's lookup is as cheap
+        boolean fewAtScan = planned.scanValues > 2 * buildRows && 2 * planned.scanValues <= planned.scanRows
                 && probe.types().get(column).storageKind() != io.numacol.storage.StorageKind.DOUBLE;
         if (!planned.belowBreaker && !fewAtScan) {
             return null;
@@ -31,10 +33,17 @@ final class RuntimeFilters {
         return into(probe, column, keys.get(), shared).node;
     }
 
-    /** Where the filter went: below a breaker, or right above a scan whose column has {@code scanValues} distinct values (0 if not). */
-    private record Pushed(PlanNode node, boolean belowBreaker, long scanValues) {
+    /**
+     * Where the filter went: below a breaker, or right above a scan of {@code scanRows} rows
+     * whose column has {@code scanValues} distinct values (both 0 if not).
+     */
+    private record Pushed(PlanNode node, boolean belowBreaker, long scanValues, long scanRows) {
         Pushed(PlanNode node, boolean belowBreaker) {
-            this(node, belowBreaker, 0);
+            this(node, belowBreaker, 0, 0);
+        }
+
+        Pushed over(PlanNode above, boolean breaker) {
+            return breaker ? new Pushed(above, true) : new Pushed(above, belowBreaker, scanValues, scanRows);
         }
     }
 
@@ -50,18 +59,18 @@ final class RuntimeFilters {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
         }
         return switch (node) {
-            case PlanNode.Scan scan -> new Pushed(here.node, false, distinctValues(scan, column));
+            case PlanNode.Scan scan -> new Pushed(here.node, false, distinctValues(scan, column), scan.table().rowCount());
             case PlanNode.Rows rows -> here;
             case PlanNode.Filter filter -> {
                 Pushed below = into(filter.input(), column, keys, shared);
-                yield new Pushed(new PlanNode.Filter(below.node, filter.condition()), below.belowBreaker, below.scanValues);
+                yield below.over(new PlanNode.Filter(below.node, filter.condition()), false);
             }
             case PlanNode.Project project -> {
                 if (!(project.exprs().get(column) instanceof ChunkExpr.Column c)) {
                     yield here;
                 }
                 Pushed below = into(project.input(), c.column(), keys, shared);
-                yield new Pushed(new PlanNode.Project(below.node, project.exprs()), below.belowBreaker, below.scanValues);
+                yield below.over(new PlanNode.Project(below.node, project.exprs()), false);
             }
             case PlanNode.Sort sort -> {
                 if (sort.ordering().fetch() >= 0 || sort.ordering().offset() > 0) {
@@ -87,7 +96,7 @@ final class RuntimeFilters {
                 boolean intoBuild = left == join.buildLeft();
                 yield new Pushed(new PlanNode.HashJoin(left ? below.node : join.left(), left ? join.right() : below.node,
                         join.leftKeys(), join.rightKeys(), join.nullsEqual(), join.kind(), join.buildLeft(), join.residual()),
-                        below.belowBreaker || intoBuild, intoBuild ? 0 : below.scanValues);
+                        below.belowBreaker || intoBuild, intoBuild ? 0 : below.scanValues, intoBuild ? 0 : below.scanRows);
             }
         };
     }

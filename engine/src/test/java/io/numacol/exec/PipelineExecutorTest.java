@@ -370,14 +370,15 @@ class PipelineExecutorTest {
         assertThat(RuntimeFilters.push(groups, 0, () -> none, node -> false, 100_000)).asString().startsWith("Aggregate[")
                 .contains(" of Filter[InKeys[column=0, keys=0 keys] of Scan[l [0, 1]]]");
         assertThat(RuntimeFilters.push(few, 0, () -> none, node -> false, 100_000)).isNull();
-        // unless the keys are few beside the scanned column's values: then the scan tests them on vids
-        assertThat(RuntimeFilters.push(few, 0, () -> none, node -> false, 3)).asString().startsWith("Filter[InKeys[column=0");
+        // unless the keys are few beside the scanned column's values, which repeat: then the scan tests them on vids
+        assertThat(RuntimeFilters.push(few, 0, () -> none, node -> false, 3)).as("unique values").isNull();
+        PlanNode repeating = new PlanNode.Scan(left, null, new int[]{0, 1});
+        assertThat(RuntimeFilters.push(repeating, 1, () -> none, node -> false, 3)).asString().startsWith("Filter[InKeys[column=1");
     }
 
     /**
-     * Build keys right above a scan filter its rows on vids (KeyFilter.vidMask), looked up in each
-     * part's dictionary when few and tested against each dictionary value when many; NULL never
-     * matches.
+     * Build keys right above a scan filter its rows on vids (KeyFilter.vidStates), each distinct
+     * value tested once, whether the keys are few or many; NULL never matches.
      */
     @ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"0, 3", "0, 1000", "2, 2", "2, 40"})
@@ -407,7 +408,7 @@ class PipelineExecutorTest {
         PlanNode plan = new PlanNode.Filter(scan(left), new RowPredicate.InKeys(column, filter));
         List<Object[]> expected = leftRows.stream().filter(r -> r[column] != null && wanted.contains(r[column])).toList();
         assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
-        assertThat(filter.maskedDictionaries()).as("tested on vids").isEqualTo(left.parts().size());
+        assertThat(filter.dictionariesTested()).as("tested on vids").isEqualTo(left.parts().size());
     }
 
     /** A join without keys to a one-row side (a scalar subquery): the residual alone decides. */
