@@ -107,16 +107,41 @@ final class KeyFilter {
 
     /**
      * Per vid of {@code column}'s dictionary whether its value is a key ({@link #KEY}, {@link
-     * #NOT_KEY}, or 0 not known yet), shared by the scan's tasks and filled as they meet vids
-     * ({@link #isKey}): a scan tests each distinct value once, never more values than it reads
-     * (racing tasks write the same answer). The null vid is never a key.
+     * #NOT_KEY}, or 0 not known yet), shared by the scan's tasks. Few keys are looked up in the
+     * dictionary at once; otherwise the tasks fill it as they meet vids ({@link #isKey}), so a
+     * scan tests each distinct value once and never more values than it reads (racing tasks
+     * write the same answer). The null vid is never a key.
      */
     byte[] vidStates(Column column) {
         return states.computeIfAbsent(column.dictionary(), d -> {
             byte[] s = new byte[d.size() + 1];
             s[d.size()] = NOT_KEY;
+            int logSize = 32 - Integer.numberOfLeadingZeros(Math.max(1, d.size()));
+            if ((long) size * logSize * 4 < d.size()) { // few keys (Q17's parts): looked up at once
+                Arrays.fill(s, NOT_KEY);
+                switch (d) {
+                    case LongDictionary longs -> {
+                        for (long k : slots) {
+                            if (k != EMPTY) {
+                                markKey(s, longs.find(k));
+                            }
+                        }
+                        if (hasEmpty) {
+                            markKey(s, longs.find(EMPTY));
+                        }
+                    }
+                    case StringDictionary text -> strings.forEach(k -> markKey(s, text.find(k)));
+                    default -> throw new IllegalStateException("no vid test for " + d);
+                }
+            }
             return s;
         });
+    }
+
+    private static void markKey(byte[] states, int vid) {
+        if (vid >= 0) {
+            states[vid] = KEY;
+        }
     }
 
     static final byte KEY = 1;
