@@ -22,7 +22,12 @@ final class JoinHashTable {
     private final boolean[] nullsEqual;
     /** Per row number, the hash of its keys: a chain step compares it before any key. */
     private final long[] hashes;
-    private final int[] heads;
+    /**
+     * Per bucket, its chain's first row (low half; -1 if none) and that row's hash's low 32 bits
+     * (high half, a tag: the bucket is picked by the high bits): a probe whose first candidate
+     * matches reads one bucket and the row's keys, not also {@link #hashes}.
+     */
+    private final long[] buckets;
     private final int[] next;
     private final int shift;
 
@@ -36,10 +41,10 @@ final class JoinHashTable {
         }
         int buckets = Integer.highestOneBit((int) Math.max(2, rows.rows() * 2 - 1)) << 1;
         this.shift = 64 - Integer.numberOfTrailingZeros(buckets);
-        rows.reservation().reserve((long) buckets * Integer.BYTES + capacity * (Integer.BYTES + Long.BYTES),
+        rows.reservation().reserve((long) buckets * Long.BYTES + capacity * (Integer.BYTES + Long.BYTES),
                 "a hash join's table of " + rows.rows() + " rows");
-        this.heads = new int[buckets];
-        Arrays.fill(heads, -1);
+        this.buckets = new long[buckets];
+        Arrays.fill(this.buckets, EMPTY);
         this.next = new int[(int) capacity];
         this.hashes = new long[(int) capacity];
     }
@@ -68,16 +73,19 @@ final class JoinHashTable {
                 }
                 int id = base | r;
                 int bucket = (int) (h[r] >>> shift);
-                int head;
+                long entry = (h[r] << 32) | id;
+                long head;
                 do {
-                    head = (int) HEADS.getVolatile(heads, bucket);
-                    next[id] = head;
-                } while (!HEADS.compareAndSet(heads, bucket, head, id));
+                    head = (long) BUCKETS.getVolatile(buckets, bucket);
+                    next[id] = (int) head;
+                } while (!BUCKETS.compareAndSet(buckets, bucket, head, entry));
             }
         }
     }
 
-    private static final java.lang.invoke.VarHandle HEADS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
+    private static final java.lang.invoke.VarHandle BUCKETS = java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+    /** A bucket without rows: row -1 (row numbers stay below 2^29, so no entry's low half is -1). */
+    private static final long EMPTY = -1L;
 
     /** Column {@code column} of build rows {@code rows[0..n)} into rows {@code 0..n} of column {@code into} of {@code out} (arrays allocated). */
     void gather(int column, int[] rows, int n, Chunk out, int into) {
@@ -108,13 +116,14 @@ final class JoinHashTable {
         }
     }
 
-    /** The first build row that may match a probe row with this hash, or -1. */
+    /** The first build row that may match a probe row with this hash (its keys still to compare), or -1. */
     int first(long hash) {
-        int row = heads[(int) (hash >>> shift)];
-        while (row >= 0 && hashes[row] != hash) {
-            row = next[row];
+        long entry = buckets[(int) (hash >>> shift)];
+        int row = (int) entry;
+        if (row < 0 || (int) (entry >>> 32) == (int) hash) {
+            return row; // a tag that matches may still be another hash: the caller compares the keys
         }
-        return row;
+        return next(row, hash);
     }
 
     /** The build row after {@code row} in its chain that may match a probe row with this hash, or -1. */
