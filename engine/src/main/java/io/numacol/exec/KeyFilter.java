@@ -9,14 +9,18 @@ import io.numacol.storage.StringDictionary;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The distinct values of one key column of a hash join's build side, which rows of the probe
  * side must hold to match anything. {@link RuntimeFilters} pushes it below the probe side's
  * pipeline breakers (an aggregate grouping by the key, another join's build side), so that rows
  * without a partner are dropped before they are grouped or built: Q17 groups the lineitems of a
- * few hundred parts instead of all of them. Read-only once made, so tasks share it.
+ * few hundred parts instead of all of them. Right above a scan, the keys are tested on the
+ * scan's vids, each distinct value once ({@link #vidStates}). Read-only once made but for those
+ * vid states, so tasks share it.
  */
 final class KeyFilter {
     private final ColumnType type;
@@ -26,9 +30,13 @@ final class KeyFilter {
     private final int shift;
     private final Set<String> strings;
     private final int size;
-    private final java.util.Map<Dictionary, byte[]> states = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per probe-side dictionary a scan met, which vids hold keys ({@link #vidStates}). */
+    private final Map<Dictionary, byte[]> states = new ConcurrentHashMap<>();
 
     private static final long EMPTY = Long.MIN_VALUE;
+    /** States of a vid in {@link #vidStates}; 0 is not known yet. */
+    static final byte KEY = 1;
+    static final byte NOT_KEY = 2;
 
     private KeyFilter(ColumnType type, long[] slots, boolean hasEmpty, Set<String> strings, int size) {
         this.type = type;
@@ -143,9 +151,6 @@ final class KeyFilter {
             states[vid] = KEY;
         }
     }
-
-    static final byte KEY = 1;
-    static final byte NOT_KEY = 2;
 
     /** How many dictionaries a scan tested on vids (for tests). */
     int dictionariesTested() {

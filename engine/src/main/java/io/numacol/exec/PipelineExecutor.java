@@ -99,6 +99,7 @@ public final class PipelineExecutor {
             keys = Map.copyOf(keys);
         }
 
+        /** This scan with {@code filter}'s keys tested on {@code tableColumn} too; null if that column has keys already. */
         TableSource withKeys(int tableColumn, KeyFilter filter) {
             Map<Integer, KeyFilter> more = new HashMap<>(keys);
             if (more.putIfAbsent(tableColumn, filter) != null) {
@@ -293,9 +294,9 @@ public final class PipelineExecutor {
                     RowPredicate condition = filter.condition();
                     if (condition instanceof RowPredicate.InKeys k && k.keys() != null && k.keys().testsVids()
                             && input.operators().isEmpty() && input.source() instanceof TableSource table) {
-                        TableSource masked = table.withKeys(table.scan().columns()[k.column()], k.keys());
-                        if (masked != null) {
-                            yield new Pipeline(masked, input.operators(), input.types(), input.taskClass(), input.empty());
+                        TableSource keyed = table.withKeys(table.scan().columns()[k.column()], k.keys());
+                        if (keyed != null) {
+                            yield new Pipeline(keyed, input.operators(), input.types(), input.taskClass(), input.empty());
                         }
                     }
                     yield input.with(() -> new Operator() {
@@ -449,7 +450,7 @@ public final class PipelineExecutor {
             List<PipelineTask<S>> tasks = new ArrayList<>();
             if (!pipeline.empty()) {
                 switch (pipeline.source()) {
-                    case TableSource(PlanNode.Scan scan, var keys) -> {
+                    case TableSource(PlanNode.Scan scan, var _) -> {
                         try (TableSnapshot snapshot = scan.table().snapshot()) {
                             TaskGroup group = statement.newTaskGroup();
                             try {

@@ -42,8 +42,9 @@ final class RuntimeFilters {
             this(node, belowBreaker, 0, 0);
         }
 
-        Pushed over(PlanNode above, boolean breaker) {
-            return breaker ? new Pushed(above, true) : new Pushed(above, belowBreaker, scanValues, scanRows);
+        /** The same place, seen from {@code above} (a filter or projection over it). */
+        Pushed over(PlanNode above) {
+            return new Pushed(above, belowBreaker, scanValues, scanRows);
         }
     }
 
@@ -63,14 +64,14 @@ final class RuntimeFilters {
             case PlanNode.Rows rows -> here;
             case PlanNode.Filter filter -> {
                 Pushed below = into(filter.input(), column, keys, shared);
-                yield below.over(new PlanNode.Filter(below.node, filter.condition()), false);
+                yield below.over(new PlanNode.Filter(below.node, filter.condition()));
             }
             case PlanNode.Project project -> {
                 if (!(project.exprs().get(column) instanceof ChunkExpr.Column c)) {
                     yield here;
                 }
                 Pushed below = into(project.input(), c.column(), keys, shared);
-                yield below.over(new PlanNode.Project(below.node, project.exprs()), false);
+                yield below.over(new PlanNode.Project(below.node, project.exprs()));
             }
             case PlanNode.Sort sort -> {
                 if (sort.ordering().fetch() >= 0 || sort.ordering().offset() > 0) {

@@ -185,7 +185,7 @@ final class Predicates {
             return new ColumnFilter.Prefix(column, head); // 'abc%': a vid range of the sorted dictionary
         }
         // string searches rather than Calcite's regular expressions: Q13 tests 1.5 M distinct comments
-        java.util.function.Predicate<String> like = io.numacol.exec.LikePattern.compile(p, escape == null ? null : string(escape));
+        java.util.function.Predicate<String> like = io.numacol.exec.LikePattern.compile(p, e);
         return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'");
     }
 
