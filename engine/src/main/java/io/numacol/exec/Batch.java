@@ -111,13 +111,11 @@ final class Batch implements ColumnVectors {
 
     /**
      * Keeps the selected rows whose value of {@code column} is one of {@code keys}, tested on
-     * vids before any value of the block is decoded, each distinct vid once per scan ({@link
-     * KeyFilter#vidStates}).
+     * vids before any value of the block is decoded, each distinct vid once per scan ({@code
+     * states}: {@link KeyFilter#vidStates} of this part's column).
      */
-    void retain(int column, KeyFilter keys) {
-        Column c = part.column(column);
-        Dictionary d = c.dictionary();
-        byte[] states = keys.vidStates(c);
+    void retain(int column, KeyFilter keys, byte[] states) {
+        Dictionary d = part.column(column).dictionary();
         int[] v = vids(column);
         int n = 0;
         for (int i = 0; i < size; i++) {

@@ -608,7 +608,15 @@ public final class PipelineExecutor {
                 filter.eval(kernel, from, to, bits);
             }
             PlanNode.Scan scan = ((TableSource) pipeline.source()).scan();
+            // build keys tested on vids: their columns, and their vid states for this part, found once per task
             Map<Integer, KeyFilter> keys = ((TableSource) pipeline.source()).keys();
+            int[] keyColumns = keys.keySet().stream().mapToInt(Integer::intValue).toArray();
+            KeyFilter[] keyFilters = new KeyFilter[keyColumns.length];
+            byte[][] keyStates = new byte[keyColumns.length][];
+            for (int k = 0; k < keyColumns.length; k++) {
+                keyFilters[k] = keys.get(keyColumns[k]);
+                keyStates[k] = keyFilters[k].vidStates(part.column(keyColumns[k]));
+            }
             int[] columns = scan.columns();
             Chunk chunk = new Chunk(scan.types());
             Batch batch = new Batch(part);
@@ -618,8 +626,8 @@ public final class PipelineExecutor {
                     return false;
                 }
                 batch.select(block, Math.min(to, block + Chunk.CAPACITY), bits);
-                for (Map.Entry<Integer, KeyFilter> k : keys.entrySet()) {
-                    batch.retain(k.getKey(), k.getValue());
+                for (int k = 0; k < keyColumns.length; k++) {
+                    batch.retain(keyColumns[k], keyFilters[k], keyStates[k]);
                 }
                 if (batch.size() == 0) {
                     continue;

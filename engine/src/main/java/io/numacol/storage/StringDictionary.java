@@ -127,29 +127,21 @@ public final class StringDictionary implements Dictionary {
      */
     public VidRange withPrefix(String prefix) {
         MemorySegment probe = MemorySegment.ofArray(Utf8.encode(Objects.requireNonNull(prefix, "prefix")));
-        IntUnaryOperator vsPrefix = vid -> comparePrefix(vid, probe);
+        IntUnaryOperator vsPrefix = vid -> compare(vid, probe, true);
         return VidRange.of(Search.lowerBound(size, vsPrefix), Search.upperBound(size, vsPrefix));
-    }
-
-    /** The value at {@code vid} against the probe's bytes, 0 where the value starts with them. */
-    private int comparePrefix(int vid, MemorySegment probe) {
-        long start = offsets.getAtIndex(JAVA_LONG, vid);
-        long n = Math.min(offsets.getAtIndex(JAVA_LONG, vid + 1) - start, probe.byteSize());
-        long at = MemorySegment.mismatch(data, start, start + n, probe, 0, n);
-        if (at < 0) {
-            return n == probe.byteSize() ? 0 : -1; // a shorter value that the probe starts with sorts first
-        }
-        return Integer.compare(Byte.toUnsignedInt(data.get(JAVA_BYTE, start + at)), Byte.toUnsignedInt(probe.get(JAVA_BYTE, at)));
     }
 
     /** Encodes the probe once; each search step then compares bytes. */
     private IntUnaryOperator comparedTo(String value) {
         MemorySegment probe = MemorySegment.ofArray(Utf8.encode(Objects.requireNonNull(value, "value")));
-        return vid -> compare(vid, probe);
+        return vid -> compare(vid, probe, false);
     }
 
-    /** The value at {@code vid} against the probe's bytes, unsigned, a proper prefix first. */
-    private int compare(int vid, MemorySegment probe) {
+    /**
+     * The value at {@code vid} against the probe's bytes, unsigned, a proper prefix first; with
+     * {@code asPrefix}, a value that starts with the probe's bytes compares equal.
+     */
+    private int compare(int vid, MemorySegment probe, boolean asPrefix) {
         long start = offsets.getAtIndex(JAVA_LONG, vid);
         long end = offsets.getAtIndex(JAVA_LONG, vid + 1);
         long probeLength = probe.byteSize();
@@ -161,7 +153,7 @@ public final class StringDictionary implements Dictionary {
             return -1;
         }
         if (at == probeLength) {
-            return 1;
+            return asPrefix ? 0 : 1;
         }
         return Integer.compare(Byte.toUnsignedInt(data.get(JAVA_BYTE, start + at)),
                 Byte.toUnsignedInt(probe.get(JAVA_BYTE, at)));

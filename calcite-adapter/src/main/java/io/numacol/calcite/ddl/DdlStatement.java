@@ -123,7 +123,6 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
-    /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
     /**
      * CREATE TABLE name AS query: a table of the query's columns (names and types as it gives
      * them, every column nullable), filled by the query as an INSERT ... SELECT fills a table.
@@ -268,6 +267,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
+    /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
     static final class CreateView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);
         final String name;
