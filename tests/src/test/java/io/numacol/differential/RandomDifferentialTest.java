@@ -53,6 +53,8 @@ class RandomDifferentialTest {
     private static final String SQL = System.getProperty("random.sql");
     private static final int TIMEOUT_SECONDS = Integer.getInteger("random.timeout", 60);
     private static final int SHRINK_STEPS = Integer.getInteger("random.shrinkSteps", 400);
+    /** A timeout's variants are tried with this much shorter one: over tables this small, 10 s is a hang too. */
+    private static final int SHRINK_TIMEOUT_SECONDS = Math.min(TIMEOUT_SECONDS, Integer.getInteger("random.shrinkTimeout", 10));
     /** Above this many rows, answers compare only exactly (the tolerant comparison is quadratic). */
     private static final int TOLERANT_ROWS = 3000;
 
@@ -174,6 +176,17 @@ class RandomDifferentialTest {
 
     /** Tries simpler variants in order and keeps the first that fails the same way, until none does. */
     private static Sql shrink(Engines engines, Sql sql, Outcome failure) {
+        if (failure.kind() == Kind.TIMEOUT) {
+            engines.timeout = SHRINK_TIMEOUT_SECONDS;
+        }
+        try {
+            return shrunk(engines, sql, failure);
+        } finally {
+            engines.timeout = TIMEOUT_SECONDS;
+        }
+    }
+
+    private static Sql shrunk(Engines engines, Sql sql, Outcome failure) {
         Sql current = sql;
         int steps = 0;
         boolean progress = true;
@@ -215,6 +228,8 @@ class RandomDifferentialTest {
         /** Loaded at the first mismatch; null until then, or when H2 cannot hold the schema. */
         private Connection h2;
         private boolean h2Tried;
+        /** Seconds numacol may take for one query. */
+        int timeout = TIMEOUT_SECONDS;
 
         Engines(RandomSchema schema) throws SQLException {
             SplittableRandom random = new SplittableRandom(schema.seed);
@@ -264,7 +279,7 @@ class RandomDifferentialTest {
                 expected = rows(duckdb, sql, labels, 0);
             } catch (SQLException | RuntimeException e) {
                 try {
-                    rows(numacol, sql, new ArrayList<>(), TIMEOUT_SECONDS);
+                    rows(numacol, sql, new ArrayList<>(), timeout);
                     return new Outcome(Kind.DUCKDB_ERROR, message(e));
                 } catch (SQLException | RuntimeException | AssertionError both) {
                     return new Outcome(Kind.BOTH_ERROR, message(e));
@@ -276,7 +291,7 @@ class RandomDifferentialTest {
             }
             List<List<Object>> actual;
             try {
-                actual = rows(numacol, sql, new ArrayList<>(), TIMEOUT_SECONDS);
+                actual = rows(numacol, sql, new ArrayList<>(), timeout);
             } catch (SQLTimeoutException e) {
                 return new Outcome(Kind.TIMEOUT, message(e));
             } catch (SQLException | RuntimeException | AssertionError e) {
