@@ -125,10 +125,10 @@ final class Batch implements ColumnVectors {
                 state = keys.isKey(d, vid) ? KeyFilter.KEY : KeyFilter.NOT_KEY;
                 states[vid] = state;
             }
-            if (state == KeyFilter.KEY) {
-                selected[n] = selected[i];
-                v[n++] = vid;
-            }
+            // written always, kept by the count: a branch on the state mispredicts as often as keys are mixed
+            selected[n] = selected[i];
+            v[n] = vid;
+            n += state == KeyFilter.KEY ? 1 : 0;
         }
         if (n == size) {
             return;

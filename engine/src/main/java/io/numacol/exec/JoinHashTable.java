@@ -10,43 +10,72 @@ import java.util.List;
  *
  * <p>As in the morsel paper, the build has two phases: rows are materialized per task, then
  * tasks hash runs of pages and link their rows into the chains lock-free ({@link #insert}).
- * Where numacol departs from it: the table lives on the heap rather than in node-local memory.
- * Hashes are computed a key column at a time, for the build and for a probe's chunk.
+ * Where numacol departs from it: the table lives on the heap rather than in node-local memory,
+ * and a row's chain link and numbers are copied out of the pages the build side filled into one
+ * array ({@link #rows}); its strings stay in the pages. Hashes are computed a key column at a time, for the build and
+ * for a probe's chunk.
  */
 final class JoinHashTable {
     /** Row numbers and twice as many buckets stay within an int array. */
     private static final long MAX_ROWS = 1L << 29;
+    /** The columns whose NULL flags a row's mask holds; those after it are read in the pages. */
+    private static final int MASKED_COLUMNS = Long.SIZE;
 
     private final Chunk[] pages;
     private final int[] keys;
     private final boolean[] nullsEqual;
-    /** Per row number, the hash of its keys: a chain step compares it before any key. */
-    private final long[] hashes;
+    /**
+     * Per row number, {@link #stride} longs, copied out of the pages as rows are inserted: the
+     * next row of its chain and that row's tag (as in {@link #buckets}), a mask of its NULL
+     * columns, then its LONG and DOUBLE (as bits) columns. A chain step, its key comparison, the
+     * step to the next row and the gather of a match's columns read the same cache line or two,
+     * as DuckDB's and the morsel paper's tuples hold their chain pointer beside their values.
+     */
+    private final long[] rows;
+    private final int stride;
+    /** Per build column, where it is within a row's stride (0: a STRING, read in the pages). */
+    private final int[] columnAt;
+    /** Per STRING key, its values by row number (null for the other keys). */
+    private final String[][] stringKeys;
     /**
      * Per bucket, its chain's first row (low half; -1 if none) and that row's hash's low 32 bits
-     * (high half, a tag: the bucket is picked by the high bits): a probe whose first candidate
-     * matches reads one bucket and the row's keys, not also {@link #hashes}.
+     * (high half, a tag: the bucket is picked by the high bits).
      */
     private final long[] buckets;
-    private final int[] next;
     private final int shift;
 
-    JoinHashTable(RowStore rows, int[] keys, boolean[] nullsEqual) {
-        this.pages = rows.pages().toArray(Chunk[]::new);
+    JoinHashTable(RowStore store, int[] keys, boolean[] nullsEqual) {
+        this.pages = store.pages().toArray(Chunk[]::new);
         this.keys = keys.clone();
         this.nullsEqual = nullsEqual.clone();
-        long capacity = rows.capacity();
-        if (capacity > MAX_ROWS) {
-            throw new IllegalStateException("a hash join build side of " + rows.rows() + " rows is larger than numacol supports");
+        List<io.numacol.storage.ColumnType> types = store.types();
+        this.columnAt = new int[types.size()];
+        int width = 2;
+        for (int c = 0; c < types.size(); c++) {
+            if (types.get(c).storageKind() != io.numacol.storage.StorageKind.STRING) {
+                columnAt[c] = width++;
+            }
         }
-        int buckets = Integer.highestOneBit((int) Math.max(2, rows.rows() * 2 - 1)) << 1;
+        this.stride = width;
+        long capacity = store.capacity();
+        if (capacity > MAX_ROWS || capacity * stride > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a hash join build side of " + store.rows() + " rows is larger than numacol supports");
+        }
+        int buckets = Integer.highestOneBit((int) Math.max(2, store.rows() * 2 - 1)) << 1;
         this.shift = 64 - Integer.numberOfTrailingZeros(buckets);
-        rows.reservation().reserve((long) buckets * Long.BYTES + capacity * (Integer.BYTES + Long.BYTES),
-                "a hash join's table of " + rows.rows() + " rows");
+        this.stringKeys = new String[keys.length][];
+        int stringKeyCount = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (columnAt[keys[i]] == 0) {
+                stringKeys[i] = new String[(int) capacity];
+                stringKeyCount++;
+            }
+        }
+        store.reservation().reserve(((long) buckets + capacity * (stride + stringKeyCount)) * Long.BYTES,
+                "a hash join's table of " + store.rows() + " rows");
         this.buckets = new long[buckets];
         Arrays.fill(this.buckets, EMPTY);
-        this.next = new int[(int) capacity];
-        this.hashes = new long[(int) capacity];
+        this.rows = new long[(int) (capacity * stride)];
     }
 
     int pageCount() {
@@ -54,19 +83,25 @@ final class JoinHashTable {
     }
 
     /**
-     * Hashes pages {@code [from, to)} and links their rows into the chains. Tasks insert disjoint
-     * ranges at once: a chain's head moves by compare-and-set; the probe reads the table after
-     * all inserting tasks finished.
+     * Hashes pages {@code [from, to)}, copies their rows out and links them into the chains.
+     * Tasks insert disjoint ranges at once: a chain's head moves by compare-and-set; the probe
+     * reads the table after all inserting tasks finished.
      */
     void insert(int from, int to) {
         long[] h = new long[Chunk.CAPACITY];
+        long[] heads = new long[Chunk.CAPACITY];
         boolean[] skip = new boolean[Chunk.CAPACITY];
         for (int p = from; p < to; p++) {
             Chunk page = pages[p];
             hashes(page, keys, h);
             unmatchable(page, keys, nullsEqual, skip);
             int base = p << RowStore.PAGE_SHIFT;
-            System.arraycopy(h, 0, hashes, base, page.size);
+            copy(page, base);
+            // the buckets are read in a loop of their own, so that their cache misses overlap; a
+            // head another row changed since fails its compare-and-set and is read again
+            for (int r = 0; r < page.size; r++) {
+                heads[r] = buckets[(int) (h[r] >>> shift)];
+            }
             for (int r = 0; r < page.size; r++) {
                 if (skip[r]) {
                     continue;
@@ -74,11 +109,46 @@ final class JoinHashTable {
                 int id = base | r;
                 int bucket = (int) (h[r] >>> shift);
                 long entry = (h[r] << 32) | id;
-                long head;
-                do {
+                long head = heads[r];
+                rows[id * stride] = head;
+                while (!BUCKETS.compareAndSet(buckets, bucket, head, entry)) {
                     head = (long) BUCKETS.getVolatile(buckets, bucket);
-                    next[id] = (int) head;
-                } while (!BUCKETS.compareAndSet(buckets, bucket, head, entry));
+                    rows[id * stride] = head;
+                }
+            }
+        }
+    }
+
+    /** Copies the NULL masks, LONG and DOUBLE columns and STRING keys of page rows numbered from {@code base}. */
+    private void copy(Chunk page, int base) {
+        int n = page.size;
+        int start = base * stride;
+        for (int c = 0; c < columnAt.length; c++) {
+            boolean[] nulls = page.nulls[c];
+            if (nulls != null && c < MASKED_COLUMNS) {
+                for (int r = 0, at = start + 1; r < n; r++, at += stride) {
+                    rows[at] |= nulls[r] ? 1L << c : 0;
+                }
+            }
+            switch (page.types[c].storageKind()) {
+                case LONG -> {
+                    long[] values = page.longs[c];
+                    for (int r = 0, at = start + columnAt[c]; r < n; r++, at += stride) {
+                        rows[at] = values[r];
+                    }
+                }
+                case DOUBLE -> {
+                    double[] values = page.doubles[c];
+                    for (int r = 0, at = start + columnAt[c]; r < n; r++, at += stride) {
+                        rows[at] = Double.doubleToRawLongBits(values[r]);
+                    }
+                }
+                case STRING -> { }
+            }
+        }
+        for (int i = 0; i < keys.length; i++) {
+            if (stringKeys[i] != null) {
+                System.arraycopy(page.strings[keys[i]], 0, stringKeys[i], base, n);
             }
         }
     }
@@ -87,72 +157,85 @@ final class JoinHashTable {
     /** A bucket without rows: row -1 (row numbers stay below 2^29, so no entry's low half is -1). */
     private static final long EMPTY = -1L;
 
-    /** Column {@code column} of build rows {@code rows[0..n)} into rows {@code 0..n} of column {@code into} of {@code out} (arrays allocated). */
-    void gather(int column, int[] rows, int n, Chunk out, int into) {
+    private boolean isNull(int row, int column) {
+        if (column < MASKED_COLUMNS) {
+            return (rows[row * stride + 1] & (1L << column)) != 0;
+        }
+        return pages[row >>> RowStore.PAGE_SHIFT].isNull(column, row & RowStore.PAGE_MASK);
+    }
+
+    /** Column {@code column} of build rows {@code ids[0..n)} into rows {@code 0..n} of column {@code into} of {@code out} (arrays allocated). */
+    void gather(int column, int[] ids, int n, Chunk out, int into) {
         boolean[] outNulls = out.nulls[into];
         for (int i = 0; i < n; i++) {
-            boolean[] nulls = pages[rows[i] >>> RowStore.PAGE_SHIFT].nulls[column];
-            outNulls[i] = nulls != null && nulls[rows[i] & RowStore.PAGE_MASK];
+            outNulls[i] = isNull(ids[i], column);
         }
+        int at = columnAt[column];
         switch (out.types[into].storageKind()) {
             case LONG -> {
                 long[] to = out.longs[into];
                 for (int i = 0; i < n; i++) {
-                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].longs[column][rows[i] & RowStore.PAGE_MASK];
+                    to[i] = rows[ids[i] * stride + at];
                 }
             }
             case DOUBLE -> {
                 double[] to = out.doubles[into];
                 for (int i = 0; i < n; i++) {
-                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].doubles[column][rows[i] & RowStore.PAGE_MASK];
+                    to[i] = Double.longBitsToDouble(rows[ids[i] * stride + at]);
                 }
             }
             case STRING -> {
                 String[] to = out.strings[into];
                 for (int i = 0; i < n; i++) {
-                    to[i] = pages[rows[i] >>> RowStore.PAGE_SHIFT].strings[column][rows[i] & RowStore.PAGE_MASK];
+                    to[i] = pages[ids[i] >>> RowStore.PAGE_SHIFT].strings[column][ids[i] & RowStore.PAGE_MASK];
                 }
             }
         }
     }
 
+    /** Reads build row {@code row}'s cache line (its chain link): a probe touches its candidates in a loop of their own, so that their misses overlap. */
+    long touch(int row) {
+        return rows[row * stride];
+    }
+
     /** The first build row that may match a probe row with this hash (its keys still to compare), or -1. */
     int first(long hash) {
-        long entry = buckets[(int) (hash >>> shift)];
-        int row = (int) entry;
-        if (row < 0 || (int) (entry >>> 32) == (int) hash) {
-            return row; // a tag that matches may still be another hash: the caller compares the keys
-        }
-        return next(row, hash);
+        return walk(buckets[(int) (hash >>> shift)], (int) hash);
     }
 
     /** The build row after {@code row} in its chain that may match a probe row with this hash, or -1. */
     int next(int row, long hash) {
-        row = next[row];
-        while (row >= 0 && hashes[row] != hash) {
-            row = next[row];
+        return walk(rows[row * stride], (int) hash);
+    }
+
+    /** From the chain entry {@code entry} on, the first row with tag {@code tag}, or -1: a matching tag may still be another hash. */
+    private int walk(long entry, int tag) {
+        int row = (int) entry;
+        while (row >= 0 && (int) (entry >>> 32) != tag) {
+            entry = rows[row * stride];
+            row = (int) entry;
         }
         return row;
     }
 
     /** Whether build row {@code row}'s keys equal probe row {@code p}'s keys {@code probeKeys} of {@code probe}. */
     boolean matches(int row, Chunk probe, int[] probeKeys, int p) {
-        Chunk page = pages[row >>> RowStore.PAGE_SHIFT];
-        int r = row & RowStore.PAGE_MASK;
         for (int i = 0; i < keys.length; i++) {
-            int b = keys[i];
             int k = probeKeys[i];
-            boolean bn = page.isNull(b, r);
-            if (bn || probe.isNull(k, p)) {
-                if (bn != probe.isNull(k, p)) {
-                    return false;
+            if (nullsEqual[i]) { // IS NOT DISTINCT FROM: NULL matches NULL; the other keys' NULL rows are in no chain
+                boolean bn = isNull(row, keys[i]);
+                if (bn || probe.isNull(k, p)) {
+                    if (bn != probe.isNull(k, p)) {
+                        return false;
+                    }
+                    continue;
                 }
-                continue; // both NULL: only reached for IS NOT DISTINCT FROM keys
             }
-            boolean equal = switch (page.types[b].storageKind()) {
-                case LONG -> page.longs[b][r] == probe.longs[k][p];
-                case DOUBLE -> page.doubles[b][r] == probe.doubles[k][p]; // 0.0 = -0.0 as in SQL
-                case STRING -> page.strings[b][r].equals(probe.strings[k][p]);
+            int at = columnAt[keys[i]];
+            boolean equal = switch (probe.types[k].storageKind()) {
+                case LONG -> rows[row * stride + at] == probe.longs[k][p];
+                case DOUBLE -> Double.longBitsToDouble(rows[row * stride + at]) == probe.doubles[k][p]; // 0.0 = -0.0 as in SQL
+                case STRING -> stringKeys[i][row].equals(probe.strings[k][p]);
             };
             if (!equal) {
                 return false;

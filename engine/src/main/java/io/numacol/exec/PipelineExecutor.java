@@ -704,6 +704,9 @@ public final class PipelineExecutor {
         private final boolean[] matched = new boolean[Chunk.CAPACITY];
         private final long[] hashes = new long[Chunk.CAPACITY];
         private final boolean[] skip = new boolean[Chunk.CAPACITY];
+        private final int[] candidates = new int[Chunk.CAPACITY];
+        /** The candidates' chain links, read only to bring their rows into the cache together. */
+        private final long[] touched = new long[Chunk.CAPACITY];
         private final ConditionKernel residualKernel;
         /** The probe rows put out on their own: SEMI and ANTI as they are, an outer join's with NULLs beside. */
         private final Chunk rest;
@@ -735,12 +738,17 @@ public final class PipelineExecutor {
             boolean keysDecide = residual == null && !pairsOut;
             JoinHashTable.hashes(in, keys, hashes);
             JoinHashTable.unmatchable(in, keys, nullsEqual, skip);
+            // each row's bucket first, then its first candidate's row, then the chains: the cache
+            // misses of a loop's rows overlap, rather than one per probe row in turn
             for (int p = 0; p < in.size; p++) {
-                if (skip[p]) {
-                    continue;
-                }
+                candidates[p] = skip[p] ? -1 : table.first(hashes[p]);
+            }
+            for (int p = 0; p < in.size; p++) {
+                touched[p] = candidates[p] < 0 ? 0 : table.touch(candidates[p]);
+            }
+            for (int p = 0; p < in.size; p++) {
                 long hash = hashes[p];
-                for (int row = table.first(hash); row >= 0; row = table.next(row, hash)) {
+                for (int row = candidates[p]; row >= 0; row = table.next(row, hash)) {
                     if (!table.matches(row, in, keys, p)) {
                         continue;
                     }
