@@ -118,10 +118,10 @@ public final class QueryExecutor {
                     if (part.rowCount() == 0) {
                         continue;
                     }
-                    PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part);
+                    Affinity affinity = affinity(plan, part);
+                    PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part, Fork.tasks(statement, affinity));
                     // one BitVector per part: tasks' ranges start at multiples of 1024, so their words never overlap
                     BitVector bits = filter == null ? null : new BitVector(part.rowCount());
-                    Affinity affinity = affinity(plan, part);
                     for (int from = 0; from < part.rowCount(); from += rangeRows) {
                         RangeTask task = new RangeTask(plan, part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows),
                                 cancelled, hint, vectors);
@@ -251,9 +251,9 @@ public final class QueryExecutor {
                 while (tasks.size() < wave && partIndex < parts.size()) {
                     TablePart part = parts.get(partIndex);
                     if (nextFrom == 0) {
-                        filter = plan.filter() == null ? null : plan.filter().prepare(part);
-                        bits = filter == null ? null : new BitVector(part.rowCount());
                         affinity = affinity(plan, part);
+                        filter = plan.filter() == null ? null : plan.filter().prepare(part, Fork.tasks(statement, affinity));
+                        bits = filter == null ? null : new BitVector(part.rowCount());
                     }
                     int to = Math.min(part.rowCount(), nextFrom + rangeRows);
                     RangeTask task = new RangeTask(plan, part, filter, bits, nextFrom, to, cancelled, 1, false);

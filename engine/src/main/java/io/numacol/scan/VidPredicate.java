@@ -69,6 +69,29 @@ public sealed interface VidPredicate permits VidPredicate.Between, VidPredicate.
             }
         }
 
+        private VidSet(int[] ascendingVids, int[] bitmap) {
+            this.vids = ascendingVids;
+            this.bitmap = bitmap;
+        }
+
+        /** The set of the vids whose bit ({@code vid & 31} of word {@code vid >>> 5}) is set; the bitmap is taken, not copied. */
+        public static VidSet ofBitmap(int[] bitmap) {
+            int count = 0;
+            int last = -1;
+            for (int w = 0; w < bitmap.length; w++) {
+                count += Integer.bitCount(bitmap[w]);
+                last = bitmap[w] != 0 ? w : last;
+            }
+            int[] vids = new int[count];
+            int n = 0;
+            for (int w = 0; w <= last; w++) {
+                for (int x = bitmap[w]; x != 0; x &= x - 1) {
+                    vids[n++] = (w << 5) + Integer.numberOfTrailingZeros(x);
+                }
+            }
+            return new VidSet(vids, java.util.Arrays.copyOf(bitmap, last + 1));
+        }
+
         public int size() {
             return vids.length;
         }

@@ -41,6 +41,24 @@ class VidPredicateTest {
                 .isNotEqualTo(VidPredicate.in(1, 4));
     }
 
+    /** A bitmap a dictionary test filled is the set of its bits, the same as the set of those vids listed. */
+    @Test
+    void aBitmapIsTheSetOfItsBits() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int[] bitmap = new int[300];
+        for (int w = 0; w < 290; w++) { // the last words empty: the set ends at its largest vid
+            bitmap[w] = random.nextInt(4) == 0 ? 0 : random.nextInt();
+        }
+        int[] vids = java.util.stream.IntStream.range(0, 300 * 32).filter(v -> (bitmap[v >>> 5] >>> v & 1) != 0).toArray();
+        VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap.clone());
+        assertThat(set).isEqualTo(VidPredicate.in(vids));
+        assertThat(set.vids()).containsExactly(vids);
+        for (int v = 0; v < 300 * 32 + 40; v++) {
+            assertThat(set.test(v)).isEqualTo(VidPredicate.in(vids).test(v));
+        }
+        assertThat(VidPredicate.VidSet.ofBitmap(new int[4]).isEmpty()).isTrue();
+    }
+
     @Test
     void anEmptySetMatchesNothing() {
         VidPredicate.VidSet empty = VidPredicate.in();
