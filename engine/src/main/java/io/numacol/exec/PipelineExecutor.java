@@ -49,8 +49,12 @@ public final class PipelineExecutor {
     private static final int STRING_CACHE_LIMIT = 1 << 16;
     /** Build sides up to this many rows filter their probe side below its breakers. */
     private static final long RUNTIME_FILTER_ROWS = 1 << 22;
-    /** Groups at which a worker's aggregate table is set aside for the merge and another begun. */
-    private static final int LOCAL_GROUPS = 1 << 17;
+    /**
+     * Groups at which a worker's aggregate table is set aside for the merge and another begun:
+     * Q18's 1.5 million orders grouped 50% slower in tables twice as large, Q13 slower in tables
+     * half as large.
+     */
+    private static final int LOCAL_GROUPS = 1 << 16;
     /** Pages of an intermediate result per task. */
     private static final int PAGES_PER_TASK = 16;
 
