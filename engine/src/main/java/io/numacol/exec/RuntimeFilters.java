@@ -56,9 +56,9 @@ final class RuntimeFilters {
 
     private static Pushed into(PlanNode node, int column, KeyFilter keys, java.util.function.Predicate<PlanNode> shared) {
         Pushed here = new Pushed(new PlanNode.Filter(node, new RowPredicate.InKeys(column, keys)), false);
-        if (shared.test(node)) {
+        if (shared.test(node) && !(node instanceof PlanNode.Scan)) {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
-        }
+        } // a scan runs for each parent anyway (Q2's two of partsupp): a filter over it changes no other
         return switch (node) {
             case PlanNode.Scan scan -> new Pushed(here.node, false, distinctValues(scan, column), scan.table().rowCount());
             case PlanNode.Rows rows -> here;

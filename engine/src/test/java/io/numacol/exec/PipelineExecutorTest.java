@@ -374,6 +374,10 @@ class PipelineExecutorTest {
         assertThat(RuntimeFilters.push(few, 0, () -> none, node -> false, 3)).as("unique values").isNull();
         PlanNode repeating = new PlanNode.Scan(left, null, new int[]{0, 1});
         assertThat(RuntimeFilters.push(repeating, 1, () -> none, node -> false, 3)).asString().startsWith("Filter[InKeys[column=1");
+        // a scan the plan holds twice (Q2's of partsupp) is still filtered: each parent runs its own
+        assertThat(RuntimeFilters.push(repeating, 1, () -> none, node -> true, 3)).asString().startsWith("Filter[InKeys[column=1");
+        // a breaker it holds twice runs once, for all parents: filtered above, not rebuilt
+        assertThat(RuntimeFilters.push(groups, 0, () -> none, node -> node instanceof PlanNode.Aggregate, 100_000)).isNull();
     }
 
     /**

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>CI runs the quick mode ({@code random.queries}, 300 by default). The long run:
  * {@code ./mvnw -pl tests test -Dtest=RandomDifferentialTest -Drandom.queries=100000}; one case
- * again: {@code -Drandom.replay=SCHEMA_SEED:QUERY_SEED}; other queries over that case's schema:
+ * again: {@code -Drandom.replay=SCHEMA_SEED:QUERY_SEED}; a long run resumed after its first N
+ * queries: {@code -Drandom.skip=N}; other queries over that case's schema:
  * add {@code -Drandom.sql="Q1;;SHOW Q2;;EXPLAIN PLAN FOR Q3"} (compared; both engines' rows
  * printed; numacol's plan printed).
  *
@@ -48,6 +49,8 @@ class RandomDifferentialTest {
     private static final long SEED = Long.getLong("random.seed", 20261124L);
     private static final int QUERIES = Integer.getInteger("random.queries", 300);
     private static final int PER_SCHEMA = Integer.getInteger("random.perSchema", 60);
+    /** Queries of the run passed over, to resume a long run where it stopped (the counts then start there). */
+    private static final int SKIP = Integer.getInteger("random.skip", 0);
     private static final String REPLAY = System.getProperty("random.replay");
     /** With {@code random.replay}: this query instead of the generated one. */
     private static final String SQL = System.getProperty("random.sql");
@@ -105,10 +108,17 @@ class RandomDifferentialTest {
         Map<String, String> knownSeen = new java.util.TreeMap<>();
         int done = 0;
         for (int s = 0; done < QUERIES; s++) {
+            if (REPLAY == null && done + PER_SCHEMA <= SKIP) { // a long run resumed: whole schemas passed over unloaded
+                done += PER_SCHEMA;
+                continue;
+            }
             long schemaSeed = REPLAY != null ? Long.parseLong(REPLAY.split(":")[0]) : mix(SEED, s);
             RandomSchema schema = RandomSchema.generate(schemaSeed);
             try (Engines engines = new Engines(schema)) {
                 for (int q = 0; q < PER_SCHEMA && done < QUERIES; q++, done++) {
+                    if (REPLAY == null && done < SKIP) {
+                        continue;
+                    }
                     long querySeed = REPLAY != null ? Long.parseLong(REPLAY.split(":")[1]) : mix(schemaSeed, q);
                     Sql sql = new QueryGenerator(schema, querySeed).query();
                     if (SQL != null) { // one or more queries, separated by ";;"

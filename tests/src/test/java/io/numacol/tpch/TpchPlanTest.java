@@ -87,6 +87,18 @@ class TpchPlanTest {
         assertThat(q9.indexOf("part")).isLessThan(q9.indexOf("partsupp"));
     }
 
+    /**
+     * A hash join builds the side estimated smaller in the final plan, not in the plan it was
+     * first made in: Q2's top join builds the few filtered parts (whose keys then filter both
+     * scans of partsupp), not the rows of its other side.
+     */
+    @org.junit.jupiter.api.Test
+    void joinsBuildTheSideEstimatedSmallerInTheFinalPlan() throws Exception {
+        String plan = explain(2);
+        String top = plan.substring(plan.indexOf("NumacolJoin"));
+        assertThat(top).containsPattern("^NumacolJoin\\([^\n]*build=\\[left\\]\\)\\s+NumacolProject\\(p_partkey=");
+    }
+
     /** What an OR implies on single columns filters their scans: Q7's two nations, Q19's parts. */
     @org.junit.jupiter.api.Test
     void columnConditionsImpliedByAnOrFilterScans() throws Exception {

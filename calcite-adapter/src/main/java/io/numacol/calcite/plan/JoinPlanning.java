@@ -111,6 +111,7 @@ public final class JoinPlanning {
                 optional(Programs.trim()),
                 step(CalciteDefects::unusedVariables),
                 JoinPlanning::costBased,
+                step(io.numacol.calcite.rel.NumacolRules::chooseBuildSides),
                 Programs.calc(KeyMetadata.PROVIDER),
                 step(CalciteDefects::strongCasts),
                 step(CalciteDefects::nullTests),

@@ -32,6 +32,11 @@ public final class NumacolJoin extends Join implements NumacolRel {
         return buildLeft;
     }
 
+    /** This join building the other side if {@code left} differs. */
+    NumacolJoin withBuildLeft(boolean left) {
+        return new NumacolJoin(getCluster(), getTraitSet(), getLeft(), getRight(), getCondition(), getJoinType(), left);
+    }
+
     @Override
     public Join copy(RelTraitSet traitSet, RexNode conditionExpr, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {

@@ -243,6 +243,27 @@ public final class NumacolRules {
                 buildsLeft(join, left, right));
     }
 
+    /**
+     * {@code root} with each hash join building the side estimated smaller in the final plan. A
+     * join's side is chosen when it is made, from the estimates of the inputs it had then; the
+     * planner later swaps inputs for others it finds cheaper, and the choice went stale: Q2's
+     * join of 80 filtered parts built the 11,000 rows of the other side, and no filter of part
+     * keys reached partsupp's two scans.
+     */
+    public static RelNode chooseBuildSides(RelNode root) {
+        return root.accept(new org.apache.calcite.rel.RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                RelNode visited = super.visit(other);
+                if (visited instanceof NumacolJoin join) {
+                    boolean left = buildsLeft(join, join.getLeft(), join.getRight());
+                    return left == join.buildsLeft() ? join : join.withBuildLeft(left);
+                }
+                return visited;
+            }
+        });
+    }
+
     /** The side a hash join builds: a join without keys builds its one-row side if it has one, others the side estimated smaller. */
     private static boolean buildsLeft(Join join, RelNode left, RelNode right) {
         if (join.analyzeCondition().leftKeys.isEmpty() && (oneRow(left) || oneRow(right))) {

@@ -28,6 +28,8 @@ public final class NumacolResultSet extends CalciteResultSet {
             return super.execute();
         } catch (ExceptionInInitializerError e) {
             throw failed(e);
+        } catch (OutOfMemoryError e) {
+            throw outOfHeap(e);
         }
     }
 
@@ -37,7 +39,25 @@ public final class NumacolResultSet extends CalciteResultSet {
             return super.next();
         } catch (RuntimeException | ExceptionInInitializerError e) {
             throw failed(e);
+        } catch (OutOfMemoryError e) {
+            throw outOfHeap(e);
         }
+    }
+
+    /**
+     * The Java heap ran out while Calcite's row operators held this statement's rows (a join
+     * numacol does not run, building a product on the heap, outside numacol's memory limit).
+     * Only this statement's objects were being made, and they are garbage once it unwinds, so
+     * the statement fails and the database goes on; other OutOfMemoryErrors (metaspace, threads)
+     * are the JVM's and pass.
+     */
+    private static SQLException outOfHeap(OutOfMemoryError e) {
+        if (!"Java heap space".equals(e.getMessage())) {
+            throw e;
+        }
+        return new SQLException("query failed: the Java heap (" + Runtime.getRuntime().maxMemory() / (1 << 20)
+                + " MiB) ran out while Calcite's row operators ran part of it; rewrite the query so that "
+                + "its joins have equality keys, or give the JVM more heap", "53200", e);
     }
 
     static SQLException failed(Throwable e) {
