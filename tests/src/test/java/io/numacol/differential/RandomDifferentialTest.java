@@ -51,6 +51,18 @@ class RandomDifferentialTest {
     private static final int PER_SCHEMA = Integer.getInteger("random.perSchema", 60);
     /** Queries of the run passed over, to resume a long run where it stopped (the counts then start there). */
     private static final int SKIP = Integer.getInteger("random.skip", 0);
+    /**
+     * Rows past which an answer is not collected: a product of the random tables can have
+     * billions, and collecting them ran the tester's heap out. Such a query is not compared
+     * (TOO_LARGE) where DuckDB's answer is that large; numacol's alone that large is a failure.
+     */
+    private static final int MAX_ROWS = Integer.getInteger("random.maxRows", 1_000_000);
+
+    private static final class TooManyRows extends SQLException {
+        TooManyRows() {
+            super("more than " + MAX_ROWS + " rows");
+        }
+    }
     private static final String REPLAY = System.getProperty("random.replay");
     /** With {@code random.replay}: this query instead of the generated one. */
     private static final String SQL = System.getProperty("random.sql");
@@ -65,7 +77,8 @@ class RandomDifferentialTest {
      * DUCKDB_OUTVOTED: a mismatch where H2, or DuckDB without its optimizer, gives numacol's answer
      * (a DuckDB defect, printed, not failed).
      */
-    enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL, KNOWN_DEFECT, DUCKDB_OUTVOTED }
+    enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL, KNOWN_DEFECT, DUCKDB_OUTVOTED, TOO_LARGE,
+        OUT_OF_MEMORY }
 
     /**
      * A defect found by this tester and not fixed yet, recognised in a shrunk failure by its query
@@ -95,7 +108,7 @@ class RandomDifferentialTest {
 
     record Outcome(Kind kind, String detail) {
         boolean failure() {
-            return kind == Kind.MISMATCH || kind == Kind.NUMACOL_ERROR || kind == Kind.TIMEOUT;
+            return kind == Kind.MISMATCH || kind == Kind.NUMACOL_ERROR || kind == Kind.TIMEOUT || kind == Kind.OUT_OF_MEMORY;
         }
     }
 
@@ -140,9 +153,19 @@ class RandomDifferentialTest {
                     if (done > 0 && done % 10_000 == 0) { // a long run says how far it is
                         System.out.printf("random differential run, seed %d: %d queries so far, %s%n", SEED, done, counts);
                     }
-                    Outcome outcome = engines.run(sql.render());
+                    Outcome outcome;
+                    try {
+                        outcome = engines.run(sql.render());
+                    } catch (OutOfMemoryError e) { // whichever side ran the heap out, the run goes on and says where
+                        outcome = new Outcome(Kind.OUT_OF_MEMORY, String.valueOf(e));
+                    }
                     counts.merge(outcome.kind(), 1, Integer::sum);
-                    if (outcome.failure()) {
+                    if (outcome.kind() == Kind.OUT_OF_MEMORY) {
+                        String report = String.format("OUT_OF_MEMORY at -Drandom.replay=%d:%d%n  query:  %s%n", schemaSeed, querySeed,
+                                sql.render());
+                        System.out.print(report);
+                        failures.add(report);
+                    } else if (outcome.failure()) {
                         Sql small = shrink(engines, sql, outcome);
                         Outcome again = engines.run(small.render());
                         KnownDefect known = KNOWN_DEFECTS.stream().filter(d -> d.matches(again, small.render())).findFirst().orElse(null);
@@ -287,6 +310,8 @@ class RandomDifferentialTest {
             List<String> labels = new ArrayList<>();
             try {
                 expected = rows(duckdb, sql, labels, 0);
+            } catch (TooManyRows e) {
+                return new Outcome(Kind.TOO_LARGE, "DuckDB's answer has " + e.getMessage());
             } catch (SQLException | RuntimeException e) {
                 try {
                     rows(numacol, sql, new ArrayList<>(), timeout);
@@ -374,6 +399,9 @@ class RandomDifferentialTest {
                         row.add(v instanceof java.sql.Date d ? d.toLocalDate() : v);
                     }
                     out.add(row);
+                    if (out.size() > MAX_ROWS) {
+                        throw new TooManyRows();
+                    }
                 }
             }
         }
