@@ -166,9 +166,18 @@ class RandomDifferentialTest {
                         System.out.print(report);
                         failures.add(report);
                     } else if (outcome.failure()) {
-                        Sql small = shrink(engines, sql, outcome);
-                        Outcome again = engines.run(small.render());
-                        KnownDefect known = KNOWN_DEFECTS.stream().filter(d -> d.matches(again, small.render())).findFirst().orElse(null);
+                        Sql small;
+                        Outcome again;
+                        try {
+                            small = shrink(engines, sql, outcome);
+                            again = engines.run(small.render());
+                        } catch (OutOfMemoryError e) { // a variant ran the heap out: the query as it was
+                            small = sql;
+                            again = new Outcome(Kind.OUT_OF_MEMORY, "while shrinking: " + e);
+                        }
+                        Sql shrunk = small;
+                        Outcome last = again;
+                        KnownDefect known = KNOWN_DEFECTS.stream().filter(d -> d.matches(last, shrunk.render())).findFirst().orElse(null);
                         if (known != null) {
                             counts.merge(outcome.kind(), -1, Integer::sum);
                             counts.merge(Kind.KNOWN_DEFECT, 1, Integer::sum);
@@ -332,6 +341,9 @@ class RandomDifferentialTest {
             } catch (SQLException | RuntimeException | AssertionError e) {
                 if (SQL != null) {
                     e.printStackTrace(System.out);
+                }
+                if (e instanceof SQLException se && "53200".equals(se.getSQLState())) { // numacol's heap ran out
+                    return new Outcome(Kind.OUT_OF_MEMORY, message(e));
                 }
                 // an AssertionError is numacol's own check (tests run with -ea; Calcite's assertions are off, see the pom)
                 return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
