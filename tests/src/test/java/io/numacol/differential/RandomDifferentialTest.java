@@ -342,8 +342,10 @@ class RandomDifferentialTest {
                 if (SQL != null) {
                     e.printStackTrace(System.out);
                 }
-                if (e instanceof SQLException se && "53200".equals(se.getSQLState())) { // numacol's heap ran out
-                    return new Outcome(Kind.OUT_OF_MEMORY, message(e));
+                for (Throwable t = e; t != null; t = t.getCause()) {
+                    if (t instanceof SQLException se && "53200".equals(se.getSQLState())) { // numacol's heap ran out
+                        return new Outcome(Kind.OUT_OF_MEMORY, message(e));
+                    }
                 }
                 // an AssertionError is numacol's own check (tests run with -ea; Calcite's assertions are off, see the pom)
                 return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
