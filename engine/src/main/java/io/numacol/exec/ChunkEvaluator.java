@@ -91,6 +91,19 @@ final class ChunkEvaluator implements ColumnVectors {
                     into.nulls[c] = in.nulls[s];
                 };
             }
+            case ChunkExpr.DateShift x -> {
+                long[] values = new long[Chunk.CAPACITY];
+                int s = x.column();
+                long shift = x.days();
+                yield (in, into, c) -> {
+                    long[] days = in.longs[s];
+                    for (int r = 0; r < in.size; r++) {
+                        values[r] = days[r] + shift;
+                    }
+                    into.longs[c] = values;
+                    into.nulls[c] = in.nulls[s];
+                };
+            }
             case ChunkExpr.Case k -> caseOf(k);
             case ChunkExpr.Substring x -> {
                 String[] values = new String[Chunk.CAPACITY];

@@ -54,6 +54,15 @@ public sealed interface ChunkExpr {
         }
     }
 
+    /** A DATE column (epoch days) plus a whole number of days: {@code d + INTERVAL 'n' DAY}, {@code d - ..}. */
+    record DateShift(int column, long days, ColumnType type) implements ChunkExpr {
+        public DateShift {
+            if (type.kind() != ColumnType.Kind.DATE) {
+                throw new IllegalArgumentException("a date shift gives a DATE, not " + type);
+            }
+        }
+    }
+
     /**
      * CASE WHEN {@code conditions[0]} THEN {@code values[0]} ... ELSE {@code otherwise}: each
      * row takes the value of the first condition that is TRUE on it. Every value is stored alike:

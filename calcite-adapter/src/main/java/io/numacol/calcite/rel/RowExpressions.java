@@ -138,6 +138,11 @@ final class RowExpressions {
                         || type.storageKind() != io.numacol.storage.StorageKind.STRING ? null
                         : new ChunkExpr.Substring(sub[0], sub[1], sub[2], type);
             }
+            case RexCall c when type.kind() == ColumnType.Kind.DATE && dateShift(c) != null -> {
+                long[] shift = dateShift(c);
+                ColumnType in = types.get((int) shift[0]);
+                return in == null || in.kind() != ColumnType.Kind.DATE ? null : new ChunkExpr.DateShift((int) shift[0], shift[1], type);
+            }
             case RexCall c when c.getKind() == SqlKind.EXTRACT -> {
                 if (!(c.getOperands().get(0) instanceof RexLiteral unit) || !(c.getOperands().get(1) instanceof RexInputRef ref)
                         || types.get(ref.getIndex()) == null || types.get(ref.getIndex()).kind() != ColumnType.Kind.DATE
@@ -156,6 +161,50 @@ final class RowExpressions {
                 return numericChunk(numeric(e), type, types);
             }
         }
+    }
+
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    /**
+     * A DATE expression as {column, days}: a DATE column, plus or minus day-time interval literals
+     * of whole days, through casts to DATE; null for anything else (months, a computed interval).
+     */
+    private static long[] dateShift(RexNode e) {
+        if (e.getType().getSqlTypeName() != SqlTypeName.DATE) {
+            return null;
+        }
+        return switch (e) {
+            case RexInputRef ref -> new long[]{ref.getIndex(), 0};
+            case RexCall c when c.getKind() == SqlKind.CAST -> dateShift(c.getOperands().getFirst());
+            case RexCall c when c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS -> {
+                RexNode a = c.getOperands().get(0);
+                RexNode b = c.getOperands().get(1);
+                boolean dateFirst = a.getType().getSqlTypeName() == SqlTypeName.DATE;
+                if (!dateFirst && c.getKind() == SqlKind.MINUS) {
+                    yield null; // an interval minus a date is no SQL
+                }
+                long[] date = dateShift(dateFirst ? a : b);
+                Long days = wholeDays(dateFirst ? b : a);
+                if (date == null || days == null) {
+                    yield null;
+                }
+                yield new long[]{date[0], c.getKind() == SqlKind.PLUS ? Math.addExact(date[1], days) : Math.subtractExact(date[1], days)};
+            }
+            default -> null;
+        };
+    }
+
+    /** A day-time interval literal of whole days as its days, else null. */
+    private static Long wholeDays(RexNode e) {
+        if (!(e instanceof RexLiteral l) || l.isNull() || !SqlTypeName.DAY_INTERVAL_TYPES.contains(l.getType().getSqlTypeName())) {
+            return null;
+        }
+        java.math.BigDecimal millis = l.getValueAs(java.math.BigDecimal.class);
+        if (millis == null || millis.remainder(java.math.BigDecimal.valueOf(MILLIS_PER_DAY)).signum() != 0) {
+            return null;
+        }
+        java.math.BigDecimal days = millis.divide(java.math.BigDecimal.valueOf(MILLIS_PER_DAY));
+        return days.abs().compareTo(java.math.BigDecimal.valueOf(1_000_000_000L)) > 0 ? null : days.longValueExact();
     }
 
     /** {@code n} (null: none) as a column of {@code type} over columns of {@code types}, or null when it does not fit. */
