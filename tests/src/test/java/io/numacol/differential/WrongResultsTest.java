@@ -244,34 +244,16 @@ class WrongResultsTest {
                     + "(SELECT s3.k > 0 FROM t1 AS s3 WHERE s3.dm = s2.k)) AS c0 FROM t1 AS a0 WHERE -11.07 > 1.03",
             "SELECT DISTINCT (SELECT (COUNT(*) > 0) FROM t3 AS s2 WHERE s2.dd = a0.dd AND (a0.k > 0) NOT IN "
                     + "(SELECT s3.k > 0 FROM t1 AS s3 WHERE s3.dm = s2.k)) AS c0 FROM t1 AS a0 WHERE a0.k < 50",
+            // 35. a correlated subquery whose condition is FALSE only once the decorrelator simplifies it: joined on TRUE
+            // to the decorrelator's frame of it, which is one placeholder row, IN held for every row (a fix of this stop, undone)
+            "SELECT COUNT(*) FROM t1 AS a0 WHERE 3 IN (SELECT s1.ia FROM t2 AS s1 WHERE s1.dm = a0.fd AND NULLIF('zz', 'zz') NOT LIKE '%b')",
+            "SELECT COUNT(*) FROM t1 AS a0 WHERE 21.89 IN (SELECT s4.dm FROM t2 AS s4 WHERE s4.dm = a0.k "
+                    + "AND DATE '2022-01-17' BETWEEN DATE '2021-12-17' AND DATE '2021-12-15')",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
-        assertSameAsDuckDb(sql, new int[0]);
-    }
-
-    /**
-     * A correlated subquery whose condition simplifies to FALSE while it is decorrelated: Calcite
-     * left every Correlate of the query in place, and the random tester's query ran row by row
-     * past its timeout (a comparison with a cast, DECIMAL against DOUBLE, keeps the variable until
-     * the decorrelator simplifies the condition). Decorrelated entirely now, and still right.
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {
-            "SELECT (SELECT COUNT(TRUE) FROM t2 AS s5 WHERE s5.dm = a0.fd AND DATE '2021-11-30' IS NOT DISTINCT FROM DATE '2022-02-25') AS c1 "
-                    + "FROM t1 AS a0 WHERE TRUE IN (SELECT s2.ib > 0 FROM t1 AS s2 WHERE s2.ib = a0.ib "
-                    + "AND 0 <> (SELECT SUM(1) FROM t3 AS s4 WHERE s4.k = s2.k))",
-            "SELECT a0.k, (SELECT MAX(s.vs) FROM t2 AS s WHERE s.dm = a0.fd AND 1 = 2) AS c1 FROM t1 AS a0 "
-                    + "WHERE a0.ia IN (SELECT s3.ia FROM t3 AS s3 WHERE s3.k2 = a0.k2)",
-    })
-    void decorrelatesAroundAConditionThatIsFalse(String sql) throws SQLException {
-        try (Statement statement = numacol.createStatement();
-             ResultSet plan = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            plan.next();
-            assertThat(plan.getString(1)).doesNotContain("Correlate");
-        }
         assertSameAsDuckDb(sql, new int[0]);
     }
 

@@ -268,14 +268,8 @@ import java.util.function.UnaryOperator;
  *       JOIN t a1 ON a0.vs = a1.vs WHERE a0.k = 2} (k a key) vs passed for unique, the join was
  *       removed and a1.k read as a0.k (every row answered 2). A filter's columns are unique where
  *       its input's are.</li>
- *   <li><b>A Correlate whose variable vanished left correlated, with all above it</b> ({@code
- *       org.apache.calcite.sql2rel.NullSafeDecorrelator}): a correlated condition that
- *       simplifies to FALSE only inside the decorrelator ({@code s.dm = a.fd AND 1 = 2}, where
- *       the cast kept it until then) leaves the subquery without its variable; the decorrelator
- *       then gives up on that Correlate and on every one above it, and the query ran row by row
- *       (a random query past its 60 s timeout). Such a Correlate becomes a join on TRUE.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 and 28; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26 and 27; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

@@ -12,10 +12,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.RelBuilder;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Calcite's decorrelator, except that the join a LEFT Correlate becomes matches its correlation
@@ -23,13 +20,8 @@ import java.util.TreeMap;
  * believes a value is never NULL, and believes so of a column of a LEFT JOIN's preserved side
  * when the join's condition rejects its NULLs: {@code a0 LEFT JOIN a1 ON a0.c = a1.c WHERE a1.k
  * NOT IN (SELECT .. WHERE s.c = a0.c)} lost the rows with a NULL {@code a0.c}, whose empty
- * subquery matched no generated value.
- *
- * <p>And a Correlate whose right side lost every use of its variable while it was decorrelated (a
- * correlated condition that simplifies to FALSE, {@code WHERE s.c = a.c AND DATE 'x' IS NOT
- * DISTINCT FROM DATE 'y'}) becomes a join on TRUE: Calcite gives up on it, and with it on every
- * Correlate above, which then run row by row. In Calcite's package only because the
- * decorrelator's frames are package-private.
+ * subquery matched no generated value. In Calcite's package only because the decorrelator's
+ * frames are package-private.
  */
 public final class NullSafeDecorrelator extends RelDecorrelator {
 
@@ -57,10 +49,7 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
     @Override
     public Frame decorrelateRel(Correlate rel, boolean isCorVarDefined, boolean parentPropagatesNullValues) {
         Frame frame = super.decorrelateRel(rel, isCorVarDefined, parentPropagatesNullValues);
-        if (frame == null) {
-            return uncorrelated(rel);
-        }
-        if (!(frame.r instanceof Join join)) {
+        if (frame == null || !(frame.r instanceof Join join)) {
             return frame;
         }
         // the condition holds only the matches of correlation values, for which IS NOT DISTINCT FROM is always right
@@ -74,21 +63,5 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
         }
         Join safe = join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
         return register(rel, safe, frame.oldToNewOutputs, frame.corDefOutputs);
-    }
-
-    /** {@code rel} as a join on TRUE if its decorrelated inputs exist and its right one no longer uses its variable, else null. */
-    private Frame uncorrelated(Correlate rel) {
-        Frame left = map.get(rel.getLeft());
-        Frame right = map.get(rel.getRight());
-        if (left == null || right == null || !right.corDefOutputs.isEmpty()
-                || RelOptUtil.getVariablesUsed(right.r).contains(rel.getCorrelationId())) {
-            return null;
-        }
-        int leftWidth = left.r.getRowType().getFieldCount();
-        int oldLeftWidth = rel.getLeft().getRowType().getFieldCount();
-        Map<Integer, Integer> oldToNew = new HashMap<>(left.oldToNewOutputs);
-        right.oldToNewOutputs.forEach((old, now) -> oldToNew.put(old + oldLeftWidth, now + leftWidth));
-        RelNode join = relBuilder.push(left.r).push(right.r).join(rel.getJoinType(), relBuilder.literal(true)).build();
-        return register(rel, join, oldToNew, new TreeMap<>(left.corDefOutputs));
     }
 }
