@@ -12,8 +12,8 @@ import java.util.List;
  * tasks hash runs of pages and link their rows into the chains lock-free ({@link #insert}).
  * Where numacol departs from it: the table lives on the heap rather than in node-local memory,
  * and a row's chain link and numbers are copied out of the pages the build side filled into one
- * array ({@link #rows}); its strings stay in the pages. Hashes are computed a key column at a time, for the build and
- * for a probe's chunk.
+ * array ({@link #rows}); its strings stay in the pages. Hashes are computed a key column at a
+ * time, for the build and for a probe's chunk.
  */
 final class JoinHashTable {
     /** Row numbers and twice as many buckets stay within an int array. */

@@ -166,18 +166,10 @@ class RandomDifferentialTest {
                         System.out.print(report);
                         failures.add(report);
                     } else if (outcome.failure()) {
-                        Sql small;
-                        Outcome again;
-                        try {
-                            small = shrink(engines, sql, outcome);
-                            again = engines.run(small.render());
-                        } catch (OutOfMemoryError e) { // a variant ran the heap out: the query as it was
-                            small = sql;
-                            again = new Outcome(Kind.OUT_OF_MEMORY, "while shrinking: " + e);
-                        }
-                        Sql shrunk = small;
-                        Outcome last = again;
-                        KnownDefect known = KNOWN_DEFECTS.stream().filter(d -> d.matches(last, shrunk.render())).findFirst().orElse(null);
+                        Shrunk shrunk = shrinkAndRun(engines, sql, outcome);
+                        Sql small = shrunk.sql();
+                        Outcome again = shrunk.outcome();
+                        KnownDefect known = KNOWN_DEFECTS.stream().filter(d -> d.matches(again, small.render())).findFirst().orElse(null);
                         if (known != null) {
                             counts.merge(outcome.kind(), -1, Integer::sum);
                             counts.merge(Kind.KNOWN_DEFECT, 1, Integer::sum);
@@ -214,6 +206,20 @@ class RandomDifferentialTest {
 
     private static long mix(long seed, int index) {
         return new SplittableRandom(seed * 1_000_003L + index).nextLong() & Long.MAX_VALUE;
+    }
+
+    /** A failing query shrunk, and how it fails once more. */
+    private record Shrunk(Sql sql, Outcome outcome) {
+    }
+
+    /** {@code sql} shrunk and run again; the query as it was if a variant ran the heap out. */
+    private static Shrunk shrinkAndRun(Engines engines, Sql sql, Outcome failure) {
+        try {
+            Sql small = shrink(engines, sql, failure);
+            return new Shrunk(small, engines.run(small.render()));
+        } catch (OutOfMemoryError e) {
+            return new Shrunk(sql, new Outcome(Kind.OUT_OF_MEMORY, "while shrinking: " + e));
+        }
     }
 
     /** Tries simpler variants in order and keeps the first that fails the same way, until none does. */
