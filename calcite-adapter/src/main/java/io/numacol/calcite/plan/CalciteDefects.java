@@ -268,8 +268,16 @@ import java.util.function.UnaryOperator;
  *       JOIN t a1 ON a0.vs = a1.vs WHERE a0.k = 2} (k a key) vs passed for unique, the join was
  *       removed and a1.k read as a0.k (every row answered 2). A filter's columns are unique where
  *       its input's are.</li>
+ *   <li><b>A Correlate whose variable vanishes only inside the decorrelator</b> ({@link
+ *       #vacuousCorrelates}): a correlated condition that is FALSE once simplified ({@code
+ *       s.dm = a.fd AND DATE 'x' BETWEEN DATE 'y' AND DATE 'z'}, kept until then by the cast
+ *       of the comparison) loses its variable while the decorrelator rewrites it; the
+ *       decorrelator then gives up on that Correlate and every one above it, and the query ran
+ *       row by row (a random query past its 60 s timeout). Conditions that lose their variables
+ *       when simplified are simplified first, and a Correlate whose right side reads no variable
+ *       of it is a join on TRUE before decorrelation.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26 and 27; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 and 28; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {
@@ -869,6 +877,39 @@ public final class CalciteDefects {
     /** Whether {@code e} is RexSimplify's check of defect 23. */
     static boolean isNullComparisonInPredicates(AssertionError e) {
         return e.getMessage() != null && e.getMessage().contains("Comparison with NULL in pulledUpPredicates");
+    }
+
+    /**
+     * Defect 28: the plan with each filter condition that reads a correlation variable simplified
+     * where simplifying removes every variable it reads ({@code s.dm = a.fd AND 1 = 2} is FALSE),
+     * and then each Correlate whose right side reads no variable of it a join on TRUE of the same
+     * type: the right side is the same for every left row, which is what the join pairs.
+     */
+    static RelNode vacuousCorrelates(RelNode plan) {
+        return bottomUp(plan, rel -> {
+            if (rel instanceof LogicalFilter f && RexUtil.containsCorrelation(f.getCondition())
+                    && RexUtil.SubQueryFinder.find(List.of(f.getCondition())) == null) {
+                RexNode simplified = simplifiedFilterCondition(f);
+                if (simplified != null && !RexUtil.containsCorrelation(simplified)) {
+                    return LogicalFilter.create(f.getInput(), simplified, ImmutableSet.copyOf(f.getVariablesSet()));
+                }
+            }
+            if (rel instanceof Correlate c && !RelOptUtil.getVariablesUsed(c.getRight()).contains(c.getCorrelationId())) {
+                return LogicalJoin.create(c.getLeft(), c.getRight(), c.getHints(), c.getCluster().getRexBuilder().makeLiteral(true),
+                        Set.of(), c.getJoinType());
+            }
+            return rel;
+        });
+    }
+
+    /** The filter's condition as RexSimplify makes it (unknown as false), or null where RexSimplify fails (defect 23). */
+    private static RexNode simplifiedFilterCondition(LogicalFilter filter) {
+        RexSimplify simplify = new RexSimplify(filter.getCluster().getRexBuilder(), RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
+        try {
+            return simplify.simplifyUnknownAsFalse(filter.getCondition());
+        } catch (RuntimeException | AssertionError e) {
+            return null;
+        }
     }
 
     /** Defect 21: the plan without projections and filters declaring correlation variables that nothing reads. */

@@ -95,6 +95,7 @@ public final class JoinPlanning {
                 step(CalciteDefects::pullUpLiteralKeys),
                 step(CalciteDefects::hoistOuterVariables),
                 step(CalciteDefects::strongCasts), // before decorrelation too: its keys are typed by these casts
+                step(CalciteDefects::vacuousCorrelates),
                 optional(decorrelate()),
                 Programs.measure(KeyMetadata.PROVIDER),
                 step(JoinPlanning::pullFactors),

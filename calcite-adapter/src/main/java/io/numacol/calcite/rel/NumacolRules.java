@@ -237,7 +237,8 @@ public final class NumacolRules {
         }
         RelTraitSet traits = unordered(join);
         if (!runs(join)) {
-            return computedOperands(join, left, right, traits);
+            RelNode computed = computedOperands(join, left, right, traits);
+            return computed != null || join.getJoinType() != JoinRelType.INNER ? computed : filteredAbove(join, left, right, traits);
         }
         return new NumacolJoin(join.getCluster(), traits, left, right, join.getCondition(), join.getJoinType(),
                 buildsLeft(join, left, right));
@@ -365,6 +366,25 @@ public final class NumacolRules {
     }
 
     /**
+     * An inner join whose condition compares what neither side computes alone ({@code CASE WHEN
+     * a.b THEN a.d ELSE b.d END <> ..}) as the join on its keys (none: a product) with the rest
+     * of its condition a filter above ({@link #computedFilter}); null when that does not run.
+     * Calcite's nested-loop join, the alternative, holds its output on the heap.
+     */
+    private static RelNode filteredAbove(LogicalJoin join, RelNode left, RelNode right, RelTraitSet traits) {
+        JoinInfo info = join.analyzeCondition();
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        Join keyed = join.copy(join.getTraitSet(), info.getEquiCondition(left, right, rexBuilder), left, right,
+                JoinRelType.INNER, join.isSemiJoinDone());
+        if (info.isEqui() || !runs(keyed)) {
+            return null;
+        }
+        NumacolJoin numacol = new NumacolJoin(join.getCluster(), traits, left, right, keyed.getCondition(), JoinRelType.INNER,
+                buildsLeft(keyed, left, right));
+        return computedFilter(residual(join, info), numacol, traits);
+    }
+
+    /**
      * Whether computing {@code e} can never fail: below a join it is computed for every row,
      * also for rows no pair would have reached, so a division (by zero), a CAST that checks its
      * range or integer arithmetic (overflow) must stay in the condition.
@@ -377,7 +397,8 @@ public final class NumacolRules {
             case DIVIDE -> false;
             case CAST, PLUS, MINUS, TIMES, MINUS_PREFIX -> SqlTypeUtil.isApproximateNumeric(c.getType())
                     || (c.getType().getSqlTypeName() == SqlTypeName.DECIMAL && c.getType().getPrecision() > ColumnType.MAX_DECIMAL_PRECISION)
-                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DECIMAL);
+                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DECIMAL)
+                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DATE); // days added
             default -> true;
         };
         return unchecked && c.getOperands().stream().allMatch(NumacolRules::cannotFail);
@@ -477,9 +498,57 @@ public final class NumacolRules {
         // flat, as a Filter's condition must be: expanding SEARCH nests ANDs in ORs
         RexNode condition = flat(rexBuilder, RexUtil.expandSearch(rexBuilder, null, filter.getCondition()));
         if (!RowConditions.supports(condition, RowConditions.types(input))) {
-            return null;
+            return computedFilter(condition, input, unordered(filter));
         }
         return new NumacolFilter(filter.getCluster(), unordered(filter), input, condition, true);
+    }
+
+    /**
+     * {@code condition} over {@code input} with the operands of its comparisons that are
+     * expressions ({@code CASE WHEN b THEN d1 ELSE d2 END <> DATE '..'}) computed as columns by a
+     * projection below the filter, and a projection above that drops them again; null when even
+     * that does not run. Only operands that cannot fail are computed: they are computed for every
+     * row, where the condition might not have reached them.
+     */
+    private static RelNode computedFilter(RexNode condition, RelNode input, RelTraitSet traits) {
+        int width = input.getRowType().getFieldCount();
+        List<ColumnType> types = RowExpressions.chunkTypes(input);
+        List<RexNode> exprs = new ArrayList<>();
+        condition.accept(new RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitCall(RexCall call) {
+                if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
+                    for (RexNode operand : call.getOperands()) {
+                        if (operand instanceof RexCall && !RelOptUtil.InputFinder.bits(operand).isEmpty() && cannotFail(operand)
+                                && !exprs.contains(operand) && RowExpressions.chunkExpr(operand, types) != null) {
+                            exprs.add(operand);
+                        }
+                    }
+                }
+                return super.visitCall(call);
+            }
+        });
+        if (exprs.isEmpty()) {
+            return null;
+        }
+        RexNode computed = condition.accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                int at = exprs.indexOf(call);
+                return at >= 0 ? new RexInputRef(width + at, call.getType()) : super.visitCall(call);
+            }
+        });
+        RelNode columns = withColumns(input, exprs);
+        if (columns == null || !RowConditions.supports(computed, RowConditions.types(columns))) {
+            return null;
+        }
+        NumacolFilter filter = new NumacolFilter(input.getCluster(), traits, columns, computed, true);
+        RexBuilder rexBuilder = input.getCluster().getRexBuilder();
+        List<RexNode> kept = new ArrayList<>();
+        for (int c = 0; c < width; c++) {
+            kept.add(rexBuilder.makeInputRef(filter, c));
+        }
+        return new NumacolProject(input.getCluster(), traits, filter, kept, input.getRowType());
     }
 
     /** Rows a filter, projection or aggregate can take: a scan, filtered or projected. */
