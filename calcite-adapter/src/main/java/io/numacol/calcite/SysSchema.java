@@ -26,8 +26,9 @@ import java.util.stream.Collectors;
 import static io.numacol.calcite.SystemTable.col;
 
 /**
- * Schema {@code sys}: what numacol holds where. {@code nodes} (the topology and the bytes numacol
- * keeps on each node), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
+ * Schema {@code sys}: what numacol holds where. {@code nodes} (the topology, the bytes numacol
+ * keeps on each node, its share of the memory limit, and of those bytes the hash tables of
+ * running statements), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
  * bytes per component) and {@code placements} (per part, column and component: pages per node as
  * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record).
  */
@@ -48,7 +49,8 @@ public final class SysSchema extends AbstractSchema {
                         col("cpus", SqlTypeName.VARCHAR), col("memory_bytes", SqlTypeName.BIGINT),
                         col("free_bytes", SqlTypeName.BIGINT), col("numacol_bytes", SqlTypeName.BIGINT),
                         col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR),
-                        col("memory_limit_bytes", SqlTypeName.BIGINT), col("limit_used_bytes", SqlTypeName.BIGINT)),
+                        col("memory_limit_bytes", SqlTypeName.BIGINT), col("limit_used_bytes", SqlTypeName.BIGINT),
+                        col("hash_table_bytes", SqlTypeName.BIGINT)),
                         root -> nodeRows()),
                 "tables", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
@@ -88,7 +90,8 @@ public final class SysSchema extends AbstractSchema {
         for (NumaNode n : t.nodes()) {
             rows.add(new Object[] {n.id(), n.osNode(), Arrays.toString(n.cpus()), n.memoryBytes(),
                 t.freeMemory(n.id()), db.memory().accounting().bytes(n.id()), Arrays.toString(n.distances()),
-                t.description(), db.memory().limit().nodeBytes(n.id()), db.memory().limit().usedBytes(n.id())});
+                t.description(), db.memory().limit().nodeBytes(n.id()), db.memory().limit().usedBytes(n.id()),
+                db.memory().accounting().bytes(n.id(), Component.HASH_TABLE)});
         }
         return rows;
     }

@@ -85,6 +85,29 @@ class MemoryLimitTest {
         }
     }
 
+    /** A large hash join table is numacol memory on the nodes: past a node's share it fails, and is freed when its statement ends. */
+    @Test
+    void aHashTablePastTheLimitFailsAndItsMemoryReturns() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;topology=fake:2;memoryLimit=24MB");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE a (k INTEGER NOT NULL, v INTEGER)");
+            Database db = NumacolDriver.database(c);
+            try (Appender app = db.appender("a")) {
+                for (int i = 0; i < 500_000; i++) {
+                    app.append(i, i % 1000);
+                }
+            }
+            long tableBytes = db.memory().limit().usedBytes();
+            assertThatThrownBy(() -> rows(s, "select count(*) from a x join a y on x.k = y.k"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("a hash join's table asked for").hasMessageContaining("numacol's memoryLimit of 24000000 bytes");
+            assertThat(db.memory().limit().usedBytes()).as("the statement's intermediates are returned").isEqualTo(tableBytes);
+            assertThat(rows(s, "select count(*) from a x join a y on x.k = y.k where y.v = 3")).containsExactly(List.of(500L));
+            assertThat(rows(s, "select sum(hash_table_bytes) from sys.nodes")).containsExactly(List.of(0L));
+            assertThat(db.memory().limit().usedBytes()).isEqualTo(tableBytes);
+        }
+    }
+
     @Test
     void anAggregationWhoseGroupsPassTheLimitFailsAndTheNextOneRuns() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:;topology=fake:2;memoryLimit=16MB");

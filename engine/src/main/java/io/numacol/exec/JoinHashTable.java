@@ -1,7 +1,11 @@
 package io.numacol.exec;
 
-import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.util.List;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 /**
  * A hash join's build side: the rows of a {@link RowStore}, chained by the hash of their keys
@@ -10,13 +14,14 @@ import java.util.List;
  *
  * <p>As in the morsel paper, the build has two phases: rows are materialized per task, then
  * tasks hash runs of pages and link their rows into the chains lock-free ({@link #insert}).
- * Where numacol departs from it: the table lives on the heap rather than in node-local memory,
- * and a row's chain link and numbers are copied out of the pages the build side filled into one
- * array ({@link #rows}); its strings stay in the pages. Hashes are computed a key column at a
- * time, for the build and for a probe's chunk.
+ * Where numacol departs from it: a row's chain link and numbers are copied out of the pages the
+ * build side filled into one array ({@link #rows}), which a large table holds in numacol memory
+ * interleaved over the nodes like its buckets ({@link MemoryReservation#longs}), rather than in
+ * the node-local memory of the worker that made the row; its strings stay in the pages on the
+ * heap. Hashes are computed a key column at a time, for the build and for a probe's chunk.
  */
 final class JoinHashTable {
-    /** Row numbers and twice as many buckets stay within an int array. */
+    /** Row numbers fit a chain entry's low half, and twice as many buckets an int. */
     private static final long MAX_ROWS = 1L << 29;
     /** The columns whose NULL flags a row's mask holds; those after it are read in the pages. */
     private static final int MASKED_COLUMNS = Long.SIZE;
@@ -31,7 +36,7 @@ final class JoinHashTable {
      * step to the next row and the gather of a match's columns read the same cache line or two,
      * as DuckDB's and the morsel paper's tuples hold their chain pointer beside their values.
      */
-    private final long[] rows;
+    private final MemorySegment rows;
     private final int stride;
     /** Per build column, where it is within a row's stride (0: a STRING, read in the pages). */
     private final int[] columnAt;
@@ -41,7 +46,7 @@ final class JoinHashTable {
      * Per bucket, its chain's first row (low half; -1 if none) and that row's hash's low 32 bits
      * (high half, a tag: the bucket is picked by the high bits).
      */
-    private final long[] buckets;
+    private final MemorySegment buckets;
     private final int shift;
 
     JoinHashTable(RowStore store, int[] keys, boolean[] nullsEqual) {
@@ -58,7 +63,7 @@ final class JoinHashTable {
         }
         this.stride = width;
         long capacity = store.capacity();
-        if (capacity > MAX_ROWS || capacity * stride > Integer.MAX_VALUE - 16) {
+        if (capacity > MAX_ROWS) {
             throw new IllegalStateException("a hash join build side of " + store.rows() + " rows is larger than numacol supports");
         }
         int buckets = Integer.highestOneBit((int) Math.max(2, store.rows() * 2 - 1)) << 1;
@@ -71,11 +76,11 @@ final class JoinHashTable {
                 stringKeyCount++;
             }
         }
-        store.reservation().reserve(((long) buckets + capacity * (stride + stringKeyCount)) * Long.BYTES,
-                "a hash join's table of " + store.rows() + " rows");
-        this.buckets = new long[buckets];
-        Arrays.fill(this.buckets, EMPTY);
-        this.rows = new long[(int) (capacity * stride)];
+        String what = "a hash join's table of " + store.rows() + " rows";
+        store.reservation().reserve(capacity * stringKeyCount * Long.BYTES, what); // the references of its string keys
+        this.buckets = store.reservation().longs(buckets, what);
+        this.buckets.fill((byte) -1); // EMPTY
+        this.rows = store.reservation().longs(capacity * stride, what);
     }
 
     int pageCount() {
@@ -100,20 +105,21 @@ final class JoinHashTable {
             // the buckets are read in a loop of their own, so that their cache misses overlap; a
             // head another row changed since fails its compare-and-set and is read again
             for (int r = 0; r < page.size; r++) {
-                heads[r] = buckets[(int) (h[r] >>> shift)];
+                heads[r] = buckets.getAtIndex(LONG, h[r] >>> shift);
             }
             for (int r = 0; r < page.size; r++) {
                 if (skip[r]) {
                     continue;
                 }
                 int id = base | r;
-                int bucket = (int) (h[r] >>> shift);
+                long bucket = h[r] >>> shift;
                 long entry = (h[r] << 32) | id;
                 long head = heads[r];
-                rows[id * stride] = head;
-                while (!BUCKETS.compareAndSet(buckets, bucket, head, entry)) {
-                    head = (long) BUCKETS.getVolatile(buckets, bucket);
-                    rows[id * stride] = head;
+                long link = (long) id * stride;
+                rows.setAtIndex(LONG, link, head);
+                while (!LONGS.compareAndSet(buckets, 0L, bucket, head, entry)) {
+                    head = (long) LONGS.getVolatile(buckets, 0L, bucket);
+                    rows.setAtIndex(LONG, link, head);
                 }
             }
         }
@@ -122,25 +128,30 @@ final class JoinHashTable {
     /** Copies the NULL masks, LONG and DOUBLE columns and STRING keys of page rows numbered from {@code base}. */
     private void copy(Chunk page, int base) {
         int n = page.size;
-        int start = base * stride;
+        long start = (long) base * stride;
         for (int c = 0; c < columnAt.length; c++) {
             boolean[] nulls = page.nulls[c];
             if (nulls != null && c < MASKED_COLUMNS) {
-                for (int r = 0, at = start + 1; r < n; r++, at += stride) {
-                    rows[at] |= nulls[r] ? 1L << c : 0;
+                long at = start + 1;
+                for (int r = 0; r < n; r++, at += stride) {
+                    if (nulls[r]) {
+                        rows.setAtIndex(LONG, at, rows.getAtIndex(LONG, at) | 1L << c);
+                    }
                 }
             }
             switch (page.types[c].storageKind()) {
                 case LONG -> {
                     long[] values = page.longs[c];
-                    for (int r = 0, at = start + columnAt[c]; r < n; r++, at += stride) {
-                        rows[at] = values[r];
+                    long at = start + columnAt[c];
+                    for (int r = 0; r < n; r++, at += stride) {
+                        rows.setAtIndex(LONG, at, values[r]);
                     }
                 }
                 case DOUBLE -> {
                     double[] values = page.doubles[c];
-                    for (int r = 0, at = start + columnAt[c]; r < n; r++, at += stride) {
-                        rows[at] = Double.doubleToRawLongBits(values[r]);
+                    long at = start + columnAt[c];
+                    for (int r = 0; r < n; r++, at += stride) {
+                        rows.setAtIndex(LONG, at, Double.doubleToRawLongBits(values[r]));
                     }
                 }
                 case STRING -> { }
@@ -153,13 +164,19 @@ final class JoinHashTable {
         }
     }
 
-    private static final java.lang.invoke.VarHandle BUCKETS = java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+    /** Longs of a segment by index, for the buckets' compare-and-set. */
+    private static final VarHandle LONGS = JAVA_LONG.arrayElementVarHandle();
+    /**
+     * The layout of plain reads and writes: every long is aligned, and without the alignment
+     * check that an aligned layout makes on each access the probe's loops run as on a long[].
+     */
+    private static final java.lang.foreign.ValueLayout.OfLong LONG = JAVA_LONG_UNALIGNED;
     /** A bucket without rows: row -1 (row numbers stay below 2^29, so no entry's low half is -1). */
     private static final long EMPTY = -1L;
 
     private boolean isNull(int row, int column) {
         if (column < MASKED_COLUMNS) {
-            return (rows[row * stride + 1] & (1L << column)) != 0;
+            return (at(row, 1) & (1L << column)) != 0;
         }
         return pages[row >>> RowStore.PAGE_SHIFT].isNull(column, row & RowStore.PAGE_MASK);
     }
@@ -175,13 +192,13 @@ final class JoinHashTable {
             case LONG -> {
                 long[] to = out.longs[into];
                 for (int i = 0; i < n; i++) {
-                    to[i] = rows[ids[i] * stride + at];
+                    to[i] = at(ids[i], at);
                 }
             }
             case DOUBLE -> {
                 double[] to = out.doubles[into];
                 for (int i = 0; i < n; i++) {
-                    to[i] = Double.longBitsToDouble(rows[ids[i] * stride + at]);
+                    to[i] = Double.longBitsToDouble(at(ids[i], at));
                 }
             }
             case STRING -> {
@@ -195,24 +212,29 @@ final class JoinHashTable {
 
     /** Reads build row {@code row}'s cache line (its chain link): a probe touches its candidates in a loop of their own, so that their misses overlap. */
     long touch(int row) {
-        return rows[row * stride];
+        return at(row, 0);
+    }
+
+    /** Long {@code offset} of build row {@code row}'s stride. */
+    private long at(int row, int offset) {
+        return rows.getAtIndex(LONG, (long) row * stride + offset);
     }
 
     /** The first build row that may match a probe row with this hash (its keys still to compare), or -1. */
     int first(long hash) {
-        return walk(buckets[(int) (hash >>> shift)], (int) hash);
+        return walk(buckets.getAtIndex(LONG, hash >>> shift), (int) hash);
     }
 
     /** The build row after {@code row} in its chain that may match a probe row with this hash, or -1. */
     int next(int row, long hash) {
-        return walk(rows[row * stride], (int) hash);
+        return walk(at(row, 0), (int) hash);
     }
 
     /** From the chain entry {@code entry} on, the first row with tag {@code tag}, or -1: a matching tag may still be another hash. */
     private int walk(long entry, int tag) {
         int row = (int) entry;
         while (row >= 0 && (int) (entry >>> 32) != tag) {
-            entry = rows[row * stride];
+            entry = at(row, 0);
             row = (int) entry;
         }
         return row;
@@ -233,8 +255,8 @@ final class JoinHashTable {
             }
             int at = columnAt[keys[i]];
             boolean equal = switch (probe.types[k].storageKind()) {
-                case LONG -> rows[row * stride + at] == probe.longs[k][p];
-                case DOUBLE -> Double.longBitsToDouble(rows[row * stride + at]) == probe.doubles[k][p]; // 0.0 = -0.0 as in SQL
+                case LONG -> at(row, at) == probe.longs[k][p];
+                case DOUBLE -> Double.longBitsToDouble(at(row, at)) == probe.doubles[k][p]; // 0.0 = -0.0 as in SQL
                 case STRING -> stringKeys[i][row].equals(probe.strings[k][p]);
             };
             if (!equal) {

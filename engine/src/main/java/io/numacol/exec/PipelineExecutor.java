@@ -1,6 +1,6 @@
 package io.numacol.exec;
 
-import io.numacol.memory.MemoryLimit;
+import io.numacol.memory.NumaMemory;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
@@ -59,18 +59,21 @@ public final class PipelineExecutor {
     private static final int PAGES_PER_TASK = 16;
 
     private final Scheduler scheduler;
-    private final MemoryLimit limit;
+    private final NumaMemory memory;
     private final ScanKernel kernel = ScanKernels.get();
 
-    /** An executor whose intermediates are not held against a limit (tests). */
+    /** An executor whose intermediates are not held against a limit, its hash tables in the C heap (tests). */
     public PipelineExecutor(Scheduler scheduler) {
         this(scheduler, null);
     }
 
-    /** An executor whose intermediates are reserved in {@code limit} while an execution runs. */
-    public PipelineExecutor(Scheduler scheduler, MemoryLimit limit) {
+    /**
+     * An executor whose intermediates are reserved in {@code memory}'s limit while an execution
+     * runs, its large hash tables in {@code memory} (null: no limit, the C heap).
+     */
+    public PipelineExecutor(Scheduler scheduler, NumaMemory memory) {
         this.scheduler = scheduler;
-        this.limit = limit;
+        this.memory = memory;
     }
 
     /**
@@ -79,7 +82,7 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
-        try (MemoryReservation reservation = new MemoryReservation(limit)) {
+        try (MemoryReservation reservation = memory == null ? MemoryReservation.NONE : MemoryReservation.of(memory)) {
             return rows(plan, cancelled, reservation).toRows();
         }
     }

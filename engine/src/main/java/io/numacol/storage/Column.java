@@ -112,7 +112,7 @@ public final class Column {
             case DICTIONARY -> dictionary.byteSize();
             case INDEX_VECTOR -> indexVector.segment().byteSize();
             case INDEX -> index == null ? 0 : index.byteSize();
-            case OTHER -> 0;
+            case HASH_TABLE, OTHER -> 0;
         };
     }
 

@@ -1,6 +1,10 @@
 package io.numacol.exec;
 
+import io.numacol.memory.Component;
+import io.numacol.memory.NumaMemory;
 import io.numacol.storage.ColumnType;
+import io.numacol.topology.Topology;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -74,6 +78,61 @@ class JoinHashTableTest {
             }
         }
         assertThat(matches > 0).as("some probe rows matched").isEqualTo(rowCount > 0);
+    }
+
+    /**
+     * A build side past {@link MemoryReservation#OFF_HEAP_BYTES} holds its buckets and rows in
+     * numacol memory, interleaved over the nodes of a fake 4-node topology and counted there,
+     * until its execution's reservation closes; a small one stays on the heap.
+     */
+    @Test
+    void aLargeTableLivesInNumacolMemoryUntilItsExecutionEnds() {
+        Topology topology = Topology.fake(4);
+        NumaMemory memory = NumaMemory.create(topology);
+        List<ColumnType> types = List.of(ColumnType.bigint(), ColumnType.doubleType());
+        int rowCount = 100_000;
+        List<Object[]> build = new ArrayList<>();
+        for (long k = 0; k < rowCount; k++) {
+            build.add(new Object[]{k * 7, k / 2.0});
+        }
+        MemoryReservation reservation = MemoryReservation.of(memory);
+        RowStore store = new RowStore(types, reservation);
+        load(store, types, build);
+        JoinHashTable table = new JoinHashTable(store, new int[]{0}, new boolean[]{false});
+        table.insert(0, table.pageCount());
+        for (int node = 0; node < topology.nodeCount(); node++) {
+            assertThat(memory.accounting().bytes(node, Component.HASH_TABLE)).as("node %d", node).isPositive();
+        }
+        assertThat(memory.limit().usedBytes()).isGreaterThanOrEqualTo(memory.accounting().totalBytes());
+
+        RowStore probeStore = new RowStore(types);
+        List<Object[]> probes = List.of(new Object[]{7L * 4321, 0.0}, new Object[]{7L * 4321 + 1, 0.0}, new Object[]{7L * 99_999, 0.0});
+        load(probeStore, types, probes);
+        Chunk probe = probeStore.pages().getFirst();
+        long[] hashes = new long[Chunk.CAPACITY];
+        JoinHashTable.hashes(probe, new int[]{0}, hashes);
+        Chunk gathered = new Chunk(types).allocate();
+        List<Object> found = new ArrayList<>();
+        for (int p = 0; p < probe.size; p++) {
+            for (int row = table.first(hashes[p]); row >= 0; row = table.next(row, hashes[p])) {
+                if (table.matches(row, probe, new int[]{0}, p)) {
+                    table.gather(1, new int[]{row}, 1, gathered, 1);
+                    found.add(gathered.doubles[1][0]);
+                }
+            }
+        }
+        assertThat(found).containsExactly(4321 / 2.0, 99_999 / 2.0);
+
+        reservation.close();
+        assertThat(memory.accounting().totalBytes()).isZero();
+        assertThat(memory.limit().usedBytes()).isZero();
+        assertThat(memory.liveAllocations()).isZero();
+
+        MemoryReservation small = MemoryReservation.of(memory);
+        assertThat(small.longs(1000, "a small table").byteSize()).isEqualTo(8000);
+        assertThat(small.held()).isEqualTo(8000);
+        assertThat(memory.accounting().totalBytes()).isZero();
+        small.close();
     }
 
     /** Random rows with few distinct values per column, NULLs, -0.0 beside 0.0, and NaN. */

@@ -10,7 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -155,7 +154,7 @@ public final class NumaMemory {
         long[] perNode = bytesPerNode(pageNodes);
         for (int node = 0; node < perNode.length; node++) {
             try {
-                limit.reserve(node, perNode[node], "table data (" + component.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
+                limit.reserve(node, perNode[node], component.describe());
             } catch (MemoryLimitException e) {
                 for (int back = 0; back < node; back++) {
                     limit.release(back, perNode[back]);

@@ -261,7 +261,7 @@ public final class NumacolQuery {
         if (plan == null) {
             QueryCancel stop = QueryCancel.of(root);
             PlanNode tree = compile(pipelineTree, root, new java.util.HashMap<>());
-            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler(), table.database().memory().limit()).execute(tree, stop::shouldStop));
+            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler(), table.database().memory()).execute(tree, stop::shouldStop));
         }
         return run(plan, root);
     }
