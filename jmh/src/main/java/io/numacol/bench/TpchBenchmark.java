@@ -42,6 +42,9 @@ import java.util.concurrent.TimeUnit;
  * all 44 trials; {@link BenchMain} then prints each query's ratio numacol/DuckDB and their
  * geometric mean ({@link #printComparison}).
  * Run: {@code src/bin/numacol-bench TpchBenchmark} (SF 1; {@code -p sf=0.1}, {@code -p query=3,5}).
+ * Above SF 1 DuckDB keeps its database in a temporary file with a buffer pool of {@link
+ * #DUCKDB_MEMORY}, its usual mode: both engines' tables in memory in one process do not fit a
+ * 24 GiB machine at SF 10 (at SF 1 numacol holds 0.65 GB of table data, in-memory DuckDB 1 GiB).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -105,7 +108,12 @@ public class TpchBenchmark {
         }
         LOADED.clear();
         Connection numacol = DriverManager.getConnection("jdbc:numacol:");
-        DuckDBConnection duckdb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+        DuckDBConnection duckdb = DriverManager.getConnection(duckDbUrl(sf)).unwrap(DuckDBConnection.class);
+        if (sf > 1) {
+            try (Statement s = duckdb.createStatement()) {
+                s.execute("SET memory_limit = '" + DUCKDB_MEMORY + "'");
+            }
+        }
         var db = NumacolDriver.database(numacol);
         long start = System.nanoTime();
         TpchLoader.generate(sf, table -> {
@@ -140,10 +148,43 @@ public class TpchBenchmark {
                 }
             };
         });
-        System.out.printf("%nTPC-H SF %s loaded into numacol and DuckDB in %,d ms%n", sf, (System.nanoTime() - start) / 1_000_000);
+        System.out.printf("%nTPC-H SF %s loaded into numacol and DuckDB in %,d ms; numacol holds %,d bytes of table data, DuckDB %s%n",
+                sf, (System.nanoTime() - start) / 1_000_000, db.memory().accounting().totalBytes(), duckDbMemory(duckdb));
         Connection[] loaded = {numacol, duckdb};
         LOADED.put(sf, loaded);
         return loaded;
+    }
+
+    /** DuckDB's buffer pool above SF 1. */
+    static final String DUCKDB_MEMORY = "6GB";
+
+    /** In memory up to SF 1, else a new temporary database file, removed when the JVM ends. */
+    private static String duckDbUrl(double sf) {
+        if (sf <= 1) {
+            return "jdbc:duckdb:";
+        }
+        try {
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("numacol-tpch-duckdb");
+            java.nio.file.Path file = dir.resolve("tpch.duckdb");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (var files = java.nio.file.Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (java.io.IOException ignored) {
+                    // a temporary directory left behind
+                }
+            }));
+            return "jdbc:duckdb:" + file;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** DuckDB's own account of the memory its database uses. */
+    private static String duckDbMemory(Connection duckdb) throws SQLException {
+        try (Statement s = duckdb.createStatement();
+             java.sql.ResultSet r = s.executeQuery("SELECT memory_usage FROM pragma_database_size()")) {
+            return r.next() ? r.getString(1) : "(unknown)";
+        }
     }
 
     /** Appends a generated row with the DuckDB appender overload of each value's Java type. */
