@@ -97,11 +97,18 @@ final class ChunkEvaluator implements ColumnVectors {
                 long shift = x.days();
                 yield (in, into, c) -> {
                     long[] days = in.longs[s];
-                    for (int r = 0; r < in.size; r++) {
-                        values[r] = days[r] + shift;
+                    boolean[] nulls = in.nulls[s];
+                    if (x.months() == 0) {
+                        for (int r = 0; r < in.size; r++) {
+                            values[r] = days[r] + shift;
+                        }
+                    } else {
+                        for (int r = 0; r < in.size; r++) { // a NULL row's day may be any number: not a date
+                            values[r] = nulls != null && nulls[r] ? 0 : x.of(days[r]);
+                        }
                     }
                     into.longs[c] = values;
-                    into.nulls[c] = in.nulls[s];
+                    into.nulls[c] = nulls;
                 };
             }
             case ChunkExpr.Case k -> caseOf(k);

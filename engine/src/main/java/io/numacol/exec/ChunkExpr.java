@@ -54,12 +54,22 @@ public sealed interface ChunkExpr {
         }
     }
 
-    /** A DATE column (epoch days) plus a whole number of days: {@code d + INTERVAL 'n' DAY}, {@code d - ..}. */
-    record DateShift(int column, long days, ColumnType type) implements ChunkExpr {
+    /**
+     * A DATE column (epoch days) plus a number of months, then of days: {@code d + INTERVAL 'n'
+     * DAY}, {@code d - INTERVAL 'm' MONTH}. A month added to the 31st ends on the last day of a
+     * shorter month, as in SQL.
+     */
+    record DateShift(int column, long months, long days, ColumnType type) implements ChunkExpr {
         public DateShift {
             if (type.kind() != ColumnType.Kind.DATE) {
                 throw new IllegalArgumentException("a date shift gives a DATE, not " + type);
             }
+        }
+
+        /** {@code epochDay} shifted. */
+        long of(long epochDay) {
+            long shifted = months == 0 ? epochDay : java.time.LocalDate.ofEpochDay(epochDay).plusMonths(months).toEpochDay();
+            return shifted + days;
         }
     }
 

@@ -204,7 +204,7 @@ final class ColumnPruning {
             case ChunkExpr.Constant c -> c;
             case ChunkExpr.Numeric n -> new ChunkExpr.Numeric(remap(n.expr(), map), n.type());
             case ChunkExpr.Extract x -> new ChunkExpr.Extract(x.field(), map.applyAsInt(x.column()), x.type());
-            case ChunkExpr.DateShift x -> new ChunkExpr.DateShift(map.applyAsInt(x.column()), x.days(), x.type());
+            case ChunkExpr.DateShift x -> new ChunkExpr.DateShift(map.applyAsInt(x.column()), x.months(), x.days(), x.type());
             case ChunkExpr.Substring x -> new ChunkExpr.Substring(map.applyAsInt(x.column()), x.start(), x.length(), x.type());
             case ChunkExpr.Case c -> {
                 List<RowPredicate> conditions = new ArrayList<>();

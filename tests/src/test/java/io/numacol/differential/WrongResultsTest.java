@@ -284,7 +284,7 @@ class WrongResultsTest {
     }
 
     /**
-     * DATE plus or minus whole days in numacol's operators, over joins: Calcite computed them
+     * DATE plus or minus whole days or months in numacol's operators, over joins: Calcite computed them
      * row by row, and everything above with them (a random query's product of 33 million rows
      * ran the heap out there). Cast back to DATE: DuckDB's DATE - INTERVAL is a TIMESTAMP.
      */
@@ -295,6 +295,10 @@ class WrongResultsTest {
             "SELECT CAST(t2.dd + INTERVAL '1' DAY AS DATE) AS d, COUNT(*) AS n FROM t1 LEFT JOIN t2 ON t1.k2 = t2.k "
                     + "GROUP BY CAST(t2.dd + INTERVAL '1' DAY AS DATE)",
             "SELECT t1.k, CAST(INTERVAL '3' DAY + t1.dd AS DATE) AS d FROM t1 JOIN t3 ON t1.k = t3.k3 WHERE t3.ib < 100",
+            // months: the 31st plus a month is the last day of a shorter month
+            "SELECT t1.k, CAST(t1.dd + INTERVAL '1' MONTH AS DATE) AS a, CAST(t2.dd - INTERVAL '13' MONTH AS DATE) AS b "
+                    + "FROM t1 JOIN t2 ON t1.k = t2.k2 WHERE t1.ia > 0",
+            "SELECT t1.k, CAST(CAST(t1.dd + INTERVAL '2' YEAR AS DATE) - INTERVAL '5' DAY AS DATE) AS a FROM t1 JOIN t3 ON t1.k = t3.k3",
     })
     void shiftsDatesByDays(String sql) throws SQLException {
         try (Statement statement = numacol.createStatement();

@@ -141,7 +141,8 @@ final class RowExpressions {
             case RexCall c when type.kind() == ColumnType.Kind.DATE && dateShift(c) != null -> {
                 long[] shift = dateShift(c);
                 ColumnType in = types.get((int) shift[0]);
-                return in == null || in.kind() != ColumnType.Kind.DATE ? null : new ChunkExpr.DateShift((int) shift[0], shift[1], type);
+                return in == null || in.kind() != ColumnType.Kind.DATE ? null
+                        : new ChunkExpr.DateShift((int) shift[0], shift[1], shift[2], type);
             }
             case RexCall c when c.getKind() == SqlKind.EXTRACT -> {
                 if (!(c.getOperands().get(0) instanceof RexLiteral unit) || !(c.getOperands().get(1) instanceof RexInputRef ref)
@@ -166,15 +167,16 @@ final class RowExpressions {
     private static final long MILLIS_PER_DAY = 86_400_000L;
 
     /**
-     * A DATE expression as {column, days}: a DATE column, plus or minus day-time interval literals
-     * of whole days, through casts to DATE; null for anything else (months, a computed interval).
+     * A DATE expression as {column, months, days} (months added first, then days): a DATE column,
+     * plus or minus interval literals of whole days or of months, through casts to DATE; null for
+     * anything else (months added after days, which need not give the same date, a computed interval).
      */
     private static long[] dateShift(RexNode e) {
         if (e.getType().getSqlTypeName() != SqlTypeName.DATE) {
             return null;
         }
         return switch (e) {
-            case RexInputRef ref -> new long[]{ref.getIndex(), 0};
+            case RexInputRef ref -> new long[]{ref.getIndex(), 0, 0};
             case RexCall c when c.getKind() == SqlKind.CAST -> dateShift(c.getOperands().getFirst());
             case RexCall c when c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS -> {
                 RexNode a = c.getOperands().get(0);
@@ -184,14 +186,29 @@ final class RowExpressions {
                     yield null; // an interval minus a date is no SQL
                 }
                 long[] date = dateShift(dateFirst ? a : b);
-                Long days = wholeDays(dateFirst ? b : a);
-                if (date == null || days == null) {
+                RexNode interval = dateFirst ? b : a;
+                Long days = wholeDays(interval);
+                Long months = days == null ? months(interval) : null;
+                if (date == null || (days == null && (months == null || date[2] != 0))) {
                     yield null;
                 }
-                yield new long[]{date[0], c.getKind() == SqlKind.PLUS ? Math.addExact(date[1], days) : Math.subtractExact(date[1], days)};
+                int at = days != null ? 2 : 1;
+                long by = days != null ? days : months;
+                long[] shifted = date.clone();
+                shifted[at] = c.getKind() == SqlKind.PLUS ? Math.addExact(date[at], by) : Math.subtractExact(date[at], by);
+                yield shifted;
             }
             default -> null;
         };
+    }
+
+    /** A year-month interval literal as its months, else null. */
+    private static Long months(RexNode e) {
+        if (!(e instanceof RexLiteral l) || l.isNull() || !SqlTypeName.YEAR_INTERVAL_TYPES.contains(l.getType().getSqlTypeName())) {
+            return null;
+        }
+        java.math.BigDecimal months = l.getValueAs(java.math.BigDecimal.class);
+        return months == null || months.abs().compareTo(java.math.BigDecimal.valueOf(1_000_000L)) > 0 ? null : months.longValueExact();
     }
 
     /** A day-time interval literal of whole days as its days, else null. */
