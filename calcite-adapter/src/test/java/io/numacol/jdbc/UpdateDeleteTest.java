@@ -135,6 +135,47 @@ class UpdateDeleteTest {
         }
     }
 
+    /** A DELETE or UPDATE waiting for another change of its table stops at its timeout, and the table stays as it was. */
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // before, the statement waited for the other change however long it took
+    void aWaitForAnotherChangeEndsAtTheTimeout() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int not null)");
+            s.executeUpdate("insert into t values (1), (2), (3)");
+            io.numacol.storage.Table t = NumacolDriver.database(c).catalog().get("t");
+            java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Thread other = new Thread(() -> { // another change of t, under way on another thread
+                t.lockWrites();
+                try {
+                    locked.countDown();
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    t.unlockWrites();
+                }
+            });
+            other.start();
+            try {
+                locked.await();
+                s.setQueryTimeout(1);
+                assertThatThrownBy(() -> s.executeUpdate("delete from t where id = 2")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("timeout of 1000 ms");
+                assertThatThrownBy(() -> s.executeUpdate("update t set id = 7")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("timeout of 1000 ms");
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            } finally {
+                done.countDown();
+            }
+            s.setQueryTimeout(0);
+            assertThat(rows(s, "select id from t order by id")).containsExactly(List.of(1), List.of(2), List.of(3));
+            assertThat(s.executeUpdate("delete from t where id = 2")).isEqualTo(1);
+        }
+    }
+
     @Test
     void viewsAndSysTablesTakeNoChanges() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

@@ -25,9 +25,9 @@ public final class TableRewrite implements AutoCloseable {
     private final Appender appender;
     private boolean done;
 
-    private TableRewrite(Database database, Table table) {
+    private TableRewrite(Database database, Table table, Runnable checkStop) {
         this.table = table;
-        table.lockWrites();
+        table.lockWrites(checkStop);
         try {
             table.checkNotDropped(); // planned against a table ALTER replaced or DROP removed
             this.read = table.parts();
@@ -39,9 +39,13 @@ public final class TableRewrite implements AutoCloseable {
         }
     }
 
-    /** Starts a rewrite of {@code table}: other changes of it wait until {@link #close()}. Read it after this. */
-    public static TableRewrite begin(Database database, Table table) {
-        return new TableRewrite(database, table);
+    /**
+     * Starts a rewrite of {@code table}: other changes of it wait until {@link #close()}. Read it
+     * after this. While another change holds the table, {@code checkStop} runs every few
+     * milliseconds and may stop the wait by throwing.
+     */
+    public static TableRewrite begin(Database database, Table table, Runnable checkStop) {
+        return new TableRewrite(database, table, checkStop);
     }
 
     public Table table() {

@@ -116,6 +116,25 @@ public final class Table {
         writes.lock();
     }
 
+    /**
+     * {@link #lockWrites()} for a statement that may be stopped while it waits for another change
+     * of the table to end: {@code checkStop} runs every few milliseconds of the wait and stops it
+     * by throwing (a cancelled statement, one past its timeout).
+     */
+    public void lockWrites(Runnable checkStop) {
+        try {
+            while (!writes.tryLock(STOP_POLL_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                checkStop.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted while waiting for another change of table " + name);
+        }
+    }
+
+    /** How often a statement waiting for {@link #lockWrites(Runnable)} asks whether to stop. */
+    private static final long STOP_POLL_MILLIS = 20;
+
     public void unlockWrites() {
         writes.unlock();
     }

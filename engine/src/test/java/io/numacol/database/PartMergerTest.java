@@ -130,7 +130,7 @@ class PartMergerTest {
         load("rb", 6, 200);
         db.merger().resume();
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-            try (TableRewrite ra = TableRewrite.begin(db, a); TableRewrite rb = TableRewrite.begin(db, b)) {
+            try (TableRewrite ra = TableRewrite.begin(db, a, () -> { }); TableRewrite rb = TableRewrite.begin(db, b, () -> { })) {
                 db.afterFlush(a); // a merge of each, on each of the two workers
                 db.afterFlush(b);
                 for (List<Object> row : rowsOfA) {

@@ -1,5 +1,7 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.QueryCancel;
+import org.apache.calcite.DataContext;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.TableRewrite;
@@ -54,9 +56,9 @@ public final class ModifyTarget {
      * flag ({@link ModifyValidator}), and the rest replace the table's parts at once
      * ({@link TableRewrite}). Yields the number deleted. Called by generated code.
      */
-    public Enumerable<Long> delete(Enumerable<Object[]> rows) {
+    public Enumerable<Long> delete(Enumerable<Object[]> rows, DataContext root) {
         int width = table.schema().size();
-        try (TableRewrite rewrite = TableRewrite.begin(database, table)) {
+        try (TableRewrite rewrite = TableRewrite.begin(database, table, QueryCancel.of(root)::check)) {
             long seen = 0;
             long deleted = 0;
             for (Object[] row : rows) { // read only now, holding the table: the scans see what the rewrite replaces
@@ -81,14 +83,14 @@ public final class ModifyTarget {
      * not, replaces the table's parts at once ({@link TableRewrite}). Yields the number of rows
      * changed. Called by generated code.
      */
-    public Enumerable<Long> update(Enumerable<Object[]> rows, String[] columns) {
+    public Enumerable<Long> update(Enumerable<Object[]> rows, String[] columns, DataContext root) {
         TableSchema schema = table.schema();
         int width = schema.size();
         int[] targets = new int[columns.length];
         for (int i = 0; i < columns.length; i++) {
             targets[i] = schema.indexOf(columns[i]);
         }
-        try (TableRewrite rewrite = TableRewrite.begin(database, table)) {
+        try (TableRewrite rewrite = TableRewrite.begin(database, table, QueryCancel.of(root)::check)) {
             long seen = 0;
             long updated = 0;
             for (Object[] row : rows) {

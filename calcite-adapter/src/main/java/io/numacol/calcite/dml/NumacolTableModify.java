@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import org.apache.calcite.DataContext;
 import io.numacol.calcite.NumacolTable;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -30,8 +31,8 @@ import java.util.List;
  */
 public final class NumacolTableModify extends TableModify implements EnumerableRel {
     private static final Method INSERT = Types.lookupMethod(ModifyTarget.class, "insert", Enumerable.class);
-    private static final Method DELETE = Types.lookupMethod(ModifyTarget.class, "delete", Enumerable.class);
-    private static final Method UPDATE = Types.lookupMethod(ModifyTarget.class, "update", Enumerable.class, String[].class);
+    private static final Method DELETE = Types.lookupMethod(ModifyTarget.class, "delete", Enumerable.class, DataContext.class);
+    private static final Method UPDATE = Types.lookupMethod(ModifyTarget.class, "update", Enumerable.class, String[].class, DataContext.class);
 
     NumacolTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
                        RelNode input, Operation operation, List<String> updateColumnList,
@@ -58,8 +59,10 @@ public final class NumacolTableModify extends TableModify implements EnumerableR
         Expression sink = implementor.stash(new ModifyTarget(target.database(), target.table()), ModifyTarget.class);
         Expression call = switch (getOperation()) {
             case INSERT -> Expressions.call(sink, INSERT, arrays);
-            case DELETE -> Expressions.call(sink, DELETE, arrays);
-            case UPDATE -> Expressions.call(sink, UPDATE, arrays, Expressions.constant(getUpdateColumnList().toArray(String[]::new)));
+            // a DELETE or UPDATE may wait for another change of the table: cancel and timeout stop the wait
+            case DELETE -> Expressions.call(sink, DELETE, arrays, DataContext.ROOT);
+            case UPDATE -> Expressions.call(sink, UPDATE, arrays, Expressions.constant(getUpdateColumnList().toArray(String[]::new)),
+                    DataContext.ROOT);
             default -> throw new IllegalStateException("numacol does not run " + getOperation());
         };
         builder.add(Expressions.return_(null, call));
