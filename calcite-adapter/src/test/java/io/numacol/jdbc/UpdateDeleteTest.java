@@ -135,7 +135,7 @@ class UpdateDeleteTest {
         }
     }
 
-    /** A DELETE or UPDATE waiting for another change of its table stops at its timeout, and the table stays as it was. */
+    /** An INSERT, DELETE or UPDATE waiting for another change of its table stops at its timeout, and the table stays as it was. */
     @Test
     @org.junit.jupiter.api.Timeout(60) // before, the statement waited for the other change however long it took
     void aWaitForAnotherChangeEndsAtTheTimeout() throws SQLException {
@@ -164,6 +164,8 @@ class UpdateDeleteTest {
                 assertThatThrownBy(() -> s.executeUpdate("delete from t where id = 2")).isInstanceOf(SQLException.class)
                         .hasMessageContaining("timeout of 1000 ms");
                 assertThatThrownBy(() -> s.executeUpdate("update t set id = 7")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("timeout of 1000 ms");
+                assertThatThrownBy(() -> s.executeUpdate("insert into t values (9)")).isInstanceOf(SQLException.class)
                         .hasMessageContaining("timeout of 1000 ms");
             } catch (InterruptedException e) {
                 throw new AssertionError(e);

@@ -34,6 +34,8 @@ public final class Appender implements AutoCloseable {
     private long appended;
     /** {@link #appended} at the last flush: what a discard goes back to. */
     private long flushed;
+    /** Runs while a flush waits for another change of the table; throws to stop the wait. */
+    private Runnable checkStop = () -> { };
 
     Appender(Database database, Table table) {
         this.database = database;
@@ -74,6 +76,16 @@ public final class Appender implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Lets a statement stop while a flush waits for another change of the table: {@code check}
+     * runs every few milliseconds of the wait and stops it by throwing; the rows are then
+     * discarded.
+     */
+    public Appender stoppedBy(Runnable check) {
+        this.checkStop = check;
+        return this;
+    }
+
     /** Rows appended so far, flushed or not (discarded ones no longer count). */
     public long appendedRows() {
         return appended;
@@ -107,7 +119,7 @@ public final class Appender implements AutoCloseable {
                 for (PartBuild b : pending) {
                     built.add(b.await());
                 }
-                table.replaceParts(replaced, built);
+                table.replaceParts(replaced, built, checkStop);
             } catch (RuntimeException e) {
                 discard();
                 throw e;

@@ -92,6 +92,16 @@ public final class Table {
         }
     }
 
+    /** {@link #replaceParts(List, List)}, waiting for another change of the table as {@link #lockWrites(Runnable)} does. */
+    public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop) {
+        lockWrites(checkStop);
+        try {
+            swap(old, replacement);
+        } finally {
+            writes.unlock();
+        }
+    }
+
     /**
      * As {@link #replaceParts}, but only if no one changes the table now; false otherwise. For
      * background work on a worker thread, which must not wait for a statement that needs workers.

@@ -36,10 +36,11 @@ public final class ModifyTarget {
      * publishes them at once; a refused row stores nothing. Inside an {@link InsertBatch} the rows
      * wait for the batch's end instead. Called by generated code.
      */
-    public Enumerable<Long> insert(Enumerable<Object[]> rows) {
+    public Enumerable<Long> insert(Enumerable<Object[]> rows, DataContext root) {
         InsertBatch batch = InsertBatch.current();
         if (batch == null) {
-            return Linq4j.singletonEnumerable(database.appender(table).appendAll(rows.select(this::toJava)));
+            Appender appender = database.appender(table).stoppedBy(QueryCancel.of(root)::check);
+            return Linq4j.singletonEnumerable(appender.appendAll(rows.select(this::toJava)));
         }
         // The batch discards everything on failure, so a refused row needs no undo here.
         Appender appender = batch.appender(database, table);

@@ -30,7 +30,7 @@ import java.util.List;
  * what the statement does to it ({@link ModifyValidator}).
  */
 public final class NumacolTableModify extends TableModify implements EnumerableRel {
-    private static final Method INSERT = Types.lookupMethod(ModifyTarget.class, "insert", Enumerable.class);
+    private static final Method INSERT = Types.lookupMethod(ModifyTarget.class, "insert", Enumerable.class, DataContext.class);
     private static final Method DELETE = Types.lookupMethod(ModifyTarget.class, "delete", Enumerable.class, DataContext.class);
     private static final Method UPDATE = Types.lookupMethod(ModifyTarget.class, "update", Enumerable.class, String[].class, DataContext.class);
 
@@ -58,8 +58,8 @@ public final class NumacolTableModify extends TableModify implements EnumerableR
         Expression arrays = builder.append("arrays", input.physType.convertTo(rows, JavaRowFormat.ARRAY));
         Expression sink = implementor.stash(new ModifyTarget(target.database(), target.table()), ModifyTarget.class);
         Expression call = switch (getOperation()) {
-            case INSERT -> Expressions.call(sink, INSERT, arrays);
-            // a DELETE or UPDATE may wait for another change of the table: cancel and timeout stop the wait
+            // each may wait for another change of the table: cancel and timeout stop the wait
+            case INSERT -> Expressions.call(sink, INSERT, arrays, DataContext.ROOT);
             case DELETE -> Expressions.call(sink, DELETE, arrays, DataContext.ROOT);
             case UPDATE -> Expressions.call(sink, UPDATE, arrays, Expressions.constant(getUpdateColumnList().toArray(String[]::new)),
                     DataContext.ROOT);
