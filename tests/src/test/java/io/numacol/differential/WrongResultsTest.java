@@ -249,6 +249,9 @@ class WrongResultsTest {
             "SELECT COUNT(*) FROM t1 AS a0 WHERE 3 IN (SELECT s1.ia FROM t2 AS s1 WHERE s1.dm = a0.fd AND NULLIF('zz', 'zz') NOT LIKE '%b')",
             "SELECT COUNT(*) FROM t1 AS a0 WHERE 21.89 IN (SELECT s4.dm FROM t2 AS s4 WHERE s4.dm = a0.k "
                     + "AND DATE '2022-01-17' BETWEEN DATE '2021-12-17' AND DATE '2021-12-15')",
+            // 36. months after months merged into one shift: 2021-10-31 + 4 months - 18 months is 2020-08-28, not 08-31
+            "SELECT t1.k, CAST(CAST(t1.dd + INTERVAL '4' MONTH AS DATE) - INTERVAL '18' MONTH AS DATE) AS d FROM t1",
+            "SELECT t1.k, CAST(CAST(t1.dd + INTERVAL '1' DAY AS DATE) + INTERVAL '1' MONTH AS DATE) AS d FROM t1",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -168,8 +168,9 @@ final class RowExpressions {
 
     /**
      * A DATE expression as {column, months, days} (months added first, then days): a DATE column,
-     * plus or minus interval literals of whole days or of months, through casts to DATE; null for
-     * anything else (months added after days, which need not give the same date, a computed interval).
+     * plus or minus one interval literal of months, then of whole days, through casts to DATE;
+     * null for anything else (months added after days or after months, which need not give the
+     * same date as the sum, a computed interval).
      */
     private static long[] dateShift(RexNode e) {
         if (e.getType().getSqlTypeName() != SqlTypeName.DATE) {
@@ -189,8 +190,8 @@ final class RowExpressions {
                 RexNode interval = dateFirst ? b : a;
                 Long days = wholeDays(interval);
                 Long months = days == null ? months(interval) : null;
-                if (date == null || (days == null && (months == null || date[2] != 0))) {
-                    yield null;
+                if (date == null || (days == null && (months == null || date[1] != 0 || date[2] != 0))) {
+                    yield null; // months after months do not add up: Oct 31 + 4 - 18 months is Aug 28, Oct 31 - 14 is Aug 31
                 }
                 int at = days != null ? 2 : 1;
                 long by = days != null ? days : months;
