@@ -252,6 +252,10 @@ class WrongResultsTest {
             // 36. months after months merged into one shift: 2021-10-31 + 4 months - 18 months is 2020-08-28, not 08-31
             "SELECT t1.k, CAST(CAST(t1.dd + INTERVAL '4' MONTH AS DATE) - INTERVAL '18' MONTH AS DATE) AS d FROM t1",
             "SELECT t1.k, CAST(CAST(t1.dd + INTERVAL '1' DAY AS DATE) + INTERVAL '1' MONTH AS DATE) AS d FROM t1",
+            // 37. IS NOT DISTINCT FROM of doubles in Calcite's code compares boxed Doubles with equals: 0.0 and -0.0 differed
+            "SELECT COUNT(*), MAX(t1.k) FROM t1 WHERE (t1.fd * 0) IS NOT DISTINCT FROM (t1.fd * -1 * 0)",
+            "SELECT COUNT(*), MAX(t1.k) FROM t1 WHERE (t1.fd * 0) IS DISTINCT FROM (t1.ia * 0)",
+            "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k2 AND (t1.fd * 0) IS NOT DISTINCT FROM (t2.fd * -1 * 0)",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -298,7 +298,7 @@ public final class NumacolRules {
         join.getCondition().accept(new RexVisitorImpl<Void>(true) {
             @Override
             public Void visitCall(RexCall call) {
-                if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
+                if (comparison(call)) {
                     for (RexNode operand : call.getOperands()) {
                         ImmutableBitSet refs = RelOptUtil.InputFinder.bits(operand);
                         if (!(operand instanceof RexCall) || refs.isEmpty() || !cannotFail(operand)) {
@@ -382,6 +382,12 @@ public final class NumacolRules {
         NumacolJoin numacol = new NumacolJoin(join.getCluster(), traits, left, right, keyed.getCondition(), JoinRelType.INNER,
                 buildsLeft(keyed, left, right));
         return computedFilter(residual(join, info), numacol, traits);
+    }
+
+    /** Whether {@code call} compares two values: its operands may be computed as columns first. */
+    private static boolean comparison(RexCall call) {
+        return call.getKind().belongsTo(SqlKind.COMPARISON) || call.getKind() == SqlKind.IS_DISTINCT_FROM
+                || call.getKind() == SqlKind.IS_NOT_DISTINCT_FROM;
     }
 
     /**
@@ -517,7 +523,7 @@ public final class NumacolRules {
         condition.accept(new RexVisitorImpl<Void>(true) {
             @Override
             public Void visitCall(RexCall call) {
-                if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
+                if (comparison(call)) {
                     for (RexNode operand : call.getOperands()) {
                         if (operand instanceof RexCall && !RelOptUtil.InputFinder.bits(operand).isEmpty() && cannotFail(operand)
                                 && !exprs.contains(operand) && RowExpressions.chunkExpr(operand, types) != null) {

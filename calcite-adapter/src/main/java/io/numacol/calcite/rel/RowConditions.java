@@ -9,6 +9,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -99,6 +100,14 @@ final class RowConditions {
                 return new RowPredicate.Matches(ref.getIndex(), LikePattern.compile(text(pattern), escape == null ? null : text(escape)),
                         "LIKE '" + text(pattern) + "'");
             }
+            case IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM -> {
+                RexNode same = notDistinct(ops.get(0), ops.get(1));
+                if (same == null) {
+                    return null;
+                }
+                return translate(call.getKind() == SqlKind.IS_NOT_DISTINCT_FROM ? same
+                        : REX_BUILDER.makeCall(SqlStdOperatorTable.NOT, same), types, root);
+            }
             case IS_NULL, IS_NOT_NULL -> {
                 return ops.getFirst() instanceof RexInputRef ref && types.get(ref.getIndex()) != null
                         ? new RowPredicate.IsNull(ref.getIndex(), call.getKind() == SqlKind.IS_NOT_NULL) : null;
@@ -156,6 +165,35 @@ final class RowConditions {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@code a IS NOT DISTINCT FROM b} in the predicates numacol evaluates, never unknown: both
+     * NULL, or neither and equal (0.0 and -0.0 too; Calcite's own evaluation compares boxed
+     * Doubles with equals, which tells them apart). Columns and constants only, else null.
+     */
+    private static RexNode notDistinct(RexNode a, RexNode b) {
+        if (!(a instanceof RexInputRef)) {
+            RexNode t = a;
+            a = b;
+            b = t;
+        }
+        if (!(a instanceof RexInputRef)) {
+            return null;
+        }
+        RexNode aNull = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NULL, a);
+        RexNode aValue = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NOT_NULL, a);
+        RexNode equal = REX_BUILDER.makeCall(SqlStdOperatorTable.EQUALS, a, b);
+        if (b instanceof org.apache.calcite.rex.RexLiteral literal) {
+            return literal.isNull() ? aNull : REX_BUILDER.makeCall(SqlStdOperatorTable.AND, aValue, equal);
+        }
+        if (!(b instanceof RexInputRef)) {
+            return null;
+        }
+        RexNode bNull = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NULL, b);
+        RexNode bValue = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NOT_NULL, b);
+        return REX_BUILDER.makeCall(SqlStdOperatorTable.OR, REX_BUILDER.makeCall(SqlStdOperatorTable.AND, aNull, bNull),
+                REX_BUILDER.makeCall(SqlStdOperatorTable.AND, aValue, bValue, equal));
     }
 
     private static String text(Object value) {
