@@ -404,7 +404,7 @@ public final class NumacolRules {
             case CAST, PLUS, MINUS, TIMES, MINUS_PREFIX -> SqlTypeUtil.isApproximateNumeric(c.getType())
                     || (c.getType().getSqlTypeName() == SqlTypeName.DECIMAL && c.getType().getPrecision() > ColumnType.MAX_DECIMAL_PRECISION)
                     || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DECIMAL)
-                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DATE); // days added
+                    || (c.getKind() != SqlKind.CAST && c.getType().getSqlTypeName() == SqlTypeName.DATE); // days or months added: cannot fail
             default -> true;
         };
         return unchecked && c.getOperands().stream().allMatch(NumacolRules::cannotFail);
