@@ -5,7 +5,6 @@ import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
-import io.numacol.topology.NumaNode;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -68,8 +67,7 @@ final class MemoryReservation implements AutoCloseable {
             // alike ran 1.5 times as long (TPC-H Q3, Q5) as one that met only either kind
             return Arena.ofAuto().allocate(bytes, Long.BYTES);
         }
-        return arena().allocate(bytes, MemoryPlacement.interleaved(memory.topology().nodes().stream()
-                .mapToInt(NumaNode::id).toArray()), Component.HASH_TABLE);
+        return arena().allocate(bytes, MemoryPlacement.interleaved(memory.topology().nodeIds()), Component.HASH_TABLE);
     }
 
     private synchronized NodeArena arena() {

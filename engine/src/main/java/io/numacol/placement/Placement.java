@@ -4,7 +4,6 @@ import io.numacol.storage.ColumnPlacement;
 import io.numacol.topology.Topology;
 
 import java.util.Locale;
-import java.util.stream.IntStream;
 
 /**
  * The thesis's placement strategies for a table's columns (§5.2): {@code RR} (each column whole
@@ -54,7 +53,7 @@ public sealed interface Placement {
     record Interleaved() implements Placement {
         @Override
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
-            return ColumnPlacement.interleaved(allNodes(topology));
+            return ColumnPlacement.interleaved(topology.nodeIds());
         }
 
         @Override
@@ -66,7 +65,7 @@ public sealed interface Placement {
     record IndexVectorPartitioned() implements Placement {
         @Override
         public ColumnPlacement forColumn(int columnIndex, Topology topology) {
-            return ColumnPlacement.indexVectorPartitioned(allNodes(topology));
+            return ColumnPlacement.indexVectorPartitioned(topology.nodeIds());
         }
 
         @Override
@@ -93,9 +92,5 @@ public sealed interface Placement {
                 }
                 throw new IllegalArgumentException("unknown placement '" + spec + "': use RR, IVP, INTERLEAVED or NODE(k)");
         }
-    }
-
-    private static int[] allNodes(Topology topology) {
-        return IntStream.range(0, topology.nodeCount()).toArray();
     }
 }

@@ -192,6 +192,11 @@ public final class Topology {
         return nodes;
     }
 
+    /** Every node's numacol id, ascending: 0 to {@link #nodeCount()} - 1. */
+    public int[] nodeIds() {
+        return java.util.stream.IntStream.range(0, nodes.size()).toArray();
+    }
+
     public NumaNode node(int id) {
         checkNode(id);
         return nodes.get(id);
