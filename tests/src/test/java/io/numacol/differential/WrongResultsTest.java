@@ -256,6 +256,11 @@ class WrongResultsTest {
             "SELECT COUNT(*), MAX(t1.k) FROM t1 WHERE (t1.fd * 0) IS NOT DISTINCT FROM (t1.fd * -1 * 0)",
             "SELECT COUNT(*), MAX(t1.k) FROM t1 WHERE (t1.fd * 0) IS DISTINCT FROM (t1.ia * 0)",
             "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k2 AND (t1.fd * 0) IS NOT DISTINCT FROM (t2.fd * -1 * 0)",
+            // 38. a LEFT JOIN to no rows makes a3.ia a NULL literal, and constant reduction evaluated
+            // CAST(NULL AS INTEGER NOT NULL) < 2, which COALESCE(a3.ia, 38) < 2 had become, as TRUE (CalciteDefects 4)
+            "SELECT COUNT(*) FROM (SELECT COALESCE(a3.ia, CAST(37.84 AS INTEGER)) AS c0 FROM t1 AS a1 LEFT JOIN t2 AS a2 ON TRUE "
+                    + "LEFT JOIN t3 AS a3 ON 2.375E0 = -3.0E0 WHERE a1.k < 10 AND a2.k < 10) AS a0 WHERE a0.c0 < 2",
+            "SELECT COUNT(*) FROM t1 LEFT JOIN t2 ON FALSE WHERE COALESCE(t2.ib, 14009) <= 9999",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

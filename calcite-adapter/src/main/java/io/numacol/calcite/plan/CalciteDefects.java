@@ -12,6 +12,8 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.tools.Program;
 import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
 import org.apache.calcite.rel.rules.ProjectMergeRule;
 import org.apache.calcite.rel.rules.SortProjectTransposeRule;
@@ -119,7 +121,10 @@ import java.util.function.UnaryOperator;
  *       Calcite's operators such casts become nullable casts (numacol's own predicates already
  *       pass NULL through). Filters get them before decorrelation too: the decorrelator keys a
  *       correlated {@code COALESCE(outer.c, ..)} on such a cast, matches the keys with = as its
- *       type says they cannot be NULL, and lost the outer rows with a NULL c.</li>
+ *       type says they cannot be NULL, and lost the outer rows with a NULL c. Constant reduction
+ *       evaluates such casts as NULL too ({@link #reduceCastsOfNull}): once a LEFT JOIN to no rows
+ *       made its column a NULL literal, {@code CAST(NULL AS BIGINT NOT NULL) < 2} reduced to TRUE
+ *       and a filter that keeps no row was dropped.</li>
  *   <li><b>Duplicate rows of RIGHT and FULL nested-loop joins</b>: Calcite's nested-loop join
  *       keeps the right rows nothing matched in an identity set, and a one-column row is a shared
  *       boxed value ({@code Boolean.TRUE}), so equal rows collapse into one: a FULL JOIN on a
@@ -1132,6 +1137,35 @@ public final class CalciteDefects {
             }
             default -> {
                 return rel;
+            }
+        }
+    }
+
+    /**
+     * Defect 4 in constant reduction: the planner's executor evaluating casts to NOT NULL types
+     * as {@link StrongCasts} types them, passing NULL through, as the simplifications that made
+     * them assume. Calcite's generated code read a NULL as a primitive default value there.
+     */
+    static Program reduceCastsOfNull() {
+        return (planner, rel, traits, materializations, lattices) -> {
+            RexExecutor executor = planner.getExecutor();
+            if (executor != null && !(executor instanceof NullPassingExecutor)) {
+                planner.setExecutor(new NullPassingExecutor(executor));
+            }
+            return rel;
+        };
+    }
+
+    private record NullPassingExecutor(RexExecutor delegate) implements RexExecutor {
+        @Override
+        public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
+            StrongCasts nullPassing = new StrongCasts(rexBuilder.getTypeFactory());
+            List<RexNode> passing = constExps.stream().map(e -> e.accept(nullPassing)).toList();
+            delegate.reduce(rexBuilder, passing, reducedValues);
+            for (int i = 0; i < constExps.size(); i++) {
+                if (reducedValues.get(i) == passing.get(i)) { // not reduced
+                    reducedValues.set(i, constExps.get(i));
+                }
             }
         }
     }

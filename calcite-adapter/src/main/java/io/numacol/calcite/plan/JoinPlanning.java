@@ -87,6 +87,7 @@ public final class JoinPlanning {
     /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
+                CalciteDefects.reduceCastsOfNull(),
                 step(CalciteDefects::nullComparisons),
                 step(CalciteDefects::nullInSubQueries),
                 step(ExistsJoins::rewrite),
