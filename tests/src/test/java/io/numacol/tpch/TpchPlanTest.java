@@ -37,15 +37,7 @@ class TpchPlanTest {
     }
 
     static String explain(int query) throws Exception {
-        String sql = TpchQuery.load(query, SCALE_FACTOR).sql();
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("explain plan for " + sql)) {
-            StringBuilder plan = new StringBuilder();
-            while (rs.next()) {
-                plan.append(rs.getString(1));
-            }
-            return plan.toString();
-        }
+        return explainSql(TpchQuery.load(query, SCALE_FACTOR).sql());
     }
 
     @ParameterizedTest(name = "Q{0}")
@@ -118,6 +110,40 @@ class TpchPlanTest {
         assertThat(scans(q21).stream().filter("lineitem"::equals)).hasSize(3);
         assertThat(explain(4)).contains("joinType=[semi]").doesNotContain("NumacolAggregate(group=[{0}])");
         assertThat(explain(22)).contains("joinType=[anti]");
+    }
+
+    /**
+     * An EXISTS whose correlated condition reads only the outer row is that condition and whether
+     * the subquery has rows (ExistsJoins): as a join it was a nested loop without keys.
+     */
+    @org.junit.jupiter.api.Test
+    void existsOverTheOuterRowOnlyIsAConditionAndAnUncorrelatedExists() throws Exception {
+        String notExists = "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM nation n WHERE o.o_comment > LOWER('T'))";
+        String exists = "SELECT COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM nation n WHERE n.n_regionkey = 1 AND o.o_comment > LOWER('T'))";
+        String none = "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM nation n WHERE n.n_regionkey < 0 AND o.o_comment > LOWER('T'))";
+        for (String sql : java.util.List.of(notExists, exists, none)) {
+            assertThat(explainSql(sql)).doesNotContain("NestedLoopJoin").doesNotContain("Correlate");
+        }
+        assertThat(count(notExists)).isEqualTo(count("SELECT COUNT(*) FROM orders WHERE o_comment <= 't'"));
+        assertThat(count(exists)).isEqualTo(count("SELECT COUNT(*) FROM orders WHERE o_comment > 't'")).isPositive();
+        assertThat(count(none)).isEqualTo(count("SELECT COUNT(*) FROM orders"));
+    }
+
+    private static String explainSql(String sql) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("explain plan for " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1));
+            }
+        }
+        return plan.toString();
+    }
+
+    private static long count(String sql) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
+        }
     }
 
     /** The tables a plan scans, in the order it prints them (a join's probe side first). */

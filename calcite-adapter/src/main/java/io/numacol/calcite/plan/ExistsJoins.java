@@ -19,6 +19,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,8 @@ import java.util.Set;
  * correlation variable; the filter's condition, with the outer row's fields in place of the
  * variable, becomes the join condition. A NULL in it matches nothing, as in the subquery's WHERE.
  * The other conjuncts filter the input first; which of them run first does not change the rows.
+ * A correlated condition that reads only the outer row joins nothing: it stays a condition of
+ * the outer row beside an uncorrelated EXISTS ({@link #outerOnly}).
  */
 final class ExistsJoins {
     private ExistsJoins() {
@@ -63,6 +66,7 @@ final class ExistsJoins {
         List<RexNode> conditions = new ArrayList<>();
         List<JoinRelType> types = new ArrayList<>();
         RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+        boolean rewritten = false;
         for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
             boolean negated = conjunct.getKind() == SqlKind.NOT;
             RexNode e = negated ? ((RexCall) conjunct).getOperands().getFirst() : conjunct;
@@ -82,12 +86,18 @@ final class ExistsJoins {
                 rest.add(conjunct);
                 continue;
             }
-            sides.add(own.isEmpty() ? inner.getInput()
-                    : LogicalFilter.create(inner.getInput(), RexUtil.composeConjunction(rexBuilder, own)));
+            RelNode side = own.isEmpty() ? inner.getInput()
+                    : LogicalFilter.create(inner.getInput(), RexUtil.composeConjunction(rexBuilder, own));
+            if (RelOptUtil.InputFinder.bits(condition).nextSetBit(input.getRowType().getFieldCount()) < 0) {
+                rest.add(outerOnly(rexBuilder, condition, side, negated));
+                rewritten = true;
+                continue;
+            }
+            sides.add(side);
             conditions.add(condition);
             types.add(negated ? JoinRelType.ANTI : JoinRelType.SEMI);
         }
-        if (sides.isEmpty()) {
+        if (sides.isEmpty() && !rewritten) {
             return filter;
         }
         RelNode result = input;
@@ -100,6 +110,21 @@ final class ExistsJoins {
             result = LogicalJoin.create(result, sides.get(i), List.of(), conditions.get(i), Set.of(), types.get(i));
         }
         return result;
+    }
+
+    /**
+     * An EXISTS whose correlated condition reads only the outer row, as that condition and an
+     * uncorrelated EXISTS of the subquery's rows: {@code c IS TRUE AND EXISTS (side)}, or for NOT
+     * EXISTS {@code c IS NOT TRUE OR NOT EXISTS (side)}. As a join its condition would be a
+     * nested loop over both sides that finds no key; a row whose c is not TRUE scanned the whole
+     * side to keep or drop it (a random NOT EXISTS ran past its timeout).
+     */
+    private static RexNode outerOnly(RexBuilder rexBuilder, RexNode condition, RelNode side, boolean negated) {
+        RexNode exists = RexSubQuery.exists(side);
+        return negated
+                ? rexBuilder.makeCall(SqlStdOperatorTable.OR, rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_TRUE, condition),
+                        rexBuilder.makeCall(SqlStdOperatorTable.NOT, exists))
+                : rexBuilder.makeCall(SqlStdOperatorTable.AND, rexBuilder.makeCall(SqlStdOperatorTable.IS_TRUE, condition), exists);
     }
 
     /** The one filter of a subquery's projections, if its input reads no correlation variable. */
