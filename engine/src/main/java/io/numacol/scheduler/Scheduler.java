@@ -306,8 +306,12 @@ public final class Scheduler implements AutoCloseable {
                     sampleHint();
                     nextHint = now + hintPeriod;
                 }
+            } catch (OutOfMemoryError e) {
+                // A statement filled the heap (Calcite's row operators, say) and fails with it; its
+                // rows are garbage once it unwinds, and the scheduler must still be watched then.
+                LOG.log(System.Logger.Level.ERROR, "numacol watchdog round failed", e);
             } catch (VirtualMachineError e) {
-                // The JVM is failing (out of memory, say): not to be carried on from.
+                // The JVM is failing (an internal error): not to be carried on from.
                 LOG.log(System.Logger.Level.ERROR, "numacol watchdog stopped", e);
                 throw e;
             } catch (RuntimeException | Error e) {
