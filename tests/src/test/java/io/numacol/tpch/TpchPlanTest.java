@@ -129,6 +129,18 @@ class TpchPlanTest {
         assertThat(count(none)).isEqualTo(count("SELECT COUNT(*) FROM orders"));
     }
 
+    /**
+     * Calls of constants in projections and join conditions are folded before numacol takes the
+     * plan: numacol's operators do not evaluate EXTRACT of a literal or LOWER, and Calcite's row
+     * operators ran everything above them (a random query held a join's product on the heap).
+     */
+    @org.junit.jupiter.api.Test
+    void constantCallsAreFoldedForNumacol() throws Exception {
+        String sql = "SELECT o_orderstatus, MIN(EXTRACT(MONTH FROM DATE '2022-02-10')) AS m FROM orders o JOIN nation n "
+                + "ON o.o_comment > LOWER('T') AND n.n_nationkey = o.o_custkey GROUP BY o_orderstatus";
+        assertThat(explainSql(sql)).doesNotContainPattern("(?<!To)Enumerable").contains("2:BIGINT").contains(", 't')");
+    }
+
     private static String explainSql(String sql) throws SQLException {
         StringBuilder plan = new StringBuilder();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("explain plan for " + sql)) {
