@@ -99,11 +99,7 @@ public final class JoinPlanning {
                 step(CalciteDefects::vacuousCorrelates),
                 optional(decorrelate()),
                 Programs.measure(KeyMetadata.PROVIDER),
-                // Calcite registers constant reduction for filters only: LOWER('a') in a join's
-                // condition, EXTRACT of a DATE literal in a projection stayed calls that numacol's
-                // operators do not evaluate, so Calcite's row operators ran everything above them
-                Programs.hep(List.of(CoreRules.PROJECT_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS), true,
-                        KeyMetadata.PROVIDER),
+                ConstantCalls.program(),
                 step(JoinPlanning::pullFactors),
                 Programs.of(new HepProgramBuilder()
                         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)

@@ -1,0 +1,96 @@
+package io.numacol.calcite.plan;
+
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.tools.Program;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Calls of literals in projections and join conditions replaced by their values: Calcite
+ * registers constant reduction for filters only, and {@code LOWER('a')} in a join's condition or
+ * {@code EXTRACT(MONTH FROM DATE '2022-02-10')} in a projection stayed calls that numacol's
+ * operators do not evaluate, so that Calcite's row operators ran everything above them (a random
+ * query's aggregate over a join's product, whose rows numacol held whole on the heap).
+ *
+ * <p>Calcite's ReduceExpressionsRule does more, and breaks here: it also puts the constants that
+ * its pulled-up predicates imply in place of columns, a NULL for a NOT NULL column under a join
+ * on {@code c = NULL}, and the plan's row type changes. Here only a call whose operands are all
+ * literals is evaluated, and only a value of the call's own type replaces it.
+ */
+final class ConstantCalls {
+    private ConstantCalls() {
+    }
+
+    static Program program() {
+        return (planner, rel, traits, materializations, lattices) -> {
+            RexExecutor executor = planner.getExecutor();
+            return executor == null ? rel : fold(rel, executor);
+        };
+    }
+
+    static RelNode fold(RelNode plan, RexExecutor executor) {
+        return plan.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(TableScan scan) {
+                return scan;
+            }
+
+            @Override
+            public RelNode visit(LogicalProject project) {
+                LogicalProject visited = (LogicalProject) super.visit(project);
+                Folder folder = new Folder(visited.getCluster().getRexBuilder(), executor);
+                List<RexNode> exprs = folder.apply(visited.getProjects());
+                return folder.changed ? visited.copy(visited.getTraitSet(), visited.getInput(), exprs, visited.getRowType()) : visited;
+            }
+
+            @Override
+            public RelNode visit(LogicalJoin join) {
+                LogicalJoin visited = (LogicalJoin) super.visit(join);
+                Folder folder = new Folder(visited.getCluster().getRexBuilder(), executor);
+                RexNode condition = visited.getCondition().accept(folder);
+                return folder.changed ? visited.copy(visited.getTraitSet(), condition, visited.getLeft(), visited.getRight(),
+                        visited.getJoinType(), visited.isSemiJoinDone()) : visited;
+            }
+        });
+    }
+
+    private static final class Folder extends RexShuttle {
+        private final RexBuilder rexBuilder;
+        private final RexExecutor executor;
+        boolean changed;
+
+        Folder(RexBuilder rexBuilder, RexExecutor executor) {
+            this.rexBuilder = rexBuilder;
+            this.executor = executor;
+        }
+
+        @Override
+        public RexNode visitCall(RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (!(visited instanceof RexCall c) || c.getKind() == SqlKind.CAST || !c.getOperator().isDeterministic()
+                    || c.getOperator().isDynamicFunction() || !c.getOperands().stream().allMatch(o -> o instanceof RexLiteral)) {
+                return visited;
+            }
+            List<RexNode> reduced = new ArrayList<>(1);
+            executor.reduce(rexBuilder, List.of(c), reduced);
+            RexNode value = reduced.size() == 1 ? reduced.getFirst() : null;
+            if (value instanceof RexLiteral && value.getType().equals(c.getType())) {
+                changed = true;
+                return value;
+            }
+            return visited;
+        }
+    }
+}
