@@ -41,6 +41,12 @@ public final class NumacolSchema extends AbstractSchema {
         return database;
     }
 
+    /** The database's plan cache, or null where the connection turned it off ({@code planCache=false}). */
+    public io.numacol.calcite.cache.PlanCache planCache() {
+        return "false".equalsIgnoreCase(connection.getProperties().getProperty("planCache"))
+                ? null : io.numacol.calcite.cache.PlanCache.of(database);
+    }
+
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         Map<String, org.apache.calcite.schema.Table> map = new HashMap<>();

@@ -54,6 +54,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
 
     @Override
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+        io.numacol.calcite.cache.PlanCache.reading(table);
         return new NumacolTableScan(context.getCluster(), context.getCluster().traitSetOf(NumacolRel.CONVENTION),
                 relOptTable, this);
     }

@@ -1,5 +1,7 @@
 package io.numacol.calcite;
 
+import io.numacol.calcite.cache.PlanCache;
+
 import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
@@ -30,7 +32,8 @@ import static io.numacol.calcite.SystemTable.col;
  * keeps on each node, its share of the memory limit, and of those bytes the hash tables of
  * running statements), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
  * bytes per component) and {@code placements} (per part, column and component: pages per node as
- * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record).
+ * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record),
+ * {@code indexes}, and {@code plan_cache} (the {@link PlanCache} of the database's statements).
  */
 public final class SysSchema extends AbstractSchema {
     public static final String NAME = "sys";
@@ -72,7 +75,15 @@ public final class SysSchema extends AbstractSchema {
                 "indexes", new SystemTable(List.of(
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
-                        col("built", SqlTypeName.BOOLEAN)), root -> indexRows()));
+                        col("built", SqlTypeName.BOOLEAN)), root -> indexRows()),
+                "plan_cache", new SystemTable(List.of(
+                        col("entries", SqlTypeName.BIGINT), col("capacity", SqlTypeName.BIGINT), col("hits", SqlTypeName.BIGINT),
+                        col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT)), root -> planCacheRows()));
+    }
+
+    private List<Object[]> planCacheRows() {
+        PlanCache cache = PlanCache.of(db);
+        return List.<Object[]>of(new Object[] {cache.entries(), (long) PlanCache.ENTRIES, cache.hits(), cache.misses(), cache.evictions()});
     }
 
     /** CREATE INDEX is recorded, not built (IndexDef says why): {@code built} is false, so a user sees it. */

@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.ModifyValidator;
@@ -9,6 +10,7 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
@@ -63,6 +65,25 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
+
+    /**
+     * Queries come from the database's plan cache ({@link PlanCache}) where the connection has
+     * one: planned once per normalized text, run with each statement's literals.
+     */
+    @Override
+    public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
+        PlanCache cache = query.sql == null ? null : planCache(context);
+        if (cache == null) {
+            return super.prepareSql(context, query, elementType, maxRowCount);
+        }
+        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), maxRowCount, elementType,
+                sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+    }
+
+    private static PlanCache planCache(Context context) {
+        CalciteSchema main = context.getRootSchema().getSubSchema(io.numacol.calcite.NumacolSchema.NAME, true);
+        return main != null && main.schema instanceof io.numacol.calcite.NumacolSchema numacol ? numacol.planCache() : null;
+    }
 
     @Override
     protected SqlParser createParser(String sql) {

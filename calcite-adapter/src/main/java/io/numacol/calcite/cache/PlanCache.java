@@ -1,0 +1,232 @@
+package io.numacol.calcite.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.numacol.database.Database;
+import io.numacol.storage.Table;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.parser.SqlParser;
+
+import java.lang.reflect.Type;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+/**
+ * Prepared statements of a database, by the normalized text of their queries ({@link
+ * SqlTemplate}), shared by its connections: a query whose template was planned before runs that
+ * plan with its own literals, without validating, planning or generating code again. At most
+ * {@link #ENTRIES} plans, the least useful evicted first (Caffeine's W-TinyLFU). A plan is used only while the catalog
+ * is at the version it was planned at (any CREATE, DROP or ALTER of a table or view plans
+ * again) and while each table it reads holds within twice the rows it held then (join orders and
+ * build sides follow row counts). Placement needs no check: a plan takes its tasks' nodes from
+ * the parts at each execution.
+ */
+public final class PlanCache {
+    /** Plans kept per database. */
+    public static final int ENTRIES = 1000;
+    /** Row counts below this are taken for this many: a small table's plan does not change with its size. */
+    private static final long SMALL_TABLE = 1000;
+
+    private static final Map<Database, PlanCache> CACHES = new WeakHashMap<>();
+    /** The tables read by the statements being planned on this thread, with their row counts then. */
+    private static final ThreadLocal<Map<Table, Long>> READING = new ThreadLocal<>();
+
+    private final Database database;
+    private final Cache<Key, Entry> plans;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
+    /** The catalog version whose plans alone are kept. */
+    private volatile long swept = -1;
+
+    /** A cache of its own, of at most {@code entries} plans (tests; a database's is {@link #of}). */
+    static PlanCache create(Database database, int entries) {
+        return new PlanCache(database, entries);
+    }
+
+    private PlanCache(Database database, int entries) {
+        this.database = database;
+        this.plans = Caffeine.newBuilder().maximumSize(entries)
+                .removalListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
+                    if (cause.wasEvicted()) {
+                        evictions.increment();
+                    }
+                })
+                .executor(Runnable::run) // removal counted before the put that caused it returns
+                .build();
+    }
+
+    /** The cache of {@code database}'s plans. */
+    public static PlanCache of(Database database) {
+        synchronized (CACHES) {
+            return CACHES.computeIfAbsent(database, db -> new PlanCache(db, ENTRIES));
+        }
+    }
+
+    /** Called as a statement being planned reads {@code table}: its plan depends on the table's size. */
+    public static void reading(Table table) {
+        Map<Table, Long> tables = READING.get();
+        if (tables != null) {
+            tables.putIfAbsent(table, table.rowCount());
+        }
+    }
+
+    private record Key(String sql, List<String> schemaPath, long maxRowCount, Type elementType) {
+    }
+
+    /** A plan, or null for a template that did not plan (the text as written is planned each time). */
+    private record Entry(CalciteSignature<?> signature, long catalogVersion, Map<Table, Long> rowCounts) {
+    }
+
+    /**
+     * The prepared statement of {@code sql}: cached, or made by {@code prepare} from its template
+     * (or from {@code sql} itself where it has none, or where its template fails to plan: the
+     * errors a user sees are those of the text written).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> CalciteSignature<T> signature(String sql, SqlParser.Config parser, List<String> schemaPath, long maxRowCount,
+                                             Type elementType, Function<String, CalciteSignature<T>> prepare) {
+        SqlTemplate template = SqlTemplate.of(sql, parser);
+        if (template == null) {
+            return prepare.apply(sql);
+        }
+        Key key = new Key(template.sql(), List.copyOf(schemaPath), maxRowCount, elementType);
+        dropStale();
+        Entry entry = plans.getIfPresent(key);
+        if (entry != null && fresh(entry)) {
+            hits.increment();
+            return entry.signature() == null ? prepare.apply(sql) : bind((CalciteSignature<T>) entry.signature(), sql, template.values());
+        }
+        misses.increment();
+        long version = database.catalog().version();
+        Map<Table, Long> outer = READING.get();
+        Map<Table, Long> read = new IdentityHashMap<>();
+        READING.set(read);
+        CalciteSignature<T> planned;
+        try {
+            planned = prepare.apply(template.sql());
+        } catch (RuntimeException e) {
+            if (template.values().isEmpty()) {
+                throw e;
+            }
+            planned = null;
+        } finally {
+            if (outer == null) {
+                READING.remove();
+            } else {
+                READING.set(outer);
+                outer.putAll(read);
+            }
+        }
+        // a template with values has those as its only parameters; one without is the statement's own text
+        boolean fits = planned != null && planned.statementType == Meta.StatementType.SELECT
+                && (template.values().isEmpty() || planned.parameters.size() == template.values().size());
+        if (database.catalog().version() == version) {
+            plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(new HashMap<>(read))));
+        }
+        return fits ? bind(planned, sql, template.values()) : prepare.apply(sql);
+    }
+
+    /**
+     * Removes the plans of an older catalog once it changed: a plan holds the tables it read, and
+     * a dropped table's memory must not wait for the plan's eviction.
+     */
+    private void dropStale() {
+        long version = database.catalog().version();
+        if (version != swept) {
+            swept = version;
+            plans.asMap().values().removeIf(e -> e.catalogVersion() != version);
+        }
+    }
+
+    private boolean fresh(Entry entry) {
+        if (entry.catalogVersion() != database.catalog().version()) {
+            return false;
+        }
+        for (Map.Entry<Table, Long> e : entry.rowCounts().entrySet()) {
+            long then = Math.max(SMALL_TABLE, e.getValue());
+            long now = Math.max(SMALL_TABLE, e.getKey().rowCount());
+            if (now > 2 * then || then > 2 * now) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code template}'s plan run with {@code values} for its parameters, as the statement {@code sql} without any. */
+    private static <T> CalciteSignature<T> bind(CalciteSignature<T> template, String sql, List<Object> values) {
+        if (values.isEmpty()) {
+            return template;
+        }
+        return new CalciteSignature<>(sql, List.of(), template.internalParameters, template.rowType,
+                template.columns, template.cursorFactory, template.rootSchema, template.getCollationList(), -1, null,
+                template.statementType) {
+            @Override
+            public Enumerable<T> enumerable(DataContext root) {
+                return template.enumerable(new Bound(root, values));
+            }
+        };
+    }
+
+    /** An execution's context with the template's parameters ({@code ?0}, ...) set to the statement's literals. */
+    private record Bound(DataContext root, List<Object> values) implements DataContext {
+        @Override
+        public SchemaPlus getRootSchema() {
+            return root.getRootSchema();
+        }
+
+        @Override
+        public JavaTypeFactory getTypeFactory() {
+            return root.getTypeFactory();
+        }
+
+        @Override
+        public QueryProvider getQueryProvider() {
+            return root.getQueryProvider();
+        }
+
+        @Override
+        public Object get(String name) {
+            if (name.startsWith("?")) {
+                try {
+                    int i = Integer.parseInt(name, 1, name.length(), 10);
+                    if (i < values.size()) {
+                        return values.get(i);
+                    }
+                } catch (NumberFormatException e) {
+                    // not a parameter's name
+                }
+            }
+            return root.get(name);
+        }
+    }
+
+    /** Plans held now. */
+    public long entries() {
+        plans.cleanUp();
+        return plans.estimatedSize();
+    }
+
+    public long hits() {
+        return hits.sum();
+    }
+
+    public long misses() {
+        return misses.sum();
+    }
+
+    public long evictions() {
+        return evictions.sum();
+    }
+}

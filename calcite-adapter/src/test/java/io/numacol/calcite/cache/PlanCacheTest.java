@@ -1,0 +1,220 @@
+package io.numacol.calcite.cache;
+
+import io.numacol.database.Database;
+import io.numacol.jdbc.NumacolDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PlanCacheTest {
+    private Connection connection;
+    private Database database;
+
+    @BeforeEach
+    void open() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:numacol:");
+        database = NumacolDriver.database(connection);
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE t (a INTEGER NOT NULL, b INTEGER, c DOUBLE, d VARCHAR(10), e DATE)");
+            s.execute("INSERT INTO t SELECT x, MOD(x, 10), x * 0.5, 'v' || CAST(MOD(x, 3) AS VARCHAR), "
+                    + "DATE '2024-01-01' + x * INTERVAL '1' DAY FROM (SELECT ROW_NUMBER() OVER () - 1 AS x "
+                    + "FROM (VALUES 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) a(i), (VALUES 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) b(j)) n");
+        }
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void statementsThatDifferInTheirLiteralsShareOnePlanAndKeepTheirOwnAnswers() throws SQLException {
+        PlanCache cache = PlanCache.of(database);
+        long misses = cache.misses();
+        long hits = cache.hits();
+        for (int b = 0; b < 10; b++) {
+            assertThat(count("SELECT COUNT(*) FROM t WHERE b = " + b + " AND a >= 50")).isEqualTo(5);
+        }
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b = 12 AND a >= 50")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM t WHERE d = 'v1' AND e < DATE '2024-01-11'")).isEqualTo(3);
+        assertThat(count("SELECT COUNT(*) FROM t WHERE d = 'v2' AND e < DATE '2024-02-01'")).isEqualTo(10);
+        assertThat(cache.misses() - misses).isEqualTo(2);
+        assertThat(cache.hits() - hits).isEqualTo(11);
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT entries, capacity, hits, misses, evictions FROM sys.plan_cache")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong("entries")).isPositive();
+            assertThat(rs.getLong("capacity")).isEqualTo(PlanCache.ENTRIES);
+            assertThat(rs.getLong("hits")).isEqualTo(cache.hits());
+        }
+    }
+
+    /** A literal's own type decides the comparison, as without the cache: 7.5 is no INTEGER parameter. */
+    @Test
+    void literalsKeepTheirTypes() throws SQLException {
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b = 7")).isEqualTo(10);
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b = 7.5")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b = 7.0")).isEqualTo(10);
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b < 3000000000")).isEqualTo(100);
+        assertThat(count("SELECT COUNT(*) FROM t WHERE c > 1.5E1")).isEqualTo(69);
+        assertThat(count("SELECT COUNT(*) FROM t WHERE c BETWEEN 1 AND 2.5")).isEqualTo(4);
+    }
+
+    @Test
+    void literalsAndParametersGiveTheSameAnswers() throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT COUNT(*), SUM(a) FROM t WHERE b IN (?, ?) AND c < ?")) {
+            for (int i = 0; i < 5; i++) {
+                p.setInt(1, i);
+                p.setInt(2, i + 3);
+                p.setDouble(3, 10.0 * i);
+                try (ResultSet prepared = p.executeQuery();
+                     Statement s = connection.createStatement();
+                     ResultSet literal = s.executeQuery("SELECT COUNT(*), SUM(a) FROM t WHERE b IN (" + i + ", " + (i + 3)
+                             + ") AND c < " + 10.0 * i)) {
+                    assertThat(prepared.next()).isTrue();
+                    assertThat(literal.next()).isTrue();
+                    assertThat(literal.getLong(1)).isEqualTo(prepared.getLong(1));
+                    assertThat(literal.getObject(2)).isEqualTo(prepared.getObject(2));
+                }
+            }
+        }
+    }
+
+    /** A plan reads the table it was planned for: after DROP and CREATE of the same name, with other columns, it plans again. */
+    @Test
+    void ddlPlansAgain() throws SQLException {
+        assertThat(count("SELECT COUNT(*) FROM t WHERE b = 1")).isEqualTo(10);
+        try (Statement s = connection.createStatement()) {
+            s.execute("DROP TABLE t");
+            s.execute("CREATE TABLE t (b VARCHAR(5), a INTEGER)");
+            s.execute("INSERT INTO t VALUES ('1', 1), ('2', 2)");
+        }
+        assertThatThrownBy(() -> count("SELECT COUNT(*) FROM t WHERE c = 1")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("'c'").hasMessageNotContaining("CAST(?");
+        assertThat(count("SELECT COUNT(*) FROM t WHERE a = 1")).isEqualTo(1);
+        try (Statement s = connection.createStatement()) {
+            s.execute("DROP TABLE t");
+        }
+        assertThatThrownBy(() -> count("SELECT COUNT(*) FROM t WHERE a = 1")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("'t'").hasMessageNotContaining("CAST(?");
+    }
+
+    /** Join orders follow row counts: a table that more than doubled plans again. */
+    @Test
+    void aTableThatGrewPlansAgain() throws SQLException {
+        PlanCache cache = PlanCache.of(database);
+        String sql = "SELECT COUNT(*) FROM t x JOIN t y ON x.a = y.b WHERE x.b = ";
+        assertThat(count(sql + 1)).isEqualTo(10);
+        long misses = cache.misses();
+        assertThat(count(sql + 2)).isEqualTo(10);
+        assertThat(cache.misses()).isEqualTo(misses);
+        try (Statement s = connection.createStatement()) {
+            for (int i = 0; i < 25; i++) {
+                s.execute("INSERT INTO t SELECT a + 100, b, c, d, e FROM t WHERE a < 100");
+            }
+        }
+        assertThat(count(sql + 2)).isEqualTo(260);
+        assertThat(cache.misses()).isEqualTo(misses + 1);
+    }
+
+    @Test
+    void volatileFunctionsAreNotCached() throws SQLException {
+        PlanCache cache = PlanCache.of(database);
+        long misses = cache.misses();
+        long hits = cache.hits();
+        count("SELECT COUNT(*) FROM t WHERE e < CURRENT_DATE AND b = 1");
+        count("SELECT COUNT(*) FROM t WHERE e < CURRENT_DATE AND b = 1");
+        assertThat(cache.misses()).isEqualTo(misses);
+        assertThat(cache.hits()).isEqualTo(hits);
+    }
+
+    @Test
+    void aConnectionCanTurnTheCacheOff() throws SQLException {
+        PlanCache cache = PlanCache.of(database);
+        try (Connection other = DriverManager.getConnection("jdbc:numacol:;planCache=false");
+             Statement s = other.createStatement()) {
+            long misses = PlanCache.of(NumacolDriver.database(other)).misses();
+            s.execute("CREATE TABLE u (a INTEGER)");
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM u WHERE a = 1")) {
+                assertThat(rs.next()).isTrue();
+            }
+            assertThat(PlanCache.of(NumacolDriver.database(other)).misses()).isEqualTo(misses);
+        }
+        assertThat(cache).isNotNull();
+    }
+
+    @Test
+    void connectionsOfOneDatabaseRunOnePlanAtOnceWithTheirOwnLiterals() throws Exception {
+        try (Connection shared = DriverManager.getConnection("jdbc:numacol:mem:plancache");
+             Statement s = shared.createStatement()) {
+            s.execute("CREATE TABLE n (a INTEGER, b INTEGER)");
+            s.execute("INSERT INTO n SELECT x, MOD(x, 7) FROM (SELECT ROW_NUMBER() OVER () AS x FROM "
+                    + "(VALUES 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) a(i), (VALUES 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) b(j)) r");
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<Boolean>> results = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    results.add(pool.submit(() -> {
+                        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:plancache");
+                             Statement st = c.createStatement()) {
+                            for (int i = 0; i < 50; i++) {
+                                int b = i % 7;
+                                try (ResultSet rs = st.executeQuery("SELECT COUNT(*), MIN(b), MAX(b) FROM n WHERE b = " + b)) {
+                                    rs.next();
+                                    if (rs.getLong(1) != (b == 0 ? 14 : (b <= 2 ? 15 : 14)) || rs.getInt(2) != b || rs.getInt(3) != b) {
+                                        return false;
+                                    }
+                                }
+                            }
+                            return true;
+                        }
+                    }));
+                }
+                for (Future<Boolean> r : results) {
+                    assertThat(r.get()).isTrue();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void atMostItsEntriesAreKept() {
+        PlanCache small = PlanCache.create(database, 2);
+        for (int i = 0; i < 20; i++) {
+            String sql = "SELECT a FROM t" + i + " WHERE b = 1";
+            small.signature(sql, io.numacol.calcite.plan.NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
+                    text -> new org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<>(text, List.of(
+                            new org.apache.calcite.avatica.AvaticaParameter(true, 10, 0, java.sql.Types.INTEGER, "INTEGER",
+                                    Integer.class.getName(), "?")), java.util.Map.of(), null, List.of(),
+                            org.apache.calcite.avatica.Meta.CursorFactory.ARRAY, null, List.of(), -1, null,
+                            org.apache.calcite.avatica.Meta.StatementType.SELECT));
+        }
+        assertThat(small.entries()).isLessThanOrEqualTo(2);
+        assertThat(small.evictions()).isGreaterThanOrEqualTo(18);
+        assertThat(small.misses()).isEqualTo(20);
+    }
+}
