@@ -315,7 +315,7 @@ public final class QueryExecutor {
         for (int p = 0; p < partitions; p++) {
             merged.add(null);
         }
-        long groups = tasks.stream().flatMap(t -> t.groups.stream()).mapToLong(Map::size).sum();
+        long groups = tasks.stream().mapToLong(t -> t.groups.size()).sum();
         if (groups < PARALLEL_MERGE_GROUPS || partitions == 1) {
             for (int p = 0; p < partitions; p++) {
                 merged.set(p, mergePartition(tasks, p));
@@ -345,7 +345,7 @@ public final class QueryExecutor {
     private static List<Object[]> mergePartition(List<RangeTask> tasks, int partition) {
         Map<List<Object>, Accumulator[]> merged = new HashMap<>();
         for (RangeTask t : tasks) {
-            t.groups.get(partition).forEach((key, accs) -> {
+            t.groups.partition(partition).forEach((key, accs) -> {
                 Accumulator[] into = merged.putIfAbsent(key, accs);
                 if (into != null) {
                     for (int i = 0; i < accs.length; i++) {
@@ -404,7 +404,7 @@ public final class QueryExecutor {
         List<Object[]> rows;
         PriorityQueue<Object[]> heap;
         /** The task's groups by value, in hash partitions for the merge. */
-        List<Map<List<Object>, Accumulator[]>> groups;
+        PartitionedGroups groups;
 
         RangeTask(QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
                   BooleanSupplier cancelled, int partitions, boolean vectors) {
@@ -558,10 +558,7 @@ public final class QueryExecutor {
                 kernel.countAndSumVids(c.indexVector(), from, to, range, countAndSum);
             }
             long rows = filter == null ? to - from : countAndSum[0];
-            groups = new ArrayList<>(partitions);
-            for (int p = 0; p < partitions; p++) {
-                groups.add(new HashMap<>());
-            }
+            groups = new PartitionedGroups(partitions);
             if (rows == 0) {
                 return true; // no row, no group: the merge answers an empty aggregate
             }
@@ -572,8 +569,7 @@ public final class QueryExecutor {
                         ? exactSum(countAndSum[0], countAndSum[1], ((LongDictionary) c.dictionary()).getLong(0), type)
                         : Accumulator.count(call.input() < 0 ? rows : countAndSum[0]);
             }
-            List<Object> key = List.of();
-            groups.get(Math.floorMod(key.hashCode(), partitions)).put(key, accs);
+            groups.put(List.of(), accs);
             return true;
         }
 
@@ -723,10 +719,7 @@ public final class QueryExecutor {
 
             @Override
             public void finish() {
-                groups = new ArrayList<>(partitions);
-                for (int p = 0; p < partitions; p++) {
-                    groups.add(new HashMap<>());
-                }
+                groups = new PartitionedGroups(partitions);
                 local.forEach((key, accs) -> {
                     List<Object> valueKey;
                     if (key instanceof Long k) {
@@ -739,7 +732,7 @@ public final class QueryExecutor {
                         }
                         valueKey = Arrays.asList(values);
                     }
-                    groups.get(Math.floorMod(valueKey.hashCode(), partitions)).put(valueKey, accs);
+                    groups.put(valueKey, accs);
                 });
             }
         }

@@ -6,7 +6,6 @@ import io.numacol.storage.IndexVector;
 import io.numacol.storage.TablePart;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -304,18 +303,15 @@ final class VectorAggregator {
     }
 
     /** The task's groups by value, in {@code partitions} hash partitions for the merge. */
-    List<Map<List<Object>, Accumulator[]>> finish(int partitions) {
-        List<Map<List<Object>, Accumulator[]>> out = new ArrayList<>(partitions);
-        for (int p = 0; p < partitions; p++) {
-            out.add(new HashMap<>());
-        }
+    PartitionedGroups finish(int partitions) {
+        PartitionedGroups out = new PartitionedGroups(partitions);
         for (int g = 0; g < groups; g++) {
             List<Object> key = keyValues(batch.part(), keyColumns, keyBits, groupKeys[g]);
             Accumulator[] results = new Accumulator[accs.length];
             for (int a = 0; a < accs.length; a++) {
                 results[a] = accs[a].result(g);
             }
-            out.get(Math.floorMod(key.hashCode(), partitions)).put(key, results);
+            out.put(key, results);
         }
         return out;
     }
