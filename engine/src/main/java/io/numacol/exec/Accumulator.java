@@ -17,6 +17,11 @@ abstract sealed class Accumulator {
         return call.distinct() ? new Distinct(inner) : inner;
     }
 
+    /** A fresh accumulator for each call of the aggregate. */
+    static Accumulator[] create(Aggregation agg) {
+        return agg.calls().stream().map(Accumulator::create).toArray(Accumulator[]::new);
+    }
+
     /** A COUNT a vectorized task kept in a long. */
     static Accumulator count(long count) {
         Count c = new Count(true);

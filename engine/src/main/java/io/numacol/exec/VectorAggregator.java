@@ -6,7 +6,6 @@ import io.numacol.storage.IndexVector;
 import io.numacol.storage.TablePart;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -14,11 +13,12 @@ import java.util.Map;
 
 /**
  * A task's GROUP BY over one part, a {@link Batch} at a time and without boxing: group keys are
- * the key columns' vids packed in a long, mapped to dense group numbers (through an array when
- * the keys span at most 2^16 values, as Q1's flags do, else an open-addressing table), and each
- * aggregate keeps primitive arrays indexed by group number. Exact sums stay in longs and spill
- * into a BigDecimal only when one overflows. Only {@link #finish} translates vids to values,
- * since every part has its own dictionaries, and hands over {@link Accumulator}s to merge.
+ * the key columns' vids packed in a long, mapped to dense group numbers by a
+ * {@link GroupNumbering} (through an array when the keys span at most 2^16 values, as Q1's flags
+ * do, else an open-addressing table), and each aggregate keeps primitive arrays indexed by group
+ * number. Exact sums stay in longs and spill into a BigDecimal only when one overflows. Only
+ * {@link #finish} translates vids to values, since every part has its own dictionaries, and hands
+ * over {@link Accumulator}s to merge.
  */
 final class VectorAggregator {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
@@ -44,10 +44,8 @@ final class VectorAggregator {
     /** Group number -> packed key. */
     private long[] groupKeys = new long[16];
     private int groups;
-    /** Packed key -> group number + 1 (0: none yet), when the keys fit {@link #DIRECT_KEY_BITS}. */
-    private final int[] direct;
-    private long[] hashKeys;
-    private int[] hashGroups;
+    /** Packed key -> group number. */
+    private final GroupNumbering numbering;
 
     /**
      * Whether every part can be aggregated so: no DISTINCT, aggregate inputs that are columns or
@@ -107,11 +105,8 @@ final class VectorAggregator {
                 .map(k -> ((Projection.ColumnRef) plan.projections().get(k)).column()).toArray();
         keyBits = Arrays.stream(keyColumns).map(c -> part.column(c).bitcase()).toArray();
         int totalBits = Arrays.stream(keyBits).sum();
-        direct = totalBits <= DIRECT_KEY_BITS ? new int[1 << totalBits] : null;
-        if (direct == null) {
-            hashKeys = new long[1024];
-            hashGroups = new int[1024];
-        }
+        numbering = totalBits <= DIRECT_KEY_BITS ? new DirectGroupNumbering(totalBits, this::newGroup)
+                : new HashGroupNumbering(this::newGroup);
         Map<NumericExpr, NumericKernel> shared = new HashMap<>();
         accs = agg.calls().stream().map(call -> acc(plan, call, shared)).toArray(Acc[]::new);
         for (Acc a : accs) {
@@ -235,61 +230,7 @@ final class VectorAggregator {
                 key[i] = key[i] << shift | v[i];
             }
         }
-        if (direct != null) {
-            for (int i = 0; i < n; i++) {
-                int slot = (int) key[i];
-                int g = direct[slot] - 1;
-                if (g < 0) {
-                    g = newGroup(key[i]);
-                    direct[slot] = g + 1;
-                }
-                groupOf[i] = g;
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                groupOf[i] = lookup(key[i]);
-            }
-        }
-    }
-
-    /** Open addressing with linear probing, at most half full; entries hold group number + 1. */
-    private int lookup(long key) {
-        int mask = hashKeys.length - 1;
-        int at = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-        while (true) {
-            int g = hashGroups[at] - 1;
-            if (g < 0) {
-                g = newGroup(key);
-                hashKeys[at] = key;
-                hashGroups[at] = g + 1;
-                if (2 * groups > hashKeys.length) {
-                    rehash();
-                }
-                return g;
-            }
-            if (hashKeys[at] == key) {
-                return g;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    private void rehash() {
-        long[] keys = hashKeys;
-        int[] slots = hashGroups;
-        hashKeys = new long[keys.length * 2];
-        hashGroups = new int[keys.length * 2];
-        int mask = hashKeys.length - 1;
-        for (int i = 0; i < keys.length; i++) {
-            if (slots[i] != 0) {
-                int at = (int) ((keys[i] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-                while (hashGroups[at] != 0) {
-                    at = (at + 1) & mask;
-                }
-                hashKeys[at] = keys[i];
-                hashGroups[at] = slots[i];
-            }
-        }
+        numbering.assign(key, n, groupOf);
     }
 
     private int newGroup(long key) {
@@ -304,18 +245,15 @@ final class VectorAggregator {
     }
 
     /** The task's groups by value, in {@code partitions} hash partitions for the merge. */
-    List<Map<List<Object>, Accumulator[]>> finish(int partitions) {
-        List<Map<List<Object>, Accumulator[]>> out = new ArrayList<>(partitions);
-        for (int p = 0; p < partitions; p++) {
-            out.add(new HashMap<>());
-        }
+    PartitionedGroups finish(int partitions) {
+        PartitionedGroups out = new PartitionedGroups(partitions);
         for (int g = 0; g < groups; g++) {
             List<Object> key = keyValues(batch.part(), keyColumns, keyBits, groupKeys[g]);
             Accumulator[] results = new Accumulator[accs.length];
             for (int a = 0; a < accs.length; a++) {
                 results[a] = accs[a].result(g);
             }
-            out.get(Math.floorMod(key.hashCode(), partitions)).put(key, results);
+            out.put(key, results);
         }
         return out;
     }

@@ -12,6 +12,7 @@ import io.numacol.exec.NumericExpr.Type;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -177,6 +178,30 @@ class VectorAggregatorTest {
         QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(new int[]{}, calls), null);
         assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
                 new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+    }
+
+    /** Which parts the IndexVector sum takes: what the differential tests above cannot tell apart. */
+    @Test
+    void theIndexVectorSumIsChosenForItsShapeOnly() {
+        AggregateCall star = new AggregateCall(Kind.COUNT, -1, false);
+        AggregateCall sumK = new AggregateCall(Kind.SUM, K, false);
+        ColumnFilter rangeOfK = new ColumnFilter.Range(K, 100L, true, 5_000L, false);
+        try (var snapshot = table.snapshot()) {
+            TablePart part = snapshot.parts().getFirst();
+            assertThat(shape(part, rangeOfK, new int[]{}, List.of(star, sumK))).isNotNull();
+            assertThat(shape(part, null, new int[]{}, List.of(star))).isNotNull();
+            assertThat(shape(part, rangeOfK, new int[]{G}, List.of(star, sumK))).as("GROUP BY").isNull();
+            assertThat(shape(part, rangeOfK, new int[]{}, List.of(new AggregateCall(Kind.MIN, K, false)))).as("MIN").isNull();
+            assertThat(shape(part, new ColumnFilter.Range(G, 0L, true, 2L, true), new int[]{}, List.of(sumK)))
+                    .as("a range of another column").isNull();
+            assertThat(shape(part, null, new int[]{}, List.of(new AggregateCall(Kind.SUM, AMOUNT, false))))
+                    .as("a dictionary that is not dense").isNull();
+        }
+    }
+
+    private static IndexVectorSumTask.Shape shape(TablePart part, ColumnFilter filter, int[] keys, List<AggregateCall> calls) {
+        QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(keys, calls), null);
+        return IndexVectorSumTask.shape(plan, part, filter == null ? null : filter.prepare(part));
     }
 
     @Test
