@@ -113,7 +113,9 @@ import java.util.function.UnaryOperator;
  *       are merged ({@code SELECT DISTINCT ('b' LIKE '%x%' OR c)} over a c that is TRUE gave a
  *       row over no rows), and where the key's literal is below a contradictory filter, which
  *       leaves Calcite's predicate inference without constants ({@code WHERE c IS DISTINCT FROM c
- *       GROUP BY 3.375} gave a row).</li>
+ *       GROUP BY 3.375} gave a row). Aggregates that were correlated only through a condition
+ *       {@link #vacuousCorrelates} removes are protected once it has ({@code 6 NOT IN (SELECT k ..
+ *       WHERE ia = outer.ia AND ia <> ia)} was FALSE for every row).</li>
  *   <li><b>Nullability-dropping casts</b> ({@link #strongCasts}): {@code RexSimplify} rewrites
  *       {@code COALESCE(x, 14009) <= 9999} to {@code CAST(x AS BIGINT NOT NULL) <= 9999}, which is
  *       right if the cast passes NULL through as its simplifications assume, but Calcite's
