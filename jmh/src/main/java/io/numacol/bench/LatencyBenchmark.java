@@ -60,7 +60,8 @@ public class LatencyBenchmark {
         }
     }
 
-    @Param({"numacol", "duckdb", "h2"})
+    /** {@code numacol-uncached}: numacol planning every statement anew (connection property {@code planCache=false}). */
+    @Param({"numacol", "numacol-uncached", "duckdb", "h2"})
     public String engine;
 
     @Param({"point", "sort", "range", "join2", "join5"})
@@ -75,10 +76,11 @@ public class LatencyBenchmark {
     public void load() throws SQLException {
         connection = switch (engine) {
             case "numacol" -> DriverManager.getConnection("jdbc:numacol:");
+            case "numacol-uncached" -> DriverManager.getConnection("jdbc:numacol:;planCache=false");
             case "duckdb" -> DriverManager.getConnection("jdbc:duckdb:");
             // H2 would otherwise answer a repeated query from its result cache.
             case "h2" -> DriverManager.getConnection("jdbc:h2:mem:latency;DB_CLOSE_DELAY=-1;QUERY_CACHE_SIZE=0;OPTIMIZE_REUSE_RESULTS=FALSE");
-            default -> throw new IllegalArgumentException("unknown engine '" + engine + "': numacol, duckdb or h2");
+            default -> throw new IllegalArgumentException("unknown engine '" + engine + "': numacol, numacol-uncached, duckdb or h2");
         };
         try (Statement s = connection.createStatement()) {
             for (int t = 1; t <= 5; t++) {

@@ -281,7 +281,8 @@ class RandomDifferentialTest {
 
         Engines(RandomSchema schema) throws SQLException {
             SplittableRandom random = new SplittableRandom(schema.seed);
-            url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5);
+            url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5)
+                    + (random.nextInt(4) == 0 ? ";planCache=false" : ""); // a quarter of the schemas plan every statement
             numacol = DriverManager.getConnection(url);
             duckdb = DriverManager.getConnection("jdbc:duckdb:");
             schema.load(numacol);
