@@ -6,6 +6,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.ConventionTraitDef;
@@ -16,6 +17,8 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterImpl;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.runtime.ArrayBindable;
+import org.apache.calcite.runtime.Bindable;
 
 import java.util.List;
 
@@ -34,6 +37,28 @@ public final class NumacolToEnumerableConverter extends ConverterImpl implements
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(NumacolRel.COST_FACTOR);
+    }
+
+    /**
+     * This converter's rows, bound at each execution, for a plan whose root it is: the query
+     * itself, in the forms {@link #implement} generates code for (one column as plain values).
+     */
+    public Bindable<?> bindable() {
+        NumacolQuery query = NumacolQuery.of(getInput());
+        if (getRowType().getFieldCount() == 1) {
+            return (Bindable<Object>) query::scalars;
+        }
+        return new ArrayBindable() {
+            @Override
+            public Class<Object[]> getElementType() {
+                return Object[].class;
+            }
+
+            @Override
+            public Enumerable<Object[]> bind(DataContext dataContext) {
+                return query.enumerable(dataContext);
+            }
+        };
     }
 
     @Override
