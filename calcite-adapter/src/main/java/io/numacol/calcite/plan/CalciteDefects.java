@@ -658,7 +658,8 @@ public final class CalciteDefects {
     }
 
     private static RelNode withoutLiteralKeys(Aggregate aggregate) {
-        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || aggregate.getGroupCount() < 2) {
+            // nothing to pull up (a literal key alone stays, see below): skip pulling up the input's predicates, which costs
             return aggregate;
         }
         Map<Integer, RexLiteral> literals = literalKeys(aggregate);

@@ -355,10 +355,16 @@ public final class NumacolQuery {
         };
     }
 
+    /**
+     * Each subtree's text, made once per subtree rather than at each execution of a prepared or
+     * cached plan (rels are equal only to themselves, so the map holds each plan's own nodes).
+     */
+    private static final Map<RelNode, String> SHAPES = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     /** A tree of numacol operators as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
     private static PlanNode compile(RelNode rel, DataContext root, Map<String, PlanNode> compiled) {
         // equal subtrees (Q15's revenue view, used twice) compile to one node, which the executor runs once
-        String plan = RelOptUtil.toString(rel);
+        String plan = SHAPES.computeIfAbsent(rel, RelOptUtil::toString);
         PlanNode known = compiled.get(plan);
         if (known == null) {
             known = compileNode(rel, root, compiled);
