@@ -135,7 +135,10 @@ public final class PlanCache {
         if (database.catalog().version() == version) {
             plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(new HashMap<>(read))));
         }
-        return fits ? bind(planned, sql, template.values()) : prepare.apply(sql);
+        if (fits) {
+            return bind(planned, sql, template.values());
+        }
+        return planned != null && template.values().isEmpty() ? planned : prepare.apply(sql); // the text itself planned once
     }
 
     /**
