@@ -467,8 +467,16 @@ class RandomDifferentialTest {
         }
         for (int i = 0; i < actual.size(); i++) {
             for (int key : orderKeys) {
-                if (!ResultComparison.same(actual.get(i).get(key - 1), expected.get(i).get(key - 1))) {
+                Object a = actual.get(i).get(key - 1);
+                Object e = expected.get(i).get(key - 1);
+                if (!ResultComparison.same(a, e)) {
                     return "row " + i + " out of order: " + actual.get(i) + " where DuckDB has " + expected.get(i);
+                }
+                if (a instanceof Double && !a.equals(e)) {
+                    // engine-defined: doubles a last bit apart (an AVG of DECIMALs, which DuckDB rounds once and
+                    // numacol's SUM / COUNT twice) tie in one engine and not in the other, so the keys after them
+                    // may order such rows either way; the rows themselves are still compared below
+                    break;
                 }
             }
         }
