@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.cache.PlanCache;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
 
@@ -27,7 +28,7 @@ final class DatabaseRegistry {
     /** Drops a connection's hold; the last one closes a named database, a private one closes at once. */
     synchronized void release(String name, Database database) {
         if (name == null) {
-            database.close();
+            close(database);
             return;
         }
         Entry e = named.get(name);
@@ -36,9 +37,18 @@ final class DatabaseRegistry {
         }
         if (e.connections() == 1) {
             named.remove(name);
-            database.close();
+            close(database);
         } else {
             named.put(name, new Entry(database, e.connections() - 1));
+        }
+    }
+
+    /** Closes the database, and drops its plans: they hold its tables. */
+    private static void close(Database database) {
+        try {
+            database.close();
+        } finally {
+            PlanCache.close(database);
         }
     }
 }

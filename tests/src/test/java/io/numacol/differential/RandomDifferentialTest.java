@@ -511,13 +511,19 @@ class RandomDifferentialTest {
             }
         }
         // too many rows for the quadratic comparison: numbers rounded to 5 fraction digits, a
-        // DECIMAL quotient's sixth and a double's last bits aside
+        // DECIMAL quotient's sixth and a double's last bits aside; and to 4 where a value sits on a
+        // rounding boundary at 5 (an AVG of DECIMALs: numacol's -0.355385 against DuckDB's -0.3553846)
+        String missing = missingRow(actual, expected, 5);
+        return missing == null || missingRow(actual, expected, 4) == null ? null : missing;
+    }
+
+    private static String missingRow(List<List<Object>> actual, List<List<Object>> expected, int digits) {
         Map<List<String>, Integer> rounded = new HashMap<>();
         for (List<Object> row : expected) {
-            rounded.merge(canonical(row, 5), 1, Integer::sum);
+            rounded.merge(canonical(row, digits), 1, Integer::sum);
         }
         for (List<Object> row : actual) {
-            if (rounded.merge(canonical(row, 5), -1, Integer::sum) < 0) {
+            if (rounded.merge(canonical(row, digits), -1, Integer::sum) < 0) {
                 return "DuckDB has no row " + row + " (of " + actual.size() + ")";
             }
         }

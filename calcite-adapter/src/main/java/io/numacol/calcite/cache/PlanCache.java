@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -38,7 +37,11 @@ public final class PlanCache {
     /** Row counts below this are taken for this many: a small table's plan does not change with its size. */
     private static final long SMALL_TABLE = 1000;
 
-    private static final Map<Database, PlanCache> CACHES = new WeakHashMap<>();
+    /**
+     * The caches of the open databases, each dropped when its database closes ({@link #close}): a
+     * plan holds its database (through its tables), so a weak map would never let one go.
+     */
+    private static final Map<Database, PlanCache> CACHES = new IdentityHashMap<>();
     /** The tables read by the statements being planned on this thread, with their row counts then. */
     private static final ThreadLocal<Map<Table, Long>> READING = new ThreadLocal<>();
 
@@ -71,6 +74,24 @@ public final class PlanCache {
     public static PlanCache of(Database database) {
         synchronized (CACHES) {
             return CACHES.computeIfAbsent(database, db -> new PlanCache(db, ENTRIES));
+        }
+    }
+
+    /** Drops {@code database}'s cache and its plans: called as the database closes. */
+    public static void close(Database database) {
+        PlanCache cache;
+        synchronized (CACHES) {
+            cache = CACHES.remove(database);
+        }
+        if (cache != null) {
+            cache.plans.invalidateAll();
+        }
+    }
+
+    /** How many databases have a cache now (tests). */
+    static int databases() {
+        synchronized (CACHES) {
+            return CACHES.size();
         }
     }
 

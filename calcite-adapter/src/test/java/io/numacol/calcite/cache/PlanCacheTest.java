@@ -201,6 +201,22 @@ class PlanCacheTest {
         }
     }
 
+    /** A plan holds its tables: a closed database's cache must go with it (a long random run filled the heap). */
+    @Test
+    void aClosedDatabaseTakesItsPlansWithIt() throws SQLException {
+        count("SELECT COUNT(*) FROM t WHERE b = 1");
+        int before = PlanCache.databases();
+        for (int i = 0; i < 20; i++) {
+            try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE x (a INTEGER)");
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM x WHERE a = " + i)) {
+                    assertThat(rs.next()).isTrue();
+                }
+            }
+        }
+        assertThat(PlanCache.databases()).isEqualTo(before);
+    }
+
     @Test
     void atMostItsEntriesAreKept() {
         PlanCache small = PlanCache.create(database, 2);
