@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
@@ -42,9 +43,8 @@ public final class NumacolSchema extends AbstractSchema {
     }
 
     /** The database's plan cache, or null where the connection turned it off ({@code planCache=false}). */
-    public io.numacol.calcite.cache.PlanCache planCache() {
-        return "false".equalsIgnoreCase(connection.getProperties().getProperty("planCache"))
-                ? null : io.numacol.calcite.cache.PlanCache.of(database);
+    public PlanCache planCache() {
+        return "false".equalsIgnoreCase(connection.getProperties().getProperty("planCache")) ? null : PlanCache.of(database);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.numacol.calcite;
 
 import io.numacol.calcite.cache.PlanCache;
-
 import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;

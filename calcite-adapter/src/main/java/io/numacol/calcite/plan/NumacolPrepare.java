@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
@@ -86,8 +87,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     }
 
     private static PlanCache planCache(Context context) {
-        CalciteSchema main = context.getRootSchema().getSubSchema(io.numacol.calcite.NumacolSchema.NAME, true);
-        return main != null && main.schema instanceof io.numacol.calcite.NumacolSchema numacol ? numacol.planCache() : null;
+        CalciteSchema main = context.getRootSchema().getSubSchema(NumacolSchema.NAME, true);
+        return main != null && main.schema instanceof NumacolSchema numacol ? numacol.planCache() : null;
     }
 
     @Override
@@ -131,7 +132,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             }
 
             /**
-             * A plan that numacol runs whole is bound to its {@link NumacolQuery} directly: the code
+             * A plan that numacol runs whole is bound to its {@code NumacolQuery} directly: the code
              * Calcite would generate and compile for it only calls the query (a fifth of an
              * uncached short statement's time went to generating and compiling it).
              */
