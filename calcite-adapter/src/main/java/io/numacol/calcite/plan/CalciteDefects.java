@@ -1230,8 +1230,10 @@ public final class CalciteDefects {
         for (RexNode ref : program.getProjectList()) {
             RexNode expanded = program.expandLocalRef((RexLocalRef) ref);
             RexNode e = expanded.accept(extracts).accept(decimals);
-            // columns and literals pass values that are already canonical (numacol's, or a Calc's below)
-            if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
+            // columns and literals pass values that are already canonical (numacol's, or a Calc's below), but for a literal -0.0
+            if (e instanceof RexLiteral literal && ConstantCalls.negativeZero(literal)) {
+                e = rexBuilder.makeLiteral(0.0, e.getType());
+            } else if (e instanceof RexCall && SqlTypeUtil.isApproximateNumeric(e.getType())) {
                 RexNode zero = rexBuilder.makeApproxLiteral(BigDecimal.ZERO,
                         rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), false));
                 e = rexBuilder.makeCall(e.getType(), SqlStdOperatorTable.PLUS, List.of(e, zero));
