@@ -117,7 +117,7 @@ public class LatencyBenchmark {
     @Benchmark
     public void adHoc(Blackhole bh) throws SQLException {
         try (ResultSet rs = statement.executeQuery(shape.sql.replace("?", Integer.toString(literal())))) {
-            drain(rs, bh);
+            Results.drain(rs, bh);
         }
     }
 
@@ -125,7 +125,7 @@ public class LatencyBenchmark {
     public void prepared(Blackhole bh) throws SQLException {
         prepared.setInt(1, literal());
         try (ResultSet rs = prepared.executeQuery()) {
-            drain(rs, bh);
+            Results.drain(rs, bh);
         }
     }
 
@@ -133,15 +133,6 @@ public class LatencyBenchmark {
     public void prepare(Blackhole bh) throws SQLException {
         try (PreparedStatement p = connection.prepareStatement(shape.sql)) {
             bh.consume(p);
-        }
-    }
-
-    private static void drain(ResultSet rs, Blackhole bh) throws SQLException {
-        int columns = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-            for (int c = 1; c <= columns; c++) {
-                bh.consume(rs.getObject(c));
-            }
         }
     }
 }

@@ -115,12 +115,7 @@ public class PeerBenchmark {
 
     private static void drain(PreparedStatement query, Blackhole bh) throws SQLException {
         try (ResultSet rs = query.executeQuery()) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                for (int c = 1; c <= columns; c++) {
-                    bh.consume(rs.getObject(c));
-                }
-            }
+            Results.drain(rs, bh);
         }
     }
 

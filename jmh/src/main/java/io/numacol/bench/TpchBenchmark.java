@@ -87,12 +87,7 @@ public class TpchBenchmark {
     @Benchmark
     public void run(Blackhole bh) throws SQLException {
         try (ResultSet rs = statement.executeQuery()) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                for (int c = 1; c <= columns; c++) {
-                    bh.consume(rs.getObject(c));
-                }
-            }
+            Results.drain(rs, bh);
         }
     }
 

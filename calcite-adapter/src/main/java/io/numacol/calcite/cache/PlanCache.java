@@ -14,7 +14,6 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.lang.reflect.Type;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,7 +153,7 @@ public final class PlanCache {
         boolean fits = planned != null && planned.statementType == Meta.StatementType.SELECT
                 && (template.values().isEmpty() || planned.parameters.size() == template.values().size());
         if (database.catalog().version() == version) {
-            plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(new HashMap<>(read))));
+            plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(read)));
         }
         if (fits) {
             return bind(planned, sql, template.values());
