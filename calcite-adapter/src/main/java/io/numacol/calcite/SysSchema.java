@@ -77,12 +77,14 @@ public final class SysSchema extends AbstractSchema {
                         col("built", SqlTypeName.BOOLEAN)), root -> indexRows()),
                 "plan_cache", new SystemTable(List.of(
                         col("entries", SqlTypeName.BIGINT), col("capacity", SqlTypeName.BIGINT), col("hits", SqlTypeName.BIGINT),
-                        col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT)), root -> planCacheRows()));
+                        col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT), col("bytes", SqlTypeName.BIGINT),
+                        col("capacity_bytes", SqlTypeName.BIGINT)), root -> planCacheRows()));
     }
 
     private List<Object[]> planCacheRows() {
         PlanCache cache = PlanCache.of(db);
-        return List.<Object[]>of(new Object[] {cache.entries(), (long) PlanCache.ENTRIES, cache.hits(), cache.misses(), cache.evictions()});
+        return List.<Object[]>of(new Object[] {cache.entries(), (long) PlanCache.ENTRIES, cache.hits(), cache.misses(), cache.evictions(),
+                cache.bytes(), cache.capacityBytes()});
     }
 
     /** CREATE INDEX is recorded, not built (IndexDef says why): {@code built} is false, so a user sees it. */

@@ -10,6 +10,8 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -24,7 +26,8 @@ import java.util.function.Function;
  * Prepared statements of a database, by the normalized text of their queries ({@link
  * SqlTemplate}), shared by its connections: a query whose template was planned before runs that
  * plan with its own literals, without validating, planning or generating code again. At most
- * {@link #ENTRIES} plans, the least useful evicted first (Caffeine's W-TinyLFU). A plan is used only while the catalog
+ * {@link #ENTRIES} plans and {@link #BYTES} bytes of them (an estimate: {@link #planned}), the
+ * least useful evicted first (Caffeine's W-TinyLFU). A plan is used only while the catalog
  * is at the version it was planned at (any CREATE, DROP or ALTER of a table or view plans
  * again) and while each table it reads holds within twice the rows it held then (join orders and
  * build sides follow row counts). Placement needs no check: a plan takes its tasks' nodes from
@@ -33,6 +36,12 @@ import java.util.function.Function;
 public final class PlanCache {
     /** Plans kept per database. */
     public static final int ENTRIES = 1000;
+    /** Estimated bytes of plans kept per database. */
+    public static final long BYTES = 64L << 20;
+    /** An operator's estimated bytes in a plan: its node, row type, expressions and numacol's compiled form. */
+    private static final long OPERATOR_BYTES = 4 << 10;
+    /** Estimated bytes of the Java code Calcite generates and compiles for a plan numacol does not run whole. */
+    private static final long CODE_BYTES = 64 << 10;
     /** Row counts below this are taken for this many: a small table's plan does not change with its size. */
     private static final long SMALL_TABLE = 1000;
 
@@ -41,25 +50,33 @@ public final class PlanCache {
      * plan holds its database (through its tables), so a weak map would never let one go.
      */
     private static final Map<Database, PlanCache> CACHES = new IdentityHashMap<>();
-    /** The tables read by the statements being planned on this thread, with their row counts then. */
-    private static final ThreadLocal<Map<Table, Long>> READING = new ThreadLocal<>();
+    /** What the statements being planned on this thread read and hold. */
+    private static final ThreadLocal<Planning> PLANNING = new ThreadLocal<>();
 
     private final Database database;
     private final Cache<Key, Entry> plans;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder evictions = new LongAdder();
+    private final long capacityBytes;
     /** The catalog version whose plans alone are kept. */
     private volatile long swept = -1;
 
-    /** A cache of its own, of at most {@code entries} plans (tests; a database's is {@link #of}). */
-    static PlanCache create(Database database, int entries) {
-        return new PlanCache(database, entries);
+    /** A cache of its own, of at most {@code entries} plans and {@code bytes} (tests; a database's is {@link #of}). */
+    static PlanCache create(Database database, int entries, long bytes) {
+        return new PlanCache(database, entries, bytes);
     }
 
-    private PlanCache(Database database, int entries) {
+    /**
+     * One weight bounds both: a plan weighs its estimated bytes, but at least {@code bytes /
+     * entries}, so that no more than {@code entries} fit however small they are.
+     */
+    private PlanCache(Database database, int entries, long bytes) {
         this.database = database;
-        this.plans = Caffeine.newBuilder().maximumSize(entries)
+        this.capacityBytes = bytes;
+        long least = Math.max(1, bytes / entries);
+        this.plans = Caffeine.newBuilder().maximumWeight(bytes)
+                .weigher((Key k, Entry e) -> (int) Math.min(Integer.MAX_VALUE, Math.max(least, e.bytes())))
                 .removalListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
                     if (cause.wasEvicted()) {
                         evictions.increment();
@@ -72,7 +89,7 @@ public final class PlanCache {
     /** The cache of {@code database}'s plans. */
     public static PlanCache of(Database database) {
         synchronized (CACHES) {
-            return CACHES.computeIfAbsent(database, db -> new PlanCache(db, ENTRIES));
+            return CACHES.computeIfAbsent(database, db -> new PlanCache(db, ENTRIES, BYTES));
         }
     }
 
@@ -96,17 +113,50 @@ public final class PlanCache {
 
     /** Called as a statement being planned reads {@code table}: its plan depends on the table's size. */
     public static void reading(Table table) {
-        Map<Table, Long> tables = READING.get();
-        if (tables != null) {
-            tables.putIfAbsent(table, table.rowCount());
+        Planning planning = PLANNING.get();
+        if (planning != null) {
+            planning.tables.putIfAbsent(table, table.rowCount());
         }
+    }
+
+    /**
+     * Called as a statement's plan is made ready to run: what it will hold in the cache, estimated
+     * from its operators and whether Calcite compiled code for it ({@code compiled}).
+     */
+    public static void planned(RelNode root, boolean compiled) {
+        Planning planning = PLANNING.get();
+        if (planning != null) {
+            int[] operators = {0};
+            new RelVisitor() {
+                @Override
+                public void visit(RelNode node, int ordinal, RelNode parent) {
+                    operators[0]++;
+                    super.visit(node, ordinal, parent);
+                }
+            }.go(root);
+            holding(operators[0] * OPERATOR_BYTES + (compiled ? CODE_BYTES : 0));
+        }
+    }
+
+    /** Adds {@code bytes} to what the plan being made on this thread holds. */
+    static void holding(long bytes) {
+        Planning planning = PLANNING.get();
+        if (planning != null) {
+            planning.bytes += bytes;
+        }
+    }
+
+    /** The tables a statement being planned read, with their row counts then, and its plan's estimated bytes. */
+    private static final class Planning {
+        final Map<Table, Long> tables = new IdentityHashMap<>();
+        long bytes;
     }
 
     private record Key(String sql, List<String> schemaPath, long maxRowCount, Type elementType) {
     }
 
     /** A plan, or null for a template that did not plan (the text as written is planned each time). */
-    private record Entry(CalciteSignature<?> signature, long catalogVersion, Map<Table, Long> rowCounts) {
+    private record Entry(CalciteSignature<?> signature, long catalogVersion, Map<Table, Long> rowCounts, long bytes) {
     }
 
     /**
@@ -130,9 +180,9 @@ public final class PlanCache {
         }
         misses.increment();
         long version = database.catalog().version();
-        Map<Table, Long> outer = READING.get();
-        Map<Table, Long> read = new IdentityHashMap<>();
-        READING.set(read);
+        Planning outer = PLANNING.get();
+        Planning planning = new Planning();
+        PLANNING.set(planning);
         CalciteSignature<T> planned;
         try {
             planned = prepare.apply(template.sql());
@@ -143,17 +193,19 @@ public final class PlanCache {
             planned = null;
         } finally {
             if (outer == null) {
-                READING.remove();
+                PLANNING.remove();
             } else {
-                READING.set(outer);
-                outer.putAll(read);
+                PLANNING.set(outer);
+                outer.tables.putAll(planning.tables);
+                outer.bytes += planning.bytes;
             }
         }
         // a template with values has those as its only parameters; one without is the statement's own text
         boolean fits = planned != null && planned.statementType == Meta.StatementType.SELECT
                 && (template.values().isEmpty() || planned.parameters.size() == template.values().size());
         if (database.catalog().version() == version) {
-            plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(read)));
+            long bytes = 2L * (key.sql().length() + sql.length()) + (fits ? planning.bytes : 0);
+            plans.put(key, new Entry(fits ? planned : null, version, Map.copyOf(planning.tables), bytes));
         }
         if (fits) {
             return bind(planned, sql, template.values());
@@ -239,6 +291,16 @@ public final class PlanCache {
     public long entries() {
         plans.cleanUp();
         return plans.estimatedSize();
+    }
+
+    /** Estimated bytes of the plans held now, each counted at least at its share of the entries' bound. */
+    public long bytes() {
+        plans.cleanUp();
+        return plans.policy().eviction().orElseThrow().weightedSize().orElse(0);
+    }
+
+    public long capacityBytes() {
+        return capacityBytes;
     }
 
     public long hits() {

@@ -140,8 +140,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             protected PreparedResult implement(RelRoot root) {
                 if (!(root.rel instanceof NumacolToEnumerableConverter converter) || !root.isRefTrivial()
                         || root.kind.belongsTo(SqlKind.DML)) {
+                    PlanCache.planned(root.rel, true);
                     return super.implement(root);
                 }
+                PlanCache.planned(root.rel, false);
                 Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
                 Bindable<?> bindable = converter.bindable();
                 boolean scalar = !(bindable instanceof ArrayBindable);

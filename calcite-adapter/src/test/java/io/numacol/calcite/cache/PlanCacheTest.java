@@ -63,10 +63,12 @@ class PlanCacheTest {
         assertThat(cache.misses() - misses).isEqualTo(2);
         assertThat(cache.hits() - hits).isEqualTo(11);
         try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT entries, capacity, hits, misses, evictions FROM sys.plan_cache")) {
+             ResultSet rs = s.executeQuery("SELECT entries, capacity, hits, misses, evictions, bytes, capacity_bytes FROM sys.plan_cache")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getLong("entries")).isPositive();
             assertThat(rs.getLong("capacity")).isEqualTo(PlanCache.ENTRIES);
+            assertThat(rs.getLong("bytes")).isPositive().isLessThanOrEqualTo(rs.getLong("capacity_bytes"));
+            assertThat(rs.getLong("capacity_bytes")).isEqualTo(PlanCache.BYTES);
             assertThat(rs.getLong("hits")).isEqualTo(cache.hits());
         }
     }
@@ -219,18 +221,36 @@ class PlanCacheTest {
 
     @Test
     void atMostItsEntriesAreKept() {
-        PlanCache small = PlanCache.create(database, 2);
-        for (int i = 0; i < 20; i++) {
-            String sql = "SELECT a FROM t" + i + " WHERE b = 1";
-            small.signature(sql, io.numacol.calcite.plan.NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
-                    text -> new org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<>(text, List.of(
-                            new org.apache.calcite.avatica.AvaticaParameter(true, 10, 0, java.sql.Types.INTEGER, "INTEGER",
-                                    Integer.class.getName(), "?")), java.util.Map.of(), null, List.of(),
-                            org.apache.calcite.avatica.Meta.CursorFactory.ARRAY, null, List.of(), -1, null,
-                            org.apache.calcite.avatica.Meta.StatementType.SELECT));
-        }
+        PlanCache small = PlanCache.create(database, 2, PlanCache.BYTES);
+        plan(small, 20, 0);
         assertThat(small.entries()).isLessThanOrEqualTo(2);
         assertThat(small.evictions()).isGreaterThanOrEqualTo(18);
         assertThat(small.misses()).isEqualTo(20);
+    }
+
+    /** Plans of 100 KB each in 250 KB: two fit, however many entries would. */
+    @Test
+    void atMostItsBytesAreKept() {
+        PlanCache small = PlanCache.create(database, 1000, 250_000);
+        plan(small, 20, 100_000);
+        assertThat(small.entries()).isLessThanOrEqualTo(2);
+        assertThat(small.bytes()).isLessThanOrEqualTo(250_000).isGreaterThanOrEqualTo(100_000);
+        assertThat(small.evictions()).isGreaterThanOrEqualTo(18);
+    }
+
+    /** {@code statements} statements of other texts through {@code cache}, each planned as holding {@code bytes}. */
+    private static void plan(PlanCache cache, int statements, long bytes) {
+        for (int i = 0; i < statements; i++) {
+            String sql = "SELECT a FROM t" + i + " WHERE b = 1";
+            cache.signature(sql, io.numacol.calcite.plan.NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
+                    text -> {
+                        PlanCache.holding(bytes);
+                        return new org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<>(text, List.of(
+                                new org.apache.calcite.avatica.AvaticaParameter(true, 10, 0, java.sql.Types.INTEGER, "INTEGER",
+                                        Integer.class.getName(), "?")), java.util.Map.of(), null, List.of(),
+                                org.apache.calcite.avatica.Meta.CursorFactory.ARRAY, null, List.of(), -1, null,
+                                org.apache.calcite.avatica.Meta.StatementType.SELECT);
+                    });
+        }
     }
 }
