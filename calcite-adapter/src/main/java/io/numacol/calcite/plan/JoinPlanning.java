@@ -7,6 +7,7 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -51,15 +52,20 @@ import java.util.function.UnaryOperator;
  *   <li>Computed equi-join keys move into a projection of their side, so that they become
  *       hash-join keys. (Computed operands of the other comparisons, such as Q17's
  *       {@code l_quantity < 0.2 * avg}, NumacolRules moves when it takes the join.)</li>
- *   <li>Filters move into joins; inner joins collapse into MultiJoins; LoptOptimizeJoinRule
- *       orders each MultiJoin by estimated sizes, keeping equi-join conditions as join keys. The
- *       FROM list's order (Q7: supplier, lineitem, orders, customer, nation, nation) no longer
- *       decides, and no join goes without a condition where one exists. {@link KeyMetadata}
- *       tells it which columns are unique and {@link JoinEstimates} how large joins are, from
- *       the distinct counts of their keys, so key/foreign-key joins come before many-to-many
- *       ones (Q5's customer-supplier join on the nation key).</li>
- *   <li>The Volcano planner then runs without join commute/associate/push-through rules, which
- *       search every order exhaustively: planning Q7 took 40 s with them.</li>
+ *   <li>Filters move into joins; inner joins collapse into MultiJoins; {@link JoinOrder} orders
+ *       each MultiJoin of up to ten tables by dynamic programming over estimated sizes (larger
+ *       or disconnected ones Calcite's greedy LoptOptimizeJoinRule), keeping equi-join
+ *       conditions as join keys. The FROM list's order (Q7: supplier, lineitem, orders,
+ *       customer, nation, nation) no longer decides, and no join goes without a condition where
+ *       one exists. {@link KeyMetadata} tells which columns are unique and {@link JoinEstimates}
+ *       how large joins are, from the distinct counts of their keys, so key/foreign-key joins
+ *       come before many-to-many ones (Q5's customer-supplier join on the nation key).</li>
+ *   <li>A plan numacol's operators run whole as it now stands (filters moved down to the scans
+ *       first) is taken as it is: a cost-based search has nothing left to choose for it, and
+ *       it was a third of an uncached five-table join's planning time.</li>
+ *   <li>Any other plan goes through the Volcano planner, without join commute/associate/
+ *       push-through rules, which search every order exhaustively: planning Q7 took 40 s with
+ *       them.</li>
  * </ol>
  */
 public final class JoinPlanning {
@@ -110,7 +116,7 @@ public final class JoinPlanning {
                         .addRuleCollection(List.of(INNER_JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
                                 CoreRules.FILTER_MULTI_JOIN_MERGE))
                         .addMatchOrder(HepMatchOrder.ARBITRARY)
-                        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                        .addRuleInstance(Boolean.getBoolean("numacol.lopt") ? CoreRules.MULTI_JOIN_OPTIMIZE : JoinOrder.RULE)
                         .build(), false, KeyMetadata.PROVIDER),
                 optional(Programs.trim()),
                 step(CalciteDefects::unusedVariables),
@@ -203,8 +209,22 @@ public final class JoinPlanning {
     }
 
     /**
-     * Calcite's Volcano phase (as in {@link Programs#standard()}), without the exhaustive join-order
-     * rules, and without Calcite's merge join and merge union ({@link CalciteDefects}, 7).
+     * {@code rel} with its filters moved below projections and merged, toward the scans whose
+     * predicates numacol evaluates on dictionary codes; what the cost-based phase's rules would do
+     * first, for a plan numacol takes without that phase.
+     */
+    private static RelNode filtersDown(RelNode rel) {
+        HepPlanner hep = new HepPlanner(new HepProgramBuilder().addMatchOrder(HepMatchOrder.TOP_DOWN)
+                .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_REMOVE))
+                .build());
+        hep.setRoot(rel);
+        return hep.findBestExp();
+    }
+
+    /**
+     * The plan numacol runs whole, or Calcite's Volcano phase (as in {@link Programs#standard()})
+     * without the exhaustive join-order rules, and without Calcite's merge join and merge union
+     * ({@link CalciteDefects}, 7).
      */
     private static RelNode costBased(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
@@ -214,6 +234,12 @@ public final class JoinPlanning {
             if (rule instanceof JoinCommuteRule || rule instanceof JoinAssociateRule || rule instanceof JoinPushThroughJoinRule
                     || rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE || rule == EnumerableRules.ENUMERABLE_MERGE_UNION_RULE) {
                 planner.removeRule(rule);
+            }
+        }
+        if (!Boolean.getBoolean("numacol.volcano")) {
+            RelNode whole = io.numacol.calcite.rel.NumacolRules.wholly(filtersDown(rel), traits);
+            if (whole != null) {
+                return whole;
             }
         }
         planner.setRoot(rel);

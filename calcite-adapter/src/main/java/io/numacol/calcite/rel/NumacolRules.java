@@ -93,6 +93,24 @@ public final class NumacolRules {
     }
 
     /**
+     * {@code rel} as numacol rels, converted to Enumerable with {@code traits}, where numacol runs
+     * all of it as it stands; null otherwise.
+     */
+    public static RelNode wholly(RelNode rel, RelTraitSet traits) {
+        RelNode numacol = absorb(rel, new IdentityHashMap<>());
+        if (numacol == null || !allNumacol(numacol)) {
+            return null;
+        }
+        RelNode converted = new NumacolToEnumerableConverter(rel.getCluster(),
+                numacol.getTraitSet().replace(EnumerableConvention.INSTANCE), numacol);
+        return converted.getTraitSet().satisfies(traits) ? converted : null;
+    }
+
+    private static boolean allNumacol(RelNode rel) {
+        return rel instanceof NumacolRel && rel.getInputs().stream().allMatch(NumacolRules::allNumacol);
+    }
+
+    /**
      * The traits of a numacol rel other than a sort: numacol's convention and no collation. Its
      * tasks run morsels in parallel, so no order of its input survives it; and a logical rel's
      * collation need not hold for what it becomes here (a projection claimed its input's order
