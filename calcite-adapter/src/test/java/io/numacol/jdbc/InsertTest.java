@@ -94,6 +94,55 @@ class InsertTest {
         }
     }
 
+    /**
+     * 5,000 rows of literals in one statement are stored as they are (Calcite's plan for them
+     * compiled too large a method and failed), every type, NULLs and negative numbers included;
+     * statements of literal rows also run in a batch and as prepared statements.
+     */
+    @Test
+    void manyLiteralRowsInOneStatement() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5), "
+                    + "ok boolean, x double)");
+            StringBuilder insert = new StringBuilder("insert into t values ");
+            long ids = 0;
+            long qty = 0;
+            BigDecimal prices = BigDecimal.ZERO;
+            for (int i = 0; i < 5000; i++) {
+                int q = i % 3 == 0 ? -i : i;
+                String price = (i % 100) + "." + (i % 10);
+                insert.append(i == 0 ? "" : ", ").append("(").append(i).append(", ").append(i % 7 == 0 ? "null" : q)
+                        .append(", ").append(price).append(", date '2024-01-").append(String.format("%02d", 1 + i % 28))
+                        .append("', 'n").append(i % 1000).append("', ").append(i % 2 == 0).append(", ").append(i).append(".25e0)");
+                ids += i;
+                qty += i % 7 == 0 ? 0 : q;
+                prices = prices.add(new BigDecimal(price));
+            }
+            assertThat(s.executeUpdate(insert.toString())).isEqualTo(5000);
+            assertThat(rows(s, "select count(*), sum(id), sum(qty), sum(price), count(qty), count(*) filter (where ok), "
+                    + "max(shipped), max(name), sum(x) from t")).containsExactly(List.of(5000L, ids, (int) qty, prices.setScale(2),
+                    5000L - 715, 2500L, java.sql.Date.valueOf("2024-01-28"), "n999", 5000 * 4999 / 2 + 1250.0));
+
+            s.addBatch("insert into t (id, name) values (-1, 'b1'), (-2, 'b2')");
+            s.addBatch("insert into t (id) values (-3)");
+            assertThat(s.executeBatch()).containsExactly(2, 1);
+            try (var p = c.prepareStatement("insert into t (name, id) values ('p', -4)")) {
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                assertThat(p.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(rows(s, "select count(*), sum(id), count(name) from t where id < 0"))
+                    .containsExactly(List.of(5L, -14L, 4L));
+            try (var p = c.prepareStatement("insert into t (id) values (-5)")) {
+                s.execute("drop table t");
+                s.execute("create table t (id bigint not null)");
+                assertThatThrownBy(p::executeUpdate).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("table t was dropped or replaced since this INSERT was prepared");
+            }
+            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
+        }
+    }
+
     @Test
     void longerLiteralsInQueriesAreComparisonsNotAssignments() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

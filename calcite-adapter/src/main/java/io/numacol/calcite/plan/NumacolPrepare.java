@@ -5,6 +5,7 @@ import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.calcite.dml.DmlRules;
+import io.numacol.calcite.dml.LiteralInsert;
 import io.numacol.calcite.dml.ModifyValidator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.avatica.Meta;
@@ -74,11 +75,18 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
 
     /**
      * Queries come from the database's plan cache ({@link PlanCache}) where the connection has
-     * one: planned once per normalized text, run with each statement's literals.
+     * one: planned once per normalized text, run with each statement's literals. An INSERT of
+     * literal rows is not planned at all ({@link LiteralInsert}).
      */
     @Override
+    @SuppressWarnings("unchecked")
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
-        PlanCache cache = query.sql == null ? null : planCache(context);
+        NumacolSchema main = main(context);
+        LiteralInsert literal = main == null ? null : LiteralInsert.recognize(query.sql, main.database());
+        if (literal != null) {
+            return (CalciteSignature<T>) literal.signature(query.sql, context.getTypeFactory(), context.getRootSchema());
+        }
+        PlanCache cache = query.sql == null || main == null ? null : main.planCache();
         if (cache == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
@@ -86,9 +94,9 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
     }
 
-    private static PlanCache planCache(Context context) {
+    private static NumacolSchema main(Context context) {
         CalciteSchema main = context.getRootSchema().getSubSchema(NumacolSchema.NAME, true);
-        return main != null && main.schema instanceof NumacolSchema numacol ? numacol.planCache() : null;
+        return main != null && main.schema instanceof NumacolSchema numacol ? numacol : null;
     }
 
     @Override

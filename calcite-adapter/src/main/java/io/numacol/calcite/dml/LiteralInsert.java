@@ -1,0 +1,252 @@
+package io.numacol.calcite.dml;
+
+import io.numacol.calcite.QueryCancel;
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDateLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.Bindable;
+
+import java.math.BigDecimal;
+import java.sql.DatabaseMetaData;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code INSERT INTO t [(columns)] VALUES (..), (..), ..} whose values are literals that each
+ * fit their column exactly, stored without planning: Calcite turns such a statement into a union
+ * of one projection per row and compiles Java for it, which took seconds for a thousand rows and
+ * failed beyond a few thousand (the generated method outgrew 64 KB). The rows go to one
+ * Appender (or the running {@link InsertBatch}) and are published at once, so a refused row
+ * stores none. A statement with any other value (an expression, a cast, a number with more
+ * digits than its DECIMAL column keeps, a string longer than its column, a NULL for a NOT NULL
+ * column) is left to the planner, whose conversions and errors it keeps.
+ */
+public final class LiteralInsert {
+    private static final SqlParser.Config PARSER = SqlParser.config()
+            .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
+            .withUnquotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
+            .withQuotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED).withCaseSensitive(false);
+
+    private final Database database;
+    private final Table table;
+    private final List<Object[]> rows;
+
+    private LiteralInsert(Database database, Table table, List<Object[]> rows) {
+        this.database = database;
+        this.table = table;
+        this.rows = rows;
+    }
+
+    /** The literal rows of {@code sql} for a table of {@code database}, or null where the planner must run it. */
+    public static LiteralInsert recognize(String sql, Database database) {
+        if (sql == null || database == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
+            return null;
+        }
+        SqlNode node;
+        try {
+            node = SqlParser.create(sql, PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            return null; // the planner reports it
+        }
+        if (!(node instanceof SqlInsert insert) || !(insert.getTargetTable() instanceof SqlIdentifier target)
+                || !(insert.getSource() instanceof SqlBasicCall values) || values.getKind() != SqlKind.VALUES) {
+            return null;
+        }
+        List<String> names = target.names;
+        if (names.size() > 2 || (names.size() == 2 && !names.get(0).equalsIgnoreCase("main"))) {
+            return null;
+        }
+        Table table = database.catalog().find(names.getLast()).orElse(null);
+        if (table == null) {
+            return null;
+        }
+        TableSchema schema = table.schema();
+        int[] columns = columns(insert, schema);
+        if (columns == null) {
+            return null;
+        }
+        // a column the statement does not name is NULL: it must allow that
+        boolean[] named = new boolean[schema.size()];
+        for (int c : columns) {
+            named[c] = true;
+        }
+        for (int c = 0; c < named.length; c++) {
+            if (!named[c] && !schema.column(c).nullable()) {
+                return null;
+            }
+        }
+        List<Object[]> rows = new ArrayList<>(values.operandCount());
+        for (SqlNode operand : values.getOperandList()) {
+            if (!(operand instanceof SqlBasicCall row) || row.getKind() != SqlKind.ROW || row.operandCount() != columns.length) {
+                return null;
+            }
+            Object[] stored = new Object[schema.size()];
+            for (int i = 0; i < columns.length; i++) {
+                TableSchema.ColumnDef column = schema.column(columns[i]);
+                Object value = value(row.operand(i), column.type());
+                if (value == NO_FIT || (value == null && !column.nullable())) {
+                    return null;
+                }
+                stored[columns[i]] = value;
+            }
+            rows.add(stored);
+        }
+        return new LiteralInsert(database, table, rows);
+    }
+
+    /** The table column of each value of a row, or null (an unknown or repeated column). */
+    private static int[] columns(SqlInsert insert, TableSchema schema) {
+        if (insert.getTargetColumnList() == null) {
+            int[] all = new int[schema.size()];
+            Arrays.setAll(all, i -> i);
+            return all;
+        }
+        int[] columns = new int[insert.getTargetColumnList().size()];
+        boolean[] seen = new boolean[schema.size()];
+        for (int i = 0; i < columns.length; i++) {
+            if (!(insert.getTargetColumnList().get(i) instanceof SqlIdentifier id) || !id.isSimple()) {
+                return null;
+            }
+            columns[i] = schema.indexOf(id.getSimple());
+            if (columns[i] < 0 || seen[columns[i]]) {
+                return null;
+            }
+            seen[columns[i]] = true;
+        }
+        return columns;
+    }
+
+    /** Marks a value that does not fit its column exactly. */
+    private static final Object NO_FIT = new Object();
+
+    /** {@code node} as the Java value its column stores, null for NULL, or {@link #NO_FIT}. */
+    private static Object value(SqlNode node, ColumnType type) {
+        if (node instanceof SqlBasicCall minus && minus.getKind() == SqlKind.MINUS_PREFIX
+                && minus.operand(0) instanceof SqlNumericLiteral n && n.isExact()) {
+            return exact(n.getValueAs(BigDecimal.class).negate(), type);
+        }
+        if (!(node instanceof SqlLiteral literal)) {
+            return NO_FIT;
+        }
+        if (literal.getTypeName() == SqlTypeName.NULL || literal.getValue() == null) {
+            return null; // NULL, or UNKNOWN
+        }
+        return switch (type.kind()) {
+            case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
+            case INTEGER, BIGINT, DECIMAL -> literal instanceof SqlNumericLiteral n && n.isExact()
+                    ? exact(n.getValueAs(BigDecimal.class), type) : NO_FIT;
+            case DOUBLE -> {
+                if (!(literal instanceof SqlNumericLiteral n)) {
+                    yield NO_FIT;
+                }
+                double d = n.getValueAs(BigDecimal.class).doubleValue();
+                yield Double.isFinite(d) ? (Object) d : NO_FIT;
+            }
+            case DATE -> date(literal);
+            case CHAR, VARCHAR -> {
+                if (!(literal instanceof SqlCharStringLiteral chars)) {
+                    yield NO_FIT;
+                }
+                String s = chars.getValueAs(String.class);
+                yield s.codePointCount(0, s.length()) <= type.length() ? s : NO_FIT;
+            }
+        };
+    }
+
+    /** A DATE literal's day; the parser leaves {@code DATE '..'} untyped until validation. */
+    private static Object date(SqlLiteral literal) {
+        if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("DATE")) {
+            try {
+                literal = unknown.resolve(SqlTypeName.DATE);
+            } catch (RuntimeException e) {
+                return NO_FIT; // no valid date: the planner says so
+            }
+        }
+        return literal instanceof SqlDateLiteral date ? LocalDate.parse(date.getValueAs(DateString.class).toString()) : NO_FIT;
+    }
+
+    /** An exact number as an INTEGER, BIGINT or DECIMAL column stores it, where it fits without rounding. */
+    private static Object exact(BigDecimal v, ColumnType type) {
+        BigDecimal whole = v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros();
+        return switch (type.kind()) {
+            case INTEGER, BIGINT -> {
+                if (whole.scale() > 0 || whole.precision() - whole.scale() > 19) {
+                    yield NO_FIT;
+                }
+                long l = whole.longValue();
+                boolean fits = whole.compareTo(BigDecimal.valueOf(l)) == 0
+                        && (type.kind() == ColumnType.Kind.BIGINT || l == (int) l);
+                yield fits ? (Object) l : NO_FIT;
+            }
+            case DECIMAL -> {
+                if (Math.max(whole.scale(), 0) > type.scale()) {
+                    yield NO_FIT;
+                }
+                BigDecimal scaled = whole.setScale(type.scale());
+                yield scaled.precision() <= type.precision() ? scaled : NO_FIT;
+            }
+            default -> NO_FIT;
+        };
+    }
+
+    /**
+     * The statement as Calcite's prepared form: each execution stores the rows (all at once or
+     * none; a statement's cancel or timeout stops a wait for another change of the table) and
+     * answers their number, as a planned INSERT does.
+     */
+    public CalciteSignature<Object> signature(String sql, JavaTypeFactory typeFactory, CalciteSchema rootSchema) {
+        RelDataType rowType = typeFactory.builder().add("ROWCOUNT", SqlTypeName.BIGINT).build();
+        ColumnMetaData.AvaticaType type = ColumnMetaData.scalar(Types.BIGINT, "BIGINT", ColumnMetaData.Rep.PRIMITIVE_LONG);
+        List<ColumnMetaData> columns = List.of(new ColumnMetaData(0, false, true, false, false, DatabaseMetaData.columnNoNulls,
+                true, 19, "ROWCOUNT", null, null, 19, 0, null, null, type, true, false, false, type.columnClassName()));
+        Bindable<Object> run = root -> Linq4j.singletonEnumerable(run(QueryCancel.of(root)));
+        return new CalciteSignature<>(sql, List.of(), Map.of(), rowType, columns, Meta.CursorFactory.deduce(columns, null),
+                rootSchema, List.of(), -1, run, Meta.StatementType.INSERT);
+    }
+
+    /** Stores the rows, all at once or none, unless {@code cancel} stops a wait for another change of the table; the number of rows. */
+    private long run(QueryCancel cancel) {
+        if (database.catalog().find(table.name()).orElse(null) != table) {
+            throw new IllegalStateException("table " + table.name() + " was dropped or replaced since this INSERT was prepared: "
+                    + "prepare it again");
+        }
+        InsertBatch batch = InsertBatch.current();
+        if (batch == null) {
+            return database.appender(table).stoppedBy(cancel::check).appendAll(rows);
+        }
+        // the batch discards everything on failure
+        Appender appender = batch.appender(database, table);
+        for (Object[] row : rows) {
+            appender.append(row);
+        }
+        return rows.size();
+    }
+}
