@@ -83,7 +83,7 @@ public final class SysSchema extends AbstractSchema {
 
     private List<Object[]> planCacheRows() {
         PlanCache cache = PlanCache.of(db);
-        return List.<Object[]>of(new Object[] {cache.entries(), (long) PlanCache.ENTRIES, cache.hits(), cache.misses(), cache.evictions(),
+        return List.<Object[]>of(new Object[] {cache.entries(), (long) cache.capacity(), cache.hits(), cache.misses(), cache.evictions(),
                 cache.bytes(), cache.capacityBytes()});
     }
 

@@ -40,8 +40,12 @@ final class BatchInsert {
         this.parameterOfColumn = parameterOfColumn;
     }
 
-    /** The bulk form of {@code sql}, or null when it is not a single-row VALUES of plain parameters into a table of {@code database}. */
-    static BatchInsert recognize(String sql, Database database) {
+    /**
+     * The bulk form of {@code sql}, or null when it is not a single-row VALUES of plain parameters
+     * into a table of {@code database}; a name without schema must mean {@code main} ({@code
+     * schema}, the connection's default).
+     */
+    static BatchInsert recognize(String sql, Database database, String schema) {
         if (sql == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
             return null;
         }
@@ -58,7 +62,9 @@ final class BatchInsert {
             return null;
         }
         List<String> names = target.names;
-        if (names.size() > 2 || (names.size() == 2 && !names.get(0).equalsIgnoreCase("main"))) {
+        boolean main = names.size() == 2 ? names.get(0).equalsIgnoreCase("main")
+                : names.size() == 1 && "main".equalsIgnoreCase(schema);
+        if (!main) {
             return null;
         }
         Table table = database.catalog().find(names.getLast()).orElse(null);

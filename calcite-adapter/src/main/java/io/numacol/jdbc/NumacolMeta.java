@@ -127,11 +127,21 @@ final class NumacolMeta extends NumacolMetaBase {
             throws NoSuchStatementException {
         Database database = NumacolDriver.openDatabase(connection);
         Signature signature = signatureOf(h);
-        BatchInsert insert = signature == null || database == null ? null : BatchInsert.recognize(signature.sql, database);
+        BatchInsert insert = signature == null || database == null ? null
+                : BatchInsert.recognize(signature.sql, database, defaultSchema());
         if (insert == null) {
             return plannedBatch(h, parameterValueLists);
         }
         return new ExecuteBatchResult(insert.run(signature, parameterValueLists));
+    }
+
+    /** The schema a name without one is looked up in. */
+    private String defaultSchema() {
+        try {
+            return connection.getSchema();
+        } catch (SQLException e) {
+            return null; // a closed connection: the planned path reports it
+        }
     }
 
     /**

@@ -143,6 +143,24 @@ class InsertTest {
         }
     }
 
+    /** Literal rows take the connection's schema and the validator's limits, as planned ones do. */
+    @Test
+    void literalRowsKeepThePlannersRules() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (x double, y decimal(6,2))");
+            assertThat(s.executeUpdate("insert into t values (-1.5, -2), (-2.5e0, 3.25), (0, null)")).isEqualTo(3);
+            assertThat(rows(s, "select sum(x), sum(y) from t")).containsExactly(List.of(-4.0, new BigDecimal("1.25")));
+            assertThatThrownBy(() -> s.executeUpdate("insert into t (x) values (3.14159265358979323846264338327950288419)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("out of range");
+            c.setSchema("sys");
+            assertThatThrownBy(() -> s.executeUpdate("insert into t values (1, 1)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("'t' not found");
+            c.setSchema("main");
+            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(3L));
+        }
+    }
+
     @Test
     void longerLiteralsInQueriesAreComparisonsNotAssignments() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

@@ -58,6 +58,7 @@ public final class PlanCache {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder evictions = new LongAdder();
+    private final int capacity;
     private final long capacityBytes;
     /** The catalog version whose plans alone are kept. */
     private volatile long swept = -1;
@@ -73,8 +74,9 @@ public final class PlanCache {
      */
     private PlanCache(Database database, int entries, long bytes) {
         this.database = database;
+        this.capacity = entries;
         this.capacityBytes = bytes;
-        long least = Math.max(1, bytes / entries);
+        long least = Math.max(1, Math.ceilDiv(bytes, entries));
         this.plans = Caffeine.newBuilder().maximumWeight(bytes)
                 .weigher((Key k, Entry e) -> (int) Math.min(Integer.MAX_VALUE, Math.max(least, e.bytes())))
                 .removalListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
@@ -297,6 +299,11 @@ public final class PlanCache {
     public long bytes() {
         plans.cleanUp();
         return plans.policy().eviction().orElseThrow().weightedSize().orElse(0);
+    }
+
+    /** Plans held at most. */
+    public int capacity() {
+        return capacity;
     }
 
     public long capacityBytes() {

@@ -65,8 +65,12 @@ public final class LiteralInsert {
         this.rows = rows;
     }
 
-    /** The literal rows of {@code sql} for a table of {@code database}, or null where the planner must run it. */
-    public static LiteralInsert recognize(String sql, Database database) {
+    /**
+     * The literal rows of {@code sql} for a table of {@code database}, or null where the planner
+     * must run it; a name without schema must mean {@code main} ({@code schemaPath}, the
+     * connection's default).
+     */
+    public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath) {
         if (sql == null || database == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
             return null;
         }
@@ -81,7 +85,9 @@ public final class LiteralInsert {
             return null;
         }
         List<String> names = target.names;
-        if (names.size() > 2 || (names.size() == 2 && !names.get(0).equalsIgnoreCase("main"))) {
+        boolean main = names.size() == 2 ? names.get(0).equalsIgnoreCase("main")
+                : names.size() == 1 && schemaPath.size() == 1 && schemaPath.getFirst().equalsIgnoreCase("main");
+        if (!main) {
             return null;
         }
         Table table = database.catalog().find(names.getLast()).orElse(null);
@@ -149,27 +155,22 @@ public final class LiteralInsert {
 
     /** {@code node} as the Java value its column stores, null for NULL, or {@link #NO_FIT}. */
     private static Object value(SqlNode node, ColumnType type) {
-        if (node instanceof SqlBasicCall minus && minus.getKind() == SqlKind.MINUS_PREFIX
-                && minus.operand(0) instanceof SqlNumericLiteral n && n.isExact()) {
-            return exact(n.getValueAs(BigDecimal.class).negate(), type);
-        }
-        if (!(node instanceof SqlLiteral literal)) {
+        boolean negative = node instanceof SqlBasicCall minus && minus.getKind() == SqlKind.MINUS_PREFIX
+                && minus.operand(0) instanceof SqlNumericLiteral;
+        SqlNode operand = negative ? ((SqlBasicCall) node).operand(0) : node;
+        if (!(operand instanceof SqlLiteral literal)) {
             return NO_FIT;
+        }
+        if (literal instanceof SqlNumericLiteral n) {
+            BigDecimal v = n.getValueAs(BigDecimal.class);
+            return number(negative ? v.negate() : v, n.isExact(), type);
         }
         if (literal.getTypeName() == SqlTypeName.NULL || literal.getValue() == null) {
             return null; // NULL, or UNKNOWN
         }
         return switch (type.kind()) {
             case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
-            case INTEGER, BIGINT, DECIMAL -> literal instanceof SqlNumericLiteral n && n.isExact()
-                    ? exact(n.getValueAs(BigDecimal.class), type) : NO_FIT;
-            case DOUBLE -> {
-                if (!(literal instanceof SqlNumericLiteral n)) {
-                    yield NO_FIT;
-                }
-                double d = n.getValueAs(BigDecimal.class).doubleValue();
-                yield Double.isFinite(d) ? (Object) d : NO_FIT;
-            }
+            case INTEGER, BIGINT, DECIMAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
@@ -191,6 +192,28 @@ public final class LiteralInsert {
             }
         }
         return literal instanceof SqlDateLiteral date ? LocalDate.parse(date.getValueAs(DateString.class).toString()) : NO_FIT;
+    }
+
+    /**
+     * A number as its column stores it, where it fits without rounding: an exact literal the
+     * validator takes (38 digits, 19 after the point) into any numeric column, an approximate
+     * one into DOUBLE.
+     */
+    private static Object number(BigDecimal v, boolean exact, ColumnType type) {
+        if (exact) {
+            BigDecimal digits = v.stripTrailingZeros();
+            if (digits.precision() > 38 || digits.scale() > 19) {
+                return NO_FIT; // the validator says it is out of range
+            }
+        }
+        return switch (type.kind()) {
+            case DOUBLE -> {
+                double d = v.doubleValue();
+                yield Double.isFinite(d) ? (Object) d : NO_FIT;
+            }
+            case INTEGER, BIGINT, DECIMAL -> exact ? exact(v, type) : NO_FIT;
+            default -> NO_FIT;
+        };
     }
 
     /** An exact number as an INTEGER, BIGINT or DECIMAL column stores it, where it fits without rounding. */

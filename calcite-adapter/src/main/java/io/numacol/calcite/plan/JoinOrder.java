@@ -105,7 +105,7 @@ final class JoinOrder {
         double[] distinct = new double[offsets[n]]; // of each key column in its factor, 0 where not asked
         for (int f = 0; f < n; f++) {
             Double r = mq.getRowCount(join.getInputs().get(f));
-            if (r == null) {
+            if (r == null || r.isNaN()) {
                 return null;
             }
             rows[f] = Math.max(1, r);
@@ -115,7 +115,7 @@ final class JoinOrder {
                 for (int field : new int[] {c.leftField(), c.rightField()}) {
                     int f = factorOf(offsets, field);
                     Double d = mq.getDistinctRowCount(join.getInputs().get(f), ImmutableBitSet.of(field - offsets[f]), null);
-                    if (d == null) {
+                    if (d == null || d.isNaN()) {
                         return null;
                     }
                     distinct[field] = Math.clamp(d, 1, rows[f]);

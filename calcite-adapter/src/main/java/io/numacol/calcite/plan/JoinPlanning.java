@@ -210,12 +210,14 @@ public final class JoinPlanning {
 
     /**
      * {@code rel} with its filters moved below projections and merged, toward the scans whose
-     * predicates numacol evaluates on dictionary codes; what the cost-based phase's rules would do
-     * first, for a plan numacol takes without that phase.
+     * predicates numacol evaluates on dictionary codes, and aggregate functions numacol does not
+     * compute (AVG, VAR_POP, ..) as the sums and counts it does; what the cost-based phase's rules
+     * would do first, for a plan numacol takes without that phase.
      */
-    private static RelNode filtersDown(RelNode rel) {
+    private static RelNode heuristicRewrites(RelNode rel) {
         HepPlanner hep = new HepPlanner(new HepProgramBuilder().addMatchOrder(HepMatchOrder.TOP_DOWN)
-                .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_REMOVE))
+                .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_REMOVE,
+                        CoreRules.AGGREGATE_REDUCE_FUNCTIONS))
                 .build());
         hep.setRoot(rel);
         return hep.findBestExp();
@@ -237,7 +239,7 @@ public final class JoinPlanning {
             }
         }
         if (!Boolean.getBoolean("numacol.volcano")) {
-            RelNode whole = io.numacol.calcite.rel.NumacolRules.wholly(filtersDown(rel), traits);
+            RelNode whole = io.numacol.calcite.rel.NumacolRules.wholly(heuristicRewrites(rel), traits);
             if (whole != null) {
                 return whole;
             }
