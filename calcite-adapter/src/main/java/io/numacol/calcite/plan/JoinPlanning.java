@@ -52,17 +52,22 @@ import java.util.function.UnaryOperator;
  *   <li>Computed equi-join keys move into a projection of their side, so that they become
  *       hash-join keys. (Computed operands of the other comparisons, such as Q17's
  *       {@code l_quantity < 0.2 * avg}, NumacolRules moves when it takes the join.)</li>
- *   <li>Filters move into joins; inner joins collapse into MultiJoins; {@link JoinOrder} orders
- *       each MultiJoin of up to ten tables by dynamic programming over estimated sizes (larger
- *       or disconnected ones Calcite's greedy LoptOptimizeJoinRule), keeping equi-join
- *       conditions as join keys. The FROM list's order (Q7: supplier, lineitem, orders,
- *       customer, nation, nation) no longer decides, and no join goes without a condition where
- *       one exists. {@link KeyMetadata} tells which columns are unique and {@link JoinEstimates}
- *       how large joins are, from the distinct counts of their keys, so key/foreign-key joins
- *       come before many-to-many ones (Q5's customer-supplier join on the nation key).</li>
- *   <li>A plan numacol's operators run whole as it now stands (filters moved down to the scans
- *       first) is taken as it is: a cost-based search has nothing left to choose for it, and
- *       it was a third of an uncached five-table join's planning time.</li>
+ *   <li>Filters move into joins; inner joins collapse into MultiJoins; LoptOptimizeJoinRule
+ *       orders each MultiJoin by estimated sizes, keeping equi-join conditions as join keys. The
+ *       FROM list's order (Q7: supplier, lineitem, orders, customer, nation, nation) no longer
+ *       decides, and no join goes without a condition where one exists. {@link KeyMetadata}
+ *       tells it which columns are unique and {@link JoinEstimates} how large joins are, from
+ *       the distinct counts of their keys, so key/foreign-key joins come before many-to-many
+ *       ones (Q5's customer-supplier join on the nation key). (An exhaustive DP over the same
+ *       estimates chose worse orders for Q5, Q8 and Q9: filter selectivities are still
+ *       Calcite's guesses, and it trusts them more.)</li>
+ *   <li>A plan without joins that numacol's operators run whole as it now stands (filters moved
+ *       down to the scans, AVG and the like reduced to sums and counts) is taken as it is: a
+ *       cost-based search has nothing left to choose for it, and it was half of an uncached
+ *       point query's planning time. Plans with joins still go through the search: taken as
+ *       they stood, TPC-H Q2, Q11 and Q13 lost the search's rewrites (a join condition pushed
+ *       into a subquery's join, a join that only filters made a semi-join, projections merged
+ *       into aggregates) and ran up to twice as long.</li>
  *   <li>Any other plan goes through the Volcano planner, without join commute/associate/
  *       push-through rules, which search every order exhaustively: planning Q7 took 40 s with
  *       them.</li>
@@ -116,7 +121,7 @@ public final class JoinPlanning {
                         .addRuleCollection(List.of(INNER_JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
                                 CoreRules.FILTER_MULTI_JOIN_MERGE))
                         .addMatchOrder(HepMatchOrder.ARBITRARY)
-                        .addRuleInstance(Boolean.getBoolean("numacol.lopt") ? CoreRules.MULTI_JOIN_OPTIMIZE : JoinOrder.RULE)
+                        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                         .build(), false, KeyMetadata.PROVIDER),
                 optional(Programs.trim()),
                 step(CalciteDefects::unusedVariables),
@@ -208,6 +213,12 @@ public final class JoinPlanning {
         return derived;
     }
 
+    /** Whether {@code rel} joins anything (a join or a correlate anywhere in it). */
+    private static boolean joins(RelNode rel) {
+        return rel instanceof org.apache.calcite.rel.core.Join || rel instanceof org.apache.calcite.rel.core.Correlate
+                || rel instanceof org.apache.calcite.rel.rules.MultiJoin || rel.getInputs().stream().anyMatch(JoinPlanning::joins);
+    }
+
     /**
      * {@code rel} with its filters moved below projections and merged, toward the scans whose
      * predicates numacol evaluates on dictionary codes, and aggregate functions numacol does not
@@ -238,7 +249,7 @@ public final class JoinPlanning {
                 planner.removeRule(rule);
             }
         }
-        if (!Boolean.getBoolean("numacol.volcano")) {
+        if (!joins(rel)) {
             RelNode whole = io.numacol.calcite.rel.NumacolRules.wholly(heuristicRewrites(rel), traits);
             if (whole != null) {
                 return whole;
