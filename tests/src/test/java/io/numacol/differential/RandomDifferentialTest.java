@@ -200,7 +200,8 @@ class RandomDifferentialTest {
         assertThat(failures.size()).as("queries where numacol disagrees with DuckDB, fails or hangs (printed above); the first:%n%s",
                 failures.isEmpty() ? "" : failures.getFirst()).isZero();
         if (REPLAY == null) {
-            assertThat(counts.getOrDefault(Kind.AGREE, 0)).as("queries both engines answered").isGreaterThan(done / 2);
+            // a resumed run (random.skip) ran only the queries after those it passed over
+            assertThat(counts.getOrDefault(Kind.AGREE, 0)).as("queries both engines answered").isGreaterThan((done - SKIP) / 2);
         }
     }
 

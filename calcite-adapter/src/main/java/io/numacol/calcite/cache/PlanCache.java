@@ -2,6 +2,7 @@ package io.numacol.calcite.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.numacol.calcite.plan.CalciteDefects;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import org.apache.calcite.DataContext;
@@ -190,6 +191,12 @@ public final class PlanCache {
             planned = prepare.apply(template.sql());
         } catch (RuntimeException e) {
             if (template.values().isEmpty()) {
+                throw e;
+            }
+            planned = null;
+        } catch (AssertionError e) {
+            // CalciteDefects 23 where a parameter stands for a literal: the text as written plans
+            if (template.values().isEmpty() || !CalciteDefects.isNullComparisonInPredicates(e)) {
                 throw e;
             }
             planned = null;

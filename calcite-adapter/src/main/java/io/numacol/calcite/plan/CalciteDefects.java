@@ -883,7 +883,7 @@ public final class CalciteDefects {
     };
 
     /** Whether {@code e} is RexSimplify's check of defect 23. */
-    static boolean isNullComparisonInPredicates(AssertionError e) {
+    public static boolean isNullComparisonInPredicates(AssertionError e) {
         return e.getMessage() != null && e.getMessage().contains("Comparison with NULL in pulledUpPredicates");
     }
 

@@ -73,6 +73,28 @@ class PlanCacheTest {
         }
     }
 
+    /**
+     * A template whose parameters let Calcite's predicate inference meet a comparison with NULL
+     * (CalciteDefects 23, found by the random tester, seed 2412) is not cached: the text plans.
+     */
+    @Test
+    void aTemplateCalciteCannotPlanFallsBackToTheText() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE t0 (k BIGINT NOT NULL, c0 DECIMAL(18,4), c2 DOUBLE)");
+            s.execute("CREATE TABLE t1 (k BIGINT NOT NULL, c0 DECIMAL(9,3) NOT NULL)");
+            s.execute("INSERT INTO t0 VALUES (1, 0, 5.0)");
+            s.execute("INSERT INTO t1 VALUES (1, 0)");
+            String sql = "SELECT MAX('x') AS c1 FROM (SELECT -0.875E0 AS c2 FROM t0 AS a1 JOIN (SELECT CAST(0 AS DECIMAL(12,2)) AS c2 "
+                    + "FROM t1 AS a3 RIGHT JOIN t0 AS a4 ON TRUE) AS a2 ON a1.c0 = a2.c2 WHERE 4.5E0 <= CASE WHEN -1 >= "
+                    + "CAST(NULL AS INTEGER) THEN a1.c2 ELSE CAST(NULL AS DOUBLE) END) AS a0 GROUP BY a0.c2";
+            for (int i = 0; i < 2; i++) {
+                try (ResultSet rs = s.executeQuery(sql)) {
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+        }
+    }
+
     /** A literal's own type decides the comparison, as without the cache: 7.5 is no INTEGER parameter. */
     @Test
     void literalsKeepTheirTypes() throws SQLException {
