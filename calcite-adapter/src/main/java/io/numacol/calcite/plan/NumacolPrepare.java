@@ -82,7 +82,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     @SuppressWarnings("unchecked")
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
         NumacolSchema main = main(context);
-        LiteralInsert literal = main == null ? null : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath());
+        LiteralInsert literal = main == null ? null
+                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath());
         if (literal != null) {
             return (CalciteSignature<T>) literal.signature(query.sql, context.getTypeFactory(), context.getRootSchema());
         }
