@@ -272,6 +272,8 @@ class WrongResultsTest {
             // 40. -9.5E0 * 0 folded to the literal -0.0, which Calcite's EXCEPT took for another value than 0.0
             "SELECT COUNT(*) FROM (SELECT 0.0E0 * t1.k AS c0, t1.ia AS c1 FROM t1 EXCEPT SELECT (-9.5E0 * 0) AS c0, t2.ia AS c1 "
                     + "FROM t2 WHERE LOWER(t2.vs) LIKE '%') q",
+            // 41. ProjectAggregateMergeRule read the 'zz' of a COALESCE over a SUM as the number 0 of COALESCE(SUM, 0): it failed
+            "SELECT COALESCE(CAST(a0.c0 AS VARCHAR), 'zz') AS c0 FROM (SELECT SUM(DISTINCT -2) AS c0 FROM t1) AS a0",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -256,6 +256,10 @@ import java.util.function.UnaryOperator;
  *       the planner refused the merged projection as not equivalent and failed the statement
  *       ({@code MIN(COALESCE(a3.k, CAST(NULL AS INTEGER)))} over a LEFT JOIN on a false
  *       condition). Such merges are not made.</li>
+ *   <li><b>A COALESCE over a SUM with a literal that is no number</b> ({@link #replaceRules}):
+ *       ProjectAggregateMergeRule reads the literal as a number to match {@code COALESCE(SUM(x),
+ *       0)}, and {@code COALESCE(CAST(SUM(DISTINCT -2) AS VARCHAR), 'zz')} failed with "cannot
+ *       convert CHAR literal". Such projections are not merged.</li>
  *   <li><b>A rewrite into itself pruned</b> ({@link #replaceRules}): AggregateCaseToFilterRule
  *       registers its rewrite, then prunes the aggregate it matched; where the rewrite is that
  *       aggregate again (its input's set already held the rewritten projection: {@code
@@ -354,6 +358,8 @@ public final class CalciteDefects {
             return PROJECT_MERGE;
         } else if (rule == CoreRules.AGGREGATE_CASE_TO_FILTER) {
             return AGGREGATE_CASE_TO_FILTER;
+        } else if (rule == CoreRules.PROJECT_AGGREGATE_MERGE) {
+            return PROJECT_AGGREGATE_MERGE;
         }
         return null;
     }
@@ -389,6 +395,27 @@ public final class CalciteDefects {
             } catch (RuntimeException e) {
                 if (!(e.getCause() instanceof IllegalArgumentException mismatch && mismatch.getMessage() != null
                         && mismatch.getMessage().startsWith("Type mismatch"))) {
+                    throw e;
+                }
+            }
+        }
+    };
+
+    /**
+     * Calcite's ProjectAggregateMergeRule, not where a COALESCE over a SUM has a literal that is
+     * no number: the rule reads it as one to match {@code COALESCE(SUM(x), 0)} and failed with
+     * "cannot convert CHAR literal" ({@code COALESCE(CAST(SUM(..) AS VARCHAR), 'zz')}). Such a
+     * projection is not merged; the failure comes before the rule transforms anything.
+     */
+    private static final RelOptRule PROJECT_AGGREGATE_MERGE = new org.apache.calcite.rel.rules.ProjectAggregateMergeRule(
+            (org.apache.calcite.rel.rules.ProjectAggregateMergeRule.Config) CoreRules.PROJECT_AGGREGATE_MERGE.config
+                    .withDescription("ProjectAggregateMergeRule:numericCoalesce")) {
+        @Override
+        public void onMatch(RelOptRuleCall call) {
+            try {
+                super.onMatch(call);
+            } catch (AssertionError e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith("cannot convert")) {
                     throw e;
                 }
             }
