@@ -1,21 +1,15 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.dml.ValuesInsert;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
-import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.jdbc.NumacolMetaBase.BatchFailedException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 
 import java.sql.Statement;
 import java.time.LocalDate;
@@ -46,52 +40,17 @@ final class BatchInsert {
      * schema}, the connection's default).
      */
     static BatchInsert recognize(String sql, Database database, String schema) {
-        if (sql == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
+        ValuesInsert insert = ValuesInsert.parse(sql, database, "main".equalsIgnoreCase(schema));
+        SqlBasicCall row = insert == null || insert.rows().size() != 1 ? null : insert.row(insert.rows().getFirst());
+        if (row == null) {
             return null;
         }
-        SqlNode node;
-        try {
-            node = SqlParser.create(sql, SqlParser.config().withUnquotedCasing(Casing.UNCHANGED)
-                    .withQuotedCasing(Casing.UNCHANGED).withCaseSensitive(false)).parseStmt();
-        } catch (SqlParseException e) {
-            return null;
-        }
-        if (!(node instanceof SqlInsert insert) || !(insert.getTargetTable() instanceof SqlIdentifier target)
-                || !(insert.getSource() instanceof SqlBasicCall values) || values.getKind() != SqlKind.VALUES
-                || values.operandCount() != 1 || !(values.operand(0) instanceof SqlBasicCall row)) {
-            return null;
-        }
-        List<String> names = target.names;
-        boolean main = names.size() == 2 ? names.get(0).equalsIgnoreCase("main")
-                : names.size() == 1 && "main".equalsIgnoreCase(schema);
-        if (!main) {
-            return null;
-        }
-        Table table = database.catalog().find(names.getLast()).orElse(null);
-        if (table == null) {
-            return null;
-        }
-        int[] columns = new int[row.operandCount()];
-        if (insert.getTargetColumnList() == null) {
-            if (columns.length != table.schema().size()) {
-                return null;
-            }
-            Arrays.setAll(columns, i -> i);
-        } else {
-            if (insert.getTargetColumnList().size() != columns.length) {
-                return null;
-            }
-            for (int i = 0; i < columns.length; i++) {
-                columns[i] = table.schema().indexOf(((SqlIdentifier) insert.getTargetColumnList().get(i)).getSimple());
-                if (columns[i] < 0) {
-                    return null;
-                }
-            }
-        }
+        Table table = insert.table();
+        int[] columns = insert.columns();
         int[] parameterOfColumn = new int[table.schema().size()];
         Arrays.fill(parameterOfColumn, -1);
         for (int i = 0; i < columns.length; i++) {
-            if (!(row.operand(i) instanceof SqlDynamicParam p) || parameterOfColumn[columns[i]] != -1) {
+            if (!(row.operand(i) instanceof SqlDynamicParam p)) {
                 return null;
             }
             parameterOfColumn[columns[i]] = p.getIndex();

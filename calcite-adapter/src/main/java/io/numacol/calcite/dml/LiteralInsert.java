@@ -9,15 +9,11 @@ import io.numacol.storage.TableSchema;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDateLiteral;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 
@@ -35,7 +31,6 @@ import java.sql.DatabaseMetaData;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -50,11 +45,6 @@ import java.util.Map;
  * column) is left to the planner, whose conversions and errors it keeps.
  */
 public final class LiteralInsert {
-    private static final SqlParser.Config PARSER = SqlParser.config()
-            .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
-            .withUnquotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
-            .withQuotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED).withCaseSensitive(false);
-
     private final Database database;
     private final Table table;
     private final List<Object[]> rows;
@@ -71,34 +61,13 @@ public final class LiteralInsert {
      * connection's default).
      */
     public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath) {
-        if (sql == null || database == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
+        ValuesInsert insert = ValuesInsert.parse(sql, database,
+                schemaPath.size() == 1 && schemaPath.getFirst().equalsIgnoreCase("main"));
+        if (insert == null) {
             return null;
         }
-        SqlNode node;
-        try {
-            node = SqlParser.create(sql, PARSER).parseStmt();
-        } catch (SqlParseException e) {
-            return null; // the planner reports it
-        }
-        if (!(node instanceof SqlInsert insert) || !(insert.getTargetTable() instanceof SqlIdentifier target)
-                || !(insert.getSource() instanceof SqlBasicCall values) || values.getKind() != SqlKind.VALUES) {
-            return null;
-        }
-        List<String> names = target.names;
-        boolean main = names.size() == 2 ? names.get(0).equalsIgnoreCase("main")
-                : names.size() == 1 && schemaPath.size() == 1 && schemaPath.getFirst().equalsIgnoreCase("main");
-        if (!main) {
-            return null;
-        }
-        Table table = database.catalog().find(names.getLast()).orElse(null);
-        if (table == null) {
-            return null;
-        }
-        TableSchema schema = table.schema();
-        int[] columns = columns(insert, schema);
-        if (columns == null) {
-            return null;
-        }
+        TableSchema schema = insert.table().schema();
+        int[] columns = insert.columns();
         // a column the statement does not name is NULL: it must allow that
         boolean[] named = new boolean[schema.size()];
         for (int c : columns) {
@@ -109,9 +78,10 @@ public final class LiteralInsert {
                 return null;
             }
         }
-        List<Object[]> rows = new ArrayList<>(values.operandCount());
-        for (SqlNode operand : values.getOperandList()) {
-            if (!(operand instanceof SqlBasicCall row) || row.getKind() != SqlKind.ROW || row.operandCount() != columns.length) {
+        List<Object[]> rows = new ArrayList<>(insert.rows().size());
+        for (SqlNode operand : insert.rows()) {
+            SqlBasicCall row = insert.row(operand);
+            if (row == null) {
                 return null;
             }
             Object[] stored = new Object[schema.size()];
@@ -125,29 +95,7 @@ public final class LiteralInsert {
             }
             rows.add(stored);
         }
-        return new LiteralInsert(database, table, rows);
-    }
-
-    /** The table column of each value of a row, or null (an unknown or repeated column). */
-    private static int[] columns(SqlInsert insert, TableSchema schema) {
-        if (insert.getTargetColumnList() == null) {
-            int[] all = new int[schema.size()];
-            Arrays.setAll(all, i -> i);
-            return all;
-        }
-        int[] columns = new int[insert.getTargetColumnList().size()];
-        boolean[] seen = new boolean[schema.size()];
-        for (int i = 0; i < columns.length; i++) {
-            if (!(insert.getTargetColumnList().get(i) instanceof SqlIdentifier id) || !id.isSimple()) {
-                return null;
-            }
-            columns[i] = schema.indexOf(id.getSimple());
-            if (columns[i] < 0 || seen[columns[i]]) {
-                return null;
-            }
-            seen[columns[i]] = true;
-        }
-        return columns;
+        return new LiteralInsert(database, insert.table(), rows);
     }
 
     /** Marks a value that does not fit its column exactly. */
