@@ -274,6 +274,12 @@ class WrongResultsTest {
                     + "FROM t2 WHERE LOWER(t2.vs) LIKE '%') q",
             // 41. ProjectAggregateMergeRule read the 'zz' of a COALESCE over a SUM as the number 0 of COALESCE(SUM, 0): it failed
             "SELECT COALESCE(CAST(a0.c0 AS VARCHAR), 'zz') AS c0 FROM (SELECT SUM(DISTINCT -2) AS c0 FROM t1) AS a0",
+            // 42. a join condition beside its keys comparing columns by = or <> with parameters (the plan cache's
+            // template of literals; TPC-H Q7 and Q19) ran in Calcite; a value the column cannot hold is unequal to all
+            "SELECT t1.k, t2.ib FROM t1 JOIN t2 ON t1.k2 = t2.k AND ((t1.vs = 'a' AND t2.vs = 'b') OR (t1.vs = 'b' AND t2.ia = 12))",
+            "SELECT COUNT(*), COUNT(t2.k), SUM(t2.ib) FROM t1 LEFT JOIN t2 ON t1.k = t2.k2 AND (t2.ia = 7.5 OR t1.ib <> 7.5)",
+            "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k AND (t1.ia <> 2.5 OR t2.dm = 3.125 OR t2.fd = 0.5)",
+            "SELECT t1.k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k2 = t1.k AND (t2.ia = 1.5 OR t1.vs <> 'a'))",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * Calcite conditions as {@link RowPredicate}s, which the pipeline executor evaluates on values:
  * comparisons of two columns that compare by stored value, or of a column with a literal or
- * dynamic parameter its type holds exactly; IS [NOT] NULL of a column; AND, OR, NOT; SEARCH,
+ * dynamic parameter (= and <> with a value the column's type cannot hold are FALSE and TRUE
+ * where the column has a value); IS [NOT] NULL of a column; AND, OR, NOT; SEARCH,
  * expanded. What numacol can say as vid predicates goes to {@link Predicates}.
  */
 final class RowConditions {
@@ -147,24 +148,38 @@ final class RowConditions {
                     return null;
                 }
                 ColumnType type = types.get(ref.getIndex());
-                boolean equality = op == RowPredicate.Op.EQ || op == RowPredicate.Op.NE;
-                if (equality && !(b instanceof org.apache.calcite.rex.RexLiteral literal
-                        && (literal.isNull() || Predicates.stored(type, Predicates.value(literal, null), RoundingMode.FLOOR).exact()))) {
-                    return null; // = and <> only with a constant the column's type holds exactly
+                RowPredicate.ColumnOperand column = new RowPredicate.ColumnOperand(ref.getIndex());
+                if (root == null) {
+                    return new RowPredicate.Compare(op, column, new RowPredicate.Constant(null));
                 }
-                Object stored = null;
-                if (root != null) {
-                    Object value = Predicates.value(b, root);
-                    // a bound between two stored values rounds inward: x > 2.5 on integers is x > 2, x >= 2.5 is x >= 3
-                    RoundingMode mode = op == RowPredicate.Op.GE || op == RowPredicate.Op.LT ? RoundingMode.CEILING : RoundingMode.FLOOR;
-                    stored = value == null ? null : Predicates.stored(type, value, mode).value();
+                Object value = Predicates.value(b, root);
+                if (value == null) {
+                    return new RowPredicate.Compare(op, column, new RowPredicate.Constant(null));
                 }
-                return new RowPredicate.Compare(op, new RowPredicate.ColumnOperand(ref.getIndex()), new RowPredicate.Constant(stored));
+                // a bound between two stored values rounds inward: x > 2.5 on integers is x > 2, x >= 2.5 is x >= 3
+                RoundingMode mode = op == RowPredicate.Op.GE || op == RowPredicate.Op.LT ? RoundingMode.CEILING : RoundingMode.FLOOR;
+                Predicates.Stored stored = Predicates.stored(type, value, mode);
+                if (!stored.exact() && (op == RowPredicate.Op.EQ || op == RowPredicate.Op.NE)) {
+                    return unequal(column, op == RowPredicate.Op.NE);
+                }
+                return new RowPredicate.Compare(op, column, new RowPredicate.Constant(stored.value()));
             }
             default -> {
                 return null;
             }
         }
+    }
+
+    /**
+     * A column compared by = or <> with a value its type cannot hold ({@code ia = 7.5}, the value
+     * perhaps a parameter's): unequal to every stored value, so FALSE for = and TRUE for <>, and
+     * unknown where the column is NULL.
+     */
+    private static RowPredicate unequal(RowPredicate.ColumnOperand column, boolean notEquals) {
+        RowPredicate unknown = new RowPredicate.Compare(RowPredicate.Op.EQ, column, new RowPredicate.Constant(null));
+        return notEquals
+                ? new RowPredicate.Or(List.of(new RowPredicate.IsNull(column.column(), true), unknown))
+                : new RowPredicate.And(List.of(new RowPredicate.IsNull(column.column(), false), unknown));
     }
 
     /**
