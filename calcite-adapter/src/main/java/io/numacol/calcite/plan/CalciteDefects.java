@@ -287,8 +287,17 @@ import java.util.function.UnaryOperator;
  *       row by row (a random query past its 60 s timeout). Conditions that lose their variables
  *       when simplified are simplified first, and a Correlate whose right side reads no variable
  *       of it is a join on TRUE before decorrelation.</li>
+ *   <li><b>A second value generator unrelated to the first</b> ({@code
+ *       org.apache.calcite.sql2rel.NullSafeDecorrelator#register}): where a filter reads
+ *       correlation variables of which its decorrelated input provides only some (the input a
+ *       NOT IN's join that generated {@code a.c}, the filter also reading {@code a.c IS NOT NULL},
+ *       which the decorrelator's CorrelateProjectExtractor had made a variable of its own), the
+ *       decorrelator joins the input with a generator of all of them and reads {@code a.c} from
+ *       the new one: the NOT IN of every value was tested against each row, and an EXISTS held
+ *       where its NOT IN was false (a random query, 366 rows instead of none). The join with the
+ *       generator matches the values both provide.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 and 28; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 and 30; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

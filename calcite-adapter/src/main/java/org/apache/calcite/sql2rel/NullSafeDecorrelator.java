@@ -20,8 +20,11 @@ import java.util.List;
  * believes a value is never NULL, and believes so of a column of a LEFT JOIN's preserved side
  * when the join's condition rejects its NULLs: {@code a0 LEFT JOIN a1 ON a0.c = a1.c WHERE a1.k
  * NOT IN (SELECT .. WHERE s.c = a0.c)} lost the rows with a NULL {@code a0.c}, whose empty
- * subquery matched no generated value. In Calcite's package only because the decorrelator's
- * frames are package-private.
+ * subquery matched no generated value.
+ *
+ * <p>It also keeps a second value generator of a correlation variable consistent with the
+ * first ({@link #register}). In Calcite's package only because the decorrelator's frames and
+ * {@code register} are package-private.
  */
 public final class NullSafeDecorrelator extends RelDecorrelator {
 
@@ -63,5 +66,39 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
         }
         Join safe = join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
         return register(rel, safe, frame.oldToNewOutputs, frame.corDefOutputs);
+    }
+
+    /**
+     * A second value generator consistent with the first (CalciteDefects 30). Where a filter or
+     * projection reads correlation variables of which its decorrelated input provides only some,
+     * Calcite joins the input with a value generator of all of them and reads the ones the input
+     * had from the generator, unrelated to the input's own: {@code EXISTS (SELECT 1 FROM t0 s
+     * WHERE s.k = a.c AND a.c NOT IN (SELECT k FROM t0))} tested the NOT IN of every value of
+     * {@code a.c} against each row (the NOT IN's join provided {@code a.c}; {@code a.c IS NOT
+     * NULL}, which the decorrelator had made a variable of its own, was missing), and rows no
+     * EXISTS holds for were returned. That join here also matches the generator's values of the
+     * variables the input had with the input's.
+     */
+    @Override
+    Frame register(RelNode rel, RelNode newRel, java.util.Map<Integer, Integer> oldToNewOutputs,
+                   java.util.NavigableMap<CorDef, Integer> corDefOutputs) {
+        Frame before = map.get(rel);
+        if (before != null && newRel instanceof Join join && join.getJoinType() == org.apache.calcite.rel.core.JoinRelType.INNER
+                && join.getCondition().isAlwaysTrue() && join.getLeft() == before.r) {
+            RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+            List<RexNode> same = new java.util.ArrayList<>();
+            before.corDefOutputs.forEach((def, at) -> {
+                Integer now = corDefOutputs.get(def);
+                if (now != null && !now.equals(at)) {
+                    same.add(rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_DISTINCT_FROM,
+                            rexBuilder.makeInputRef(join, at), rexBuilder.makeInputRef(join, now)));
+                }
+            });
+            if (!same.isEmpty()) {
+                newRel = join.copy(join.getTraitSet(), RexUtil.composeConjunction(rexBuilder, same), join.getLeft(),
+                        join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+            }
+        }
+        return super.register(rel, newRel, oldToNewOutputs, corDefOutputs);
     }
 }
