@@ -101,7 +101,10 @@ public final class StringDictionary implements Dictionary {
         Search.checkVid(vid, size);
         long start = offsets.getAtIndex(JAVA_LONG, vid);
         long end = offsets.getAtIndex(JAVA_LONG, vid + 1);
-        return new String(data.asSlice(start, end - start).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+        // copied straight into the array: a slice's toArray looks up its class's name on each call
+        byte[] bytes = new byte[Math.toIntExact(end - start)];
+        MemorySegment.copy(data, JAVA_BYTE, start, bytes, 0, bytes.length);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     public int find(String value) {
