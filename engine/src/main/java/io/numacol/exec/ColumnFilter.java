@@ -114,6 +114,83 @@ public sealed interface ColumnFilter {
     }
 
     /**
+     * The share of {@code parts}' rows this predicate is estimated to keep, for join ordering:
+     * per part, the share of its dictionary's values that pass (each value taken to be as
+     * frequent as any other, NULL counted as one more value), weighted by the part's rows; AND
+     * and OR as of independent predicates. A LIKE is tested on at most {@link #SAMPLED_VALUES}
+     * values of a dictionary, spread over it: planning must not test all of them.
+     */
+    default double selectivity(List<TablePart> parts) {
+        double rows = 0;
+        double kept = 0;
+        for (TablePart part : parts) {
+            rows += part.rowCount();
+            kept += part.rowCount() * selectivity(part);
+        }
+        return rows == 0 ? 1 : Math.clamp(kept / rows, 0, 1);
+    }
+
+    /** Values of a dictionary tested to estimate a LIKE's share. */
+    int SAMPLED_VALUES = 256;
+
+    private double selectivity(TablePart part) {
+        return switch (this) {
+            case And a -> {
+                // ranges of one column intersect (x >= 5 AND x < 9), they are not independent
+                Map<Integer, VidRange> ranges = new java.util.TreeMap<>();
+                double share = 1;
+                for (ColumnFilter f : a.filters()) {
+                    if (f instanceof Range r) {
+                        VidRange vids = vids(part.column(r.column()).dictionary(), r);
+                        ranges.merge(r.column(), vids, (x, y) -> VidRange.of(Math.max(x.from(), y.from()), Math.min(x.to(), y.to())));
+                    } else {
+                        share *= f.selectivity(part);
+                    }
+                }
+                for (Map.Entry<Integer, VidRange> e : ranges.entrySet()) {
+                    share *= share(part.column(e.getKey()), e.getValue().size());
+                }
+                yield share;
+            }
+            case Or o -> 1 - o.filters().stream().mapToDouble(f -> 1 - f.selectivity(part)).reduce(1, (x, y) -> x * y);
+            case Not n -> Math.max(0, share(part.column(column(n.leaf())), part.column(column(n.leaf())).dictionary().size())
+                    - n.leaf().selectivity(part));
+            case IsNull n -> {
+                Column c = part.column(n.column());
+                double nulls = c.hasNulls() ? share(c, 1) : 0;
+                yield n.negated() ? 1 - nulls : nulls;
+            }
+            case Range r -> share(part.column(r.column()), vids(part.column(r.column()).dictionary(), r).size());
+            case In in -> {
+                Column c = part.column(in.column());
+                yield share(c, (int) in.values().stream().filter(v -> find(c.dictionary(), v) >= 0).count());
+            }
+            case Prefix p -> share(part.column(p.column()), ((StringDictionary) part.column(p.column()).dictionary())
+                    .withPrefix(p.prefix()).size());
+            case Matching m -> {
+                Dictionary d = part.column(m.column()).dictionary();
+                int size = d.size();
+                if (size == 0) {
+                    yield 0;
+                }
+                int step = Math.max(1, size / SAMPLED_VALUES);
+                int tested = 0;
+                int passed = 0;
+                for (int vid = step / 2; vid < size; vid += step, tested++) {
+                    passed += m.test().test(d.stored(vid)) ? 1 : 0;
+                }
+                yield share(part.column(m.column()), (double) passed / tested * size);
+            }
+        };
+    }
+
+    /** The share of a column's rows that hold one of {@code values} of its distinct values. */
+    private static double share(Column c, double values) {
+        int distinct = c.dictionary().size() + (c.hasNulls() ? 1 : 0);
+        return distinct == 0 ? 0 : values / distinct;
+    }
+
+    /**
      * {@code x >= ? AND x <= ?} arrives as two ranges of one column: as one vid range it is one
      * scan instead of two and an AND, and aggregates can run on the IndexVector alone.
      */

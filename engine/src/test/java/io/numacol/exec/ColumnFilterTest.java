@@ -61,6 +61,38 @@ class ColumnFilterTest {
         assertThat(((PartFilter.Leaf) none.prepare(part, workers)).predicate()).isEqualTo(VidPredicate.of(io.numacol.storage.VidRange.EMPTY));
     }
 
+    /**
+     * Shares of rows estimated from the dictionary: 150 NULLs among 149,851 distinct strings, each
+     * once; a LIKE from a sample of the values, within a few points of the share that passes.
+     */
+    @Test
+    void selectivityIsTheShareOfTheDictionaryThatPasses() {
+        java.util.List<TablePart> parts = snapshot.parts();
+        double distinct = part.column(0).dictionary().size() + 1;
+        assertThat(new ColumnFilter.IsNull(0, false).selectivity(parts)).isCloseTo(1 / distinct, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.IsNull(0, true).selectivity(parts)).isCloseTo(1 - 1 / distinct, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.In(0, java.util.List.of("v1", "v2", "nothing")).selectivity(parts))
+                .isCloseTo(2 / distinct, org.assertj.core.data.Offset.offset(1e-9));
+        // v1, v10..v19, .., v100000..v149999: 61,111 values, less the NULLs among them
+        ColumnFilter ones = new ColumnFilter.Prefix(0, "v1");
+        double share = ones.selectivity(parts);
+        assertThat(share).isCloseTo(61_111 / distinct, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(new ColumnFilter.Range(0, "v1", true, "v2", false).selectivity(parts)).isCloseTo(share, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.And(java.util.List.of(new ColumnFilter.Range(0, "v1", true, null, false),
+                new ColumnFilter.Range(0, null, false, "v2", false))).selectivity(parts)).as("ranges of one column intersect")
+                .isCloseTo(share, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.And(java.util.List.of(new ColumnFilter.Range(0, "v2", true, null, false),
+                new ColumnFilter.Range(0, null, false, "v1", false))).selectivity(parts)).isZero();
+        assertThat(new ColumnFilter.Not(ones).selectivity(parts)).isCloseTo(1 - 1 / distinct - share, org.assertj.core.data.Offset.offset(1e-9));
+        ColumnFilter sevens = new ColumnFilter.Matching(0, v -> ((String) v).endsWith("7"), "ends with 7");
+        assertThat(sevens.selectivity(parts)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.03));
+        assertThat(new ColumnFilter.And(java.util.List.of(ones, sevens)).selectivity(parts))
+                .isCloseTo(share * sevens.selectivity(parts), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.Or(java.util.List.of(ones, sevens)).selectivity(parts))
+                .isCloseTo(1 - (1 - share) * (1 - sevens.selectivity(parts)), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(sevens.selectivity(java.util.List.of())).isEqualTo(1);
+    }
+
     @Test
     void aPieceThatFailsFailsThePreparation() {
         ColumnFilter failing = new ColumnFilter.Matching(0, v -> {

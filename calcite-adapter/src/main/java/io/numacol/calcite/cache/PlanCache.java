@@ -123,6 +123,17 @@ public final class PlanCache {
     }
 
     /**
+     * The values of the parameters of the template being planned on this thread, or null when no
+     * template is: the first statement's literals, which estimates may read as the statement's
+     * own text would have given them ("bind peeking"). The plan is kept for the template's other
+     * values too; they change its estimates, never its answers.
+     */
+    public static List<Object> peekedValues() {
+        Planning planning = PLANNING.get();
+        return planning == null ? null : planning.values;
+    }
+
+    /**
      * Called as a statement's plan is made ready to run: what it will hold in the cache, estimated
      * from its operators and whether Calcite compiled code for it ({@code compiled}).
      */
@@ -152,7 +163,12 @@ public final class PlanCache {
     /** The tables a statement being planned read, with their row counts then, and its plan's estimated bytes. */
     private static final class Planning {
         final Map<Table, Long> tables = new IdentityHashMap<>();
+        final List<Object> values;
         long bytes;
+
+        Planning(List<Object> values) {
+            this.values = values;
+        }
     }
 
     private record Key(String sql, List<String> schemaPath, long maxRowCount, Type elementType) {
@@ -184,7 +200,7 @@ public final class PlanCache {
         misses.increment();
         long version = database.catalog().version();
         Planning outer = PLANNING.get();
-        Planning planning = new Planning();
+        Planning planning = new Planning(template.values());
         PLANNING.set(planning);
         CalciteSignature<T> planned;
         try {

@@ -35,14 +35,16 @@ import java.util.Set;
 public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.ColumnUniqueness> {
 
     /**
-     * Calcite's default metadata with numacol's in front: uniqueness and distinct counts of
-     * table scans, and join sizes from those ({@link JoinEstimates}).
+     * Calcite's default metadata with numacol's in front: uniqueness, distinct counts and the
+     * selectivity of conditions of table scans, and join sizes from those ({@link JoinEstimates}).
      */
     public static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new KeyMetadata(), BuiltInMetadata.ColumnUniqueness.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.DistinctCounts(),
                     BuiltInMetadata.DistinctRowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new io.numacol.calcite.rel.ScanSelectivity(),
+                    BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinMaxRows(), BuiltInMetadata.MaxRowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new AcyclicPredicates(), BuiltInMetadata.Predicates.Handler.class),

@@ -49,6 +49,51 @@ class PlanCacheTest {
         }
     }
 
+    /**
+     * A template is planned with its first statement's literals as the estimates' values: t's 100
+     * rows filtered by {@code a < 3} (3 of 100 values) are fewer than u's 50 and are built; a
+     * parameter of the statement's own is not known while planning, Calcite's guess of half of t
+     * stays, and u is built. Both plans answer alike, also for the template's other values.
+     */
+    @Test
+    void aTemplateIsPlannedWithItsFirstStatementsLiterals() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE u (k INTEGER NOT NULL)");
+            s.execute("INSERT INTO u SELECT a FROM t WHERE a < 50");
+        }
+        String join = "SELECT COUNT(*) FROM t JOIN u ON t.b = u.k WHERE t.a < ";
+        List<String> plans = new ArrayList<>();
+        long peeked;
+        try (org.apache.calcite.runtime.Hook.Closeable watching = org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION
+                .addThread((org.apache.calcite.rel.RelRoot root) -> plans.add(org.apache.calcite.plan.RelOptUtil.toString(root.rel)))) {
+            peeked = count(join + "3");
+            assertThat(plans).hasSize(1);
+            assertThat(built(plans.getFirst())).isEqualTo("t");
+            assertThat(count(join + "60")).as("the same plan").isEqualTo(60);
+            assertThat(plans).hasSize(1);
+            try (PreparedStatement p = connection.prepareStatement(join + "?")) {
+                p.setInt(1, 3);
+                try (ResultSet rs = p.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(peeked).isEqualTo(3);
+                }
+            }
+        }
+        assertThat(plans).hasSize(2);
+        assertThat(built(plans.get(1))).isEqualTo("u");
+    }
+
+    /** The table a two-table join's plan builds its hash table of. */
+    private static String built(String plan) {
+        List<String> tables = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TableScan\\(table=\\[\\[main, (\\w+)]]").matcher(plan);
+        while (m.find()) {
+            tables.add(m.group(1));
+        }
+        assertThat(tables).hasSize(2);
+        return plan.contains("build=[left]") ? tables.getFirst() : tables.getLast();
+    }
+
     @Test
     void statementsThatDifferInTheirLiteralsShareOnePlanAndKeepTheirOwnAnswers() throws SQLException {
         PlanCache cache = PlanCache.of(database);
