@@ -290,6 +290,11 @@ class WrongResultsTest {
                     + "OR t1.ib IS NULL)) AS c1 FROM t1 WHERE t1.k < 300",
             "SELECT t1.k FROM t1 WHERE NOT EXISTS (SELECT 1 FROM t2 AS s3 WHERE s3.ia = t1.ia AND t1.ib IN "
                     + "(SELECT s4.ib FROM t3 AS s4 WHERE s4.k2 > 10))",
+            // 44. two correlation variables equated with one column of the subquery (CalciteDefects 31): the COUNT's
+            // generator of both variables' pairs was kept by one of them, and outer rows were answered twice
+            "SELECT t1.k, (SELECT COUNT(TRUE) FROM t2 AS s1 WHERE s1.ia = t1.ia AND t1.ib = s1.ia) AS c0 FROM t1",
+            "SELECT t1.k, (SELECT SUM(s1.ib) FROM t2 AS s1 WHERE s1.ia = t1.ia AND s1.ia = t1.ib AND s1.k > 5) AS c0 FROM t1",
+            "SELECT COUNT(*) FROM t1 WHERE 0 < (SELECT COUNT(*) FROM t2 AS s1 WHERE s1.k2 = t1.k2 AND t1.k3 = s1.k2)",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

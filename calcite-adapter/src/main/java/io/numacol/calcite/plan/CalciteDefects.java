@@ -296,8 +296,15 @@ import java.util.function.UnaryOperator;
  *       the new one: the NOT IN of every value was tested against each row, and an EXISTS held
  *       where its NOT IN was false (a random query, 366 rows instead of none). The join with the
  *       generator matches the values both provide.</li>
+ *   <li><b>Two correlation variables in one column</b> ({@code
+ *       org.apache.calcite.sql2rel.NullSafeDecorrelator#register}): where a subquery's condition
+ *       equates one of its columns with two variables ({@code s.c = a.c1 AND a.c4 = s.c}), the
+ *       decorrelator takes that column for both, and a scalar COUNT above joined a generator of
+ *       both variables' pairs and kept one column of it for both: an outer row (y, y) matched the
+ *       rows of pairs (x, y) and (y, y) and was answered twice (a random query, 453 rows instead
+ *       of 400). Each variable gets a column of its own, a copy where they share one.</li>
  * </ol>
- * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 and 30; 4 is the class of CALCITE-7619 (a cast
+ * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30 and 31; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).
  */
 public final class CalciteDefects {

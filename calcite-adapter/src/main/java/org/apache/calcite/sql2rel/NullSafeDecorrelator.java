@@ -99,6 +99,36 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
                         join.getRight(), join.getJoinType(), join.isSemiJoinDone());
             }
         }
-        return super.register(rel, newRel, oldToNewOutputs, corDefOutputs);
+        java.util.NavigableMap<CorDef, Integer> own = new java.util.TreeMap<>(corDefOutputs);
+        return super.register(rel, columnPerVariable(newRel, own), oldToNewOutputs, own);
+    }
+
+    /**
+     * {@code rel} with a column of its own for each correlation variable of {@code corDefOutputs}
+     * (which is updated), copying a column that several share (CalciteDefects 31). Where a
+     * subquery's condition equates one column with two variables ({@code s.c = a.c1 AND a.c4 =
+     * s.c}), the decorrelator takes that column for both; the count of a scalar subquery above
+     * then joined a generator of both variables' pairs and kept one column of it for both:
+     * pairs (x, y) and (y, y) each gave a row for an outer row (y, y), which was answered twice.
+     */
+    private static RelNode columnPerVariable(RelNode rel, java.util.NavigableMap<CorDef, Integer> corDefOutputs) {
+        java.util.Set<Integer> taken = new java.util.HashSet<>();
+        List<RexNode> projects = new java.util.ArrayList<>();
+        RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+        int width = rel.getRowType().getFieldCount();
+        for (java.util.Map.Entry<CorDef, Integer> e : corDefOutputs.entrySet()) {
+            if (!taken.add(e.getValue())) {
+                projects.add(rexBuilder.makeInputRef(rel, e.getValue()));
+                e.setValue(width + projects.size() - 1);
+            }
+        }
+        if (projects.isEmpty()) {
+            return rel;
+        }
+        List<RexNode> all = new java.util.ArrayList<>(rexBuilder.identityProjects(rel.getRowType()));
+        all.addAll(projects);
+        return org.apache.calcite.rel.logical.LogicalProject.create(rel, List.of(), all,
+                RexUtil.createStructType(rel.getCluster().getTypeFactory(), all, null,
+                        org.apache.calcite.sql.validate.SqlValidatorUtil.F_SUGGESTER), java.util.Set.of());
     }
 }
