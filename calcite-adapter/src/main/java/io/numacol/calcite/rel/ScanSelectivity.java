@@ -68,7 +68,10 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
         RexNode condition = RexUtil.composeConjunction(rexBuilder, known);
         try (TableSnapshot snapshot = numacol.table().snapshot()) {
             // together: conditions on one column are not independent (a range's two bounds)
-            return guessed * Predicates.bind(condition, types, new Peeked(peeked)).selectivity(snapshot.parts());
+            double share = Predicates.bind(condition, types, new Peeked(peeked)).selectivity(snapshot.parts());
+            // at least a row: a value no part holds now may be inserted while the plan is cached, and
+            // Calcite's distinct-value estimate of no rows at all is NaN
+            return guessed * Math.max(share, 1.0 / Math.max(1, snapshot.rowCount()));
         } catch (RuntimeException e) { // UnknownValue; a value the column refuses fails the statement when it runs, not its plan
             return guessed * RelMdUtil.guessSelectivity(condition);
         }
