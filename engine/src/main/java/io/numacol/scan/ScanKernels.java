@@ -6,8 +6,9 @@ import java.util.function.IntSupplier;
 /**
  * Picks the scan kernel once per JVM, at class initialization, from the system property
  * {@value #PROPERTY}: {@code auto} (the default: the vector kernel when the
- * {@code jdk.incubator.vector} module is present and its preferred int species has at least 4
- * lanes, else the scalar one), {@code vector} or {@code scalar}. It logs its choice and why.
+ * {@code jdk.incubator.vector} module is present and its int species has at least 4 lanes, on
+ * amd64 at least 8, else the scalar one), {@code vector} or {@code scalar}. The vector kernel's
+ * width is {@value #VECTOR_BITS_PROPERTY} (auto, 128, 256 or 512). It logs its choice and why.
  *
  * <p>The vector kernel is reached only through a holder class, so a JVM started without
  * {@code --add-modules jdk.incubator.vector} never loads it and runs the scalar kernel. Any other
@@ -16,13 +17,18 @@ import java.util.function.IntSupplier;
  */
 public final class ScanKernels {
     public static final String PROPERTY = "numacol.scan";
+    /** The vector kernel's width in bits: auto (the CPU's preferred), 128, 256 or 512. */
+    public static final String VECTOR_BITS_PROPERTY = "numacol.scan.vectorBits";
+    /** Below this many int lanes (256 bits) {@code auto} takes the scalar kernel on amd64, Lucene's rule: 128-bit SSE does not pay there. */
+    private static final int MIN_AMD64_LANES = 8;
     static final String VECTOR_MODULE = "jdk.incubator.vector";
     private static final int MIN_VECTOR_LANES = 4;
 
     private static final ScanKernel CHOSEN;
 
     static {
-        Choice choice = choose(System.getProperty(PROPERTY, "auto"), vectorModulePresent(), ScanKernels::preferredLanes);
+        Choice choice = choose(System.getProperty(PROPERTY, "auto"), vectorModulePresent(), ScanKernels::preferredLanes,
+                "amd64".equals(System.getProperty("os.arch")));
         CHOSEN = choice.vector() ? vector() : scalar();
         System.getLogger(ScanKernels.class.getName())
                 .log(System.Logger.Level.INFO, "numacol scan kernel: " + CHOSEN.name() + " (" + choice.reason() + ")");
@@ -57,7 +63,7 @@ public final class ScanKernels {
     }
 
     /** The decision, apart from the JVM it runs in so that tests can walk every branch. */
-    static Choice choose(String setting, boolean vectorModulePresent, IntSupplier preferredLanes) {
+    static Choice choose(String setting, boolean vectorModulePresent, IntSupplier preferredLanes, boolean amd64) {
         String s = setting.trim().toLowerCase(Locale.ROOT);
         return switch (s) {
             case "scalar" -> new Choice(false, PROPERTY + "=scalar");
@@ -74,6 +80,10 @@ public final class ScanKernels {
                             + " module (start it with --add-modules " + VECTOR_MODULE + " for SIMD)");
                 }
                 int lanes = preferredLanes.getAsInt();
+                if (amd64 && lanes < MIN_AMD64_LANES) {
+                    yield new Choice(false, PROPERTY + "=auto and the int species has " + lanes + " lanes: on amd64 SIMD pays from "
+                            + MIN_AMD64_LANES + " (256 bits)");
+                }
                 yield lanes >= MIN_VECTOR_LANES
                         ? new Choice(true, PROPERTY + "=auto and the preferred int species has " + lanes + " lanes")
                         : new Choice(false, PROPERTY + "=auto and the preferred int species has only " + lanes

@@ -18,9 +18,13 @@ import java.nio.ByteOrder;
  * {@code jdk.incubator.vector} module.
  */
 public final class VectorScanKernel extends BlockScanKernel {
-    /** The preferred species, unless it has more lanes than a block (wide SVE): then 16 lanes. */
-    private static final VectorSpecies<Integer> SPECIES = IntVector.SPECIES_PREFERRED.length() <= IndexVector.LANES
-            ? IntVector.SPECIES_PREFERRED : IntVector.SPECIES_512;
+    /**
+     * The species of {@value ScanKernels#VECTOR_BITS_PROPERTY} bits, or by default the preferred
+     * one unless it has more lanes than a block (wide SVE): then 16 lanes. A static final, chosen
+     * once, so that the JIT compiles the kernel for one shape (as Lucene's PanamaVectorConstants
+     * does with {@code tests.vectorsize}); tests run the kernel at every width in JVMs of their own.
+     */
+    private static final VectorSpecies<Integer> SPECIES = species(System.getProperty(ScanKernels.VECTOR_BITS_PROPERTY, "auto"));
     /** 4, 8 or 16 on x86; a power of two that divides the 32 layout lanes. */
     private static final int L = SPECIES.length();
     private static final int LANES_BYTES = IndexVector.LANES * Integer.BYTES;
@@ -32,9 +36,21 @@ public final class VectorScanKernel extends BlockScanKernel {
     private VectorScanKernel() {
     }
 
-    /** Int lanes of the preferred species on this CPU. */
+    /** Int lanes of the species this JVM's kernel uses. */
     static int preferredLanes() {
         return L;
+    }
+
+    /** The species of {@code bits} (128, 256 or 512), or of the CPU's preferred width for {@code auto}. */
+    static VectorSpecies<Integer> species(String bits) {
+        return switch (bits.trim()) {
+            case "auto" -> IntVector.SPECIES_PREFERRED.length() <= IndexVector.LANES ? IntVector.SPECIES_PREFERRED : IntVector.SPECIES_512;
+            case "128" -> IntVector.SPECIES_128;
+            case "256" -> IntVector.SPECIES_256;
+            case "512" -> IntVector.SPECIES_512;
+            default -> throw new IllegalArgumentException(ScanKernels.VECTOR_BITS_PROPERTY + " must be auto, 128, 256 or 512, got '"
+                    + bits + "'");
+        };
     }
 
     @Override
