@@ -4,9 +4,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A counter alone on its cache line, for one written by workers and read by others: its
+ * A counter alone on its cache lines, for one written by workers and read by others: its
  * neighbours' writes would otherwise drag the line between cores on every task. Superclass
- * fields are laid out first, so the padding classes put 56 bytes on either side of the value.
+ * fields are laid out first, so the padding classes put 120 bytes on either side of the value:
+ * two lines, as JCTools' PaddedAtomicLong pads, since the adjacent-line prefetcher pulls lines
+ * in pairs.
  */
 final class PaddedCounter extends PaddedCounterValue {
     private static final VarHandle VALUE;
@@ -20,7 +22,7 @@ final class PaddedCounter extends PaddedCounterValue {
     }
 
     @SuppressWarnings("unused")
-    private long q1, q2, q3, q4, q5, q6, q7;
+    private long q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11, q12, q13, q14, q15;
 
     /** Adds one and returns the new value. */
     long increment() {
@@ -34,7 +36,7 @@ final class PaddedCounter extends PaddedCounterValue {
 
 abstract class PaddedCounterBefore {
     @SuppressWarnings("unused")
-    private long p1, p2, p3, p4, p5, p6, p7;
+    private long p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
 }
 
 abstract class PaddedCounterValue extends PaddedCounterBefore {

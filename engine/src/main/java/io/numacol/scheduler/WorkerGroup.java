@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -28,15 +26,6 @@ final class WorkerGroup {
     /** The scheduler closed: the task was dropped (and counted done) already. */
     static final int DROPPED_CLOSED = 2;
 
-    private static final VarHandle INBOX;
-
-    static {
-        try {
-            INBOX = MethodHandles.lookup().findVarHandle(WorkerGroup.class, "inbox", QueuedTask.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     final Scheduler scheduler;
     final int node;
@@ -57,8 +46,8 @@ final class WorkerGroup {
     // read without the lock as hints (an empty victim is skipped unlocked).
     private volatile boolean hasStealable;
     private volatile boolean hasHard;
-    /** Tasks submitted but not yet in the queues, newest first (linked through QueuedTask.next). */
-    private volatile QueuedTask inbox;
+    /** Tasks submitted but not yet in the queues, on cache lines of their own. */
+    private final Inbox inbox = new Inbox();
     private volatile int working;
     private volatile int blocked;
     private volatile int parked;
@@ -105,11 +94,7 @@ final class WorkerGroup {
         if (t.statement.isCancelled()) {
             return DROPPED_CANCELLED;
         }
-        QueuedTask head;
-        do {
-            head = inbox;
-            t.next = head;
-        } while (!INBOX.weakCompareAndSet(this, head, t));
+        inbox.push(t);
         if (scheduler.isClosed()) {
             // close() may have drained this group before the push: drop what it left behind.
             dropAll();
@@ -144,18 +129,11 @@ final class WorkerGroup {
 
     /** Moves the inbox into the queues, oldest first; under the lock. */
     private void drainInboxLocked() {
-        if (inbox == null) {
+        QueuedTask oldest = inbox.takeAll();
+        if (oldest == null) {
             return;
         }
-        QueuedTask t = (QueuedTask) INBOX.getAndSet(this, (QueuedTask) null);
-        QueuedTask oldest = null;
-        while (t != null) {
-            QueuedTask next = t.next;
-            t.next = oldest;
-            oldest = t;
-            t = next;
-        }
-        for (t = oldest; t != null; ) {
+        for (QueuedTask t = oldest; t != null; ) {
             QueuedTask next = t.next;
             t.next = null;
             (t.affinity.isHard() ? hard : stealable).offer(t);
@@ -170,7 +148,7 @@ final class WorkerGroup {
     }
 
     private boolean hasWork(boolean includeHard) {
-        return hasStealable || (includeHard && hasHard) || inbox != null;
+        return hasStealable || (includeHard && hasHard) || !inbox.isEmpty();
     }
 
     /**
@@ -243,7 +221,7 @@ final class WorkerGroup {
             }
             leaveWorkingLocked(w, Worker.PARKED);
             pushParkedLocked(w);
-            if (inbox != null) {
+            if (!inbox.isEmpty()) {
                 // A submitter pushed before it could see working drop: it may not wake anyone.
                 popParkedLocked();
                 return false;

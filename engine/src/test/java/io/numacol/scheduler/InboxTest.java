@@ -1,0 +1,85 @@
+package io.numacol.scheduler;
+
+import io.numacol.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InboxTest {
+    @Test
+    void takesEverythingPushedOldestFirst() {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+            TaskGroup group = scheduler.newStatement().newTaskGroup();
+            Inbox inbox = new Inbox();
+            assertThat(inbox.isEmpty()).isTrue();
+            assertThat(inbox.takeAll()).isNull();
+            List<QueuedTask> pushed = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                QueuedTask t = new QueuedTask(ctx -> { }, group, Affinity.none(), TaskClass.OTHER, 0);
+                inbox.push(t);
+                pushed.add(t);
+            }
+            assertThat(inbox.isEmpty()).isFalse();
+            assertThat(chain(inbox.takeAll())).containsExactlyElementsOf(pushed);
+            assertThat(inbox.isEmpty()).isTrue();
+        }
+    }
+
+    /** Four threads push 20,000 tasks each while a fifth takes: every task is taken once. */
+    @Test
+    void concurrentPushesAreNeitherLostNorDoubled() throws Exception {
+        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+            TaskGroup group = scheduler.newStatement().newTaskGroup();
+            Inbox inbox = new Inbox();
+            int threads = 4;
+            int each = 20_000;
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> pushers = new ArrayList<>();
+            for (int p = 0; p < threads; p++) {
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    for (int i = 0; i < each; i++) {
+                        inbox.push(new QueuedTask(ctx -> { }, group, Affinity.none(), TaskClass.OTHER, 0));
+                    }
+                });
+                thread.start();
+                pushers.add(thread);
+            }
+            Set<QueuedTask> taken = new HashSet<>();
+            start.countDown();
+            boolean pushing = true;
+            while (pushing) {
+                pushing = pushers.stream().anyMatch(Thread::isAlive);
+                for (QueuedTask t : chain(inbox.takeAll())) {
+                    assertThat(taken.add(t)).isTrue();
+                }
+            }
+            for (Thread t : pushers) {
+                t.join();
+            }
+            for (QueuedTask t : chain(inbox.takeAll())) {
+                assertThat(taken.add(t)).isTrue();
+            }
+            assertThat(taken).hasSize(threads * each);
+        }
+    }
+
+    private static List<QueuedTask> chain(QueuedTask first) {
+        List<QueuedTask> out = new ArrayList<>();
+        for (QueuedTask t = first; t != null; t = t.next) {
+            out.add(t);
+        }
+        return out;
+    }
+}
