@@ -197,10 +197,10 @@ public final class Scheduler implements AutoCloseable {
         WorkerGroup target = target(affinity, currentWorker(), into);
         QueuedTask task = new QueuedTask(body, into, affinity, taskClass, depth);
         into.taskAdded();
-        int outcome = target.enqueue(task);
-        if (outcome == WorkerGroup.DROPPED_CANCELLED) {
+        WorkerGroup.Enqueued outcome = target.enqueue(task);
+        if (outcome == WorkerGroup.Enqueued.DROPPED_CANCELLED) {
             into.taskDone();
-        } else if (outcome == WorkerGroup.DROPPED_CLOSED) {
+        } else if (outcome == WorkerGroup.Enqueued.DROPPED_CLOSED) {
             throw closedException("submit a task");
         }
     }

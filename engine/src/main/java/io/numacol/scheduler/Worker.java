@@ -21,16 +21,21 @@ import java.util.concurrent.locks.LockSupport;
 final class Worker extends Thread implements TaskContext {
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
 
-    static final int WORKING = 0;
-    static final int INACTIVE = 1;
-    static final int PARKED = 2;
+    /** What a worker does, as its group accounts it (written under the group's lock). */
+    enum State {
+        /** Counted in the group's working workers: running a task or looking for one. */
+        WORKING,
+        /** Waiting for a task group (another worker took its place), or exited. */
+        INACTIVE,
+        /** On the group's parking stack, to be woken by a submission. */
+        PARKED
+    }
 
     /** A worker created by a thread outside the scheduler may have inherited any CPU set. */
     static final int UNKNOWN_BINDING = -2;
 
-    private static final int OWN = 0;
-    private static final int LOCAL_NODE = 1;
-    private static final int REMOTE_NODE = 2;
+    /** Where a worker found the task it runs: its own group's queues, another group of its node, another node. */
+    private enum Scope { OWN, LOCAL_NODE, REMOTE_NODE }
     /** A worker at the thread cap that waits for a group re-checks for tasks this often. */
     private static final long HELP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -63,15 +68,15 @@ final class Worker extends Thread implements TaskContext {
     final WorkerGroup group;
 
     // Changed under the group's lock; volatile for the watchdog's and the fast path's reads.
-    volatile int state;
+    volatile State state;
     volatile boolean markedBlocked;
     volatile boolean wakePermit;
     Worker nextParked;
 
     // This thread's own.
     private int boundNode;
-    private int foundScope;
-    private int currentScope;
+    private Scope foundScope = Scope.OWN;
+    private Scope currentScope = Scope.OWN;
 
     // Written by this thread only; the watchdog and the meters read them racily (opaque/acquire).
     private QueuedTask current;
@@ -97,7 +102,7 @@ final class Worker extends Thread implements TaskContext {
         this.scheduler = group.scheduler;
         this.group = group;
         this.boundNode = inheritedBoundNode;
-        this.state = parked ? PARKED : WORKING;
+        this.state = parked ? State.PARKED : State.WORKING;
     }
 
     @Override
@@ -107,7 +112,7 @@ final class Worker extends Thread implements TaskContext {
                 scheduler.unbind();
                 boundNode = -1;
             }
-            if (state == PARKED) {
+            if (state == State.PARKED) {
                 waitForWake();
             } else {
                 startBusy();
@@ -148,13 +153,13 @@ final class Worker extends Thread implements TaskContext {
     private QueuedTask findTask(boolean remote) {
         QueuedTask t = group.pollOwn();
         if (t != null) {
-            foundScope = OWN;
+            foundScope = Scope.OWN;
             return t;
         }
         for (WorkerGroup victim : group.sameNode) {
             t = victim.steal(true);
             if (t != null) {
-                foundScope = LOCAL_NODE;
+                foundScope = Scope.LOCAL_NODE;
                 STOLEN_LOCAL.setOpaque(this, stolenLocal + 1);
                 return t;
             }
@@ -163,7 +168,7 @@ final class Worker extends Thread implements TaskContext {
             for (WorkerGroup victim : group.remote) {
                 t = victim.steal(false);
                 if (t != null) {
-                    foundScope = REMOTE_NODE;
+                    foundScope = Scope.REMOTE_NODE;
                     STOLEN_REMOTE.setOpaque(this, stolenRemote + 1);
                     return t;
                 }
@@ -172,11 +177,11 @@ final class Worker extends Thread implements TaskContext {
         return null;
     }
 
-    private void runTask(QueuedTask task, int scope) {
+    private void runTask(QueuedTask task, Scope scope) {
         Statement statement = task.statement;
         if (!statement.isCancelled()) {
             QueuedTask outer = current;
-            int outerScope = currentScope;
+            Scope outerScope = currentScope;
             bindFor(task.affinity);
             CURRENT.setRelease(this, task);
             currentScope = scope;
@@ -273,7 +278,7 @@ final class Worker extends Thread implements TaskContext {
     void watchForBlocking() {
         QueuedTask t = (QueuedTask) CURRENT.getAcquire(this);
         long run = (long) TASKS_RUN.getOpaque(this);
-        if (t != null && t == seenTask && run == seenTasksRun && state == WORKING && !markedBlocked) {
+        if (t != null && t == seenTask && run == seenTasksRun && state == State.WORKING && !markedBlocked) {
             Thread.State s = getState();
             if (s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
                 group.markBlocked(this, t);
@@ -377,7 +382,7 @@ final class Worker extends Thread implements TaskContext {
     @Override
     public boolean stolen() {
         task();
-        return currentScope != OWN;
+        return currentScope != Scope.OWN;
     }
 
     @Override

@@ -20,11 +20,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * (the machine is often oversubscribed with query threads) never holds it.
  */
 final class WorkerGroup {
-    static final int QUEUED = 0;
-    /** The statement was cancelled: the caller counts the task done. */
-    static final int DROPPED_CANCELLED = 1;
-    /** The scheduler closed: the task was dropped (and counted done) already. */
-    static final int DROPPED_CLOSED = 2;
+    /** What became of a task handed to {@link #enqueue}. */
+    enum Enqueued {
+        QUEUED,
+        /** The statement was cancelled: the caller counts the task done. */
+        DROPPED_CANCELLED,
+        /** The scheduler closed: the task was dropped (and counted done) already. */
+        DROPPED_CLOSED
+    }
 
 
     final Scheduler scheduler;
@@ -90,21 +93,21 @@ final class WorkerGroup {
     }
 
     /** Queues a task; wakes a parked worker if the group runs fewer than its hardware threads. */
-    int enqueue(QueuedTask t) {
+    Enqueued enqueue(QueuedTask t) {
         if (t.statement.isCancelled()) {
-            return DROPPED_CANCELLED;
+            return Enqueued.DROPPED_CANCELLED;
         }
         inbox.push(t);
         if (scheduler.isClosed()) {
             // close() may have drained this group before the push: drop what it left behind.
             dropAll();
-            return DROPPED_CLOSED;
+            return Enqueued.DROPPED_CLOSED;
         }
         // Dekker with parkIfIdle(): it lowers working before it looks at the inbox again.
         if (working - blocked < hardwareThreads) {
             wakeOrCreate();
         }
-        return QUEUED;
+        return Enqueued.QUEUED;
     }
 
     private void wakeOrCreate() {
@@ -219,7 +222,7 @@ final class WorkerGroup {
             if (!stealable.isEmpty() || !hard.isEmpty() || scheduler.isClosed()) {
                 return false;
             }
-            leaveWorkingLocked(w, Worker.PARKED);
+            leaveWorkingLocked(w, Worker.State.PARKED);
             pushParkedLocked(w);
             if (!inbox.isEmpty()) {
                 // A submitter pushed before it could see working drop: it may not wake anyone.
@@ -239,7 +242,7 @@ final class WorkerGroup {
             if (working - blocked <= hardwareThreads || scheduler.isClosed()) {
                 return false;
             }
-            leaveWorkingLocked(w, Worker.PARKED);
+            leaveWorkingLocked(w, Worker.State.PARKED);
             pushParkedLocked(w);
             return true;
         } finally {
@@ -261,7 +264,7 @@ final class WorkerGroup {
             if (mayHelp && !canReplace && !scheduler.isClosed()) {
                 return false;
             }
-            leaveWorkingLocked(w, Worker.INACTIVE);
+            leaveWorkingLocked(w, Worker.State.INACTIVE);
             drainInboxLocked();
             if ((!stealable.isEmpty() || !hard.isEmpty()) && working - blocked < hardwareThreads && !scheduler.isClosed()) {
                 if (parkedTop != null) {
@@ -283,7 +286,7 @@ final class WorkerGroup {
     void goActive(Worker w) {
         lock.lock();
         try {
-            w.state = Worker.WORKING;
+            w.state = Worker.State.WORKING;
             working++;
         } finally {
             lock.unlock();
@@ -293,7 +296,7 @@ final class WorkerGroup {
     void markBlocked(Worker w, QueuedTask seen) {
         lock.lock();
         try {
-            if (w.state == Worker.WORKING && !w.markedBlocked && w.currentTask() == seen) {
+            if (w.state == Worker.State.WORKING && !w.markedBlocked && w.currentTask() == seen) {
                 w.markedBlocked = true;
                 blocked++;
             }
@@ -318,7 +321,7 @@ final class WorkerGroup {
         }
     }
 
-    private void leaveWorkingLocked(Worker w, int newState) {
+    private void leaveWorkingLocked(Worker w, Worker.State newState) {
         clearBlockedLocked(w);
         w.state = newState;
         working--;
@@ -326,7 +329,7 @@ final class WorkerGroup {
 
     private void pushParkedLocked(Worker w) {
         w.wakePermit = false;
-        w.state = Worker.PARKED;
+        w.state = Worker.State.PARKED;
         w.nextParked = parkedTop;
         parkedTop = w;
         parked++;
@@ -339,7 +342,7 @@ final class WorkerGroup {
         w.nextParked = null;
         parked--;
         working++;
-        w.state = Worker.WORKING;
+        w.state = Worker.State.WORKING;
         w.wakePermit = true;
         return w;
     }
@@ -455,8 +458,8 @@ final class WorkerGroup {
     void exited(Worker w) {
         lock.lock();
         try {
-            if (w.state == Worker.WORKING) {
-                leaveWorkingLocked(w, Worker.INACTIVE);
+            if (w.state == Worker.State.WORKING) {
+                leaveWorkingLocked(w, Worker.State.INACTIVE);
             }
         } finally {
             lock.unlock();
