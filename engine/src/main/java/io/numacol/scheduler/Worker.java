@@ -40,25 +40,11 @@ final class Worker extends Thread implements TaskContext {
     private static final long HELP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle CURRENT;
-    private static final VarHandle TASKS_RUN;
-    private static final VarHandle STOLEN_LOCAL;
-    private static final VarHandle STOLEN_REMOTE;
-    private static final VarHandle BUSY_NANOS;
-    private static final VarHandle BUSY_SINCE;
-    private static final VarHandle BINDS;
-    private static final VarHandle UNBINDS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             CURRENT = l.findVarHandle(Worker.class, "current", QueuedTask.class);
-            TASKS_RUN = l.findVarHandle(Worker.class, "tasksRun", long.class);
-            STOLEN_LOCAL = l.findVarHandle(Worker.class, "stolenLocal", long.class);
-            STOLEN_REMOTE = l.findVarHandle(Worker.class, "stolenRemote", long.class);
-            BUSY_NANOS = l.findVarHandle(Worker.class, "busyNanos", long.class);
-            BUSY_SINCE = l.findVarHandle(Worker.class, "busySince", long.class);
-            BINDS = l.findVarHandle(Worker.class, "binds", long.class);
-            UNBINDS = l.findVarHandle(Worker.class, "unbinds", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -80,13 +66,7 @@ final class Worker extends Thread implements TaskContext {
 
     // Written by this thread only; the watchdog and the meters read them racily (opaque/acquire).
     private QueuedTask current;
-    private long tasksRun;
-    private long stolenLocal;
-    private long stolenRemote;
-    private long busyNanos;
-    private long busySince;
-    private long binds;
-    private long unbinds;
+    private final WorkerStats stats = new WorkerStats();
 
     // The watchdog's previous look at this worker (watchdog thread only).
     private QueuedTask seenTask;
@@ -160,7 +140,7 @@ final class Worker extends Thread implements TaskContext {
             t = victim.steal(true);
             if (t != null) {
                 foundScope = Scope.LOCAL_NODE;
-                STOLEN_LOCAL.setOpaque(this, stolenLocal + 1);
+                stats.stolen(false);
                 return t;
             }
         }
@@ -169,7 +149,7 @@ final class Worker extends Thread implements TaskContext {
                 t = victim.steal(false);
                 if (t != null) {
                     foundScope = Scope.REMOTE_NODE;
-                    STOLEN_REMOTE.setOpaque(this, stolenRemote + 1);
+                    stats.stolen(true);
                     return t;
                 }
             }
@@ -197,7 +177,7 @@ final class Worker extends Thread implements TaskContext {
             } finally {
                 CURRENT.setRelease(this, outer);
                 currentScope = outerScope;
-                TASKS_RUN.setOpaque(this, tasksRun + 1);
+                stats.taskRun();
                 if (markedBlocked) {
                     group.unmarkBlocked(this);
                 }
@@ -215,11 +195,11 @@ final class Worker extends Thread implements TaskContext {
         if (affinity.isNone()) {
             if (boundNode >= 0 && scheduler.unbind()) {
                 boundNode = -1;
-                UNBINDS.setOpaque(this, unbinds + 1);
+                stats.unbound();
             }
         } else if (boundNode != group.node && scheduler.bind(group.cpus)) {
             boundNode = group.node;
-            BINDS.setOpaque(this, binds + 1);
+            stats.bound();
         }
     }
 
@@ -277,7 +257,7 @@ final class Worker extends Thread implements TaskContext {
     /** Called by the watchdog: a worker stuck in one task and not runnable counts as blocked. */
     void watchForBlocking() {
         QueuedTask t = (QueuedTask) CURRENT.getAcquire(this);
-        long run = (long) TASKS_RUN.getOpaque(this);
+        long run = stats.tasksRun();
         if (t != null && t == seenTask && run == seenTasksRun && state == State.WORKING && !markedBlocked) {
             Thread.State s = getState();
             if (s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
@@ -297,41 +277,35 @@ final class Worker extends Thread implements TaskContext {
     }
 
     private void startBusy() {
-        BUSY_SINCE.setOpaque(this, System.nanoTime());
+        stats.startBusy();
     }
 
     private void stopBusy() {
-        long since = busySince;
-        if (since != 0) {
-            BUSY_NANOS.setOpaque(this, busyNanos + (System.nanoTime() - since));
-            BUSY_SINCE.setOpaque(this, 0L);
-        }
+        stats.stopBusy();
     }
 
     long busyNanos() {
-        long since = (long) BUSY_SINCE.getOpaque(this);
-        long total = (long) BUSY_NANOS.getOpaque(this);
-        return since == 0 ? total : total + Math.max(0, System.nanoTime() - since);
+        return stats.busyNanos();
     }
 
     long tasksRun() {
-        return (long) TASKS_RUN.getOpaque(this);
+        return stats.tasksRun();
     }
 
     long stolenLocal() {
-        return (long) STOLEN_LOCAL.getOpaque(this);
+        return stats.stolenLocal();
     }
 
     long stolenRemote() {
-        return (long) STOLEN_REMOTE.getOpaque(this);
+        return stats.stolenRemote();
     }
 
     long binds() {
-        return (long) BINDS.getOpaque(this);
+        return stats.binds();
     }
 
     long unbinds() {
-        return (long) UNBINDS.getOpaque(this);
+        return stats.unbinds();
     }
 
     // ---- TaskContext: valid only on this thread, inside a task ----
