@@ -86,6 +86,7 @@ public final class InformationSchema extends AbstractSchema {
      * For each table of each schema, sorted, the rows {@code details} makes of it, each prefixed
      * with the catalog, the schema and the table's name.
      */
+    @SuppressWarnings("deprecation") // Calcite 1.42's lookups by name have no other form for SchemaPlus yet
     private static List<Object[]> rows(DataContext root, BiConsumer<Named, List<Object[]>> details) {
         SchemaPlus rootSchema = root.getRootSchema();
         List<Object[]> rows = new ArrayList<>();
@@ -115,6 +116,7 @@ public final class InformationSchema extends AbstractSchema {
     }
 
     /** The connection's schemas, sorted; not Calcite's own {@code metadata}, which numacol does not keep. */
+    @SuppressWarnings("deprecation") // as in rows
     private static TreeSet<String> schemaNames(DataContext root) {
         TreeSet<String> names = new TreeSet<>(root.getRootSchema().getSubSchemaNames());
         names.remove("metadata");

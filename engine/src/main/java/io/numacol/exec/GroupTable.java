@@ -278,11 +278,6 @@ final class GroupTable implements ChunkSink {
         }
     }
 
-    /**
-     * An exact SUM in unscaled longs. A sum that leaves a long, or the range of its output type,
-     * fails the statement: intermediate columns hold longs (single-table aggregates go on in
-     * BigDecimal instead).
-     */
     /** A SUM's groups: which have a value, and whether one without is 0 (SUM0) rather than NULL. */
     private abstract static sealed class SumAcc extends Acc {
         final boolean zero;
@@ -303,6 +298,11 @@ final class GroupTable implements ChunkSink {
         }
     }
 
+    /**
+     * An exact SUM in unscaled longs. A sum that leaves a long, or the range of its output type,
+     * fails the statement: intermediate columns hold longs (single-table aggregates go on in
+     * BigDecimal instead).
+     */
     private static final class LongSumAcc extends SumAcc {
         private final ColumnType type;
         private long[] sums = new long[0];

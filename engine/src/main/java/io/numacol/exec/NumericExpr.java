@@ -149,6 +149,8 @@ public sealed interface NumericExpr {
      * BigDecimals. Without a stack trace, since it is control flow.
      */
     final class BeyondLong extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         BeyondLong(String what) {
             super(what + " does not fit in a long", null, false, false);
         }

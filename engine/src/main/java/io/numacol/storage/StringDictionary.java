@@ -45,11 +45,6 @@ public final class StringDictionary implements Dictionary {
     }
 
     /**
-     * A dictionary of {@code sortedDistinct[0..count)}, which must ascend strictly in UTF-8 byte
-     * order (use {@link DictionaryValues#sortedDistinct(String[], int)} otherwise) and hold no
-     * nulls and no unpaired surrogates. Bad input is rejected before anything is allocated.
-     */
-    /**
      * The order of a dictionary's values: UTF-8 byte order, which is Unicode code point order
      * (DuckDB's), not {@link String#compareTo}'s UTF-16 order. They differ only where a character
      * beyond U+FFFF meets one in U+E000..U+FFFF.
@@ -58,6 +53,11 @@ public final class StringDictionary implements Dictionary {
         return Utf8.compare(a, b);
     }
 
+    /**
+     * A dictionary of {@code sortedDistinct[0..count)}, which must ascend strictly in UTF-8 byte
+     * order (use {@link DictionaryValues#sortedDistinct(String[], int)} otherwise) and hold no
+     * nulls and no unpaired surrogates. Bad input is rejected before anything is allocated.
+     */
     public static StringDictionary build(String[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement) {
         Objects.requireNonNull(sortedDistinct, "sortedDistinct");
         Objects.requireNonNull(arena, "arena");

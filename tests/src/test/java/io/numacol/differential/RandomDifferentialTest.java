@@ -59,6 +59,8 @@ class RandomDifferentialTest {
     private static final int MAX_ROWS = Integer.getInteger("random.maxRows", 1_000_000);
 
     private static final class TooManyRows extends SQLException {
+        private static final long serialVersionUID = 1L;
+
         TooManyRows() {
             super("more than " + MAX_ROWS + " rows");
         }
@@ -390,6 +392,7 @@ class RandomDifferentialTest {
         }
 
         @Override
+        @SuppressWarnings("try") // closing is the point
         public void close() throws SQLException {
             try (numacol; duckdb; Connection second = h2) {
                 // all closed

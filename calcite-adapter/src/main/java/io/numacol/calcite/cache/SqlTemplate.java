@@ -23,6 +23,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFactoryImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -181,8 +182,8 @@ public record SqlTemplate(String sql, List<Object> values) {
 
         private static boolean parameterizable(SqlNode node) {
             return node instanceof SqlNumericLiteral
-                    || node instanceof SqlCharStringLiteral s && s.getNlsString().getCharsetName() == null
-                            && !s.getNlsString().getValue().isEmpty() && s.getNlsString().getValue().chars().allMatch(c -> c < 128)
+                    || node instanceof SqlCharStringLiteral s && s.getValueAs(NlsString.class).getCharsetName() == null
+                            && !s.getValueAs(NlsString.class).getValue().isEmpty() && s.getValueAs(NlsString.class).getValue().chars().allMatch(c -> c < 128)
                     || node instanceof SqlDateLiteral
                     || node instanceof SqlUnknownLiteral u && u.tag.equalsIgnoreCase("DATE");
         }
@@ -222,8 +223,8 @@ public record SqlTemplate(String sql, List<Object> values) {
                     default -> null;
                 };
             }
-            case SqlCharStringLiteral s when text.equals("'" + s.getNlsString().getValue().replace("'", "''") + "'") ->
-                    new Replacement(from, to, "CHAR(" + s.getNlsString().getValue().length() + ")", s.getNlsString().getValue());
+            case SqlCharStringLiteral s when text.equals("'" + s.getValueAs(NlsString.class).getValue().replace("'", "''") + "'") ->
+                    new Replacement(from, to, "CHAR(" + s.getValueAs(NlsString.class).getValue().length() + ")", s.getValueAs(NlsString.class).getValue());
             case SqlDateLiteral d -> {
                 // the parser's position may end at the keyword: the literal is the keyword and its string
                 DateString date = d.getValueAs(DateString.class);

@@ -166,7 +166,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     }
 
                     @Override
-                    public Bindable getBindable(Meta.CursorFactory cursorFactory) {
+                    public Bindable<?> getBindable(Meta.CursorFactory cursorFactory) {
                         return bindable;
                     }
 

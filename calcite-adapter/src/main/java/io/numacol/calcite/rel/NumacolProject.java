@@ -25,7 +25,7 @@ public final class NumacolProject extends Project implements NumacolRel {
         if (!projects.equals(getProjects())) { // Calcite's rules rewrite projections: keep only what numacol evaluates
             List<io.numacol.storage.ColumnType> types = RowExpressions.chunkTypes(input);
             if (!projects.stream().allMatch(e -> RowExpressions.supports(e) || RowExpressions.chunkExpr(e, types) != null)) {
-                return org.apache.calcite.rel.logical.LogicalProject.create(input, List.of(), projects, rowType);
+                return org.apache.calcite.rel.logical.LogicalProject.create(input, List.of(), projects, rowType, java.util.Set.of());
             }
         }
         return new NumacolProject(getCluster(), traitSet, input, projects, rowType);

@@ -105,6 +105,8 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
 
     /** A parameter whose value is not known while planning. */
     private static final class UnknownValue extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         UnknownValue() {
             super(null, null, false, false);
         }

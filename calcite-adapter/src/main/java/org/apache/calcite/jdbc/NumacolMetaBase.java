@@ -12,6 +12,7 @@ import org.apache.calcite.avatica.NoSuchStatementException;
  * and {@link NumacolPreparedStatement} are here for the same reason.)
  */
 public abstract class NumacolMetaBase extends CalciteMetaImpl {
+    @SuppressWarnings("deprecation") // CalciteMetaImpl's public factory makes its own instance: issue 13 replaces this class
     protected NumacolMetaBase(AvaticaConnection connection) {
         super((CalciteConnectionImpl) connection);
     }
@@ -27,6 +28,7 @@ public abstract class NumacolMetaBase extends CalciteMetaImpl {
      * {@link NumacolPreparedStatement} turns it into that exception.
      */
     public static final class BatchFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
         private final long[] updateCounts;
 
         public BatchFailedException(String message, long[] updateCounts, Throwable cause) {

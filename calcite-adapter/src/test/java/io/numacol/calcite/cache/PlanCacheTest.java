@@ -56,6 +56,7 @@ class PlanCacheTest {
      * stays, and u is built. Both plans answer alike, also for the template's other values.
      */
     @Test
+    @SuppressWarnings("try") // the hook watches while open
     void aTemplateIsPlannedWithItsFirstStatementsLiterals() throws SQLException {
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE TABLE u (k INTEGER NOT NULL)");
@@ -65,7 +66,9 @@ class PlanCacheTest {
         List<String> plans = new ArrayList<>();
         long peeked;
         try (org.apache.calcite.runtime.Hook.Closeable watching = org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION
-                .addThread((org.apache.calcite.rel.RelRoot root) -> plans.add(org.apache.calcite.plan.RelOptUtil.toString(root.rel)))) {
+                .addThread((org.apache.calcite.rel.RelRoot root) -> {
+                    plans.add(org.apache.calcite.plan.RelOptUtil.toString(root.rel));
+                })) {
             peeked = count(join + "3");
             assertThat(plans).hasSize(1);
             assertThat(built(plans.getFirst())).isEqualTo("t");

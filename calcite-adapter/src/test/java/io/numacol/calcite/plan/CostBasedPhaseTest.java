@@ -41,10 +41,13 @@ class CostBasedPhaseTest {
     }
 
     /** The answer of {@code sql} as rows of strings, and whether a planner of it searched (had a root set). */
+    @SuppressWarnings("try") // the hook watches while open
     private static Planned plan(String sql) throws SQLException {
         List<RelOptPlanner> planners = new ArrayList<>();
         List<String> rows = new ArrayList<>();
-        try (Hook.Closeable watching = Hook.PLANNER.addThread((RelOptPlanner p) -> planners.add(p));
+        try (Hook.Closeable watching = Hook.PLANNER.addThread((RelOptPlanner p) -> {
+                planners.add(p);
+            });
              Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int columns = rs.getMetaData().getColumnCount();
             while (rs.next()) {
