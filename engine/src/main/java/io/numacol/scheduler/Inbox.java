@@ -54,11 +54,6 @@ final class Inbox extends InboxHead {
     }
 }
 
-abstract class InboxBefore {
-    @SuppressWarnings("unused")
-    private long p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
-}
-
-abstract class InboxHead extends InboxBefore {
+abstract class InboxHead extends LinePadding {
     volatile QueuedTask head;
 }

@@ -34,11 +34,6 @@ final class PaddedCounter extends PaddedCounterValue {
     }
 }
 
-abstract class PaddedCounterBefore {
-    @SuppressWarnings("unused")
-    private long p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
-}
-
-abstract class PaddedCounterValue extends PaddedCounterBefore {
+abstract class PaddedCounterValue extends LinePadding {
     volatile long value;
 }

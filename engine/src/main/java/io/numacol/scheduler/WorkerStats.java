@@ -95,12 +95,7 @@ final class WorkerStats extends WorkerStatsValues {
     }
 }
 
-abstract class WorkerStatsBefore {
-    @SuppressWarnings("unused")
-    private long p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
-}
-
-abstract class WorkerStatsValues extends WorkerStatsBefore {
+abstract class WorkerStatsValues extends LinePadding {
     long tasksRun;
     long stolenLocal;
     long stolenRemote;

@@ -499,7 +499,7 @@ public final class NumacolQuery {
     }
 
     /** The types of a table's columns, which its filters' column numbers index. */
-    private static List<ColumnType> columnTypes(io.numacol.storage.Table table) {
+    static List<ColumnType> columnTypes(io.numacol.storage.Table table) {
         return table.schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
     }
 

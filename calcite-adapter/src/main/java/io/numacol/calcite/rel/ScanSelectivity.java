@@ -4,7 +4,6 @@ import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.storage.ColumnType;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -49,7 +48,7 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
         if (predicate == null || numacol == null) {
             return RelMdUtil.guessSelectivity(predicate);
         }
-        List<ColumnType> types = numacol.table().schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
+        List<ColumnType> types = NumacolQuery.columnTypes(numacol.table());
         RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
         List<Object> peeked = PlanCache.peekedValues();
         double guessed = 1;

@@ -52,7 +52,10 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
     @Override
     public Frame decorrelateRel(Correlate rel, boolean isCorVarDefined, boolean parentPropagatesNullValues) {
         Frame frame = super.decorrelateRel(rel, isCorVarDefined, parentPropagatesNullValues);
-        if (frame == null || !(frame.r instanceof Join join)) {
+        // the join, or the join under the copies that give each variable a column ({@link #register})
+        Join join = frame == null ? null : frame.r instanceof Join j ? j
+                : frame.r instanceof org.apache.calcite.rel.core.Project p && p.getInput() instanceof Join j ? j : null;
+        if (join == null) {
             return frame;
         }
         // the condition holds only the matches of correlation values, for which IS NOT DISTINCT FROM is always right
@@ -64,7 +67,10 @@ public final class NullSafeDecorrelator extends RelDecorrelator {
         if (condition.equals(join.getCondition())) {
             return frame;
         }
-        Join safe = join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        RelNode safe = join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        if (frame.r != join) {
+            safe = frame.r.copy(frame.r.getTraitSet(), List.of(safe));
+        }
         return register(rel, safe, frame.oldToNewOutputs, frame.corDefOutputs);
     }
 
