@@ -15,6 +15,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** Downcalls into the C library: CPU affinity of the calling thread, current CPU, madvise. */
+// Restricted FFM calls are this class's purpose; the JVM permits them with --enable-native-access.
+@SuppressWarnings("restricted")
 public final class Libc {
 
     /** madvise(2) advice: back the range with transparent huge pages where possible. */

@@ -23,6 +23,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * missing, {@link #isAvailable()} is false, {@link #unavailableReason()} says why, and callers
  * fall back to one node with plain memory. No method here may be called then.
  */
+// Restricted FFM calls are this class's purpose; the JVM permits them with --enable-native-access.
+@SuppressWarnings("restricted")
 public final class Libnuma {
 
     public static final String LIBRARY_PROPERTY = "numacol.libnuma";

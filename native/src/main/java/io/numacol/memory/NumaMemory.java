@@ -27,6 +27,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * topology that record is where pages "are"; on a real one the kernel is asked
  * ({@link #kernelPages()}), and the record serves accounting.
  */
+// Restricted FFM calls are this class's purpose; the JVM permits them with --enable-native-access.
+@SuppressWarnings("restricted")
 public final class NumaMemory {
     /** Pages per move_pages call: bounds the native scratch arrays. */
     private static final int MOVE_PAGES_BATCH = 1 << 16;
