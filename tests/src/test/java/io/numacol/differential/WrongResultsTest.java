@@ -295,6 +295,14 @@ class WrongResultsTest {
             "SELECT t1.k, (SELECT COUNT(TRUE) FROM t2 AS s1 WHERE s1.ia = t1.ia AND t1.ib = s1.ia) AS c0 FROM t1",
             "SELECT t1.k, (SELECT SUM(s1.ib) FROM t2 AS s1 WHERE s1.ia = t1.ia AND s1.ia = t1.ib AND s1.k > 5) AS c0 FROM t1",
             "SELECT COUNT(*) FROM t1 WHERE 0 < (SELECT COUNT(*) FROM t2 AS s1 WHERE s1.k2 = t1.k2 AND t1.k3 = s1.k2)",
+            // 45. a MAX with a FILTER taken for its argument (CalciteDefects 32): a key, so the groups passed for unique,
+            // and the DISTINCT above them (an EXCEPT with an empty side) was removed
+            "SELECT DISTINCT * FROM (SELECT MAX(t1.k) FILTER (WHERE t1.ib > 5) AS c0 FROM t1 GROUP BY t1.ia)",
+            "SELECT COUNT(*) AS c0 FROM t1 GROUP BY t1.ia HAVING MAX(t1.k) FILTER (WHERE FALSE) IS NULL EXCEPT "
+                    + "SELECT 1 AS c0 FROM t2 WHERE 'a' > CAST(NULL AS VARCHAR)",
+            "SELECT DISTINCT * FROM (SELECT SUM(DISTINCT CAST(NULL AS INTEGER)) AS c0, MAX('x') AS c1, COUNT(*) AS c2 "
+                    + "FROM t1 GROUP BY t1.ia HAVING MAX(t1.k) FILTER (WHERE FALSE) IS NULL)",
+            "SELECT DISTINCT * FROM (SELECT t1.k2, MAX(t1.k) AS c0 FROM t1 GROUP BY t1.k2, t1.k3)",
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",

@@ -8,6 +8,8 @@ import io.numacol.storage.TableSnapshot;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.TableScan;
@@ -21,6 +23,8 @@ import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
@@ -158,6 +162,59 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
      */
     public Boolean areColumnsUnique(Filter filter, RelMetadataQuery mq, ImmutableBitSet columns, boolean ignoreNulls) {
         return mq.areColumnsUnique(filter.getInput(), columns, ignoreNulls);
+    }
+
+    /**
+     * An aggregate's columns are unique where they hold its group keys, or where its input's
+     * columns under them are unique ({@link CalciteDefects}, 32). Calcite also reads a MIN, MAX
+     * or ANY_VALUE column as its argument, which holds for one such column (its value is some
+     * row's), but not for one with a FILTER (NULL in every group with no row passing it) nor for
+     * two (their values can come from different rows): {@code MAX(k) FILTER (WHERE FALSE)} passed
+     * for unique where k is a key, and a DISTINCT above such groups was removed (duplicate rows
+     * of an EXCEPT). Called reflectively by Calcite's metadata dispatch.
+     */
+    public Boolean areColumnsUnique(Aggregate aggregate, RelMetadataQuery mq, ImmutableBitSet columns, boolean ignoreNulls) {
+        Double maxRows = mq.getMaxRowCount(aggregate);
+        if (maxRows != null && maxRows <= 1) {
+            return true;
+        }
+        if (!Aggregate.isSimple(aggregate)) {
+            return false; // grouping sets repeat key values
+        }
+        RelOptPredicateList predicates = mq.getPulledUpPredicates(aggregate);
+        ImmutableBitSet.Builder known = columns.rebuild();
+        for (RexNode constant : predicates.constantMap.keySet()) {
+            if (constant instanceof RexInputRef ref) {
+                known.set(ref.getIndex());
+            }
+        }
+        ImmutableBitSet withConstants = known.build();
+        int groups = aggregate.getGroupCount();
+        if (withConstants.contains(ImmutableBitSet.range(groups))) {
+            return true;
+        }
+        ImmutableBitSet.Builder keys = ImmutableBitSet.builder();
+        for (int column : withConstants) {
+            if (column < groups) {
+                keys.set(aggregate.getGroupSet().nth(column));
+            }
+        }
+        ImmutableBitSet inputKeys = keys.build();
+        if (Boolean.TRUE.equals(mq.areColumnsUnique(aggregate.getInput(), inputKeys, ignoreNulls))) {
+            return true;
+        }
+        for (int column : columns) {
+            if (column >= groups) {
+                AggregateCall call = aggregate.getAggCallList().get(column - groups);
+                if (!call.hasFilter() && call.getArgList().size() == 1 && switch (call.getAggregation().getKind()) {
+                    case MIN, MAX, ANY_VALUE -> true;
+                    default -> false;
+                } && Boolean.TRUE.equals(mq.areColumnsUnique(aggregate.getInput(), inputKeys.set(call.getArgList().get(0)), ignoreNulls))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean unique(List<TablePart> parts, int column) {
