@@ -80,7 +80,7 @@ class RandomDifferentialTest {
      * (a DuckDB defect, printed, not failed).
      */
     enum Kind { AGREE, MISMATCH, NUMACOL_ERROR, DUCKDB_ERROR, BOTH_ERROR, TIMEOUT, NOT_TOTAL, KNOWN_DEFECT, DUCKDB_OUTVOTED, TOO_LARGE,
-        OUT_OF_MEMORY }
+        OUT_OF_MEMORY, NEAR_TIE_AT_LIMIT }
 
     /**
      * A defect found by this tester and not fixed yet, recognised in a shrunk failure by its query
@@ -133,6 +133,27 @@ class RandomDifferentialTest {
         // million equal values held the tester for hours
         List<List<Object>> equal = java.util.Collections.nCopies(300_000, List.of(false, 1.5));
         assertThat(compare(equal, equal, byAvgThenFlag)).isNull();
+    }
+
+    /**
+     * AVGs a last bit apart at a LIMIT's cut (seed 2417): numacol's 22.1 over one row and
+     * 22.099999999999998 over three put the 'b' groups of three after the cut, and DuckDB, with
+     * 22.1 for all under the LIMIT, kept them; a row of the unlimited answer that is not there
+     * is still a mismatch.
+     */
+    @Test
+    void doublesALastBitApartMayFallEitherSideOfALimit() {
+        List<List<Object>> numacolAll = List.of(List.of(22.1, "b"), List.of(22.1, "abc"), List.of(22.099999999999998, "b"));
+        List<List<Object>> duckdbAll = List.of(List.of(22.1, "b"), List.of(22.1, "b"), List.of(22.1, "abc"));
+        int[] byAvgDescThenName = {1, 2};
+        assertThat(compare(numacolAll.subList(0, 2), duckdbAll.subList(0, 2), byAvgDescThenName)).isNotNull();
+        assertThat(onlyNearTiesCut(numacolAll.subList(0, 2), duckdbAll.subList(0, 2), numacolAll, duckdbAll, 0, 2, byAvgDescThenName))
+                .isTrue();
+        assertThat(onlyNearTiesCut(List.of(List.of(22.1, "b"), List.of(22.1, "x")), duckdbAll.subList(0, 2), numacolAll, duckdbAll, 0, 2,
+                byAvgDescThenName)).isFalse();
+        assertThat(onlyNearTiesCut(List.of(List.of(1.0, "b"), List.of(2.0, "b")), List.of(List.of(2.0, "b"), List.of(1.0, "b")),
+                List.of(List.of(1.0, "b"), List.of(2.0, "b")), List.of(List.of(2.0, "b"), List.of(1.0, "b")), 0, 2, byAvgDescThenName))
+                .isFalse();
     }
 
     @Test
@@ -385,6 +406,9 @@ class RandomDifferentialTest {
             if (difference == null) {
                 return new Outcome(Kind.AGREE, "");
             }
+            if (nearTieAtLimit(sql, actual, expected, orderKeys)) {
+                return new Outcome(Kind.NEAR_TIE_AT_LIMIT, difference);
+            }
             List<List<Object>> h2Answer = h2Rows(sql);
             if (h2Answer != null && compare(actual, h2Answer, orderKeys) == null) {
                 return new Outcome(Kind.DUCKDB_OUTVOTED, difference);
@@ -395,6 +419,29 @@ class RandomDifferentialTest {
                     : new Outcome(Kind.MISMATCH, difference);
         }
 
+        /**
+         * Whether answers that differ under a LIMIT differ only in which of some doubles a last bit
+         * apart make the cut: the answers without the LIMIT agree (near ties ordered either way,
+         * see {@link #compare}), and each engine's rows are those of its unlimited answer at the
+         * OFFSET, but for such ties. An AVG of DECIMALs is such a double (22.1 over one row, 22.099999999999998 over
+         * three, also in DuckDB, which gave 22.1 for all in another form of the query), and the
+         * rows after the cut hold the rest of the tie.
+         */
+        private boolean nearTieAtLimit(String sql, List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
+            java.util.regex.Matcher m = LIMIT.matcher(sql);
+            if (!m.matches() || orderKeys.length == 0 || !holdsDoubles(actual, orderKeys) && !holdsDoubles(expected, orderKeys)) {
+                return false;
+            }
+            int limit = Integer.parseInt(m.group(2));
+            int offset = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
+            try {
+                return onlyNearTiesCut(actual, expected, rows(numacol, m.group(1), new ArrayList<>(), timeout),
+                        rows(duckdb, m.group(1), new ArrayList<>(), 0), offset, limit, orderKeys);
+            } catch (SQLException | RuntimeException e) {
+                return false;
+            }
+        }
+
         @Override
         @SuppressWarnings("try") // closing is the point
         public void close() throws SQLException {
@@ -402,6 +449,40 @@ class RandomDifferentialTest {
                 // all closed
             }
         }
+    }
+
+    /** The outermost LIMIT (and OFFSET) of a generated query; group 1 is the query without them. */
+    private static final Pattern LIMIT = Pattern.compile("(?s)(.*) LIMIT (\\d+)(?: OFFSET (\\d+))?");
+
+    private static boolean holdsDoubles(List<List<Object>> rows, int[] orderKeys) {
+        for (List<Object> row : rows) {
+            for (int key : orderKeys) {
+                if (row.get(key - 1) instanceof Double) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether the answers under a LIMIT differ only by near ties at the cut, given the answers without it. */
+    static boolean onlyNearTiesCut(List<List<Object>> actual, List<List<Object>> expected, List<List<Object>> actualAll,
+            List<List<Object>> expectedAll, int offset, int limit, int[] orderKeys) {
+        return compare(actualAll, expectedAll, orderKeys) == null
+                && compare(splice(actualAll, offset, limit, actual), actualAll, orderKeys) == null
+                && compare(splice(expectedAll, offset, limit, expected), expectedAll, orderKeys) == null;
+    }
+
+    /**
+     * {@code all} with the rows a LIMIT and OFFSET keep replaced by {@code kept}: compared with
+     * {@code all}, the rows around the cut make the near ties that cross it visible.
+     */
+    private static List<List<Object>> splice(List<List<Object>> all, int offset, int limit, List<List<Object>> kept) {
+        int from = Math.min(offset, all.size());
+        List<List<Object>> out = new ArrayList<>(all.subList(0, from));
+        out.addAll(kept);
+        out.addAll(all.subList(Math.min(offset + limit, all.size()), all.size()));
+        return out;
     }
 
     private static boolean isTimeout(Throwable e) {
