@@ -20,6 +20,7 @@ import java.math.RoundingMode;
  * <li>Character literals of different lengths in one list ({@code IN ('AIR', 'AIR REG')}, CASE
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
+ * <li>SUM of a TINYINT or SMALLINT is a BIGINT.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
  * digits leave no room for them. Calcite types it like its argument, so AVG(l_discount) over
  * DECIMAL(15,2) would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give
@@ -60,6 +61,19 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public boolean shouldConvertRaggedUnionTypesToVarying() {
         return true;
+    }
+
+    /**
+     * SUM of a TINYINT or SMALLINT is a BIGINT, as in PostgreSQL and H2 (DuckDB: a 128-bit
+     * integer); Calcite keeps the argument's type, which a few hundred rows overflow.
+     */
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        return switch (argumentType.getSqlTypeName()) {
+            case TINYINT, SMALLINT -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
+                    argumentType.isNullable());
+            default -> super.deriveSumType(typeFactory, argumentType);
+        };
     }
 
     @Override

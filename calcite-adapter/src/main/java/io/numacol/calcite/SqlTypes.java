@@ -19,6 +19,8 @@ public final class SqlTypes {
     public static RelDataType toRelType(RelDataTypeFactory factory, ColumnType type, boolean nullable) {
         RelDataType t = switch (type.kind()) {
             case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
+            case TINYINT -> factory.createSqlType(SqlTypeName.TINYINT);
+            case SMALLINT -> factory.createSqlType(SqlTypeName.SMALLINT);
             case INTEGER -> factory.createSqlType(SqlTypeName.INTEGER);
             case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
@@ -38,6 +40,8 @@ public final class SqlTypes {
     public static ColumnType toColumnType(RelDataType type) {
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> ColumnType.booleanType();
+            case TINYINT -> ColumnType.tinyint();
+            case SMALLINT -> ColumnType.smallint();
             case INTEGER -> ColumnType.integer();
             case BIGINT -> ColumnType.bigint();
             case DOUBLE -> ColumnType.doubleType();

@@ -219,7 +219,7 @@ public final class Appender implements AutoCloseable {
                     }
                     throw new NumberFormatException();
                 }
-                case INTEGER, BIGINT -> Long.parseLong(t);
+                case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.parseLong(t);
                 case DOUBLE -> Double.parseDouble(t);
                 case DECIMAL, DATE -> t;
                 case CHAR, VARCHAR -> text;

@@ -353,8 +353,8 @@ final class GroupTable implements ChunkSink {
             boolean isNull = isNull(g);
             out.nulls[c][r] = isNull;
             long v = isNull ? 0 : sums[g];
-            if (type.kind() == ColumnType.Kind.INTEGER && v != (int) v) {
-                throw new ArithmeticException("INTEGER overflow: SUM " + v + " is out of its range");
+            if (!type.holds(v)) {
+                throw new ArithmeticException(type + " overflow: SUM " + v + " is out of its range");
             }
             out.longs[c][r] = v;
         }

@@ -21,6 +21,8 @@ public final class InternalValues {
     public static Object ofStored(ColumnType type, long stored) {
         return switch (type.kind()) {
             case BOOLEAN -> stored != 0;
+            case TINYINT -> (byte) stored;
+            case SMALLINT -> (short) stored;
             case INTEGER, DATE -> (int) stored;
             case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
             default -> stored;

@@ -26,6 +26,8 @@ public sealed interface NumericExpr {
         public static final Type DOUBLE = new Type(true, 0, 0, 0, false, "DOUBLE");
         public static final Type BIGINT = new Type(false, 0, Long.MIN_VALUE, Long.MAX_VALUE, false, "BIGINT");
         public static final Type INTEGER = new Type(false, 0, Integer.MIN_VALUE, Integer.MAX_VALUE, false, "INTEGER");
+        public static final Type SMALLINT = new Type(false, 0, Short.MIN_VALUE, Short.MAX_VALUE, false, "SMALLINT");
+        public static final Type TINYINT = new Type(false, 0, Byte.MIN_VALUE, Byte.MAX_VALUE, false, "TINYINT");
 
         /** Any DECIMAL: unchecked but for leaving a long, as Calcite does not check precision either. */
         public static Type decimal(int precision, int scale) {

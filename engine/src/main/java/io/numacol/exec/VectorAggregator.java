@@ -89,6 +89,8 @@ final class VectorAggregator {
     /** A column's values as a numeric expression's type, or null for non-numbers. */
     static NumericExpr.Type numericType(ColumnType type) {
         return switch (type.kind()) {
+            case TINYINT -> NumericExpr.Type.TINYINT;
+            case SMALLINT -> NumericExpr.Type.SMALLINT;
             case INTEGER -> NumericExpr.Type.INTEGER;
             case BIGINT -> NumericExpr.Type.BIGINT;
             case DECIMAL -> NumericExpr.Type.decimal(type.precision(), type.scale());

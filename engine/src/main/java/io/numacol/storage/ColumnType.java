@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>BOOLEAN: stored as 0 (false) or 1 (true).</li>
- *   <li>INTEGER (32-bit) and BIGINT (64-bit): stored as the value.</li>
+ *   <li>TINYINT (8-bit), SMALLINT (16-bit), INTEGER (32-bit) and BIGINT (64-bit): stored as the
+ *       value, each checked against its range.</li>
  *   <li>DECIMAL(p,s), 1 &lt;= p &lt;= 18, 0 &lt;= s &lt;= p: stored as the unscaled value, so
  *       12.34 in DECIMAL(15,2) is 1234. Inputs are rounded HALF_UP to s digits, then must have
  *       at most p digits. p &lt;= 18 keeps every value, and the sum of two, inside a long.</li>
@@ -48,11 +49,14 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         }
     }
 
+    private static final Pattern DOUBLE_PRECISION = Pattern.compile("(?i)\\s*DOUBLE\\s+PRECISION\\s*");
     private static final Pattern SPEC =
-            Pattern.compile("\\s*([A-Za-z]+)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
+            Pattern.compile("\\s*([A-Za-z][A-Za-z0-9]*)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
 
     public enum Kind {
         BOOLEAN(StorageKind.LONG),
+        TINYINT(StorageKind.LONG),
+        SMALLINT(StorageKind.LONG),
         INTEGER(StorageKind.LONG),
         BIGINT(StorageKind.LONG),
         DOUBLE(StorageKind.DOUBLE),
@@ -112,6 +116,14 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.BOOLEAN, 0, 0, 0);
     }
 
+    public static ColumnType tinyint() {
+        return new ColumnType(Kind.TINYINT, 0, 0, 0);
+    }
+
+    public static ColumnType smallint() {
+        return new ColumnType(Kind.SMALLINT, 0, 0, 0);
+    }
+
     public static ColumnType integer() {
         return new ColumnType(Kind.INTEGER, 0, 0, 0);
     }
@@ -142,12 +154,17 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     /**
      * Parses what {@link #toString()} prints, case-insensitively and with optional blanks:
-     * {@code BOOLEAN}, {@code INTEGER} (or {@code INT}), {@code BIGINT}, {@code DOUBLE},
+     * {@code BOOLEAN} (or {@code BOOL}), {@code TINYINT} (or {@code INT1}), {@code SMALLINT} (or
+     * {@code INT2}), {@code INTEGER} (or {@code INT}, {@code INT4}), {@code BIGINT} (or {@code
+     * INT8}), {@code DOUBLE} (or {@code DOUBLE PRECISION}, {@code FLOAT8}, {@code FLOAT}),
      * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
      * {@code DATE}, {@code CHAR(n)}, {@code VARCHAR(n)}.
      */
     public static ColumnType parse(String spec) {
         Objects.requireNonNull(spec, "spec");
+        if (DOUBLE_PRECISION.matcher(spec).matches()) {
+            return doubleType();
+        }
         Matcher m = SPEC.matcher(spec);
         if (!m.matches()) {
             throw bad(spec, "expected a type name with optional parameters, such as INTEGER, VARCHAR(25) or DECIMAL(15,2)");
@@ -159,7 +176,12 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             return floatType(first, second, spec);
         }
         Kind kind = switch (name) {
-            case "INT" -> Kind.INTEGER;
+            case "BOOL" -> Kind.BOOLEAN;
+            case "INT1" -> Kind.TINYINT;
+            case "INT2" -> Kind.SMALLINT;
+            case "INT", "INT4" -> Kind.INTEGER;
+            case "INT8" -> Kind.BIGINT;
+            case "FLOAT8" -> Kind.DOUBLE;
             case "NUMERIC" -> Kind.DECIMAL;
             default -> kindNamed(name, spec);
         };
@@ -212,7 +234,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             }
         }
         throw bad(spec, "unknown type " + name
-                + "; known: BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n), VARCHAR(n)");
+                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n), VARCHAR(n)");
     }
 
     private static Integer parameter(String digits, String spec) {
@@ -247,7 +269,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     // ---- Java value -> stored value
 
     /**
-     * The stored long of a BOOLEAN (Boolean), INTEGER or BIGINT (Integer, Long, Short, Byte,
+     * The stored long of a BOOLEAN (Boolean), TINYINT, SMALLINT, INTEGER or BIGINT (Integer, Long, Short, Byte,
      * BigInteger, or a BigDecimal without fraction, in range), DECIMAL (BigDecimal, Long, Integer,
      * Short, Byte, BigInteger, a finite Double or Float taken at its shortest decimal form, or a
      * String BigDecimal can parse) or DATE (LocalDate, java.sql.Date, or an ISO String yyyy-mm-dd).
@@ -262,11 +284,23 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 }
                 throw wrongType(value, "a Boolean");
             }
+            case TINYINT -> integral(value, Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case SMALLINT -> integral(value, Short.MIN_VALUE, Short.MAX_VALUE);
             case INTEGER -> integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE);
             case BIGINT -> integral(value, Long.MIN_VALUE, Long.MAX_VALUE);
             case DECIMAL -> unscaled(value);
             case DATE -> epochDay(value);
             default -> throw new AssertionError(kind);
+        };
+    }
+
+    /** Whether a whole number lies in the range of this integer type (any long for the other types). */
+    public boolean holds(long value) {
+        return switch (kind) {
+            case TINYINT -> value == (byte) value;
+            case SMALLINT -> value == (short) value;
+            case INTEGER -> value == (int) value;
+            default -> true;
         };
     }
 
@@ -409,7 +443,10 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     // ---- stored value -> Java value
 
-    /** BOOLEAN -> Boolean, INTEGER -> Integer, BIGINT -> Long, DECIMAL -> BigDecimal with scale s, DATE -> LocalDate. */
+    /**
+     * BOOLEAN -> Boolean, TINYINT -> Byte, SMALLINT -> Short, INTEGER -> Integer, BIGINT -> Long,
+     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate.
+     */
     public Object toJava(long stored) {
         requireStorage(StorageKind.LONG, "toJava(long)");
         return switch (kind) {
@@ -418,6 +455,18 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     throw badStored(stored, "0 or 1");
                 }
                 yield stored == 1;
+            }
+            case TINYINT -> {
+                if (stored != (byte) stored) {
+                    throw badStored(stored, "an 8-bit integer");
+                }
+                yield (byte) stored;
+            }
+            case SMALLINT -> {
+                if (stored != (short) stored) {
+                    throw badStored(stored, "a 16-bit integer");
+                }
+                yield (short) stored;
             }
             case INTEGER -> {
                 if (stored != (int) stored) {

@@ -21,10 +21,19 @@ class ColumnTypeTest {
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
             "boolean;           BOOLEAN",
+            "bool;              BOOLEAN",
+            "tinyint;           TINYINT",
+            "int1;              TINYINT",
+            "SmallInt;          SMALLINT",
+            "INT2;              SMALLINT",
             "INTEGER;           INTEGER",
             "int;               INTEGER",
+            "int4;              INTEGER",
             "BigInt;            BIGINT",
+            "int8;              BIGINT",
             "double;            DOUBLE",
+            "' double  precision '; DOUBLE",
+            "float8;            DOUBLE",
             "decimal(15, 2);    DECIMAL(15,2)",
             "' DECIMAL ( 18 , 18 ) '; DECIMAL(18,18)",
             "decimal(1,0);      DECIMAL(1,0)",
@@ -42,6 +51,8 @@ class ColumnTypeTest {
     @Test
     void factoriesMatchTheParser() {
         assertThat(ColumnType.booleanType()).isEqualTo(ColumnType.parse("BOOLEAN"));
+        assertThat(ColumnType.tinyint()).isEqualTo(ColumnType.parse("TINYINT"));
+        assertThat(ColumnType.smallint()).isEqualTo(ColumnType.parse("SMALLINT"));
         assertThat(ColumnType.integer()).isEqualTo(ColumnType.parse("INTEGER"));
         assertThat(ColumnType.bigint()).isEqualTo(ColumnType.parse("BIGINT"));
         assertThat(ColumnType.doubleType()).isEqualTo(ColumnType.parse("DOUBLE"));
@@ -59,6 +70,8 @@ class ColumnTypeTest {
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
             "BOOLEAN;     LONG",
+            "TINYINT;     LONG",
+            "SMALLINT;    LONG",
             "INTEGER;     LONG",
             "BIGINT;      LONG",
             "DECIMAL(9,3); LONG",
@@ -87,7 +100,8 @@ class ColumnTypeTest {
             "text;            unknown type TEXT",
             "decimal(15,2;    expected a type name with optional parameters",
             "'';              expected a type name with optional parameters",
-            "double precision; expected a type name with optional parameters",
+            "double precision(3); expected a type name with optional parameters",
+            "smallint(2);     SMALLINT takes no parameters",
             "varchar(x);      expected a type name with optional parameters",
             "float(24);       FLOAT(24) is REAL (single precision), which numacol does not store: use DOUBLE",
             "float(54);       FLOAT takes one parameter, its binary digits from 1 to 53",
@@ -147,6 +161,32 @@ class ColumnTypeTest {
         assertThatThrownBy(() -> t.toLong("12")).hasMessageContaining("'12' (java.lang.String) cannot be stored as INTEGER");
         assertThat(t.toJava(Integer.MIN_VALUE)).isEqualTo(Integer.MIN_VALUE);
         assertThatThrownBy(() -> t.toJava(Integer.MAX_VALUE + 1L)).hasMessageContaining("stored value 2147483648");
+    }
+
+    @Test
+    void smallintAndTinyintAcceptTheirRangesAndReadBackAsShortAndByte() {
+        ColumnType small = ColumnType.smallint();
+        assertThat(small.toLong(Short.MAX_VALUE)).isEqualTo(Short.MAX_VALUE);
+        assertThat(small.toLong((long) Short.MIN_VALUE)).isEqualTo(Short.MIN_VALUE);
+        assertThat(small.toLong(new BigDecimal("-12.00"))).isEqualTo(-12);
+        assertThatThrownBy(() -> small.toLong(32768)).hasMessage("value 32768 is out of range for SMALLINT");
+        assertThatThrownBy(() -> small.toLong(-32769L)).hasMessage("value -32769 is out of range for SMALLINT");
+        assertThat(small.toJava(-32768)).isEqualTo((short) -32768);
+        assertThatThrownBy(() -> small.toJava(32768)).hasMessageContaining("stored value 32768");
+        assertThat(small.holds(32767)).isTrue();
+        assertThat(small.holds(32768)).isFalse();
+
+        ColumnType tiny = ColumnType.tinyint();
+        assertThat(tiny.toLong((byte) -128)).isEqualTo(-128);
+        assertThat(tiny.toLong(127)).isEqualTo(127);
+        assertThatThrownBy(() -> tiny.toLong(128)).hasMessage("value 128 is out of range for TINYINT");
+        assertThatThrownBy(() -> tiny.toLong((short) -129)).hasMessage("value -129 is out of range for TINYINT");
+        assertThat(tiny.toJava(127)).isEqualTo((byte) 127);
+        assertThatThrownBy(() -> tiny.toJava(-129)).hasMessageContaining("stored value -129");
+        assertThat(tiny.holds(-128)).isTrue();
+        assertThat(tiny.holds(-129)).isFalse();
+        assertThat(ColumnType.integer().holds(Integer.MIN_VALUE - 1L)).isFalse();
+        assertThat(ColumnType.bigint().holds(Long.MIN_VALUE)).isTrue();
     }
 
     @Test

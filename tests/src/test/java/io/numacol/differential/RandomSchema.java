@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 
 /**
  * A seeded random schema and its data, loaded alike into each engine: tables {@code t0..} with a
- * dense key {@code k} and columns of every type numacol stores, drawn from value pools shared by
+ * dense key {@code k} and columns of every type numacol stores (SMALLINT among the integers), drawn from value pools shared by
  * all tables of a type (so that joins match), with NULLs, NOT NULL columns, duplicates, skew,
  * constant and all-NULL columns, edge values (negative epoch days, -0.0, long strings) and
  * sometimes an empty table. Small parts in numacol give every column several dictionaries.
@@ -60,7 +60,7 @@ final class RandomSchema {
             for (int c = 0; c < width; c++) {
                 Type type = Type.values()[random.nextInt(Type.values().length)];
                 String sqlType = switch (type) {
-                    case INT -> random.nextBoolean() ? "INTEGER" : "BIGINT";
+                    case INT -> new String[] {"INTEGER", "BIGINT", "SMALLINT"}[random.nextInt(3)];
                     case DEC -> {
                         String[] ps = DECIMALS[random.nextInt(DECIMALS.length)];
                         yield "DECIMAL(" + ps[0] + "," + ps[1] + ")";
@@ -159,7 +159,9 @@ final class RandomSchema {
             };
             boolean edge = random.nextInt(40) == 0;
             switch (column.type()) {
-                case INT -> p.setLong(index, edge ? new long[]{0, -1, 99999, -100000}[random.nextInt(4)] : draw);
+                case INT -> p.setLong(index, !edge ? draw : column.sqlType().equals("SMALLINT")
+                        ? new long[]{0, -1, Short.MAX_VALUE, Short.MIN_VALUE}[random.nextInt(4)]
+                        : new long[]{0, -1, 99999, -100000}[random.nextInt(4)]);
                 case DEC -> {
                     int scale = Integer.parseInt(column.sqlType().replaceAll(".*,(\\d+)\\)", "$1"));
                     long unscaled = edge ? 0 : draw * 37L + random.nextInt(0, 3);

@@ -88,6 +88,12 @@ public final class LiteralInsert {
             for (int i = 0; i < columns.length; i++) {
                 TableSchema.ColumnDef column = schema.column(columns[i]);
                 Object value = value(row.operand(i), column.type());
+                if (value instanceof OutOfRange(BigDecimal number)) {
+                    // the planner's validator would say only "Value 40000 out of range"
+                    throw new IllegalArgumentException("row " + (rows.size() + 1) + " of table " + insert.table().name()
+                            + ": column " + column.name() + ": value " + number.toPlainString() + " is out of range for "
+                            + column.type());
+                }
                 if (value == NO_FIT || (value == null && !column.nullable())) {
                     return null;
                 }
@@ -100,6 +106,10 @@ public final class LiteralInsert {
 
     /** Marks a value that does not fit its column exactly. */
     private static final Object NO_FIT = new Object();
+
+    /** A whole number beyond its integer column's range: the statement fails, naming it. */
+    private record OutOfRange(BigDecimal value) {
+    }
 
     /** {@code node} as the Java value its column stores, null for NULL, or {@link #NO_FIT}. */
     private static Object value(SqlNode node, ColumnType type) {
@@ -118,7 +128,7 @@ public final class LiteralInsert {
         }
         return switch (type.kind()) {
             case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
-            case INTEGER, BIGINT, DECIMAL, DOUBLE -> NO_FIT; // not a number
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
@@ -159,23 +169,25 @@ public final class LiteralInsert {
                 double d = v.doubleValue();
                 yield Double.isFinite(d) ? (Object) d : NO_FIT;
             }
-            case INTEGER, BIGINT, DECIMAL -> exact ? exact(v, type) : NO_FIT;
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> exact ? exact(v, type) : NO_FIT;
             default -> NO_FIT;
         };
     }
 
-    /** An exact number as an INTEGER, BIGINT or DECIMAL column stores it, where it fits without rounding. */
+    /** An exact number as an integer or DECIMAL column stores it, where it fits without rounding. */
     private static Object exact(BigDecimal v, ColumnType type) {
         BigDecimal whole = v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros();
         return switch (type.kind()) {
-            case INTEGER, BIGINT -> {
-                if (whole.scale() > 0 || whole.precision() - whole.scale() > 19) {
-                    yield NO_FIT;
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+                if (whole.scale() > 0) {
+                    yield NO_FIT; // the planner rounds it, as a cast does
+                }
+                if (whole.precision() - whole.scale() > 19) {
+                    yield new OutOfRange(v);
                 }
                 long l = whole.longValue();
-                boolean fits = whole.compareTo(BigDecimal.valueOf(l)) == 0
-                        && (type.kind() == ColumnType.Kind.BIGINT || l == (int) l);
-                yield fits ? (Object) l : NO_FIT;
+                boolean fits = whole.compareTo(BigDecimal.valueOf(l)) == 0 && type.holds(l);
+                yield fits ? (Object) l : new OutOfRange(v);
             }
             case DECIMAL -> {
                 if (Math.max(whole.scale(), 0) > type.scale()) {

@@ -119,7 +119,8 @@ public final class ModifyTarget {
      */
     private static Object number(TableSchema.ColumnDef column, Object value) {
         ColumnType.Kind kind = column.type().kind();
-        if (!(value instanceof String text) || !(kind == ColumnType.Kind.INTEGER || kind == ColumnType.Kind.BIGINT
+        if (!(value instanceof String text) || !(kind == ColumnType.Kind.TINYINT || kind == ColumnType.Kind.SMALLINT
+                || kind == ColumnType.Kind.INTEGER || kind == ColumnType.Kind.BIGINT
                 || kind == ColumnType.Kind.DOUBLE || kind == ColumnType.Kind.DECIMAL)) {
             return value;
         }

@@ -289,7 +289,7 @@ final class Predicates {
         return switch (type.kind()) {
             case BOOLEAN -> new Stored((Boolean) value ? 1L : 0L, true);
             case DATE -> new Stored(epochDay(value), true);
-            case INTEGER, BIGINT, DECIMAL -> {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> {
                 BigDecimal exact = decimal(value).movePointRight(type.scale());
                 BigDecimal rounded = exact.setScale(0, mode);
                 // beyond a long no stored value is reached: clamp, the bound then covers all or none

@@ -461,6 +461,8 @@ final class RowExpressions {
 
     private static NumericExpr.Type numericType(RelDataType type) {
         return switch (type.getSqlTypeName()) {
+            case TINYINT -> NumericExpr.Type.TINYINT;
+            case SMALLINT -> NumericExpr.Type.SMALLINT;
             case INTEGER -> NumericExpr.Type.INTEGER;
             case BIGINT -> NumericExpr.Type.BIGINT;
             case DECIMAL -> NumericExpr.Type.decimal(type.getPrecision(), type.getScale());
