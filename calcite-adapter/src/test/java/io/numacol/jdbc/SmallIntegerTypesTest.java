@@ -103,6 +103,27 @@ class SmallIntegerTypesTest {
         }
     }
 
+    /**
+     * Arithmetic under a window function runs in Calcite's generated code, which added Java ints
+     * and shorts and wrapped: 2000000000 + 2000000000 gave -294967296 ({@code CheckedArithmetic}).
+     */
+    @Test
+    void integerArithmeticThatCalciteRunsFailsOnOverflowAsNumacolsDoes() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT, i INT, s SMALLINT, b BIGINT)");
+            s.execute("INSERT INTO t VALUES (1, 2000000000, 30000, 9000000000000000000)");
+            for (String e : List.of("i + i", "s + CAST(s AS SMALLINT)", "b * 2", "i * i", "-b - b")) {
+                String sql = "SELECT " + e + ", ROW_NUMBER() OVER (ORDER BY id) FROM t";
+                assertThatThrownBy(() -> rows(s, sql)).as(sql).isInstanceOf(SQLException.class).hasMessageContaining("overflow");
+                assertThatThrownBy(() -> rows(s, "SELECT " + e + " FROM t")).as(e).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("overflow");
+            }
+            assertThat(rows(s, "SELECT i - 1, s * 1, -s, i / 2, ROW_NUMBER() OVER (ORDER BY id) FROM t"))
+                    .containsExactly(List.of(1999999999, 30000, (short) -30000, 1000000000, 1L));
+        }
+    }
+
     @Test
     void metadataAndSysNameTheTypes() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

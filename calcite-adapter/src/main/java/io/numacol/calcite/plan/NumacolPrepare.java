@@ -150,7 +150,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 if (!(root.rel instanceof NumacolToEnumerableConverter converter) || !root.isRefTrivial()
                         || root.kind.belongsTo(SqlKind.DML)) {
                     PlanCache.planned(root.rel, true);
-                    return super.implement(root);
+                    return super.implement(root.withRel(CheckedArithmetic.apply(root.rel)));
                 }
                 PlanCache.planned(root.rel, false);
                 Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
