@@ -65,6 +65,12 @@ class RandomDifferentialTest {
             super("more than " + MAX_ROWS + " rows");
         }
     }
+    /**
+     * What each engine may hold: the machine's 80% that both take by default let one query's
+     * intermediate (DuckDB's or numacol's) grow until the kernel killed the tester at 18 GB.
+     * Past it, DuckDB's error is its own, numacol's an OUT_OF_MEMORY failure.
+     */
+    private static final String ENGINE_MEMORY = System.getProperty("random.engineMemory", "3GB");
     private static final String REPLAY = System.getProperty("random.replay");
     /** With {@code random.replay}: this query instead of the generated one. */
     private static final String SQL = System.getProperty("random.sql");
@@ -327,9 +333,13 @@ class RandomDifferentialTest {
         Engines(RandomSchema schema) throws SQLException {
             SplittableRandom random = new SplittableRandom(schema.seed);
             url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5)
-                    + (random.nextInt(4) == 0 ? ";planCache=false" : ""); // a quarter of the schemas plan every statement
+                    + (random.nextInt(4) == 0 ? ";planCache=false" : "") // a quarter of the schemas plan every statement
+                    + ";memoryLimit=" + ENGINE_MEMORY;
             numacol = DriverManager.getConnection(url);
             duckdb = DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement s = duckdb.createStatement()) {
+                s.execute("SET memory_limit = '" + ENGINE_MEMORY + "'");
+            }
             schema.load(numacol);
             schema.load(duckdb);
             this.schema = schema;
