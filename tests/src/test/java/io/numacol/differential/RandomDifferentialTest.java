@@ -433,9 +433,9 @@ class RandomDifferentialTest {
          * Whether answers that differ under a LIMIT differ only in which of some doubles a last bit
          * apart make the cut: the answers without the LIMIT agree (near ties ordered either way,
          * see {@link #compare}), and each engine's rows are those of its unlimited answer at the
-         * OFFSET, but for such ties. An AVG of DECIMALs is such a double (22.1 over one row, 22.099999999999998 over
-         * three, also in DuckDB, which gave 22.1 for all in another form of the query), and the
-         * rows after the cut hold the rest of the tie.
+         * OFFSET, but for such ties. An AVG of DECIMALs is such a double (22.1 over one row,
+         * 22.099999999999998 over three, also in DuckDB, which gave 22.1 for all in another form
+         * of the query), and the rows after the cut hold the rest of the tie.
          */
         private boolean nearTieAtLimit(String sql, List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
             java.util.regex.Matcher m = LIMIT.matcher(sql);

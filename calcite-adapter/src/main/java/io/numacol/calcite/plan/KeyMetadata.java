@@ -206,15 +206,21 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
         for (int column : columns) {
             if (column >= groups) {
                 AggregateCall call = aggregate.getAggCallList().get(column - groups);
-                if (!call.hasFilter() && call.getArgList().size() == 1 && switch (call.getAggregation().getKind()) {
-                    case MIN, MAX, ANY_VALUE -> true;
-                    default -> false;
-                } && Boolean.TRUE.equals(mq.areColumnsUnique(aggregate.getInput(), inputKeys.set(call.getArgList().get(0)), ignoreNulls))) {
+                if (passesThrough(call)
+                        && Boolean.TRUE.equals(mq.areColumnsUnique(aggregate.getInput(), inputKeys.set(call.getArgList().get(0)), ignoreNulls))) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** Whether every value of {@code call} is its argument's value in some row of the group. */
+    private static boolean passesThrough(AggregateCall call) {
+        return !call.hasFilter() && call.getArgList().size() == 1 && switch (call.getAggregation().getKind()) {
+            case MIN, MAX, ANY_VALUE -> true;
+            default -> false;
+        };
     }
 
     private static boolean unique(List<TablePart> parts, int column) {
