@@ -409,6 +409,11 @@ class RandomDifferentialTest {
                         return new Outcome(Kind.OUT_OF_MEMORY, message(e));
                     }
                 }
+                if (isOverflow(e) && unoptimizedDuckDbRows(sql) == null) {
+                    // engine-defined: DuckDB's optimizer rewrote away the arithmetic that overflows
+                    // (-x >= -1 as x <= 1 where x holds SMALLINT's -32768); evaluated, it fails too
+                    return new Outcome(Kind.BOTH_ERROR, message(e) + " (DuckDB too, without its optimizer)");
+                }
                 // an AssertionError is numacol's own check (tests run with -ea; Calcite's assertions are off, see the pom)
                 return new Outcome(isTimeout(e) ? Kind.TIMEOUT : Kind.NUMACOL_ERROR, message(e));
             }
@@ -493,6 +498,15 @@ class RandomDifferentialTest {
         out.addAll(kept);
         out.addAll(all.subList(Math.min(offset + limit, all.size()), all.size()));
         return out;
+    }
+
+    private static boolean isOverflow(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("overflow")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isTimeout(Throwable e) {

@@ -159,8 +159,9 @@ final class RandomSchema {
             };
             boolean edge = random.nextInt(40) == 0;
             switch (column.type()) {
+                // not SMALLINT's -32768: whether -x fails then depends on the order the engines evaluate in
                 case INT -> p.setLong(index, !edge ? draw : column.sqlType().equals("SMALLINT")
-                        ? new long[]{0, -1, Short.MAX_VALUE, Short.MIN_VALUE}[random.nextInt(4)]
+                        ? new long[]{0, -1, Short.MAX_VALUE, -Short.MAX_VALUE}[random.nextInt(4)]
                         : new long[]{0, -1, 99999, -100000}[random.nextInt(4)]);
                 case DEC -> {
                     int scale = Integer.parseInt(column.sqlType().replaceAll(".*,(\\d+)\\)", "$1"));
