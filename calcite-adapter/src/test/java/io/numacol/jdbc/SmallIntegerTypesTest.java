@@ -104,8 +104,9 @@ class SmallIntegerTypesTest {
     }
 
     /**
-     * Arithmetic under a window function runs in Calcite's generated code, which added Java ints
-     * and shorts and wrapped: 2000000000 + 2000000000 gave -294967296 ({@code CheckedArithmetic}).
+     * Arithmetic under a window function, and window sums, run in Calcite's generated code, which
+     * added Java ints and shorts and wrapped: 2000000000 + 2000000000 gave -294967296 ({@code
+     * CheckedArithmetic}).
      */
     @Test
     void integerArithmeticThatCalciteRunsFailsOnOverflowAsNumacolsDoes() throws SQLException {
@@ -121,6 +122,12 @@ class SmallIntegerTypesTest {
             }
             assertThat(rows(s, "SELECT i - 1, s * 1, -s, i / 2, ROW_NUMBER() OVER (ORDER BY id) FROM t"))
                     .containsExactly(List.of(1999999999, 30000, (short) -30000, 1000000000, 1L));
+            // window sums: Calcite's window code added in the result's type and wrapped
+            s.execute("INSERT INTO t VALUES (2, 2000000000, 30000, 1)");
+            assertThatThrownBy(() -> rows(s, "SELECT SUM(i) OVER () FROM t")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("out of range");
+            assertThat(rows(s, "SELECT SUM(s) OVER (), SUM(i) OVER (PARTITION BY id), AVG(i) OVER (PARTITION BY id) FROM t ORDER BY id"))
+                    .containsExactly(List.of(60000L, 2000000000, 2000000000), List.of(60000L, 2000000000, 2000000000));
         }
     }
 

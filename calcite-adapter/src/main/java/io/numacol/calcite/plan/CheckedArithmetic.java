@@ -6,8 +6,15 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexWindow;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+
+import java.util.List;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
@@ -32,6 +39,51 @@ public final class CheckedArithmetic {
                 return node instanceof EnumerableRel ? node.accept(checked) : node;
             }
         });
+    }
+
+    /**
+     * {@code plan} with window sums of TINYINT, SMALLINT and INTEGER values summed as BIGINTs and
+     * cast back (a checked cast): Calcite's window code adds in the result's Java type and
+     * wrapped ({@code SUM(i) OVER ()} of two 2000000000s gave -294967296); numacol has no
+     * window operator of its own. Run on the plan as converted, before planning.
+     */
+    public static RelNode wideWindowSums(RelNode plan) {
+        RexShuttle wide = new WideWindowSums(plan.getCluster().getRexBuilder());
+        return plan.accept(new RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                return super.visit(other).accept(wide);
+            }
+        });
+    }
+
+    private static final class WideWindowSums extends RexShuttle {
+        private final RexBuilder builder;
+
+        WideWindowSums(RexBuilder builder) {
+            this.builder = builder;
+        }
+
+        @Override
+        public RexNode visitOver(RexOver over) {
+            RexOver visited = (RexOver) super.visitOver(over);
+            boolean sum = visited.getKind() == SqlKind.SUM || visited.getKind() == SqlKind.SUM0;
+            SqlTypeName type = visited.getType().getSqlTypeName();
+            if (!sum || !(type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT || type == SqlTypeName.INTEGER)) {
+                return visited;
+            }
+            RelDataTypeFactory types = builder.getTypeFactory();
+            List<RexNode> arguments = visited.getOperands().stream()
+                    .map(a -> builder.makeCast(types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT),
+                            a.getType().isNullable()), a))
+                    .toList();
+            RexWindow window = visited.getWindow();
+            RexNode wide = builder.makeOver(types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT),
+                            visited.getType().isNullable()), visited.getAggOperator(), arguments, window.partitionKeys,
+                    window.orderKeys, window.getLowerBound(), window.getUpperBound(), window.getExclude(), window.isRows(),
+                    true, false, visited.isDistinct(), visited.ignoreNulls());
+            return builder.makeCast(visited.getType(), wide);
+        }
     }
 
     private static final class Checked extends RexShuttle {

@@ -241,7 +241,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         // becomes a SELECT), and a second conversion must start from what it returned
                         SqlNode validated = needsValidation ? validator.validate(query) : query;
                         try {
-                            return super.convertQuery(validated, false, top);
+                            RelRoot root = super.convertQuery(validated, false, top);
+                            return root.withRel(CheckedArithmetic.wideWindowSums(root.rel));
                         } catch (AssertionError e) {
                             if (!CalciteDefects.isNullComparisonInPredicates(e)) {
                                 throw e;
