@@ -3,19 +3,20 @@ package io.numacol.calcite.plan;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 
 import java.util.List;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
  * Integer arithmetic that Calcite's generated code runs is checked for overflow: numacol's own
@@ -62,6 +63,12 @@ public final class CheckedArithmetic {
 
         WideWindowSums(RexBuilder builder) {
             this.builder = builder;
+        }
+
+        @Override
+        public RexNode visitSubQuery(RexSubQuery subQuery) {
+            RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+            return visited.clone(wideWindowSums(visited.rel));
         }
 
         @Override
