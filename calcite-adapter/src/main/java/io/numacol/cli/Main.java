@@ -2,6 +2,7 @@ package io.numacol.cli;
 
 import io.numacol.database.Database;
 import io.numacol.jdbc.NumacolDriver;
+import io.numacol.scan.ScanKernels;
 import io.numacol.tpch.TpchLoader;
 import io.numacol.tpch.TpchQuery;
 
@@ -40,7 +41,7 @@ public final class Main {
         String url = "jdbc:numacol:;topology=" + options.topology;
         try (Connection connection = DriverManager.getConnection(url); Statement s = connection.createStatement()) {
             Database db = NumacolDriver.database(connection);
-            System.out.printf("numacol %s: %s, scan kernel %s%n", url, db.topology(), io.numacol.scan.ScanKernels.get());
+            System.out.printf("numacol %s: %s, scan kernel %s%n", url, db.topology(), ScanKernels.get());
 
             TpchLoader.LoadResult load = TpchLoader.load(db, options.scaleFactor);
             System.out.printf("%nloaded TPC-H at scale factor %s: %,d rows in %,.1f s (%,.0f rows/s)%n",

@@ -3,7 +3,9 @@ package io.numacol.exec;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.StorageKind;
 
+import java.time.LocalDate;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * One output column of a {@link PlanNode.Project}: an input column, a constant, arithmetic that
@@ -68,7 +70,7 @@ public sealed interface ChunkExpr {
 
         /** {@code epochDay} shifted. */
         long of(long epochDay) {
-            long shifted = months == 0 ? epochDay : java.time.LocalDate.ofEpochDay(epochDay).plusMonths(months).toEpochDay();
+            long shifted = months == 0 ? epochDay : LocalDate.ofEpochDay(epochDay).plusMonths(months).toEpochDay();
             return shifted + days;
         }
     }
@@ -86,7 +88,7 @@ public sealed interface ChunkExpr {
             if (conditions.size() != values.size() || conditions.isEmpty()) {
                 throw new IllegalArgumentException("a CASE needs a value for each of its conditions, at least one");
             }
-            for (ChunkExpr v : java.util.stream.Stream.concat(values.stream(), java.util.stream.Stream.of(otherwise)).toList()) {
+            for (ChunkExpr v : Stream.concat(values.stream(), Stream.of(otherwise)).toList()) {
                 if (v.type().storageKind() != type.storageKind() || v.type().scale() != type.scale()) {
                     throw new IllegalArgumentException("a CASE of " + type + " cannot take a value of " + v.type());
                 }

@@ -15,6 +15,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -47,7 +49,7 @@ public sealed interface ColumnFilter {
     /** Strings that start with {@code prefix} ({@code LIKE 'abc%'}): one vid range of a part's sorted dictionary. */
     record Prefix(int column, String prefix) implements ColumnFilter {
         public Prefix {
-            java.util.Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(prefix, "prefix");
         }
     }
 
@@ -137,7 +139,7 @@ public sealed interface ColumnFilter {
         return switch (this) {
             case And a -> {
                 // ranges of one column intersect (x >= 5 AND x < 9), they are not independent
-                Map<Integer, VidRange> ranges = new java.util.TreeMap<>();
+                Map<Integer, VidRange> ranges = new TreeMap<>();
                 double share = 1;
                 for (ColumnFilter f : a.filters()) {
                     if (f instanceof Range r) {
@@ -232,7 +234,7 @@ public sealed interface ColumnFilter {
         };
     }
 
-    private static PartFilter leaf(TablePart part, int column, java.util.function.Function<Dictionary, VidPredicate> f) {
+    private static PartFilter leaf(TablePart part, int column, Function<Dictionary, VidPredicate> f) {
         Column c = part.column(column);
         return new PartFilter.Leaf(c.indexVector(), f.apply(c.dictionary()));
     }

@@ -2,6 +2,7 @@ package io.numacol.exec;
 
 import io.numacol.storage.StorageKind;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -79,9 +80,9 @@ final class ConditionKernel {
                     long[] longs = o == left ? leftConstant : rightConstant;
                     double[] doubles = o == left ? leftDouble : rightDouble;
                     if (k.stored() instanceof Long v) {
-                        java.util.Arrays.fill(longs, v);
+                        Arrays.fill(longs, v);
                     } else if (k.stored() instanceof Double v) {
-                        java.util.Arrays.fill(doubles, v);
+                        Arrays.fill(doubles, v);
                     }
                 }
             }
@@ -92,7 +93,7 @@ final class ConditionKernel {
         byte[] eval(Chunk chunk) {
             int n = chunk.size;
             if (nullConstant) {
-                java.util.Arrays.fill(out, 0, n, U);
+                Arrays.fill(out, 0, n, U);
                 return out;
             }
             int column = left instanceof RowPredicate.ColumnOperand c ? c.column() : ((RowPredicate.ColumnOperand) right).column();

@@ -1,6 +1,7 @@
 package io.numacol.exec;
 
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
 import io.numacol.storage.StringDictionary;
 
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class GroupTable implements ChunkSink {
             ColumnType out = plan.types().get(plan.keys().length + i);
             accs[i] = switch (call.kind()) {
                 case COUNT_STAR, COUNT -> new CountAcc(call.input());
-                case SUM, SUM0 -> out.storageKind() == io.numacol.storage.StorageKind.DOUBLE
+                case SUM, SUM0 -> out.storageKind() == StorageKind.DOUBLE
                         ? new DoubleSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0)
                         : new LongSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0, out);
                 case MIN, MAX -> new ExtremeAcc(call.input(), out, call.kind() == PlanNode.AggregateKind.MIN ? 1 : -1);

@@ -7,6 +7,7 @@ import io.numacol.storage.LongDictionary;
 import io.numacol.storage.StringDictionary;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /**
  * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
@@ -33,7 +34,7 @@ public final class InternalValues {
     public static long toStored(ColumnType type, Object value) {
         return switch (value) {
             case Boolean b -> b ? 1 : 0;
-            case BigDecimal d -> d.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+            case BigDecimal d -> d.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
             case Number n -> type.scale() == 0 ? n.longValue()
                     : BigDecimal.valueOf(n.longValue()).setScale(type.scale()).unscaledValue().longValueExact();
             default -> throw new IllegalArgumentException(value + " is not an internal value of " + type);

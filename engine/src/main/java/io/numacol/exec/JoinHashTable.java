@@ -1,7 +1,12 @@
 package io.numacol.exec;
 
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
+
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -53,11 +58,11 @@ final class JoinHashTable {
         this.pages = store.pages().toArray(Chunk[]::new);
         this.keys = keys.clone();
         this.nullsEqual = nullsEqual.clone();
-        List<io.numacol.storage.ColumnType> types = store.types();
+        List<ColumnType> types = store.types();
         this.columnAt = new int[types.size()];
         int width = 2;
         for (int c = 0; c < types.size(); c++) {
-            if (types.get(c).storageKind() != io.numacol.storage.StorageKind.STRING) {
+            if (types.get(c).storageKind() != StorageKind.STRING) {
                 columnAt[c] = width++;
             }
         }
@@ -170,7 +175,7 @@ final class JoinHashTable {
      * The layout of plain reads and writes: every long is aligned, and without the alignment
      * check that an aligned layout makes on each access the probe's loops run as on a long[].
      */
-    private static final java.lang.foreign.ValueLayout.OfLong LONG = JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = JAVA_LONG_UNALIGNED;
     /** A bucket without rows: row -1 (row numbers stay below 2^29, so no entry's low half is -1). */
     private static final long EMPTY = -1L;
 
@@ -268,7 +273,7 @@ final class JoinHashTable {
 
     /** Flags the rows of {@code chunk} whose keys can match nothing: a key is NULL, but for IS NOT DISTINCT FROM keys. */
     static void unmatchable(Chunk chunk, int[] keys, boolean[] nullsEqual, boolean[] out) {
-        java.util.Arrays.fill(out, 0, chunk.size, false);
+        Arrays.fill(out, 0, chunk.size, false);
         for (int i = 0; i < keys.length; i++) {
             boolean[] nulls = chunk.nulls[keys[i]];
             if (!nullsEqual[i] && nulls != null) {
@@ -285,7 +290,7 @@ final class JoinHashTable {
      */
     static void hashes(Chunk chunk, int[] keys, long[] out) {
         int n = chunk.size;
-        java.util.Arrays.fill(out, 0, n, 0x9E3779B97F4A7C15L);
+        Arrays.fill(out, 0, n, 0x9E3779B97F4A7C15L);
         for (int k : keys) {
             boolean[] nulls = chunk.nulls[k];
             switch (chunk.types[k].storageKind()) {

@@ -4,6 +4,7 @@ import io.numacol.storage.Column;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.LongDictionary;
+import io.numacol.storage.StorageKind;
 import io.numacol.storage.StringDictionary;
 
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
 
 /**
  * The distinct values of one key column of a hash join's build side, which rows of the probe
@@ -61,7 +63,7 @@ final class KeyFilter {
 
     /** The values of column {@code column} of {@code rows}' pages that are not NULL. */
     static KeyFilter of(List<Chunk> pages, int column, ColumnType type, long rows) {
-        if (type.storageKind() == io.numacol.storage.StorageKind.STRING) {
+        if (type.storageKind() == StorageKind.STRING) {
             Set<String> values = new HashSet<>();
             for (Chunk page : pages) {
                 for (int r = 0; r < page.size; r++) {
@@ -72,7 +74,7 @@ final class KeyFilter {
             }
             return new KeyFilter(type, null, 0, null, false, values, values.size());
         }
-        if (type.storageKind() == io.numacol.storage.StorageKind.LONG) {
+        if (type.storageKind() == StorageKind.LONG) {
             KeyFilter dense = dense(pages, column, type, rows);
             if (dense != null) {
                 return dense;
@@ -167,7 +169,7 @@ final class KeyFilter {
 
     /** Whether {@link #vidStates} can take a column of this storage kind (a DOUBLE's keys are normalized bits: no). */
     boolean testsVids() {
-        return type.storageKind() != io.numacol.storage.StorageKind.DOUBLE;
+        return type.storageKind() != StorageKind.DOUBLE;
     }
 
     /**
@@ -215,7 +217,7 @@ final class KeyFilter {
     }
 
     /** Calls {@code action} with each LONG key. */
-    private void forEachLong(java.util.function.LongConsumer action) {
+    private void forEachLong(LongConsumer action) {
         if (bits != null) {
             for (int w = 0; w < bits.length; w++) {
                 for (long word = bits[w]; word != 0; word &= word - 1) {
@@ -256,7 +258,7 @@ final class KeyFilter {
 
     /** A LONG value, or a DOUBLE's bits with 0.0 and -0.0 alike. */
     private static long bits(Chunk chunk, int column, int row) {
-        if (chunk.types[column].storageKind() == io.numacol.storage.StorageKind.LONG) {
+        if (chunk.types[column].storageKind() == StorageKind.LONG) {
             return chunk.longs[column][row];
         }
         double d = chunk.doubles[column][row];

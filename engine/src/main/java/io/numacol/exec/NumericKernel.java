@@ -4,8 +4,10 @@ import io.numacol.exec.NumericExpr.BeyondLong;
 import io.numacol.exec.NumericExpr.Type;
 import io.numacol.storage.IndexVector;
 
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * A {@link NumericExpr} compiled for one task: each node evaluates the rows of a
@@ -109,7 +111,7 @@ abstract sealed class NumericKernel {
      * only when one fails does this look again, since a NULL row's value is computed from zeros
      * and may overflow where no SQL value does.
      */
-    final boolean anyNotNull(ColumnVectors batch, java.util.function.IntPredicate bad) {
+    final boolean anyNotNull(ColumnVectors batch, IntPredicate bad) {
         boolean[] nulls = nulls(batch);
         for (int i = 0, n = batch.size(); i < n; i++) {
             if ((nulls == null || !nulls[i]) && bad.test(i)) {
@@ -205,8 +207,8 @@ abstract sealed class NumericKernel {
             return scaled != Long.MIN_VALUE || b != -1;
         }
 
-        private java.math.BigInteger wideQuotient(long a, long b) {
-            return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(factor)).divide(java.math.BigInteger.valueOf(b));
+        private BigInteger wideQuotient(long a, long b) {
+            return BigInteger.valueOf(a).multiply(BigInteger.valueOf(factor)).divide(BigInteger.valueOf(b));
         }
 
         @Override

@@ -22,7 +22,10 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -236,8 +239,8 @@ public final class PipelineExecutor {
          */
         private RowStore aggregate(PlanNode.Aggregate aggregate) {
             Pipeline input = compile(aggregate.input());
-            Map<Thread, GroupTable> byWorker = new java.util.concurrent.ConcurrentHashMap<>();
-            java.util.Queue<GroupTable> full = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            Map<Thread, GroupTable> byWorker = new ConcurrentHashMap<>();
+            Queue<GroupTable> full = new ConcurrentLinkedQueue<>();
             run(input.as(TaskClass.AGGREGATE), () -> (ChunkSink) chunk -> {
                 GroupTable local = byWorker.computeIfAbsent(Thread.currentThread(), t -> new GroupTable(aggregate, reservation));
                 local.accept(chunk);

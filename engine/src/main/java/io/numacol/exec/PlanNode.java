@@ -1,12 +1,14 @@
 package io.numacol.exec;
 
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A tree of numacol operators over columnar {@link Chunk}s, which {@link PipelineExecutor} cuts
@@ -40,7 +42,7 @@ public sealed interface PlanNode {
      * {@link QueryExecutor} runs on vids), as internal Java values (see {@link InternalValues})
      * of {@code types}.
      */
-    record Rows(List<ColumnType> types, java.util.function.Supplier<List<Object[]>> rows, String description) implements PlanNode {
+    record Rows(List<ColumnType> types, Supplier<List<Object[]>> rows, String description) implements PlanNode {
         public Rows {
             types = List.copyOf(types);
         }
@@ -237,9 +239,9 @@ public sealed interface PlanNode {
                 AggregateCall call = calls.get(i);
                 ColumnType out = types.get(keys.length + i);
                 boolean fits = switch (call.kind()) {
-                    case COUNT_STAR, COUNT -> out.storageKind() == io.numacol.storage.StorageKind.LONG && out.scale() == 0;
+                    case COUNT_STAR, COUNT -> out.storageKind() == StorageKind.LONG && out.scale() == 0;
                     case SUM, SUM0 -> in.get(call.input()).storageKind() == out.storageKind()
-                            && in.get(call.input()).storageKind() != io.numacol.storage.StorageKind.STRING
+                            && in.get(call.input()).storageKind() != StorageKind.STRING
                             && in.get(call.input()).scale() == out.scale();
                     case MIN, MAX -> in.get(call.input()).storageKind() == out.storageKind() && in.get(call.input()).scale() == out.scale();
                 };

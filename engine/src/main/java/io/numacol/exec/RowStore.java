@@ -4,6 +4,7 @@ import io.numacol.scheduler.Affinity;
 import io.numacol.storage.ColumnType;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -129,7 +130,7 @@ final class RowStore implements ChunkSink {
         }
         boolean[] nulls = from.nulls[c];
         if (nulls == null) {
-            java.util.Arrays.fill(to.nulls[c], toRow, toRow + n, false);
+            Arrays.fill(to.nulls[c], toRow, toRow + n, false);
         } else {
             System.arraycopy(nulls, fromRow, to.nulls[c], toRow, n);
         }

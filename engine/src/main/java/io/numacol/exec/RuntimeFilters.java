@@ -1,5 +1,10 @@
 package io.numacol.exec;
 
+import io.numacol.storage.StorageKind;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
 /**
  * Pushes a hash join's {@link KeyFilter} into its probe side, as deep as the key column can be
  * followed: through filters, column projections and sorts without a limit, into the group keys
@@ -20,13 +25,13 @@ final class RuntimeFilters {
      * breaker, or null when no breaker is passed; {@code keys} is only made in the first case.
      * Nodes {@code shared} with other parts of the plan are filtered above, never rebuilt.
      */
-    static PlanNode push(PlanNode probe, int column, java.util.function.Supplier<KeyFilter> keys,
-                         java.util.function.Predicate<PlanNode> shared, long buildRows) {
+    static PlanNode push(PlanNode probe, int column, Supplier<KeyFilter> keys,
+                         Predicate<PlanNode> shared, long buildRows) {
         Pushed planned = into(probe, column, null, shared);
         // the scan tests each distinct value it meets once: it pays where values repeat (lineitem's
         // order and supplier keys), not on a unique column, where the probe's lookup is as cheap
         boolean fewAtScan = planned.scanValues > 2 * buildRows && 2 * planned.scanValues <= planned.scanRows
-                && probe.types().get(column).storageKind() != io.numacol.storage.StorageKind.DOUBLE;
+                && probe.types().get(column).storageKind() != StorageKind.DOUBLE;
         if (!planned.belowBreaker && !fewAtScan) {
             return null;
         }
@@ -54,7 +59,7 @@ final class RuntimeFilters {
         return scan.table().parts().stream().mapToLong(p -> p.column(tableColumn).dictionary().size()).sum();
     }
 
-    private static Pushed into(PlanNode node, int column, KeyFilter keys, java.util.function.Predicate<PlanNode> shared) {
+    private static Pushed into(PlanNode node, int column, KeyFilter keys, Predicate<PlanNode> shared) {
         Pushed here = new Pushed(new PlanNode.Filter(node, new RowPredicate.InKeys(column, keys)), false);
         if (shared.test(node) && !(node instanceof PlanNode.Scan)) {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered

@@ -1,5 +1,7 @@
 package io.numacol.scan;
 
+import io.numacol.storage.VidRange;
+
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -14,7 +16,7 @@ public sealed interface VidPredicate permits VidPredicate.Between, VidPredicate.
     }
 
     /** The predicate for a dictionary's answer to a value range. */
-    static Between of(io.numacol.storage.VidRange vids) {
+    static Between of(VidRange vids) {
         return vids.isEmpty() ? new Between(1, 0) : new Between(vids.first(), vids.last());
     }
 
@@ -89,7 +91,7 @@ public sealed interface VidPredicate permits VidPredicate.Between, VidPredicate.
                     vids[n++] = (w << 5) + Integer.numberOfTrailingZeros(x);
                 }
             }
-            return new VidSet(vids, java.util.Arrays.copyOf(bitmap, last + 1));
+            return new VidSet(vids, Arrays.copyOf(bitmap, last + 1));
         }
 
         public int size() {

@@ -6,6 +6,7 @@ import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
@@ -124,7 +125,7 @@ public final class Scheduler implements AutoCloseable {
     private WorkerGroup[] stealOrderRemote(WorkerGroup g) {
         int nodes = topology.nodeCount();
         NumaNode home = topology.node(g.node);
-        return java.util.Arrays.stream(groups).filter(o -> o.node != g.node)
+        return Arrays.stream(groups).filter(o -> o.node != g.node)
                 .sorted(Comparator.comparingInt((WorkerGroup o) -> home.distanceTo(o.node))
                         .thenComparingInt(o -> Math.floorMod(o.node - g.node, nodes))
                         .thenComparingInt(o -> Math.floorMod(o.indexInNode - g.indexInNode, config.groupsPerNode())))

@@ -1,6 +1,7 @@
 package io.numacol.storage;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * UTF-8 as numacol stores strings. Byte order of UTF-8 is Unicode code point order, which differs
@@ -25,7 +26,7 @@ final class Utf8 {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 throw new IllegalArgumentException(Describe.value(s) + " has an unpaired surrogate U+"
-                        + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT) + " at index " + i
+                        + Integer.toHexString(c).toUpperCase(Locale.ROOT) + " at index " + i
                         + ": it is not valid Unicode and has no UTF-8 encoding");
             }
         }

@@ -21,6 +21,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Functions numacol puts into the plans Calcite runs, in place of Calcite's own where those fail
@@ -36,7 +37,7 @@ public final class PlanFunctions {
     }
 
     private static SqlUserDefinedFunction function(String method) {
-        return new SqlUserDefinedFunction(new SqlIdentifier("$NUMACOL_" + method.toUpperCase(java.util.Locale.ROOT), SqlParserPos.ZERO),
+        return new SqlUserDefinedFunction(new SqlIdentifier("$NUMACOL_" + method.toUpperCase(Locale.ROOT), SqlParserPos.ZERO),
                 SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, InferTypes.RETURN_TYPE, null,
                 ScalarFunctionImpl.create(PlanFunctions.class, method));
     }

@@ -8,6 +8,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
 
@@ -44,7 +45,7 @@ public final class NumacolJoin extends Join implements NumacolRel {
                 buildLeft);
         if ((!conditionExpr.equals(getCondition()) || joinType != getJoinType()) && !NumacolRules.runs(copy)) {
             // Calcite's rules rewrite joins: what the pipeline executor cannot run becomes a logical join
-            return org.apache.calcite.rel.logical.LogicalJoin.create(left, right, List.of(), conditionExpr, java.util.Set.of(), joinType);
+            return LogicalJoin.create(left, right, List.of(), conditionExpr, Set.of(), joinType);
         }
         return copy;
     }

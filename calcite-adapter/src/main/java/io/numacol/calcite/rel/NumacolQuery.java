@@ -6,24 +6,28 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.AggregateCall;
 import io.numacol.exec.Aggregation;
 import io.numacol.exec.ColumnFilter;
+import io.numacol.exec.Ordering;
 import io.numacol.exec.PipelineExecutor;
 import io.numacol.exec.PlanNode;
-import io.numacol.exec.Ordering;
 import io.numacol.exec.Projection;
 import io.numacol.exec.QueryExecutor;
 import io.numacol.exec.QueryPlan;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -34,9 +38,14 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.WeakHashMap;
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -88,7 +97,7 @@ public final class NumacolQuery {
             r = sort.getInput();
         }
         if (r instanceof NumacolAggregate agg) {
-            if (agg.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE
+            if (agg.getGroupType() != Aggregate.Group.SIMPLE
                     || !agg.getAggCallList().stream().allMatch(NumacolRules::supported)
                     || (agg.getInput() instanceof NumacolProject p
                     && !agg.getGroupSet().asList().stream().allMatch(k -> p.getProjects().get(k) instanceof RexInputRef))) {
@@ -260,7 +269,7 @@ public final class NumacolQuery {
     private List<Object[]> whole(QueryPlan plan, DataContext root) {
         if (plan == null) {
             QueryCancel stop = QueryCancel.of(root);
-            PlanNode tree = compile(pipelineTree, root, new java.util.HashMap<>());
+            PlanNode tree = compile(pipelineTree, root, new HashMap<>());
             return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler(), table.database().memory()).execute(tree, stop::shouldStop));
         }
         return run(plan, root);
@@ -359,7 +368,7 @@ public final class NumacolQuery {
      * Each subtree's text, made once per subtree rather than at each execution of a prepared or
      * cached plan (rels are equal only to themselves, so the map holds each plan's own nodes).
      */
-    private static final Map<RelNode, String> SHAPES = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private static final Map<RelNode, String> SHAPES = Collections.synchronizedMap(new WeakHashMap<>());
 
     /** A tree of numacol operators as the pipeline executor's plan, filters bound to {@code root}'s parameters. */
     private static PlanNode compile(RelNode rel, DataContext root, Map<String, PlanNode> compiled) {
@@ -398,7 +407,7 @@ public final class NumacolQuery {
                 }
                 List<ColumnType> types = input.types();
                 yield new PlanNode.Project(input, project.getProjects().stream()
-                        .map(e -> java.util.Objects.requireNonNull(RowExpressions.chunkExpr(e, types, root), e::toString)).toList());
+                        .map(e -> Objects.requireNonNull(RowExpressions.chunkExpr(e, types, root), e::toString)).toList());
             }
             case NumacolJoin join -> {
                 JoinInfo info = join.analyzeCondition();
@@ -473,12 +482,12 @@ public final class NumacolQuery {
         while (input instanceof NumacolFilter f) {
             input = f.getInput();
         }
-        io.numacol.storage.Table table = ((NumacolTableScan) input).numacolTable().table();
+        Table table = ((NumacolTableScan) input).numacolTable().table();
         double groups = 1;
-        try (io.numacol.storage.TableSnapshot snapshot = table.snapshot()) {
+        try (TableSnapshot snapshot = table.snapshot()) {
             for (int key : keys) {
                 int largest = 1;
-                for (io.numacol.storage.TablePart part : snapshot.parts()) {
+                for (TablePart part : snapshot.parts()) {
                     largest = Math.max(largest, part.column(key).dictionary().size());
                 }
                 groups *= largest;
@@ -499,7 +508,7 @@ public final class NumacolQuery {
     }
 
     /** The types of a table's columns, which its filters' column numbers index. */
-    static List<ColumnType> columnTypes(io.numacol.storage.Table table) {
+    static List<ColumnType> columnTypes(Table table) {
         return table.schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
     }
 
@@ -521,10 +530,10 @@ public final class NumacolQuery {
     }
 
     /** Statement.cancel() sets Calcite's flag; setQueryTimeout only leaves a timeout in the context: say which. */
-    private static <T> T cancellable(QueryCancel stop, java.util.function.Supplier<T> work) {
+    private static <T> T cancellable(QueryCancel stop, Supplier<T> work) {
         try {
             return work.get();
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             if (stop.timedOut()) {
                 stop.check();
             }

@@ -1,48 +1,50 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.calcite.SqlTypes;
+import io.numacol.exec.PlanNode;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.metadata.RelMdCollation;
+import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.metadata.RelMdCollation;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
-import org.apache.calcite.rel.logical.LogicalAggregate;
-import org.apache.calcite.rel.core.JoinInfo;
-import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rel.logical.LogicalJoin;
-import org.apache.calcite.rel.metadata.RelMetadataQuery;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import io.numacol.exec.PlanNode;
-import org.apache.calcite.rel.logical.LogicalProject;
-import org.apache.calcite.rel.logical.LogicalSort;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.plan.volcano.RelSubset;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -237,7 +239,7 @@ public final class NumacolRules {
                         && project.getProjects().stream().allMatch(e -> RowExpressions.chunkExpr(e, types) != null);
             }
             case NumacolAggregate agg -> pipelined(agg.getInput()) && agg.getGroupType() == Aggregate.Group.SIMPLE
-                    && RowExpressions.chunkTypes(agg).stream().allMatch(java.util.Objects::nonNull)
+                    && RowExpressions.chunkTypes(agg).stream().allMatch(Objects::nonNull)
                     && agg.getAggCallList().stream().allMatch(c -> !c.isDistinct() && supported(c.filterArg < 0 ? c
                     : c.withFilter(-1)));
             default -> false;
@@ -270,7 +272,7 @@ public final class NumacolRules {
      * keys reached partsupp's two scans.
      */
     public static RelNode chooseBuildSides(RelNode root) {
-        return root.accept(new org.apache.calcite.rel.RelHomogeneousShuttle() {
+        return root.accept(new RelHomogeneousShuttle() {
             @Override
             public RelNode visit(RelNode other) {
                 RelNode visited = super.visit(other);
@@ -458,7 +460,7 @@ public final class NumacolRules {
      * alternative, loses duplicate rows of a one-column side in RIGHT and FULL joins (it marks
      * matched rows in an identity set, and such rows are shared boxed values).
      */
-    static boolean runs(org.apache.calcite.rel.core.Join join) {
+    static boolean runs(Join join) {
         RelNode left = join.getLeft();
         RelNode right = join.getRight();
         JoinRelType type = join.getJoinType();
@@ -488,7 +490,7 @@ public final class NumacolRules {
     }
 
     /** What of a join's condition is not key equalities, SEARCH expanded, or null when nothing is. */
-    static RexNode residual(org.apache.calcite.rel.core.Join join, JoinInfo info) {
+    static RexNode residual(Join join, JoinInfo info) {
         if (info.isEqui()) {
             return null;
         }
@@ -627,7 +629,7 @@ public final class NumacolRules {
             if (columns != null) {
                 expanded = RelOptUtil.pushPastProject(expanded, columns);
             }
-            if (types.stream().allMatch(java.util.Objects::nonNull) && Predicates.supports(expanded, types)) {
+            if (types.stream().allMatch(Objects::nonNull) && Predicates.supports(expanded, types)) {
                 pushed.addAll(RelOptUtil.conjunctions(expanded));
             } else {
                 rest.add(conjunct);

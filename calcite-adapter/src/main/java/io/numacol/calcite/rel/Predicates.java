@@ -2,7 +2,9 @@ package io.numacol.calcite.rel;
 
 import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.ColumnFilter;
+import io.numacol.exec.LikePattern;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -18,11 +20,14 @@ import org.apache.calcite.util.NlsString;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.sql.Date;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Calendar;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Calcite conditions on a scan's columns as {@link ColumnFilter}s: comparisons with literals or
@@ -35,7 +40,7 @@ final class Predicates {
     }
 
     /** A comparison with NULL: unknown, so false, and NOT keeps it false. */
-    private static final java.util.function.Predicate<Object> UNKNOWN = v -> false;
+    private static final Predicate<Object> UNKNOWN = v -> false;
 
     private static ColumnFilter unknown(int column) {
         return new ColumnFilter.Matching(column, UNKNOWN, "unknown (NULL operand)");
@@ -96,7 +101,7 @@ final class Predicates {
                 }
                 if (!(ops.getFirst() instanceof RexInputRef ref) || !isValue(ops.get(1))
                         || (ops.size() > 2 && !isValue(ops.get(2)))
-                        || types.get(ref.getIndex()).storageKind() != io.numacol.storage.StorageKind.STRING) {
+                        || types.get(ref.getIndex()).storageKind() != StorageKind.STRING) {
                     return null;
                 }
                 ColumnFilter like = like(ref.getIndex(), ops, root);
@@ -146,7 +151,7 @@ final class Predicates {
             sub = RowExpressions.substring(a);
         }
         if (sub == null || !isValue(b) || types.get(sub[0]) == null
-                || types.get(sub[0]).storageKind() != io.numacol.storage.StorageKind.STRING) {
+                || types.get(sub[0]).storageKind() != StorageKind.STRING) {
             return null;
         }
         if (root == null) {
@@ -185,7 +190,7 @@ final class Predicates {
             return new ColumnFilter.Prefix(column, head); // 'abc%': a vid range of the sorted dictionary
         }
         // string searches rather than Calcite's regular expressions: Q13 tests 1.5 M distinct comments
-        java.util.function.Predicate<String> like = io.numacol.exec.LikePattern.compile(p, e);
+        Predicate<String> like = LikePattern.compile(p, e);
         return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'");
     }
 
@@ -246,7 +251,7 @@ final class Predicates {
                 && (!SqlTypeUtil.isNumeric(node.getType()) // a numeric CAST must not round: its value is its operand's
                 || RowExpressions.widening(((RexCall) node).getOperands().getFirst().getType(), node.getType())))
                 || (node instanceof RexCall c && (c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS
-                || c.getKind() == SqlKind.TIMES) && org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(c.getType())
+                || c.getKind() == SqlKind.TIMES) && SqlTypeUtil.isExactNumeric(c.getType())
                 && c.getOperands().stream().allMatch(Predicates::isValue));
     }
 
@@ -325,10 +330,10 @@ final class Predicates {
         return switch (value) {
             case DateString d -> d.getDaysSinceEpoch();
             case Integer days -> days;
-            case java.sql.Date d -> d.toLocalDate().toEpochDay();
+            case Date d -> d.toLocalDate().toEpochDay();
             case LocalDate d -> d.toEpochDay();
             case String s -> LocalDate.parse(s.trim()).toEpochDay();
-            case java.util.Calendar c -> DateString.fromCalendarFields(c).getDaysSinceEpoch();
+            case Calendar c -> DateString.fromCalendarFields(c).getDaysSinceEpoch();
             default -> throw new IllegalArgumentException("not a date: " + value + " (" + value.getClass().getName() + ")");
         };
     }

@@ -1,15 +1,23 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.exec.LikePattern;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFactoryImpl;
+import org.apache.calcite.util.NlsString;
 
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -24,8 +32,8 @@ import java.util.List;
  */
 final class RowConditions {
     /** Expands SEARCH (a CASE's condition comes unexpanded): its calls take their types from the Sarg's. */
-    private static final org.apache.calcite.rex.RexBuilder REX_BUILDER = new org.apache.calcite.rex.RexBuilder(
-            new org.apache.calcite.sql.type.SqlTypeFactoryImpl(io.numacol.calcite.NumacolTypeSystem.INSTANCE));
+    private static final RexBuilder REX_BUILDER = new RexBuilder(
+            new SqlTypeFactoryImpl(NumacolTypeSystem.INSTANCE));
 
     private RowConditions() {
     }
@@ -43,7 +51,7 @@ final class RowConditions {
         return p;
     }
 
-    static List<ColumnType> types(org.apache.calcite.rel.RelNode rel) {
+    static List<ColumnType> types(RelNode rel) {
         return RowExpressions.chunkTypes(rel);
     }
 
@@ -60,7 +68,7 @@ final class RowConditions {
         List<RexNode> ops = call.getOperands();
         switch (call.getKind()) {
             case SEARCH -> {
-                return translate(org.apache.calcite.rex.RexUtil.expandSearch(REX_BUILDER, null, call), types, root);
+                return translate(RexUtil.expandSearch(REX_BUILDER, null, call), types, root);
             }
             case AND, OR -> {
                 List<RowPredicate> parts = new ArrayList<>();
@@ -85,7 +93,7 @@ final class RowConditions {
             }
             case LIKE -> {
                 if (!(ops.getFirst() instanceof RexInputRef ref) || types.get(ref.getIndex()) == null
-                        || types.get(ref.getIndex()).storageKind() != io.numacol.storage.StorageKind.STRING
+                        || types.get(ref.getIndex()).storageKind() != StorageKind.STRING
                         || !ops.subList(1, ops.size()).stream().allMatch(Predicates::isValue)) {
                     return null;
                 }
@@ -199,7 +207,7 @@ final class RowConditions {
         RexNode aNull = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NULL, a);
         RexNode aValue = REX_BUILDER.makeCall(SqlStdOperatorTable.IS_NOT_NULL, a);
         RexNode equal = REX_BUILDER.makeCall(SqlStdOperatorTable.EQUALS, a, b);
-        if (b instanceof org.apache.calcite.rex.RexLiteral literal) {
+        if (b instanceof RexLiteral literal) {
             return literal.isNull() ? aNull : REX_BUILDER.makeCall(SqlStdOperatorTable.AND, aValue, equal);
         }
         if (!(b instanceof RexInputRef)) {
@@ -212,6 +220,6 @@ final class RowConditions {
     }
 
     private static String text(Object value) {
-        return value instanceof org.apache.calcite.util.NlsString n ? n.getValue() : value.toString();
+        return value instanceof NlsString n ? n.getValue() : value.toString();
     }
 }

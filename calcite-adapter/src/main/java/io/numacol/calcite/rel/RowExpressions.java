@@ -3,21 +3,27 @@ package io.numacol.calcite.rel;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.NumericExpr;
-import io.numacol.storage.ColumnType;
 import io.numacol.exec.Projection;
 import io.numacol.exec.RowPredicate;
-import org.apache.calcite.sql.SqlKind;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.StorageKind;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -77,7 +83,7 @@ final class RowExpressions {
     }
 
     /** The intermediate types of a relation's columns (null where one cannot be held). */
-    static List<ColumnType> chunkTypes(org.apache.calcite.rel.RelNode rel) {
+    static List<ColumnType> chunkTypes(RelNode rel) {
         return rel.getRowType().getFieldList().stream().map(f -> chunkType(f.getType())).toList();
     }
 
@@ -90,7 +96,7 @@ final class RowExpressions {
     }
 
     /** {@link #chunkExpr(RexNode, List)} with the conditions of CASEs bound to {@code root}'s parameters (null: only checks). */
-    static ChunkExpr chunkExpr(RexNode e, List<ColumnType> types, org.apache.calcite.DataContext root) {
+    static ChunkExpr chunkExpr(RexNode e, List<ColumnType> types, DataContext root) {
         ColumnType type = chunkType(e.getType());
         if (type == null) {
             return null;
@@ -117,8 +123,8 @@ final class RowExpressions {
             }
             case RexCall c when c.getKind() == SqlKind.CASE -> {
                 List<RexNode> ops = c.getOperands();
-                List<RowPredicate> conditions = new java.util.ArrayList<>();
-                List<ChunkExpr> values = new java.util.ArrayList<>();
+                List<RowPredicate> conditions = new ArrayList<>();
+                List<ChunkExpr> values = new ArrayList<>();
                 for (int i = 0; i + 1 < ops.size(); i += 2) {
                     RowPredicate when = RowConditions.translate(ops.get(i), types, root);
                     ChunkExpr then = branch(ops.get(i + 1), type, c.getType(), types, root);
@@ -134,8 +140,8 @@ final class RowExpressions {
             case RexCall c when substring(c) != null -> {
                 int[] sub = substring(c);
                 ColumnType in = types.get(sub[0]);
-                return in == null || in.storageKind() != io.numacol.storage.StorageKind.STRING
-                        || type.storageKind() != io.numacol.storage.StorageKind.STRING ? null
+                return in == null || in.storageKind() != StorageKind.STRING
+                        || type.storageKind() != StorageKind.STRING ? null
                         : new ChunkExpr.Substring(sub[0], sub[1], sub[2], type);
             }
             case RexCall c when type.kind() == ColumnType.Kind.DATE && dateShift(c) != null -> {
@@ -147,10 +153,10 @@ final class RowExpressions {
             case RexCall c when c.getKind() == SqlKind.EXTRACT -> {
                 if (!(c.getOperands().get(0) instanceof RexLiteral unit) || !(c.getOperands().get(1) instanceof RexInputRef ref)
                         || types.get(ref.getIndex()) == null || types.get(ref.getIndex()).kind() != ColumnType.Kind.DATE
-                        || type.storageKind() != io.numacol.storage.StorageKind.LONG || type.scale() != 0) {
+                        || type.storageKind() != StorageKind.LONG || type.scale() != 0) {
                     return null;
                 }
-                ChunkExpr.DateField field = switch (unit.getValueAs(org.apache.calcite.avatica.util.TimeUnitRange.class)) {
+                ChunkExpr.DateField field = switch (unit.getValueAs(TimeUnitRange.class)) {
                     case YEAR -> ChunkExpr.DateField.YEAR;
                     case MONTH -> ChunkExpr.DateField.MONTH;
                     case DAY -> ChunkExpr.DateField.DAY;
@@ -208,8 +214,8 @@ final class RowExpressions {
         if (!(e instanceof RexLiteral l) || l.isNull() || !SqlTypeName.YEAR_INTERVAL_TYPES.contains(l.getType().getSqlTypeName())) {
             return null;
         }
-        java.math.BigDecimal months = l.getValueAs(java.math.BigDecimal.class);
-        return months == null || months.abs().compareTo(java.math.BigDecimal.valueOf(1_000_000L)) > 0 ? null : months.longValueExact();
+        BigDecimal months = l.getValueAs(BigDecimal.class);
+        return months == null || months.abs().compareTo(BigDecimal.valueOf(1_000_000L)) > 0 ? null : months.longValueExact();
     }
 
     /** A day-time interval literal of whole days as its days, else null. */
@@ -217,12 +223,12 @@ final class RowExpressions {
         if (!(e instanceof RexLiteral l) || l.isNull() || !SqlTypeName.DAY_INTERVAL_TYPES.contains(l.getType().getSqlTypeName())) {
             return null;
         }
-        java.math.BigDecimal millis = l.getValueAs(java.math.BigDecimal.class);
-        if (millis == null || millis.remainder(java.math.BigDecimal.valueOf(MILLIS_PER_DAY)).signum() != 0) {
+        BigDecimal millis = l.getValueAs(BigDecimal.class);
+        if (millis == null || millis.remainder(BigDecimal.valueOf(MILLIS_PER_DAY)).signum() != 0) {
             return null;
         }
-        java.math.BigDecimal days = millis.divide(java.math.BigDecimal.valueOf(MILLIS_PER_DAY));
-        return days.abs().compareTo(java.math.BigDecimal.valueOf(1_000_000_000L)) > 0 ? null : days.longValueExact();
+        BigDecimal days = millis.divide(BigDecimal.valueOf(MILLIS_PER_DAY));
+        return days.abs().compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0 ? null : days.longValueExact();
     }
 
     /** {@code n} (null: none) as a column of {@code type} over columns of {@code types}, or null when it does not fit. */
@@ -239,7 +245,7 @@ final class RowExpressions {
 
     /** A CASE's value as stored like the CASE ({@code type}): numbers brought to its scale. */
     private static ChunkExpr branch(RexNode e, ColumnType type, RelDataType caseType, List<ColumnType> types,
-                                    org.apache.calcite.DataContext root) {
+                                    DataContext root) {
         ChunkExpr x = chunkExpr(e, types, root);
         if (x != null && x.type().storageKind() == type.storageKind() && x.type().scale() == type.scale()) {
             return x;
@@ -254,8 +260,8 @@ final class RowExpressions {
             case NumericExpr.Column c -> {
                 ColumnType t = types.get(c.column());
                 yield t != null && (c.type().approximate()
-                        ? t.storageKind() == io.numacol.storage.StorageKind.DOUBLE
-                        : t.storageKind() == io.numacol.storage.StorageKind.LONG && t.scale() == c.type().scale()
+                        ? t.storageKind() == StorageKind.DOUBLE
+                        : t.storageKind() == StorageKind.LONG && t.scale() == c.type().scale()
                         && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.BOOLEAN);
             }
             case NumericExpr.Arithmetic a -> readsAsStored(a.left(), types) && readsAsStored(a.right(), types);
@@ -286,7 +292,7 @@ final class RowExpressions {
      * length}, or null; without FOR, the length is all that can follow.
      */
     static int[] substring(RexNode e) {
-        if (!(e instanceof RexCall c) || c.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.SUBSTRING
+        if (!(e instanceof RexCall c) || c.getOperator() != SqlStdOperatorTable.SUBSTRING
                 || !(c.getOperands().getFirst() instanceof RexInputRef ref)) {
             return null;
         }
