@@ -109,10 +109,14 @@ class RandomDifferentialTest {
             // DECIMAL with fraction digits is DECIMAL(38, 0) in CASE and COALESCE, so it rounds
             // CASE .. THEN SUM(d0) ELSE 34.72 END to 35, and a UNION of SUM(DISTINCT d1) with
             // -22.15 to -22.2; numacol's (NumacolTypeFactory), H2's and PostgreSQL's keep the
-            // fractions. H2 cannot outvote where it lacks a feature (FULL JOIN).
+            // fractions (seed 2418: 1.48 against DuckDB's 1.5). H2 cannot outvote where it lacks a
+            // feature (FULL JOIN).
             new KnownDefect("DuckDB's CASE or UNION of a SUM cuts fractions (engine-defined)", Kind.MISMATCH,
                     Pattern.compile("(?s)(CASE|COALESCE|UNION).*SUM\\(|SUM\\(.*(CASE|COALESCE|UNION)"),
-                    Pattern.compile("^numacol's row \\[[^\\]]*\\d\\.\\d[^\\]]*\\] has no counterpart")));
+                    // as a row with other values (in a small answer or a large one), or, under an ORDER BY
+                    // of the column, as rows in another order
+                    Pattern.compile("^(numacol's row \\[[^\\]]*\\d\\.\\d[^\\]]*\\] has no counterpart"
+                            + "|DuckDB has no row \\[[^\\]]*\\d\\.\\d|row \\d+ out of order: \\[[^\\]]*\\d\\.\\d)")));
 
     record Outcome(Kind kind, String detail) {
         boolean failure() {
