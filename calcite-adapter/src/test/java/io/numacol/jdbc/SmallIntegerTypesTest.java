@@ -122,6 +122,10 @@ class SmallIntegerTypesTest {
             }
             assertThat(rows(s, "SELECT i - 1, s * 1, -s, i / 2, ROW_NUMBER() OVER (ORDER BY id) FROM t"))
                     .containsExactly(List.of(1999999999, 30000, (short) -30000, 1000000000, 1L));
+            // constants the planner folds: its generated code folded -CAST(-2147483648 AS INTEGER) to itself
+            assertThatThrownBy(() -> rows(s, "SELECT -CAST(-2147483648 AS INTEGER)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("overflow");
+            assertThat(rows(s, "SELECT 5 + 3, -CAST(-2147483647 AS INTEGER), 7 / 2")).containsExactly(List.of(8, 2147483647, 3));
             // window sums: Calcite's window code added in the result's type and wrapped
             s.execute("INSERT INTO t VALUES (2, 2000000000, 30000, 1)");
             assertThatThrownBy(() -> rows(s, "SELECT SUM(i) OVER () FROM t")).isInstanceOf(SQLException.class)

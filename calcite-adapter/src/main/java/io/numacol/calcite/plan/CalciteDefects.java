@@ -1206,7 +1206,9 @@ public final class CalciteDefects {
         @Override
         public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
             StrongCasts nullPassing = new StrongCasts(rexBuilder.getTypeFactory());
-            List<RexNode> passing = constExps.stream().map(e -> e.accept(nullPassing)).toList();
+            // checked too: Calcite's generated code folded -CAST(-2147483648 AS INTEGER) to itself
+            RexShuttle checked = CheckedArithmetic.checked(rexBuilder);
+            List<RexNode> passing = constExps.stream().map(e -> e.accept(nullPassing).accept(checked)).toList();
             delegate.reduce(rexBuilder, passing, reducedValues);
             for (int i = 0; i < constExps.size(); i++) {
                 if (reducedValues.get(i) == passing.get(i)) { // not reduced

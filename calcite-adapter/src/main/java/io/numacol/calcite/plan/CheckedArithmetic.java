@@ -42,6 +42,11 @@ public final class CheckedArithmetic {
         });
     }
 
+    /** The shuttle that checks integer arithmetic, for constant expressions the planner reduces. */
+    static RexShuttle checked(RexBuilder builder) {
+        return new Checked(builder);
+    }
+
     /**
      * {@code plan} with window sums of TINYINT, SMALLINT and INTEGER values summed as BIGINTs and
      * cast back (a checked cast): Calcite's window code adds in the result's Java type and
