@@ -284,10 +284,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 }
                 throw wrongType(value, "a Boolean");
             }
-            case TINYINT -> integral(value, Byte.MIN_VALUE, Byte.MAX_VALUE);
-            case SMALLINT -> integral(value, Short.MIN_VALUE, Short.MAX_VALUE);
-            case INTEGER -> integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE);
-            case BIGINT -> integral(value, Long.MIN_VALUE, Long.MAX_VALUE);
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> integral(value);
             case DECIMAL -> unscaled(value);
             case DATE -> epochDay(value);
             default -> throw new AssertionError(kind);
@@ -345,7 +342,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return s.substring(0, end);
     }
 
-    private long integral(Object value, long min, long max) {
+    private long integral(Object value) {
         long v = switch (value) {
             case Integer i -> i;
             case Long l -> l;
@@ -360,7 +357,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case BigDecimal d -> wholeNumber(d);
             default -> throw wrongType(value, "an Integer, Long, Short, Byte, BigInteger or a BigDecimal without fraction");
         };
-        if (v < min || v > max) {
+        if (!holds(v)) {
             throw outOfRange(value);
         }
         return v;

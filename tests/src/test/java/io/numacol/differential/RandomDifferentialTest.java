@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -408,10 +409,8 @@ class RandomDifferentialTest {
                 if (SQL != null) {
                     e.printStackTrace(System.out);
                 }
-                for (Throwable t = e; t != null; t = t.getCause()) {
-                    if (t instanceof SQLException se && "53200".equals(se.getSQLState())) { // numacol's heap ran out
-                        return new Outcome(Kind.OUT_OF_MEMORY, message(e));
-                    }
+                if (anyCause(e, t -> t instanceof SQLException se && "53200".equals(se.getSQLState()))) { // numacol's heap ran out
+                    return new Outcome(Kind.OUT_OF_MEMORY, message(e));
                 }
                 if (isOverflow(e) && unoptimizedDuckDbRows(sql) == null) {
                     // engine-defined: DuckDB's optimizer rewrote away the arithmetic that overflows
@@ -505,17 +504,17 @@ class RandomDifferentialTest {
     }
 
     private static boolean isOverflow(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (String.valueOf(t.getMessage()).contains("overflow")) {
-                return true;
-            }
-        }
-        return false;
+        return anyCause(e, t -> String.valueOf(t.getMessage()).contains("overflow"));
     }
 
     private static boolean isTimeout(Throwable e) {
+        return anyCause(e, t -> t instanceof SQLTimeoutException || String.valueOf(t.getMessage()).contains("timeout"));
+    }
+
+    /** Whether {@code e} or one of its causes is {@code what}. */
+    private static boolean anyCause(Throwable e, Predicate<Throwable> what) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLTimeoutException || String.valueOf(t.getMessage()).contains("timeout")) {
+            if (what.test(t)) {
                 return true;
             }
         }

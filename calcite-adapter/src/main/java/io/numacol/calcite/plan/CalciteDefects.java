@@ -985,7 +985,7 @@ public final class CalciteDefects {
     }
 
     /** {@code plan} with its inputs rewritten first, each node then by {@code node}; a node whose inputs did not change stays itself. */
-    private static RelNode bottomUp(RelNode plan, UnaryOperator<RelNode> node) {
+    static RelNode bottomUp(RelNode plan, UnaryOperator<RelNode> node) {
         List<RelNode> inputs = plan.getInputs().stream().map(i -> bottomUp(i, node)).toList();
         return node.apply(inputs.equals(plan.getInputs()) ? plan : plan.copy(plan.getTraitSet(), inputs));
     }

@@ -1,8 +1,8 @@
 package io.numacol.calcite.plan;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -33,13 +33,7 @@ public final class CheckedArithmetic {
     /** {@code plan} with the integer arithmetic of its Enumerable nodes checked. */
     public static RelNode apply(RelNode plan) {
         RexShuttle checked = new Checked(plan.getCluster().getRexBuilder());
-        return plan.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                RelNode node = super.visit(other);
-                return node instanceof EnumerableRel ? node.accept(checked) : node;
-            }
-        });
+        return CalciteDefects.bottomUp(plan, node -> node instanceof EnumerableRel ? node.accept(checked) : node);
     }
 
     /** The shuttle that checks integer arithmetic, for constant expressions the planner reduces. */
@@ -55,12 +49,7 @@ public final class CheckedArithmetic {
      */
     public static RelNode wideWindowSums(RelNode plan) {
         RexShuttle wide = new WideWindowSums(plan.getCluster().getRexBuilder());
-        return plan.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                return super.visit(other).accept(wide);
-            }
-        });
+        return CalciteDefects.bottomUp(plan, node -> node.accept(wide));
     }
 
     private static final class WideWindowSums extends RexShuttle {
@@ -84,17 +73,18 @@ public final class CheckedArithmetic {
             if (!sum || !(type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT || type == SqlTypeName.INTEGER)) {
                 return visited;
             }
-            RelDataTypeFactory types = builder.getTypeFactory();
-            List<RexNode> arguments = visited.getOperands().stream()
-                    .map(a -> builder.makeCast(types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT),
-                            a.getType().isNullable()), a))
-                    .toList();
+            List<RexNode> arguments = visited.getOperands().stream().map(a -> builder.makeCast(bigint(a), a)).toList();
             RexWindow window = visited.getWindow();
-            RexNode wide = builder.makeOver(types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT),
-                            visited.getType().isNullable()), visited.getAggOperator(), arguments, window.partitionKeys,
+            RexNode wide = builder.makeOver(bigint(visited), visited.getAggOperator(), arguments, window.partitionKeys,
                     window.orderKeys, window.getLowerBound(), window.getUpperBound(), window.getExclude(), window.isRows(),
                     true, false, visited.isDistinct(), visited.ignoreNulls());
             return builder.makeCast(visited.getType(), wide);
+        }
+
+        /** BIGINT, nullable where {@code e} is. */
+        private RelDataType bigint(RexNode e) {
+            RelDataTypeFactory types = builder.getTypeFactory();
+            return types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT), e.getType().isNullable());
         }
     }
 
