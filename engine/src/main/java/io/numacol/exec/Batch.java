@@ -110,26 +110,13 @@ final class Batch implements ColumnVectors {
     }
 
     /**
-     * Keeps the selected rows whose value of {@code column} is one of {@code keys}, tested on
-     * vids before any value of the block is decoded, each distinct vid once per scan ({@code
-     * states}: {@link KeyFilter#vidStates} of this part's column).
+     * Keeps the selected rows whose value of {@code column} is one of a join's keys, tested on
+     * vids ({@code test}: {@link KeyFilter#vidTest} of this part's column) before any value of the
+     * block is decoded.
      */
-    void retain(int column, KeyFilter keys, byte[] states) {
-        Dictionary d = part.column(column).dictionary();
+    void retain(int column, KeyFilter.VidTest test) {
         int[] v = vids(column);
-        int n = 0;
-        for (int i = 0; i < size; i++) {
-            int vid = v[i];
-            byte state = states[vid];
-            if (state == 0) {
-                state = keys.isKey(d, vid) ? KeyFilter.KEY : KeyFilter.NOT_KEY;
-                states[vid] = state;
-            }
-            // written always, kept by the count: a branch on the state mispredicts as often as keys are mixed
-            selected[n] = selected[i];
-            v[n] = vid;
-            n += state == KeyFilter.KEY ? 1 : 0;
-        }
+        int n = test.retain(part.column(column).dictionary(), v, selected, size);
         if (n == size) {
             return;
         }

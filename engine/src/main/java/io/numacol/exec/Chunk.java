@@ -3,6 +3,7 @@ package io.numacol.exec;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.IndexVector;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -94,6 +95,24 @@ final class Chunk {
                 }
             }
         }
+    }
+
+    /** Copies {@code source}'s rows after this chunk's, arrays allocated; they must fit. */
+    void append(Chunk source) {
+        int n = source.size;
+        for (int c = 0; c < types.length; c++) {
+            if (source.nulls[c] == null) {
+                Arrays.fill(nulls[c], size, size + n, false);
+            } else {
+                System.arraycopy(source.nulls[c], 0, nulls[c], size, n);
+            }
+            switch (types[c].storageKind()) {
+                case LONG -> System.arraycopy(source.longs[c], 0, longs[c], size, n);
+                case DOUBLE -> System.arraycopy(source.doubles[c], 0, doubles[c], size, n);
+                case STRING -> System.arraycopy(source.strings[c], 0, strings[c], size, n);
+            }
+        }
+        size += n;
     }
 
     /** Keeps the rows whose {@code keep} flag is set, in order, in place (arrays allocated). */

@@ -135,9 +135,28 @@ final class ColumnPruning {
                 PlanNode pruned = new PlanNode.HashJoin(left.node, right.node, Arrays.stream(join.leftKeys()).map(left::at).toArray(),
                         Arrays.stream(join.rightKeys()).map(right::at).toArray(), join.nullsEqual(), join.kind(), join.buildLeft(),
                         join.residual() == null ? null : remap(join.residual(), pair::at));
-                yield new Pruned(pruned, Arrays.copyOf(pairMap, join.types().size()));
+                yield narrowed(pruned, Arrays.copyOf(pairMap, join.types().size()), needed);
             }
         };
+    }
+
+    /**
+     * A pruned join, whose output holds the key columns of both sides whether or not they are
+     * asked for, under a projection to those asked for, when that drops any: a join fills in
+     * only the columns read above it (see {@link PipelineExecutor}), and Q5's joins put out
+     * twice as many as were read.
+     */
+    private static Pruned narrowed(PlanNode join, int[] map, BitSet needed) {
+        BitSet read = new BitSet();
+        needed.stream().filter(c -> c < map.length && map[c] >= 0).forEach(c -> read.set(map[c]));
+        int width = join.types().size();
+        int[] keep = atLeastOne(read, width, c -> join.types().get(c).storageKind() != StorageKind.STRING);
+        if (keep.length == width) {
+            return new Pruned(join, map);
+        }
+        int[] at = map(keep, width);
+        int[] narrowed = Arrays.stream(map).map(c -> c < 0 ? -1 : at[c]).toArray();
+        return new Pruned(new PlanNode.Project(join, keep), narrowed);
     }
 
     /**
@@ -171,6 +190,13 @@ final class ColumnPruning {
             map[keep[i]] = i;
         }
         return map;
+    }
+
+    /** The columns {@code p} reads. */
+    static BitSet reads(RowPredicate p) {
+        BitSet out = new BitSet();
+        remap(p, collect(out));
+        return out;
     }
 
     /** A column map that records the columns it sees and keeps them. */

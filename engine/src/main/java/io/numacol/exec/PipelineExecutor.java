@@ -18,6 +18,8 @@ import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -52,6 +54,13 @@ public final class PipelineExecutor {
     private static final int STRING_CACHE_LIMIT = 1 << 16;
     /** Build sides up to this many rows filter their probe side below its breakers. */
     private static final long RUNTIME_FILTER_ROWS = 1 << 22;
+    /**
+     * Blocks of a scan that keep at most this many rows are gathered into full chunks before the
+     * pipeline's operators see them: each operator's work per chunk (a probe's passes and the
+     * gather of every column of its pairs) outweighed its work per row on the 30 of 1024
+     * lineitems that Q5's key filters keep.
+     */
+    private static final int SPARSE_ROWS = Chunk.CAPACITY / 4;
     /**
      * Groups at which a worker's aggregate table is set aside for the merge and another begun:
      * Q18's 1.5 million orders grouped 50% slower in tables twice as large, Q13 slower in tables
@@ -308,9 +317,11 @@ public final class PipelineExecutor {
                 case PlanNode.Sort s -> stored(s);
                 case PlanNode.Rows r -> stored(r);
                 case PlanNode.Project project -> {
-                    Pipeline input = compile(project.input());
                     List<ColumnType> types = project.types();
                     int[] columns = project.columns();
+                    // a join below gathers only the columns its pairs put out that are read here
+                    Pipeline input = columns != null && project.input() instanceof PlanNode.HashJoin join
+                            ? join(join, columns) : compile(project.input());
                     if (columns != null) {
                         yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
                     }
@@ -356,31 +367,37 @@ public final class PipelineExecutor {
                         }
                     }, types, input.taskClass());
                 }
-                case PlanNode.HashJoin join -> {
-                    PlanNode buildSide = join.buildLeft() ? join.left() : join.right();
-                    PlanNode probeSide = join.buildLeft() ? join.right() : join.left();
-                    int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
-                    int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
-                    RowStore built = materialize(buildSide);
-                    Pipeline probe = compile(filteredProbe(join, built, buildKeys, probeSide, probeKeys));
-                    List<ColumnType> types = join.types();
-                    boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
-                    if (built.rows() == 0 && !probeAlone) {
-                        yield probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
-                    }
-                    JoinHashTable table = build(built, buildKeys, join.nullsEqual());
-                    if (!join.buildDecides()) {
-                        yield probe.with(() -> new Probe(table, probeKeys, join, null), types, TaskClass.JOIN_PROBE);
-                    }
-                    // the build rows put out depend on every probe row: run the probe to the end first
-                    boolean[] marks = new boolean[(int) built.capacity()];
-                    Pipeline marking = probe.with(() -> new Probe(table, probeKeys, join, marks), types, TaskClass.JOIN_PROBE);
-                    RowStore result = store(types);
-                    run(marking, () -> store(types)).forEach(result::addAll);
-                    result.addAll(buildRows(join, built, marks));
-                    yield new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
-                }
+                case PlanNode.HashJoin join -> join(join, null);
             };
+        }
+
+        /**
+         * The pipeline of a join's output, its build side run on the way; of the output columns
+         * only {@code read} ones (all when null) are filled in, the others hold what they held.
+         */
+        private Pipeline join(PlanNode.HashJoin join, int[] read) {
+            PlanNode buildSide = join.buildLeft() ? join.left() : join.right();
+            PlanNode probeSide = join.buildLeft() ? join.right() : join.left();
+            int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
+            int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
+            RowStore built = materialize(buildSide);
+            Pipeline probe = compile(filteredProbe(join, built, buildKeys, probeSide, probeKeys));
+            List<ColumnType> types = join.types();
+            boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
+            if (built.rows() == 0 && !probeAlone) {
+                return probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
+            }
+            JoinHashTable table = build(built, buildKeys, join.nullsEqual());
+            if (!join.buildDecides()) {
+                return probe.with(() -> new Probe(table, probeKeys, join, null, read), types, TaskClass.JOIN_PROBE);
+            }
+            // the build rows put out depend on every probe row: run the probe to the end first
+            boolean[] marks = new boolean[(int) built.capacity()];
+            Pipeline marking = probe.with(() -> new Probe(table, probeKeys, join, marks, null), types, TaskClass.JOIN_PROBE);
+            RowStore result = store(types);
+            run(marking, () -> store(types)).forEach(result::addAll);
+            result.addAll(buildRows(join, built, marks));
+            return new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
         }
 
         /** The hash table of a join's build side, filled by tasks over runs of its pages, on the nodes that filled them. */
@@ -420,15 +437,16 @@ public final class PipelineExecutor {
             if (!unmatchedDropped || built.rows() == 0 || built.rows() > RUNTIME_FILTER_ROWS) {
                 return probeSide;
             }
+            PlanNode filtered = probeSide;
             for (int i = 0; i < buildKeys.length; i++) {
-                if (!join.nullsEqual()[i]) { // one key's equality is already a condition every match meets
+                if (!join.nullsEqual()[i]) { // each key's equality is a condition every match meets
                     int key = buildKeys[i];
-                    PlanNode pushed = RuntimeFilters.push(probeSide, probeKeys[i],
+                    PlanNode pushed = RuntimeFilters.push(filtered, probeKeys[i],
                             () -> KeyFilter.of(built.pages(), key, built.types().get(key), built.rows()), this::shared, built.rows());
-                    return pushed == null ? probeSide : pushed;
+                    filtered = pushed == null ? filtered : pushed;
                 }
             }
-            return probeSide;
+            return filtered;
         }
 
         /**
@@ -640,17 +658,19 @@ public final class PipelineExecutor {
                 filter.eval(kernel, from, to, bits);
             }
             PlanNode.Scan scan = ((TableSource) pipeline.source()).scan();
-            // build keys tested on vids: their columns, and their vid states for this part, found once per task
+            // build keys tested on vids: their columns, and their vid tests for this part, found once per task
             Map<Integer, KeyFilter> keys = ((TableSource) pipeline.source()).keys();
-            int[] keyColumns = keys.keySet().stream().mapToInt(Integer::intValue).toArray();
-            KeyFilter[] keyFilters = new KeyFilter[keyColumns.length];
-            byte[][] keyStates = new byte[keyColumns.length][];
+            // the most selective first: the others test only what it keeps
+            int[] keyColumns = keys.keySet().stream()
+                    .sorted(Comparator.comparingDouble(c -> keys.get(c).share(List.of(part.column(c).dictionary()))))
+                    .mapToInt(Integer::intValue).toArray();
+            KeyFilter.VidTest[] keyTests = new KeyFilter.VidTest[keyColumns.length];
             for (int k = 0; k < keyColumns.length; k++) {
-                keyFilters[k] = keys.get(keyColumns[k]);
-                keyStates[k] = keyFilters[k].vidStates(part.column(keyColumns[k]));
+                keyTests[k] = keys.get(keyColumns[k]).vidTest(part.column(keyColumns[k]).dictionary());
             }
             int[] columns = scan.columns();
             Chunk chunk = new Chunk(scan.types());
+            Chunk sparse = null;
             Batch batch = new Batch(part);
             String[][] stringCache = new String[columns.length][];
             for (int block = from; block < to; block += Chunk.CAPACITY) {
@@ -659,7 +679,7 @@ public final class PipelineExecutor {
                 }
                 batch.select(block, Math.min(to, block + Chunk.CAPACITY), bits);
                 for (int k = 0; k < keyColumns.length; k++) {
-                    batch.retain(keyColumns[k], keyFilters[k], keyStates[k]);
+                    batch.retain(keyColumns[k], keyTests[k]);
                 }
                 if (batch.size() == 0) {
                     continue;
@@ -674,7 +694,24 @@ public final class PipelineExecutor {
                     }
                 }
                 chunk.size = batch.size();
-                head.accept(chunk);
+                if (chunk.size > SPARSE_ROWS) {
+                    if (sparse != null && sparse.size > 0) { // first, to keep the rows in order
+                        head.accept(sparse);
+                        sparse.size = 0;
+                    }
+                    head.accept(chunk);
+                    continue;
+                }
+                if (sparse == null) {
+                    sparse = new Chunk(scan.types()).allocate();
+                } else if (sparse.size + chunk.size > Chunk.CAPACITY) {
+                    head.accept(sparse);
+                    sparse.size = 0;
+                }
+                sparse.append(chunk);
+            }
+            if (sparse != null && sparse.size > 0) {
+                head.accept(sparse);
             }
             return true;
         }
@@ -718,6 +755,9 @@ public final class PipelineExecutor {
         private final int[] keys;
         private final boolean[] nullsEqual;
         private final RowPredicate residual;
+        /** The probe's and the build's columns that a pair fills in, numbered within their side. */
+        private final int[] probeColumns;
+        private final int[] buildColumns;
         /** Where the probe's and the build's columns start in a pair, and how many each has. */
         private final int probeAt;
         private final int buildAt;
@@ -743,7 +783,8 @@ public final class PipelineExecutor {
         /** The probe rows put out on their own: SEMI and ANTI as they are, an outer join's with NULLs beside. */
         private final Chunk rest;
 
-        Probe(JoinHashTable table, int[] keys, PlanNode.HashJoin join, boolean[] marks) {
+        /** {@code read}: the output columns that are read above (all when null); the others are not filled in. */
+        Probe(JoinHashTable table, int[] keys, PlanNode.HashJoin join, boolean[] marks, int[] read) {
             this.table = table;
             this.keys = keys;
             this.nullsEqual = join.nullsEqual();
@@ -761,6 +802,18 @@ public final class PipelineExecutor {
             this.wanted = join.kind() == PlanNode.JoinKind.SEMI;
             this.pairs = new Chunk(pairTypes).allocate();
             this.rest = probeDecides ? new Chunk(join.types()).allocate() : null;
+            // an output column is the pair's column of the same number (SEMI and ANTI put out the left's)
+            BitSet filled = new BitSet();
+            if (read == null) {
+                filled.set(0, pairTypes.size());
+            } else {
+                Arrays.stream(read).forEach(filled::set);
+                if (residual != null) {
+                    filled.or(ColumnPruning.reads(residual));
+                }
+            }
+            this.probeColumns = filled.get(probeAt, probeAt + probeWidth).stream().toArray();
+            this.buildColumns = filled.get(buildAt, buildAt + buildWidth).stream().toArray();
         }
 
         @Override
@@ -807,11 +860,11 @@ public final class PipelineExecutor {
                 for (int p = 0; p < in.size; p++) {
                     if (matched[p] == wanted) {
                         int r = rest.size++;
-                        for (int c = 0; c < probeWidth; c++) {
+                        for (int c : probeColumns) {
                             rest.copy(probeAt + c, r, in, c, p);
                         }
-                        for (int c = 0; pairsOut && c < buildWidth; c++) {
-                            rest.setNull(buildAt + c, r);
+                        for (int c = 0; pairsOut && c < buildColumns.length; c++) {
+                            rest.setNull(buildAt + buildColumns[c], r);
                         }
                     }
                 }
@@ -827,10 +880,10 @@ public final class PipelineExecutor {
             if (n == 0) {
                 return;
             }
-            for (int c = 0; c < probeWidth; c++) {
+            for (int c : probeColumns) {
                 pairs.gather(probeAt + c, in, c, pairProbe, n);
             }
-            for (int c = 0; c < buildWidth; c++) {
+            for (int c : buildColumns) {
                 table.gather(c, pairBuild, n, pairs, buildAt + c);
             }
             boolean all = residual == null;

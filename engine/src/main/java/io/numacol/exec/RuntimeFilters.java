@@ -1,6 +1,9 @@
 package io.numacol.exec;
 
+import io.numacol.storage.Dictionary;
 import io.numacol.storage.StorageKind;
+
+import java.util.List;
 
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -13,7 +16,7 @@ import java.util.function.Supplier;
  * with that same key, so dropping such rows early changes no result. It pays below a
  * pipeline breaker, and right above a scan when the keys are few beside the column's distinct
  * values: there the scan tests them on vids before it decodes a value ({@link
- * KeyFilter#vidStates}), cheaper than the probe's lookup in a hash table (Q5 probes 6 million
+ * KeyFilter#vidTest}), cheaper than the probe's lookup in a hash table (Q5 probes 6 million
  * lineitems for the orders of one year). Elsewhere the probe drops those rows as cheaply.
  */
 final class RuntimeFilters {
@@ -22,41 +25,54 @@ final class RuntimeFilters {
 
     /**
      * {@code probe} with rows whose column {@code column} is not among the keys dropped below a
-     * breaker, or null when no breaker is passed; {@code keys} is only made in the first case.
-     * Nodes {@code shared} with other parts of the plan are filtered above, never rebuilt.
+     * breaker or right above a scan, or null when neither pays; {@code keys} is made only when
+     * the filter goes below a breaker or may go above a scan. Nodes {@code shared} with other
+     * parts of the plan are filtered above, never rebuilt.
      */
     static PlanNode push(PlanNode probe, int column, Supplier<KeyFilter> keys,
                          Predicate<PlanNode> shared, long buildRows) {
         Pushed planned = into(probe, column, null, shared);
-        // the scan tests each distinct value it meets once: it pays where values repeat (lineitem's
-        // order and supplier keys), not on a unique column, where the probe's lookup is as cheap
-        boolean fewAtScan = planned.scanValues > 2 * buildRows && 2 * planned.scanValues <= planned.scanRows
-                && probe.types().get(column).storageKind() != StorageKind.DOUBLE;
-        if (!planned.belowBreaker && !fewAtScan) {
+        if (planned.belowBreaker) {
+            return into(probe, column, keys.get(), shared).node;
+        }
+        if (planned.scanRows == 0 || buildRows > planned.scanRows
+                || probe.types().get(column).storageKind() == StorageKind.DOUBLE) {
             return null;
         }
-        return into(probe, column, keys.get(), shared).node;
+        // Above a scan it pays where the keys are few beside the column's values, so that the test
+        // drops most rows before the probe looks them up, and the test is cheap: a bit per row
+        // (Q9's orders probed by the order keys of green parts' lineitems, a fifth of them), or
+        // once per value where values repeat (lineitem's order and supplier keys).
+        KeyFilter made = keys.get();
+        boolean few = made.share(planned.scanDictionaries) < 0.5;
+        boolean cheap = made.testsValues() || 2 * planned.scanValues <= planned.scanRows;
+        return few && cheap ? into(probe, column, made, shared).node : null;
     }
 
     /**
      * Where the filter went: below a breaker, or right above a scan of {@code scanRows} rows
      * whose column has {@code scanValues} distinct values (both 0 if not).
      */
-    private record Pushed(PlanNode node, boolean belowBreaker, long scanValues, long scanRows) {
+    private record Pushed(PlanNode node, boolean belowBreaker, List<Dictionary> scanDictionaries, long scanValues, long scanRows) {
         Pushed(PlanNode node, boolean belowBreaker) {
-            this(node, belowBreaker, 0, 0);
+            this(node, belowBreaker, List.of(), 0, 0);
+        }
+
+        Pushed(PlanNode node, boolean belowBreaker, Pushed scanned) {
+            this(node, belowBreaker, scanned.scanDictionaries, scanned.scanValues, scanned.scanRows);
         }
 
         /** The same place, seen from {@code above} (a filter or projection over it). */
         Pushed over(PlanNode above) {
-            return new Pushed(above, belowBreaker, scanValues, scanRows);
+            return new Pushed(above, belowBreaker, this);
         }
-    }
 
-    /** The distinct values of the scanned column, at most: the sizes of its parts' dictionaries added. */
-    private static long distinctValues(PlanNode.Scan scan, int column) {
-        int tableColumn = scan.columns()[column];
-        return scan.table().parts().stream().mapToLong(p -> p.column(tableColumn).dictionary().size()).sum();
+        /** A filter right above a scan of {@code column}: its parts' dictionaries, their sizes added (the distinct values, at most), its rows. */
+        static Pushed atScan(PlanNode node, PlanNode.Scan scan, int column) {
+            int tableColumn = scan.columns()[column];
+            List<Dictionary> dictionaries = scan.table().parts().stream().map(p -> p.column(tableColumn).dictionary()).toList();
+            return new Pushed(node, false, dictionaries, dictionaries.stream().mapToLong(Dictionary::size).sum(), scan.table().rowCount());
+        }
     }
 
     private static Pushed into(PlanNode node, int column, KeyFilter keys, Predicate<PlanNode> shared) {
@@ -65,7 +81,7 @@ final class RuntimeFilters {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
         } // a scan runs for each parent anyway (Q2's two of partsupp): a filter over it changes no other
         return switch (node) {
-            case PlanNode.Scan scan -> new Pushed(here.node, false, distinctValues(scan, column), scan.table().rowCount());
+            case PlanNode.Scan scan -> Pushed.atScan(here.node, scan, column);
             case PlanNode.Rows rows -> here;
             case PlanNode.Filter filter -> {
                 Pushed below = into(filter.input(), column, keys, shared);
@@ -102,7 +118,7 @@ final class RuntimeFilters {
                 boolean intoBuild = left == join.buildLeft();
                 yield new Pushed(new PlanNode.HashJoin(left ? below.node : join.left(), left ? join.right() : below.node,
                         join.leftKeys(), join.rightKeys(), join.nullsEqual(), join.kind(), join.buildLeft(), join.residual()),
-                        below.belowBreaker || intoBuild, intoBuild ? 0 : below.scanValues, intoBuild ? 0 : below.scanRows);
+                        below.belowBreaker || intoBuild, intoBuild ? new Pushed(null, false) : below);
             }
         };
     }

@@ -241,6 +241,12 @@ class PipelineExecutorTest {
         PlanNode plan = new PlanNode.Project(join, new int[]{9, 2});
         PlanNode pruned = ColumnPruning.prune(plan);
         assertThat(pruned.toString()).contains("Scan[l [0, 1, 2, 3]]").contains("Scan[r [0, 1, 4]]");
+        // the join's pairs fill in only what is read above (l.s, r.m) and what the residual reads
+        PlanNode narrowed = ((PlanNode.Project) pruned).input();
+        assertThat(narrowed).isInstanceOfSatisfying(PlanNode.Project.class, p -> {
+            assertThat(p.input()).isInstanceOf(PlanNode.HashJoin.class);
+            assertThat(p.columns()).containsExactly(2, 6);
+        });
         List<Object[]> expected = new ArrayList<>();
         for (Object[] l : leftRows) {
             for (Object[] r : rightRows) {
@@ -381,7 +387,7 @@ class PipelineExecutorTest {
     }
 
     /**
-     * Build keys right above a scan filter its rows on vids (KeyFilter.vidStates), each distinct
+     * Build keys right above a scan filter its rows on vids (KeyFilter.vidTest), each distinct
      * value tested once, whether the keys are few or many; NULL never matches.
      */
     @ParameterizedTest
