@@ -4,7 +4,6 @@ import io.numacol.storage.Dictionary;
 import io.numacol.storage.StorageKind;
 
 import java.util.List;
-
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -51,7 +50,8 @@ final class RuntimeFilters {
 
     /**
      * Where the filter went: below a breaker, or right above a scan of {@code scanRows} rows
-     * whose column has {@code scanValues} distinct values (both 0 if not).
+     * whose column's parts have {@code scanDictionaries}, {@code scanValues} values in all
+     * (none and 0 if not).
      */
     private record Pushed(PlanNode node, boolean belowBreaker, List<Dictionary> scanDictionaries, long scanValues, long scanRows) {
         Pushed(PlanNode node, boolean belowBreaker) {
