@@ -22,6 +22,14 @@ final class GroupTable implements ChunkSink {
     private final List<Chunk> keyPages = new ArrayList<>();
     private final Acc[] accs;
     private long[] hashes = new long[Chunk.CAPACITY];
+    /**
+     * With one LONG key, each group's key (0 for the NULL group) beside its page, so that a probe
+     * step compares within one array rather than through a page: Q13's 1.5 million rows in
+     * 150,000 groups of customers spent a fifth of their time in those compares.
+     */
+    private long[] longKeys;
+    /** With one LONG key, the group of NULL, or -1. */
+    private int nullGroup = -1;
     private int[] slots = new int[2 * Chunk.CAPACITY];
     private int shift = 64 - Integer.numberOfTrailingZeros(slots.length);
     private int groups;
@@ -47,6 +55,7 @@ final class GroupTable implements ChunkSink {
         this.reservation = reservation;
         List<ColumnType> in = plan.input().types();
         this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
+        this.longKeys = keyTypes.size() == 1 && keyTypes.getFirst().storageKind() == StorageKind.LONG ? new long[hashes.length] : null;
         this.accs = new Acc[plan.calls().size()];
         this.filters = plan.calls().stream().mapToInt(PlanNode.AggregateCall::filter).toArray();
         for (int i = 0; i < accs.length; i++) {
@@ -145,6 +154,9 @@ final class GroupTable implements ChunkSink {
 
     /** The group of row {@code r} of {@code in} (keys at {@link #keyColumns}), made if new. */
     private int find(Chunk in, int r, long hash) {
+        if (longKeys != null) {
+            return findLong(in, r, hash);
+        }
         int mask = slots.length - 1;
         for (int slot = (int) (hash >>> shift); ; slot = (slot + 1) & mask) {
             int g = slots[slot] - 1;
@@ -157,6 +169,28 @@ final class GroupTable implements ChunkSink {
                 return g;
             }
             if (hashes[g] == hash && sameKeys(g, in, r)) {
+                return g;
+            }
+        }
+    }
+
+    /** {@link #find} for one LONG key. */
+    private int findLong(Chunk in, int r, long hash) {
+        int column = keyColumns[0];
+        boolean isNull = in.isNull(column, r);
+        long key = isNull ? 0 : in.longs[column][r];
+        int mask = slots.length - 1;
+        for (int slot = (int) (hash >>> shift); ; slot = (slot + 1) & mask) {
+            int g = slots[slot] - 1;
+            if (g < 0) {
+                g = newGroup(hash, in, r);
+                slots[slot] = g + 1;
+                if (groups * 2 > slots.length) {
+                    rehash();
+                }
+                return g;
+            }
+            if (longKeys[g] == key && (g == nullGroup) == isNull) {
                 return g;
             }
         }
@@ -190,14 +224,22 @@ final class GroupTable implements ChunkSink {
     private int newGroup(long hash, Chunk in, int r) {
         int g = groups++;
         if (g == hashes.length) {
-            // g more groups: a hash and each aggregate's state (at most a long and an object) per group
-            reservation.reserve((long) g * (Long.BYTES + accs.length * 16L), "a query's aggregation groups");
+            // g more groups: a hash, a LONG key, and each aggregate's state (at most a long and an object) per group
+            reservation.reserve((long) g * (Long.BYTES * (longKeys != null ? 2 : 1) + accs.length * 16L), "a query's aggregation groups");
             hashes = Arrays.copyOf(hashes, g * 2);
+            if (longKeys != null) {
+                longKeys = Arrays.copyOf(longKeys, g * 2);
+            }
             for (Acc acc : accs) {
                 acc.grow(g * 2);
             }
         }
         hashes[g] = hash;
+        if (longKeys != null) {
+            boolean isNull = in.isNull(keyColumns[0], r);
+            longKeys[g] = isNull ? 0 : in.longs[keyColumns[0]][r];
+            nullGroup = isNull ? g : nullGroup;
+        }
         if (!keyTypes.isEmpty()) {
             if ((g & RowStore.PAGE_MASK) == 0) {
                 reservation.reserve(RowStore.pageBytes(keyTypes.size()), "a query's aggregation groups");
