@@ -38,8 +38,15 @@ public sealed interface ColumnFilter {
         }
     }
 
-    /** Values for which {@code test} holds, tested once per dictionary entry (LIKE). */
-    record Matching(int column, Predicate<Object> test, String description) implements ColumnFilter {
+    /**
+     * Values for which {@code test} holds, tested once per dictionary entry (LIKE); {@code utf8},
+     * if not null, is the same test on a value's UTF-8 bytes, which a string dictionary runs.
+     */
+    record Matching(int column, Predicate<Object> test, String description, LikePattern.Utf8Like utf8) implements ColumnFilter {
+        public Matching(int column, Predicate<Object> test, String description) {
+            this(column, test, description, null);
+        }
+
         @Override
         public String toString() {
             return "Matching[" + column + " " + description + "]";
@@ -111,7 +118,8 @@ public sealed interface ColumnFilter {
                         : VidPredicate.in(found.stream().mapToInt(Integer::intValue).toArray());
             });
             case Prefix p -> leaf(part, p.column(), d -> VidPredicate.of(((StringDictionary) d).withPrefix(p.prefix())));
-            case Matching m -> leaf(part, m.column(), d -> matching(d, m.test(), fork));
+            case Matching m -> leaf(part, m.column(), d -> m.utf8() != null && d instanceof StringDictionary text
+                    ? matchingUtf8(text, m.utf8(), fork) : matching(d, m.test(), fork));
         };
     }
 
@@ -249,6 +257,30 @@ public sealed interface ColumnFilter {
                 int bits = 0;
                 for (int b = 0, vid = w << 5; b < 32 && vid < size; b++, vid++) {
                     bits |= test.test(d.stored(vid)) ? 1 << b : 0;
+                }
+                bitmap[w] = bits;
+            }
+        });
+        VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap);
+        return set.isEmpty() ? VidPredicate.of(VidRange.EMPTY) : set;
+    }
+
+    /** {@link #matching} of a LIKE on the values' UTF-8 bytes, none decoded to a String. */
+    private static VidPredicate matchingUtf8(StringDictionary d, LikePattern.Utf8Like like, Fork fork) {
+        int size = d.size();
+        int[] bitmap = new int[(size + 31) >>> 5];
+        int pieceWords = (1 << 16) >>> 5;
+        fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
+            byte[] value = new byte[256];
+            for (int w = piece * pieceWords, end = Math.min(bitmap.length, w + pieceWords); w < end; w++) {
+                int bits = 0;
+                for (int b = 0, vid = w << 5; b < 32 && vid < size; b++, vid++) {
+                    int length = d.utf8Length(vid);
+                    if (length > value.length) {
+                        value = new byte[Math.max(length, 2 * value.length)];
+                    }
+                    d.copyUtf8(vid, value);
+                    bits |= like.test(value, length) ? 1 << b : 0;
                 }
                 bitmap[w] = bits;
             }

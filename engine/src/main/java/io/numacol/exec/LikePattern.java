@@ -1,6 +1,8 @@
 package io.numacol.exec;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -13,6 +15,102 @@ import java.util.regex.Pattern;
  */
 public final class LikePattern {
     private LikePattern() {
+    }
+
+    /**
+     * The test of {@code pattern} on a value's UTF-8 bytes, or null when it has a {@code _} (one
+     * character is one to four bytes) or an unpaired surrogate (no UTF-8 form). A run of literal
+     * characters occurs in a value where its UTF-8 bytes occur in the value's: a UTF-8 sequence's
+     * first byte is never another's continuation byte, so a match of bytes starts and ends on
+     * characters. A dictionary's values are tested on their bytes, copied out of its segment,
+     * without decoding each to a String: Q13 tests 1.5 million distinct comments, and its
+     * NOT LIKE took a fifth less time so.
+     */
+    public static Utf8Like utf8(String pattern, String escape) {
+        List<String> runs = runs(pattern, escape);
+        if (runs == null) {
+            return null;
+        }
+        byte[][] encoded = new byte[runs.size()][];
+        for (int i = 0; i < encoded.length; i++) {
+            String run = runs.get(i);
+            if (run.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+                return null; // unpaired
+            }
+            encoded[i] = run.getBytes(StandardCharsets.UTF_8);
+        }
+        return new Utf8Like(encoded);
+    }
+
+    /** The literal runs between a pattern's {@code %}s, or null when it has a {@code _}. */
+    private static List<String> runs(String pattern, String escape) {
+        if (escape != null && escape.length() != 1) {
+            throw new IllegalArgumentException("a LIKE escape must be one character, got '" + escape + "'");
+        }
+        List<String> runs = new ArrayList<>();
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char ch = pattern.charAt(i);
+            if (escape != null && ch == escape.charAt(0)) {
+                if (++i == pattern.length()) {
+                    throw new IllegalArgumentException("a LIKE pattern may not end with its escape character: '" + pattern + "'");
+                }
+                run.append(pattern.charAt(i));
+            } else if (ch == '_') {
+                return null;
+            } else if (ch == '%') {
+                runs.add(run.toString());
+                run.setLength(0);
+            } else {
+                run.append(ch);
+            }
+        }
+        runs.add(run.toString());
+        return runs;
+    }
+
+    /**
+     * A LIKE of literal runs between {@code %}s on UTF-8 bytes: the first run starts the value,
+     * the last ends it, the others occur in order between, none overlapping. Thread-safe.
+     */
+    public static final class Utf8Like {
+        private final byte[][] runs;
+        /**
+         * The runs' bytes as Latin-1 Strings, a char per byte: the middle runs are searched in
+         * such a view of the value, with String.indexOf's vectorized search (a loop over the
+         * bytes took Q13's LIKE half as long again, its per-candidate compare longer still).
+         */
+        private final String[] latin1;
+
+        private Utf8Like(byte[][] runs) {
+            this.runs = runs;
+            this.latin1 = Arrays.stream(runs).map(r -> new String(r, StandardCharsets.ISO_8859_1)).toArray(String[]::new);
+        }
+
+        /** Whether {@code value[0..length)} matches. */
+        public boolean test(byte[] value, int length) {
+            byte[] first = runs[0];
+            if (runs.length == 1) {
+                return Arrays.equals(value, 0, length, first, 0, first.length);
+            }
+            byte[] last = runs[runs.length - 1];
+            int end = length - last.length;
+            // empty runs (a leading or trailing %) are not compared: Arrays.equals costs its set-up
+            if (end < first.length || (first.length > 0 && !Arrays.equals(value, 0, first.length, first, 0, first.length))
+                    || (last.length > 0 && !Arrays.equals(value, end, length, last, 0, last.length))) {
+                return false;
+            }
+            int from = first.length;
+            String view = runs.length > 2 ? new String(value, 0, length, StandardCharsets.ISO_8859_1) : null;
+            for (int i = 1; i < runs.length - 1; i++) {
+                int at = view.indexOf(latin1[i], from, end);
+                if (at < 0) {
+                    return false;
+                }
+                from = at + runs[i].length;
+            }
+            return true;
+        }
     }
 
     /** The test of {@code pattern} with escape character {@code escape} (null: none). */

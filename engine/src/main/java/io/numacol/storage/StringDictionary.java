@@ -107,6 +107,24 @@ public final class StringDictionary implements Dictionary {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
+    /** The length in bytes of the value at {@code vid}, UTF-8 encoded. */
+    public int utf8Length(int vid) {
+        Search.checkVid(vid, size);
+        return Math.toIntExact(offsets.getAtIndex(JAVA_LONG, vid + 1) - offsets.getAtIndex(JAVA_LONG, vid));
+    }
+
+    /**
+     * Copies the UTF-8 bytes of the value at {@code vid} to the start of {@code into}, which must
+     * hold {@link #utf8Length} of them, and returns how many: a test of the bytes makes no String.
+     */
+    public int copyUtf8(int vid, byte[] into) {
+        Search.checkVid(vid, size);
+        long start = offsets.getAtIndex(JAVA_LONG, vid);
+        int length = Math.toIntExact(offsets.getAtIndex(JAVA_LONG, vid + 1) - start);
+        MemorySegment.copy(data, JAVA_BYTE, start, into, 0, length);
+        return length;
+    }
+
     public int find(String value) {
         return Search.find(size, comparedTo(value));
     }

@@ -53,8 +53,11 @@ class StringDictionaryTest extends OffHeapTest {
 
         assertThat(d.size()).isEqualTo(reference.length);
         assertThat(d.byteSize()).isEqualTo(8L * (reference.length + 1) + Arrays.stream(reference).mapToLong(b -> b.length).sum());
+        byte[] copied = new byte[Arrays.stream(reference).mapToInt(b -> b.length).max().orElse(0) + 3];
         for (int vid = 0; vid < reference.length; vid++) {
             assertThat(d.getString(vid).getBytes(UTF_8)).isEqualTo(reference[vid]);
+            assertThat(d.utf8Length(vid)).isEqualTo(reference[vid].length);
+            assertThat(Arrays.copyOf(copied, d.copyUtf8(vid, copied))).as("the bytes copied out").isEqualTo(reference[vid]);
         }
         for (int i = 0; i < 3 * n; i++) {
             String probe = switch (i % 3) {

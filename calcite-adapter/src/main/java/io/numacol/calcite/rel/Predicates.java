@@ -191,7 +191,7 @@ final class Predicates {
         }
         // string searches rather than Calcite's regular expressions: Q13 tests 1.5 M distinct comments
         Predicate<String> like = LikePattern.compile(p, e);
-        return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'");
+        return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'", LikePattern.utf8(p, e));
     }
 
     private static boolean hasSurrogates(String s) {
