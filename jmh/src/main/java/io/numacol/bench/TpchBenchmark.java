@@ -49,7 +49,9 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 1)
+// three seconds of warm-up: after one, a query's later iterations still fell by a third in some
+// runs (Q5 105 -> 62 ms) as the JIT settled, and one run's ratio said as much of the JIT as of it
+@Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
 @Fork(0)
 public class TpchBenchmark {
