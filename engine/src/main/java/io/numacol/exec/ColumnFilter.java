@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A predicate on a table's columns, given with stored values (Long for integers, decimals as
@@ -247,40 +249,39 @@ public sealed interface ColumnFilter {
         return new PartFilter.Leaf(c.indexVector(), f.apply(c.dictionary()));
     }
 
-    /** The vids of {@code d} whose value passes {@code test}, tested a piece at a time by {@code fork} (the test is thread-safe). */
+    /** The vids of {@code d} whose value passes {@code test} (thread-safe). */
     private static VidPredicate matching(Dictionary d, Predicate<Object> test, Fork fork) {
-        int size = d.size();
-        int[] bitmap = new int[(size + 31) >>> 5];
-        int pieceWords = (1 << 16) >>> 5; // 65,536 vids, a few milliseconds of LIKE; pieces own whole words: no two write one
-        fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
-            for (int w = piece * pieceWords, end = Math.min(bitmap.length, w + pieceWords); w < end; w++) {
-                int bits = 0;
-                for (int b = 0, vid = w << 5; b < 32 && vid < size; b++, vid++) {
-                    bits |= test.test(d.stored(vid)) ? 1 << b : 0;
-                }
-                bitmap[w] = bits;
-            }
-        });
-        VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap);
-        return set.isEmpty() ? VidPredicate.of(VidRange.EMPTY) : set;
+        return vidsWhere(d.size(), fork, () -> vid -> test.test(d.stored(vid)));
     }
 
     /** {@link #matching} of a LIKE on the values' UTF-8 bytes, none decoded to a String. */
     private static VidPredicate matchingUtf8(StringDictionary d, LikePattern.Utf8Like like, Fork fork) {
-        int size = d.size();
+        return vidsWhere(d.size(), fork, () -> {
+            byte[][] value = {new byte[256]}; // the piece's buffer, grown for a longer value
+            return vid -> {
+                int length = d.utf8Length(vid);
+                if (length > value[0].length) {
+                    value[0] = new byte[Math.max(length, 2 * value[0].length)];
+                }
+                d.copyUtf8(vid, value[0]);
+                return like.test(value[0], length);
+            };
+        });
+    }
+
+    /**
+     * The vids below {@code size} that pass a test, tested a piece at a time by {@code fork},
+     * each piece with a test of its own from {@code tests}.
+     */
+    private static VidPredicate vidsWhere(int size, Fork fork, Supplier<IntPredicate> tests) {
         int[] bitmap = new int[(size + 31) >>> 5];
-        int pieceWords = (1 << 16) >>> 5;
+        int pieceWords = (1 << 16) >>> 5; // 65,536 vids, a few milliseconds of LIKE; pieces own whole words: no two write one
         fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
-            byte[] value = new byte[256];
+            IntPredicate test = tests.get();
             for (int w = piece * pieceWords, end = Math.min(bitmap.length, w + pieceWords); w < end; w++) {
                 int bits = 0;
                 for (int b = 0, vid = w << 5; b < 32 && vid < size; b++, vid++) {
-                    int length = d.utf8Length(vid);
-                    if (length > value.length) {
-                        value = new byte[Math.max(length, 2 * value.length)];
-                    }
-                    d.copyUtf8(vid, value);
-                    bits |= like.test(value, length) ? 1 << b : 0;
+                    bits |= test.test(vid) ? 1 << b : 0;
                 }
                 bitmap[w] = bits;
             }
