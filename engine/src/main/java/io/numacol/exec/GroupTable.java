@@ -161,12 +161,7 @@ final class GroupTable implements ChunkSink {
         for (int slot = (int) (hash >>> shift); ; slot = (slot + 1) & mask) {
             int g = slots[slot] - 1;
             if (g < 0) {
-                g = newGroup(hash, in, r);
-                slots[slot] = g + 1;
-                if (groups * 2 > slots.length) {
-                    rehash();
-                }
-                return g;
+                return addGroup(slot, hash, in, r);
             }
             if (hashes[g] == hash && sameKeys(g, in, r)) {
                 return g;
@@ -183,17 +178,22 @@ final class GroupTable implements ChunkSink {
         for (int slot = (int) (hash >>> shift); ; slot = (slot + 1) & mask) {
             int g = slots[slot] - 1;
             if (g < 0) {
-                g = newGroup(hash, in, r);
-                slots[slot] = g + 1;
-                if (groups * 2 > slots.length) {
-                    rehash();
-                }
-                return g;
+                return addGroup(slot, hash, in, r);
             }
             if (longKeys[g] == key && (g == nullGroup) == isNull) {
                 return g;
             }
         }
+    }
+
+    /** A new group for row {@code r} of {@code in} in free slot {@code slot}, the slots grown if half full. */
+    private int addGroup(int slot, long hash, Chunk in, int r) {
+        int g = newGroup(hash, in, r);
+        slots[slot] = g + 1;
+        if (groups * 2 > slots.length) {
+            rehash();
+        }
+        return g;
     }
 
     private boolean sameKeys(int g, Chunk in, int r) {

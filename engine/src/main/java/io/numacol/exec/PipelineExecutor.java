@@ -661,9 +661,9 @@ public final class PipelineExecutor {
             // build keys tested on vids: their columns, and their vid tests for this part, found once per task
             Map<Integer, KeyFilter> keys = ((TableSource) pipeline.source()).keys();
             // the most selective first: the others test only what it keeps
-            int[] keyColumns = keys.keySet().stream()
-                    .sorted(Comparator.comparingDouble(c -> keys.get(c).share(List.of(part.column(c).dictionary()))))
-                    .mapToInt(Integer::intValue).toArray();
+            Map<Integer, Double> shares = new HashMap<>();
+            keys.forEach((c, k) -> shares.put(c, k.share(List.of(part.column(c).dictionary()))));
+            int[] keyColumns = keys.keySet().stream().sorted(Comparator.comparing(shares::get)).mapToInt(Integer::intValue).toArray();
             KeyFilter.VidTest[] keyTests = new KeyFilter.VidTest[keyColumns.length];
             for (int k = 0; k < keyColumns.length; k++) {
                 keyTests[k] = keys.get(keyColumns[k]).vidTest(part.column(keyColumns[k]).dictionary());

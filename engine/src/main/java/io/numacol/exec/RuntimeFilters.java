@@ -44,22 +44,21 @@ final class RuntimeFilters {
         // once per value where values repeat (lineitem's order and supplier keys).
         KeyFilter made = keys.get();
         boolean few = made.share(planned.scanDictionaries) < 0.5;
-        boolean cheap = made.testsValues() || 2 * planned.scanValues <= planned.scanRows;
+        boolean cheap = made.testsValues() || 2 * planned.scanValues() <= planned.scanRows;
         return few && cheap ? into(probe, column, made, shared).node : null;
     }
 
     /**
      * Where the filter went: below a breaker, or right above a scan of {@code scanRows} rows
-     * whose column's parts have {@code scanDictionaries}, {@code scanValues} values in all
-     * (none and 0 if not).
+     * whose column's parts have {@code scanDictionaries} (none and 0 if not).
      */
-    private record Pushed(PlanNode node, boolean belowBreaker, List<Dictionary> scanDictionaries, long scanValues, long scanRows) {
+    private record Pushed(PlanNode node, boolean belowBreaker, List<Dictionary> scanDictionaries, long scanRows) {
         Pushed(PlanNode node, boolean belowBreaker) {
-            this(node, belowBreaker, List.of(), 0, 0);
+            this(node, belowBreaker, List.of(), 0);
         }
 
         Pushed(PlanNode node, boolean belowBreaker, Pushed scanned) {
-            this(node, belowBreaker, scanned.scanDictionaries, scanned.scanValues, scanned.scanRows);
+            this(node, belowBreaker, scanned.scanDictionaries, scanned.scanRows);
         }
 
         /** The same place, seen from {@code above} (a filter or projection over it). */
@@ -67,11 +66,16 @@ final class RuntimeFilters {
             return new Pushed(above, belowBreaker, this);
         }
 
-        /** A filter right above a scan of {@code column}: its parts' dictionaries, their sizes added (the distinct values, at most), its rows. */
+        /** The scanned column's distinct values, at most: its parts' dictionary sizes added. */
+        long scanValues() {
+            return scanDictionaries.stream().mapToLong(Dictionary::size).sum();
+        }
+
+        /** A filter right above a scan of {@code column}: its parts' dictionaries, its rows. */
         static Pushed atScan(PlanNode node, PlanNode.Scan scan, int column) {
             int tableColumn = scan.columns()[column];
             List<Dictionary> dictionaries = scan.table().parts().stream().map(p -> p.column(tableColumn).dictionary()).toList();
-            return new Pushed(node, false, dictionaries, dictionaries.stream().mapToLong(Dictionary::size).sum(), scan.table().rowCount());
+            return new Pushed(node, false, dictionaries, scan.table().rowCount());
         }
     }
 
