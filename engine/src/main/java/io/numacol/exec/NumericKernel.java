@@ -184,6 +184,18 @@ abstract sealed class NumericKernel {
             this.factor = NumericExpr.LongMath.POWERS[Math.abs(digits)];
         }
 
+        /**
+         * Bits enough for the magnitude of {@code v[0, n)}: every |v[i]| <= 2^result. A pass the JIT
+         * vectorizes, cheaper than the multiply's high half, which has no vector instruction.
+         */
+        private static int bitLength(long[] v, int n) {
+            long m = 0;
+            for (int i = 0; i < n; i++) {
+                m |= v[i] ^ (v[i] >> 63); // |v| for v >= 0, |v| - 1 below
+            }
+            return Long.SIZE - Long.numberOfLeadingZeros(m);
+        }
+
         /** a / b truncated at the result's scale, for b not zero and a quotient that {@link #fits}. */
         private long divide(long a, long b) {
             if (digits >= 0) {
@@ -238,12 +250,18 @@ abstract sealed class NumericKernel {
                     }
                 }
                 case MULTIPLY -> {
-                    for (int i = 0; i < n; i++) {
-                        long p = a[i] * b[i];
-                        overflow |= Math.multiplyHigh(a[i], b[i]) ^ (p >> 63); // the high half is not the low half's sign: overflow
-                        r[i] = p;
+                    if (bitLength(a, n) + bitLength(b, n) <= Long.SIZE - 2) { // |a * b| <= 2^62: Q1's prices times discounts
+                        for (int i = 0; i < n; i++) {
+                            r[i] = a[i] * b[i];
+                        }
+                    } else {
+                        for (int i = 0; i < n; i++) {
+                            long p = a[i] * b[i];
+                            overflow |= Math.multiplyHigh(a[i], b[i]) ^ (p >> 63); // the high half is not the low half's sign: overflow
+                            r[i] = p;
+                        }
+                        overflow = overflow != 0 ? -1 : 0;
                     }
-                    overflow = overflow != 0 ? -1 : 0;
                 }
                 case DIVIDE -> {
                     boolean zero = false;
