@@ -1,6 +1,8 @@
 package io.numacol.exec;
 
 import io.numacol.scan.BitVector;
+import io.numacol.scan.ScanKernel;
+import io.numacol.scan.ScanKernels;
 import io.numacol.storage.Column;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.DoubleDictionary;
@@ -27,8 +29,14 @@ final class Batch implements ColumnVectors {
     /** Dictionaries up to this many values are copied to the heap once per task: Q1's flags, quantities, discounts. */
     private static final int HEAP_DICTIONARY = 1 << 14;
 
+    /** Decodes and packs blocks: SIMD where the CPU has it. */
+    private static final ScanKernel KERNEL = ScanKernels.get();
+
     private final TablePart part;
     private final int[] selected = new int[BLOCK];
+    /** {@link #selected} as a bitmap of the block's rows, for {@link ScanKernel#compact}. */
+    private final long[] selection = new long[BLOCK / Long.SIZE];
+    private int rows;
     private int size;
     private int block;
     private boolean dense;
@@ -46,7 +54,6 @@ final class Batch implements ColumnVectors {
     /** Small dictionaries on the heap, one slot longer: the null vid reads 0. */
     private final long[][] heapLongs;
     private final double[][] heapDoubles;
-    private final int[] full = new int[BLOCK];
     private final int[] words = new int[IndexVector.LANES * IndexVector.MAX_BITCASE];
 
     Batch(TablePart part) {
@@ -72,7 +79,7 @@ final class Batch implements ColumnVectors {
     void select(int blockStart, int end, BitVector bits) {
         generation++;
         block = blockStart / BLOCK;
-        int rows = end - blockStart;
+        rows = end - blockStart;
         if (bits == null) {
             for (int i = 0; i < rows; i++) {
                 selected[i] = i;
@@ -89,6 +96,7 @@ final class Batch implements ColumnVectors {
             if (wi == last && (end & 63) != 0) {
                 x &= -1L >>> (64 - (end & 63)); // bits past the range belong to no one here
             }
+            selection[base >>> 6] = x;
             while (x != 0) {
                 selected[n++] = base + Long.numberOfTrailingZeros(x);
                 x &= x - 1;
@@ -124,6 +132,10 @@ final class Batch implements ColumnVectors {
         dense = false;
         generation++; // every other column's arrays are for the rows before
         vidsStamp[column] = generation;
+        Arrays.fill(selection, 0);
+        for (int i = 0; i < n; i++) {
+            selection[selected[i] >>> 6] |= 1L << selected[i];
+        }
     }
 
     /** The selected rows' vids of {@code column}. */
@@ -138,17 +150,15 @@ final class Batch implements ColumnVectors {
         vidsStamp[column] = generation;
         IndexVector iv = part.column(column).indexVector();
         if (dense) {
-            iv.decodeBlock(block, words, out);
+            KERNEL.decodeBlock(iv, block, words, out);
         } else if (size < SPARSE) {
             int first = block * BLOCK;
             for (int i = 0; i < size; i++) {
                 out[i] = iv.get(first + selected[i]);
             }
         } else {
-            iv.decodeBlock(block, words, full);
-            for (int i = 0; i < size; i++) {
-                out[i] = full[selected[i]];
-            }
+            KERNEL.decodeBlock(iv, block, words, out);
+            KERNEL.compact(out, selection, rows);
         }
         return out;
     }

@@ -92,6 +92,15 @@ abstract class BlockScanKernel implements ScanKernel {
         }
     }
 
+    /** The bounds {@link #compact} promises to check, so that both kernels fail alike. */
+    static void checkCompact(int[] values, long[] selection, int rows) {
+        int padded = (rows + IndexVector.LANES - 1) & -IndexVector.LANES;
+        if (rows < 0 || values.length < padded || selection.length < (rows + 63) >>> 6) {
+            throw new IndexOutOfBoundsException("compacting " + rows + " rows needs " + padded + " values and "
+                    + ((rows + 63) >>> 6) + " selection words, got " + values.length + " and " + selection.length);
+        }
+    }
+
     @Override
     public final void countAndSumVids(IndexVector iv, int from, int to, VidPredicate.Between range, long[] into) {
         Objects.requireNonNull(iv, "iv");

@@ -29,6 +29,26 @@ public final class ScalarScanKernel extends BlockScanKernel {
     }
 
     @Override
+    public void decodeBlock(IndexVector iv, int block, int[] words, int[] out) {
+        iv.decodeBlock(block, words, out);
+    }
+
+    @Override
+    public int compact(int[] values, long[] selection, int rows) {
+        BlockScanKernel.checkCompact(values, selection, rows);
+        int n = 0;
+        for (int w = 0, words = (rows + 63) >>> 6; w < words; w++) {
+            long x = w == words - 1 && (rows & 63) != 0 ? selection[w] & -1L >>> (64 - (rows & 63)) : selection[w];
+            int base = w << 6;
+            while (x != 0) {
+                values[n++] = values[base + Long.numberOfTrailingZeros(x)]; // n <= the row: never overwrites one still to read
+                x &= x - 1;
+            }
+        }
+        return n;
+    }
+
+    @Override
     BlockMatcher matcher(IndexVector iv, int lo, int span, VidPredicate.VidSet set) {
         return new Matcher(iv, lo, span, set);
     }

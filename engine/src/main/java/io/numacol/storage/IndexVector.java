@@ -204,11 +204,16 @@ public final class IndexVector {
      * allocates nothing, for operators that decode block after block.
      */
     public void decodeBlock(int block, int[] words, int[] out) {
-        Objects.checkIndex(block, blocks());
-        MemorySegment.copy(segment, WORD, block * blockBytes(bitcase), words, 0, LANES * bitcase);
+        copyBlock(block, words);
         for (int p = 0; p < LANES; p++) {
             decodePosition(words, p, bitcase, mask, out, p * LANES);
         }
+    }
+
+    /** Copies the {@code 32 * bitcase} words of {@code block} into {@code words}, the transposed layout as stored. */
+    public void copyBlock(int block, int[] words) {
+        Objects.checkIndex(block, blocks());
+        MemorySegment.copy(segment, WORD, block * blockBytes(bitcase), words, 0, LANES * bitcase);
     }
 
     /**

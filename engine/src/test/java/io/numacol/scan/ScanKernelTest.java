@@ -9,6 +9,7 @@ import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -159,6 +160,62 @@ class ScanKernelTest {
         }
         p.add(VidPredicate.in(many));
         return p;
+    }
+
+    @ParameterizedTest(name = "bitcase {0}, {1} rows")
+    @MethodSource("io.numacol.storage.TestVids#bitcasesAndLengths")
+    void blocksDecodeAsTheIndexVectorDoes(int bitcase, int length) {
+        if (length == 0) {
+            return;
+        }
+        int[] vids = TestVids.random(new Random(7000L * bitcase + length), length, bitcase);
+        try (NodeArena arena = NumaMemory.create(Topology.fake(2)).newArena()) {
+            IndexVector iv = IndexVector.pack(vids, length, bitcase, arena, MemoryPlacement.onNode(0));
+            int[] words = new int[IndexVector.LANES * bitcase];
+            for (int block = 0; block < iv.blocks(); block++) {
+                int[] expected = new int[IndexVector.BLOCK_ROWS];
+                int rows = Math.min(IndexVector.BLOCK_ROWS, length - block * IndexVector.BLOCK_ROWS);
+                System.arraycopy(vids, block * IndexVector.BLOCK_ROWS, expected, 0, rows); // padding decodes as zeros
+                for (ScanKernel kernel : kernels()) {
+                    int[] out = new int[IndexVector.BLOCK_ROWS];
+                    Arrays.fill(out, -5);
+                    kernel.decodeBlock(iv, block, words, out);
+                    assertThat(out).as("%s, block %d", kernel.name(), block).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    /** Every share of rows kept, from none to all, over blocks cut at odd lengths. */
+    @ParameterizedTest(name = "{0} rows")
+    @ValueSource(ints = {0, 1, 7, 15, 16, 17, 31, 33, 63, 64, 65, 100, 511, 1000, 1023, 1024})
+    void compactKeepsTheSelectedRowsInOrder(int rows) {
+        Random random = new Random(rows);
+        for (double keep : new double[] {0, 0.02, 0.5, 0.985, 1}) {
+            int[] values = random.ints(IndexVector.BLOCK_ROWS).toArray();
+            long[] selection = new long[IndexVector.BLOCK_ROWS / Long.SIZE];
+            for (int i = 0; i < IndexVector.BLOCK_ROWS; i++) { // bits past rows too: compact must ignore them
+                if (random.nextDouble() < keep || i >= rows && random.nextBoolean()) {
+                    selection[i >>> 6] |= 1L << i;
+                }
+            }
+            int[] expected = IntStream.range(0, rows).filter(i -> (selection[i >>> 6] & 1L << i) != 0).map(i -> values[i]).toArray();
+            for (ScanKernel kernel : kernels()) {
+                int[] v = values.clone();
+                int n = kernel.compact(v, selection, rows);
+                assertThat(Arrays.copyOf(v, n)).as("%s keeping %s", kernel.name(), keep).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void compactRejectsShortArrays() {
+        for (ScanKernel kernel : kernels()) {
+            assertThatThrownBy(() -> kernel.compact(new int[40], new long[1], 40))
+                    .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("64 values");
+            assertThatThrownBy(() -> kernel.compact(new int[128], new long[1], 100))
+                    .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("2 selection words");
+        }
     }
 
     @Test
