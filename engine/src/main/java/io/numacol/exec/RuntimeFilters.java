@@ -10,13 +10,13 @@ import java.util.function.Supplier;
 /**
  * Pushes a hash join's {@link KeyFilter} into its probe side, as deep as the key column can be
  * followed: through filters, column projections and sorts without a limit, into the group keys
- * of an aggregate's input, into either side of an inner join. Probe rows whose key is not among
- * the build side's keys join nothing, and a row below a group key or a join only makes rows
- * with that same key, so dropping such rows early changes no result. It pays below a
- * pipeline breaker, and right above a scan when the keys are few beside the column's distinct
- * values: there the scan tests them on vids before it decodes a value ({@link
- * KeyFilter#vidTest}), cheaper than the probe's lookup in a hash table (Q5 probes 6 million
- * lineitems for the orders of one year). Elsewhere the probe drops those rows as cheaply.
+ * of an aggregate's input, into either side of an inner join and the left side of a semi or anti
+ * join. Probe rows whose key is not among the build side's keys join nothing, and a row below a
+ * group key or a join only makes rows with that same key, so dropping such rows early changes no
+ * result. It pays below a pipeline breaker, and right above a scan when the keys are few beside
+ * the column's distinct values: there the scan tests them on vids before it decodes a value
+ * ({@link KeyFilter#vidTest}), cheaper than the probe's lookup in a hash table (Q5 probes 6
+ * million lineitems for the orders of one year). Elsewhere the probe drops those rows as cheaply.
  */
 final class RuntimeFilters {
     private RuntimeFilters() {
@@ -113,7 +113,10 @@ final class RuntimeFilters {
                 yield new Pushed(new PlanNode.Aggregate(below.node, aggregate.keys(), aggregate.calls(), aggregate.types()), true);
             }
             case PlanNode.HashJoin join -> {
-                if (join.kind() != PlanNode.JoinKind.INNER) {
+                // an inner join's row has its columns from one row of each side; a semi or anti join's
+                // rows are rows of its left side (Q2's partsupp semi-joined to the region's suppliers)
+                if (join.kind() != PlanNode.JoinKind.INNER && join.kind() != PlanNode.JoinKind.SEMI
+                        && join.kind() != PlanNode.JoinKind.ANTI) {
                     yield here;
                 }
                 int leftWidth = join.left().types().size();

@@ -387,6 +387,43 @@ class PipelineExecutorTest {
     }
 
     /**
+     * A semi or anti join's rows are its left side's: a key filter from a join above goes through
+     * to its left side (to below the aggregate there), and the answers stay those of the plan.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = PlanNode.JoinKind.class, names = {"SEMI", "ANTI"})
+    void keysGoThroughTheLeftSideOfSemiAndAntiJoins(PlanNode.JoinKind kind) {
+        // (SELECT k, COUNT(*) FROM l GROUP BY k) [ANTI|SEMI] JOIN (SELECT k FROM r WHERE x < 50) ON k,
+        // then JOIN (SELECT k, x FROM r WHERE x in [100, 110)) ON k
+        PlanNode groups = new PlanNode.Aggregate(new PlanNode.Scan(left, null, new int[]{0}), new int[]{0},
+                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1)),
+                List.of(ColumnType.bigint(), ColumnType.bigint()));
+        PlanNode low = new PlanNode.Scan(right, new ColumnFilter.Range(1, 0L, true, 50L, false), new int[]{0});
+        PlanNode filtered = new PlanNode.HashJoin(groups, low, new int[]{0}, new int[]{0}, new boolean[]{false}, kind, false);
+        KeyFilter none = KeyFilter.of(List.of(), 0, ColumnType.bigint(), 0);
+        assertThat(RuntimeFilters.push(filtered, 0, () -> none, node -> false, 100_000)).asString()
+                .startsWith("HashJoin[").contains("Aggregate[").contains(" of Filter[InKeys[column=0, keys=0 keys] of Scan[l [0]]]");
+        PlanNode few = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 110L, false), new int[]{0, 1});
+        PlanNode plan = new PlanNode.HashJoin(filtered, few, new int[]{0}, new int[]{0}, new boolean[]{false},
+                PlanNode.JoinKind.INNER, false);
+        java.util.Map<Object, Long> counts = new java.util.HashMap<>();
+        leftRows.forEach(l -> counts.merge(java.util.Arrays.asList(l[0]), 1L, Long::sum));
+        java.util.Set<Object> lowKeys = new java.util.HashSet<>();
+        rightRows.stream().filter(r -> r[0] != null && r[1] != null && (Integer) r[1] < 50).forEach(r -> lowKeys.add(r[0]));
+        List<Object[]> expected = new ArrayList<>();
+        counts.forEach((key, n) -> {
+            Object k = ((List<?>) key).getFirst();
+            if (k == null || lowKeys.contains(k) != (kind == PlanNode.JoinKind.SEMI)) {
+                return; // a NULL key joins no row of few
+            }
+            rightRows.stream().filter(r -> k.equals(r[0]) && r[1] != null && (Integer) r[1] >= 100 && (Integer) r[1] < 110)
+                    .forEach(r -> expected.add(new Object[]{k, n, r[0], r[1]}));
+        });
+        assertThat(expected).as("the data has such rows").isNotEmpty();
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
+    }
+
+    /**
      * Build keys right above a scan filter its rows on vids (KeyFilter.vidTest), each distinct
      * value tested once, whether the keys are few or many; NULL never matches.
      */
