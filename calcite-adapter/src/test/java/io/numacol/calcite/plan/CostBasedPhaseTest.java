@@ -17,8 +17,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which statements go through Calcite's cost-based (Volcano) search: those with joins, and
- * those numacol's operators do not run whole as the heuristic phases leave them. Each statement is planned anew
+ * Which statements go through Calcite's cost-based (Volcano) search: those numacol's operators do
+ * not run whole as the heuristic phases leave them. Each statement is planned anew
  * (no plan cache) and the planners made for it are watched.
  */
 class CostBasedPhaseTest {
@@ -65,11 +65,19 @@ class CostBasedPhaseTest {
     private record Planned(List<String> rows, boolean searched) {
     }
 
-    /** The search still chooses among rewrites of a join (semi-joins, conditions pushed into subqueries). */
+    /** Joins are ordered by Lopt before, and rewritten into semi-joins by rules without a search. */
     @Test
-    void joinsAreSearched() throws SQLException {
+    void joinsNumacolRunsWholeAreNotSearched() throws SQLException {
         Planned p = plan("SELECT t1.a, t3.b FROM t1 JOIN t2 ON t1.b = t2.a JOIN t3 ON t2.b = t3.a WHERE t1.a < 4 ORDER BY t1.a");
         assertThat(p.rows()).containsExactly("1,1", "2,2", "3,3");
+        assertThat(p.searched()).isFalse();
+        Planned semi = plan("SELECT a FROM t1 WHERE b IN (SELECT a FROM t2 WHERE b > 1) ORDER BY a");
+        assertThat(semi.searched()).isFalse();
+    }
+
+    @Test
+    void aJoinUnderAWindowIsSearched() throws SQLException {
+        Planned p = plan("SELECT t1.a, ROW_NUMBER() OVER (ORDER BY t1.a DESC) FROM t1 JOIN t2 ON t1.b = t2.a ORDER BY t1.a");
         assertThat(p.searched()).isTrue();
     }
 
