@@ -4,6 +4,7 @@ import io.numacol.calcite.cache.PlanCache;
 import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
+import io.numacol.placement.Placement;
 import io.numacol.storage.Column;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Table;
@@ -31,7 +32,8 @@ import static io.numacol.calcite.SystemTable.col;
  * keeps on each node, its share of the memory limit, and of those bytes the hash tables of
  * running statements), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
  * bytes per component) and {@code placements} (per part, column and component: pages per node as
- * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record),
+ * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record, and
+ * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never),
  * {@code indexes}, and {@code plan_cache} (the {@link PlanCache} of the database's statements).
  */
 public final class SysSchema extends AbstractSchema {
@@ -70,7 +72,7 @@ public final class SysSchema extends AbstractSchema {
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
-                        col("source", SqlTypeName.VARCHAR)), root -> placementRows()),
+                        col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR)), root -> placementRows()),
                 "indexes", new SystemTable(List.of(
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
@@ -140,6 +142,8 @@ public final class SysSchema extends AbstractSchema {
         List<Object[]> rows = new ArrayList<>();
         String source = db.topology().isFake() ? "numacol (fake topology)" : "kernel (move_pages)";
         forEachTable((table, parts) -> {
+            Placement placement = db.placement(table);
+            String spec = placement == null ? "DEFAULT" : placement.toString();
             for (int p = 0; p < parts.size(); p++) {
                 for (int c = 0; c < table.schema().size(); c++) {
                     Column col = parts.get(p).column(c);
@@ -152,7 +156,7 @@ public final class SysSchema extends AbstractSchema {
                         for (int node = 0; node < db.topology().nodeCount(); node++) {
                             if (pages[node] > 0) {
                                 rows.add(new Object[] {table.name(), col.name(), p, e.getKey().name(), bytes, node,
-                                    pages[node], interleaved, source});
+                                    pages[node], interleaved, source, spec});
                             }
                         }
                     }

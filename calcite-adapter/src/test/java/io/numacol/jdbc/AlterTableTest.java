@@ -82,7 +82,7 @@ class AlterTableTest {
                     .isInstanceOf(SQLException.class).hasMessageContaining("table nosuch does not exist");
             s.execute("alter table if exists nosuch add column x int");
             assertThatThrownBy(() -> s.execute("alter table a frobnicate"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("expected ADD, DROP or RENAME");
+                    .isInstanceOf(SQLException.class).hasMessageContaining("expected ADD, DROP, RENAME or SET PLACEMENT");
             assertThat(rows(s, "select * from a order by id")).isEqualTo(before);
 
             Database db = NumacolDriver.database(c);

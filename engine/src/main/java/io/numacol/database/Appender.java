@@ -1,6 +1,5 @@
 package io.numacol.database;
 
-import io.numacol.placement.Placement;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
@@ -242,11 +241,9 @@ public final class Appender implements AutoCloseable {
      * built parts stay off-heap until the flush publishes them, as before.
      */
     private void buildPart() {
-        int node = database.nextPartNode();
-        Placement placement = new Placement.Node(node);
         PartBuilder full = part;
         part = null;
-        pending.add(new PartBuild(full, c -> placement.forColumn(c, database.topology())));
+        pending.add(new PartBuild(full, database.newPartPlacement(table)));
         int building = 0;
         for (int i = pending.size() - 1; i >= 0; i--) {
             if (!pending.get(i).isDone() && ++building > BUILDS_IN_FLIGHT) {

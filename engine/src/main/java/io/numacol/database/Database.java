@@ -2,9 +2,11 @@ package io.numacol.database;
 
 import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
+import io.numacol.placement.Placement;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -18,6 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,6 +40,8 @@ public final class Database implements AutoCloseable {
     /** Which node the next appended part goes to: spreads parts, and small tables, over the nodes. */
     private final AtomicInteger nextPartNode = new AtomicInteger();
     private final PartMerger merger = new PartMerger(this);
+    /** Tables placed by ALTER TABLE .. SET PLACEMENT; the others' parts go to a node each, in turn. */
+    private final Map<Table, Placement> placements = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -115,7 +122,9 @@ public final class Database implements AutoCloseable {
      */
     public void dropTable(String name) {
         checkOpen();
-        merger.whileNotMerging(catalog.get(name), () -> catalog.drop(name));
+        Table table = catalog.get(name);
+        merger.whileNotMerging(table, () -> catalog.drop(name));
+        placements.remove(table);
     }
 
     /**
@@ -155,6 +164,10 @@ public final class Database implements AutoCloseable {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
                 Table replacement = catalog.detached(name, schema);
+                Placement placement = placements.get(old);
+                if (placement != null) {
+                    placements.put(replacement, placement);
+                }
                 Appender appender = new Appender(this, replacement);
                 try {
                     try (TableSnapshot snapshot = old.snapshot()) {
@@ -170,7 +183,9 @@ public final class Database implements AutoCloseable {
                     }
                     appender.flush();
                     catalog.replace(old, replacement, column);
+                    placements.remove(old);
                 } catch (RuntimeException | Error e) {
+                    placements.remove(replacement);
                     appender.discard();
                     replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
                     throw e;
@@ -191,6 +206,56 @@ public final class Database implements AutoCloseable {
 
     int nextPartNode() {
         return Math.floorMod(nextPartNode.getAndIncrement(), topology.nodeCount());
+    }
+
+    /** The table's placement as set, or null for the default: each part on a node, the nodes in turn. */
+    public Placement placement(Table table) {
+        return placements.get(table);
+    }
+
+    /** Where a new part of {@code table} (appended, merged) goes: its table's placement, else the next node in turn. */
+    IntFunction<ColumnPlacement> newPartPlacement(Table table) {
+        Placement set = placements.get(table);
+        Placement placement = set != null ? set : new Placement.Node(nextPartNode());
+        return c -> placement.forColumn(c, topology);
+    }
+
+    /**
+     * Places a table anew (ALTER TABLE .. SET PLACEMENT): every part's pages move where {@code
+     * placement} says (null: each part on a node, the nodes in turn), and so do the parts added
+     * afterwards. Pages keep their addresses, so queries go on reading throughout; inserts,
+     * merges, UPDATEs and DELETEs of the table wait (the parts a load under way built before keep
+     * the placement they were built with). Returns how many pages the kernel could not move
+     * (pages it holds elsewhere, on a machine short of memory on the target node).
+     *
+     * @throws IllegalArgumentException when {@code placement} names a node the topology lacks
+     */
+    public long setPlacement(Table table, Placement placement) {
+        checkOpen();
+        if (placement != null) {
+            placement.checkAgainst(topology);
+        }
+        long[] failed = {0};
+        merger.whileNotMerging(table, () -> {
+            table.lockWrites();
+            try {
+                try (TableSnapshot snapshot = table.snapshot()) {
+                    for (TablePart part : snapshot.parts()) {
+                        Placement p = placement != null ? placement : new Placement.Node(nextPartNode());
+                        failed[0] += part.moveTo(c -> p.forColumn(c, topology));
+                    }
+                }
+                if (placement != null) {
+                    placements.put(table, placement);
+                } else {
+                    placements.remove(table);
+                }
+                catalog.changed(); // plans of the table are planned anew: affinities follow the pages
+            } finally {
+                table.unlockWrites();
+            }
+        });
+        return failed[0];
     }
 
     public boolean isClosed() {

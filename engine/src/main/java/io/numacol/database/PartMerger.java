@@ -1,6 +1,5 @@
 package io.numacol.database;
 
-import io.numacol.placement.Placement;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.Statement;
 import io.numacol.scheduler.TaskClass;
@@ -149,8 +148,7 @@ final class PartMerger {
             }
             PartBuilder builder = table.newPart();
             chosen.forEach(builder::appendPart);
-            Placement placement = new Placement.Node(database.nextPartNode());
-            TablePart merged = builder.build(c -> placement.forColumn(c, database.topology()), false);
+            TablePart merged = builder.build(database.newPartPlacement(table), false);
             try {
                 // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
                 if (table.tryReplaceParts(chosen, List.of(merged))) {

@@ -90,7 +90,12 @@ public final class Catalog {
         old.drop();
     }
 
-    /** A number that changes whenever a table or view is created, dropped, altered or replaced. */
+    /** Records a change that plans depend on besides the tables and views (a table's placement): plans made before are not used again. */
+    public void changed() {
+        version.incrementAndGet();
+    }
+
+    /** A number that changes whenever a table or view is created, dropped, altered or replaced, or {@link #changed}. */
     public long version() {
         return version.get();
     }

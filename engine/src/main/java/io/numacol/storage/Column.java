@@ -1,6 +1,8 @@
 package io.numacol.storage;
 
 import io.numacol.memory.Component;
+import io.numacol.memory.MemoryPlacement;
+import io.numacol.memory.NumaMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -19,7 +21,8 @@ public final class Column {
     private final Dictionary dictionary;
     private final IndexVector indexVector;
     private final InvertedIndex index;
-    private final ColumnPlacement placement;
+    /** Where its pages were last asked to go: at the build, then by {@link #moveTo}. */
+    private volatile ColumnPlacement placement;
     private final boolean hasNulls;
 
     Column(String name, ColumnType type, Dictionary dictionary, IndexVector indexVector, InvertedIndex index,
@@ -94,6 +97,47 @@ public final class Column {
             case DoubleDictionary d -> type.toJava(d.getDouble(vid));
             case StringDictionary d -> type.toJava(d.getString(vid));
         };
+    }
+
+    /**
+     * Moves this column's pages where {@code target} says. Their addresses stay, so readers go on
+     * reading throughout. Returns how many pages the kernel could not move.
+     */
+    long moveTo(ColumnPlacement target, NumaMemory memory) {
+        long failed = 0;
+        for (Map.Entry<Component, List<MemorySegment>> e : segments().entrySet()) {
+            MemoryPlacement to = switch (e.getKey()) {
+                case DICTIONARY -> target.dictionary();
+                case INDEX_VECTOR -> target.indexVectorSplit() != null ? null : target.indexVector();
+                default -> target.index();
+            };
+            for (MemorySegment segment : e.getValue()) {
+                if (to != null && segment.byteSize() > 0) { // an empty component was never mapped
+                    failed += memory.movePages(segment.address(), segment.byteSize(), to);
+                }
+            }
+        }
+        if (target.indexVectorSplit() != null) {
+            failed += splitPages(indexVector.segment(), target.indexVectorSplit(), memory);
+        }
+        placement = target;
+        return failed;
+    }
+
+    /** IVP: equal contiguous page ranges of the IndexVector, one per node, moved there. */
+    static long splitPages(MemorySegment iv, int[] nodes, NumaMemory memory) {
+        long pageSize = memory.pageSize();
+        long pages = (iv.byteSize() + pageSize - 1) / pageSize;
+        long failed = 0;
+        for (int k = 0; k < nodes.length; k++) {
+            long from = pages * k / nodes.length;
+            long to = pages * (k + 1) / nodes.length;
+            if (to > from) {
+                failed += memory.movePages(iv.address() + from * pageSize, Math.min(iv.byteSize(), to * pageSize) - from * pageSize,
+                        MemoryPlacement.onNode(nodes[k]));
+            }
+        }
+        return failed;
     }
 
     /** The memory of each component, for accounting and PageSocketMaps. */

@@ -115,8 +115,8 @@ public final class ColumnBuilder {
         }
         int bitcase = IndexVector.bitcaseFor(hasNulls ? nullVid : Math.max(0, nullVid - 1));
         IndexVector iv = IndexVector.pack(vids, size, bitcase, arena, placement.indexVector());
-        if (placement.indexVectorSplit() != null) {
-            splitPages(iv.segment(), placement.indexVectorSplit(), arena);
+        if (placement.indexVectorSplit() != null && iv.segment().byteSize() > 0) {
+            Column.splitPages(iv.segment(), placement.indexVectorSplit(), arena.memory());
         }
         InvertedIndex index = withIndex
                 ? InvertedIndex.build(vids, size, nullVid + (hasNulls ? 1 : 0), arena, placement.index())
@@ -238,20 +238,6 @@ public final class ColumnBuilder {
             }
         }
         return true;
-    }
-
-    /** IVP: equal contiguous page ranges of the IndexVector, one per node, moved there. */
-    private static void splitPages(MemorySegment iv, int[] nodes, NodeArena arena) {
-        long pageSize = arena.memory().pageSize();
-        long pages = (iv.byteSize() + pageSize - 1) / pageSize;
-        for (int k = 0; k < nodes.length; k++) {
-            long from = pages * k / nodes.length;
-            long to = pages * (k + 1) / nodes.length;
-            if (to > from) {
-                arena.memory().movePages(iv.address() + from * pageSize, (to - from) * pageSize,
-                        MemoryPlacement.onNode(nodes[k]));
-            }
-        }
     }
 
     private int nonNullCount() {

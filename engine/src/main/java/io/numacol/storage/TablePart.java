@@ -53,6 +53,20 @@ public final class TablePart {
         return node;
     }
 
+    /**
+     * Moves the pages of column {@code c} where {@code placement.apply(c)} says, column by column;
+     * readers go on reading, since the pages keep their addresses. The caller holds a reference.
+     * Returns how many pages the kernel could not move.
+     */
+    public long moveTo(java.util.function.IntFunction<ColumnPlacement> placement) {
+        long failed = 0;
+        for (int c = 0; c < columns.size(); c++) {
+            failed += columns.get(c).moveTo(placement.apply(c), arena.memory());
+        }
+        forgetHomeNode();
+        return failed;
+    }
+
     /** Forgets the remembered home node, for whoever moves this part's pages. */
     public void forgetHomeNode() {
         homeNode = UNKNOWN_NODE;

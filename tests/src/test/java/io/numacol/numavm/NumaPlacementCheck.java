@@ -1,5 +1,8 @@
 package io.numacol.numavm;
 
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import io.numacol.jdbc.NumacolDriver;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.storage.Catalog;
@@ -18,6 +21,11 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -97,8 +105,69 @@ public final class NumaPlacementCheck {
                 "PSM detected no range interleaved over all " + nodes + " nodes");
         catalog.drop(table.name());
         check(memory.accounting().totalBytes() == 0, "accounting back to 0 after the table is dropped");
+        placedBySql(nodes);
         System.out.println(FAILURES.isEmpty() ? "RESULT: OK" : "RESULT: FAILED " + FAILURES);
         System.exit(FAILURES.isEmpty() ? 0 : 1);
+    }
+
+    /**
+     * ALTER TABLE .. SET PLACEMENT through JDBC: the kernel holds every page of the table where
+     * the statement said, and {@code sys.placements} reports per node what the kernel says.
+     */
+    private static void placedBySql(int nodes) {
+        int last = nodes - 1;
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=40000"); Statement s = c.createStatement()) {
+            Database db = NumacolDriver.database(c);
+            s.execute("CREATE TABLE placed (a BIGINT NOT NULL, b VARCHAR(12))");
+            try (Appender appender = db.appender("placed")) {
+                for (long i = 0; i < 100_000; i++) {
+                    appender.append(i * 7, "s" + i % 5000);
+                }
+            }
+            for (String spec : List.of("NODE(" + last + ")", "IVP")) {
+                s.execute("ALTER TABLE placed SET PLACEMENT " + spec);
+                long[] kernel = new long[nodes];
+                Table placed = db.catalog().get("placed");
+                int misplaced = 0;
+                int pagesSeen = 0;
+                for (TablePart part : placed.parts()) {
+                    for (Column column : part.columns()) {
+                        for (MemorySegment segment : column.allSegments()) {
+                            int pages = (int) ((segment.byteSize() + db.memory().pageSize() - 1) / db.memory().pageSize());
+                            int[] where = new int[pages];
+                            int[] asked = new int[pages];
+                            db.memory().kernelPages().locate(segment.address(), pages, where);
+                            db.memory().bookkeptPages().locate(segment.address(), pages, asked);
+                            for (int i = 0; i < pages; i++) {
+                                if (where[i] >= 0) {
+                                    kernel[where[i]]++;
+                                }
+                                misplaced += where[i] == asked[i] ? 0 : 1;
+                                misplaced += spec.startsWith("NODE") && where[i] != last ? 1 : 0;
+                            }
+                            pagesSeen += pages;
+                        }
+                    }
+                }
+                long[] reported = new long[nodes];
+                try (ResultSet rs = s.executeQuery("SELECT node, SUM(pages), MIN(source), MIN(spec) FROM sys.placements"
+                        + " WHERE table_name = 'placed' GROUP BY node")) {
+                    while (rs.next()) {
+                        reported[rs.getInt(1)] = rs.getLong(2);
+                        check(rs.getString(3).startsWith("kernel"), "sys.placements source " + rs.getString(3));
+                        check(rs.getString(4).equals(spec), "sys.placements spec " + rs.getString(4) + ", not " + spec);
+                    }
+                }
+                System.out.printf("  SET PLACEMENT %-8s %5d pages, kernel per node %s, sys.placements %s, %d not where asked%n",
+                        spec, pagesSeen, Arrays.toString(kernel), Arrays.toString(reported), misplaced);
+                check(misplaced <= (1 - REQUIRED) * pagesSeen, spec + ": " + misplaced + " of " + pagesSeen + " pages not where asked");
+                check(Arrays.equals(kernel, reported), spec + ": sys.placements " + Arrays.toString(reported)
+                        + " vs the kernel " + Arrays.toString(kernel));
+                check(!spec.equals("IVP") || Arrays.stream(kernel).allMatch(n -> n > 0), "IVP left a node without pages");
+            }
+        } catch (SQLException e) {
+            check(false, "SQL: " + e);
+        }
     }
 
     /** Kernel vs numacol's intent (its page record) vs the PSM, page by page; numa_maps per VMA. */

@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.database.CsvFormat;
+import io.numacol.placement.Placement;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
@@ -17,12 +18,13 @@ import java.util.regex.Pattern;
  * Recognises and parses numacol's DDL:
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
- *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)])
+ *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)]) [PLACEMENT placement]
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
  * TRUNCATE [TABLE] name
  * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal]
  * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
  * ALTER TABLE [IF EXISTS] name RENAME TO name | RENAME [COLUMN] column TO column
+ * ALTER TABLE [IF EXISTS] name SET PLACEMENT RR | IVP | INTERLEAVED | NODE(k) | DEFAULT
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...)
  * DROP INDEX [IF EXISTS] name
  * CREATE TABLE [IF NOT EXISTS] name AS query
@@ -173,6 +175,8 @@ final class DdlParser {
             columns.add(column(primaryKey));
         } while (accept(","));
         expect(")");
+        boolean placed = accept("PLACEMENT");
+        Placement placement = placed ? placement() : null;
         List<ColumnDef> keyed = new ArrayList<>();
         for (ColumnDef c : columns) {
             boolean key = primaryKey.remove(c.name().toUpperCase(Locale.ROOT));
@@ -188,7 +192,7 @@ final class DdlParser {
                     + " not a column of " + name);
         }
         try {
-            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed));
+            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed), placement);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
@@ -277,7 +281,38 @@ final class DdlParser {
             return new DdlStatement.AlterTable(table, ifExists,
                     new DdlStatement.AlterTable.RenameColumn(from, identifier("a column name")));
         }
-        throw error("expected ADD, DROP or RENAME after ALTER TABLE " + table);
+        if (accept("SET")) {
+            expect("PLACEMENT");
+            return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.SetPlacement(placement()));
+        }
+        throw error("expected ADD, DROP, RENAME or SET PLACEMENT after ALTER TABLE " + table);
+    }
+
+    /**
+     * After PLACEMENT: RR, IVP, INTERLEAVED, NODE(k), or DEFAULT (null: each part on a node, the
+     * nodes in turn). The spec is the rest of the statement.
+     */
+    private Placement placement() {
+        StringBuilder spec = new StringBuilder();
+        while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
+            spec.append(tokens.get(pos++));
+        }
+        String s = spec.toString().toUpperCase(Locale.ROOT);
+        if (s.equals("DEFAULT")) {
+            return null;
+        }
+        if (s.startsWith("PP")) {
+            throw error("placement '" + spec + "': physical partitioning (PP) is not built yet; use RR, IVP, INTERLEAVED, NODE(k)"
+                    + " or DEFAULT");
+        }
+        if (s.isEmpty()) {
+            throw error("expected a placement after PLACEMENT: RR, IVP, INTERLEAVED, NODE(k) or DEFAULT");
+        }
+        try {
+            return Placement.parse(s);
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage().replace("INTERLEAVED or NODE(k)", "INTERLEAVED, NODE(k) or DEFAULT"));
+        }
     }
 
     /** A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, or DATE 'yyyy-mm-dd'; null for NULL. */

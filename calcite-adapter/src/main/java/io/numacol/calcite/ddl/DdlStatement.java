@@ -3,6 +3,7 @@ package io.numacol.calcite.ddl;
 import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
+import io.numacol.placement.Placement;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.ViewDef;
@@ -40,18 +41,27 @@ abstract sealed class DdlStatement extends SqlDdl {
         final String name;
         final boolean ifNotExists;
         final TableSchema schema;
+        /** Null: the default, each part on a node, the nodes in turn. */
+        final Placement placement;
 
-        CreateTable(String name, boolean ifNotExists, TableSchema schema) {
+        CreateTable(String name, boolean ifNotExists, TableSchema schema, Placement placement) {
             super(OPERATOR);
             this.name = name;
             this.ifNotExists = ifNotExists;
             this.schema = schema;
+            this.placement = placement;
         }
 
         @Override
         long execute(Database database) {
+            if (placement != null) {
+                placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
+            }
             if (!(ifNotExists && database.catalog().find(name).isPresent())) {
-                database.catalog().create(name, schema);
+                io.numacol.storage.Table table = database.catalog().create(name, schema);
+                if (placement != null) {
+                    database.setPlacement(table, placement);
+                }
             }
             return 0;
         }
@@ -150,7 +160,8 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     /**
      * ALTER TABLE: the table is rebuilt with its new name or columns and takes the old one's place
-     * at once ({@link Database#alterTable}); the update count is 0.
+     * at once ({@link Database#alterTable}), or its pages move to another placement where they
+     * are ({@link Database#setPlacement}); the update count is 0.
      */
     static final class AlterTable extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
@@ -172,6 +183,10 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         record RenameColumn(String from, String to) implements Action {
+        }
+
+        /** {@code placement} null: the default, each part on a node, the nodes in turn. */
+        record SetPlacement(Placement placement) implements Action {
         }
 
         AlterTable(String table, boolean ifExists, Action action) {
@@ -235,6 +250,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }, c -> c.equalsIgnoreCase(drop.column()) ? null : c);
                 }
                 case RenameTable rename -> database.alterTable(t, rename.name(), t.schema(), row -> row, c -> c);
+                case SetPlacement set -> database.setPlacement(t, set.placement());
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {

@@ -1,0 +1,180 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * ALTER TABLE .. SET PLACEMENT and CREATE TABLE .. PLACEMENT on a fake 4-node topology, where
+ * sys.placements reports numacol's own record of each page's node (the emulated NUMA guest checks
+ * the kernel's, NumaVmIT): the pages of every part move, new parts follow, answers do not change.
+ */
+class PlacementTest {
+    private static final int PARTS = 4;
+    private static final int ROWS_PER_PART = 50_000;
+    private static final String ANSWER = "SELECT COUNT(*), SUM(a), COUNT(DISTINCT s), MAX(s) FROM t WHERE a % 7 = 3";
+
+    private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
+
+    private String url;
+    private Connection connection;
+    private Statement s;
+    private Database db;
+
+    @BeforeEach
+    void load() throws SQLException {
+        url = "jdbc:numacol:mem:placement" + DATABASES.incrementAndGet();
+        connection = DriverManager.getConnection(url + ";topology=fake:4;rowsPerPart=" + ROWS_PER_PART);
+        s = connection.createStatement();
+        db = NumacolDriver.database(connection);
+        s.execute("CREATE TABLE t (a BIGINT NOT NULL, s VARCHAR(10))");
+        try (Appender appender = db.appender("t")) {
+            for (long i = 0; i < (long) PARTS * ROWS_PER_PART; i++) {
+                appender.append(i * 3, i % 11 == 0 ? null : "v" + i % 100);
+            }
+        }
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+        assertThat(db.memory().accounting().totalBytes()).as("all memory back").isZero();
+    }
+
+    /** Per node, the pages sys.placements reports for {@code where}. */
+    private List<List<Object>> pagesPerNode(String where) throws SQLException {
+        return rows(s, "SELECT node, SUM(pages) FROM sys.placements WHERE table_name = 't'" + where + " GROUP BY node ORDER BY node");
+    }
+
+    @Test
+    void everyPartMovesToOneNodeAndSoDoNewParts() throws SQLException {
+        List<List<Object>> before = rows(s, ANSWER);
+        assertThat(pagesPerNode("")).as("by default a part per node").hasSize(4);
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("DEFAULT"));
+
+        s.execute("ALTER TABLE t SET PLACEMENT NODE(2)");
+        assertThat(pagesPerNode("")).extracting(r -> r.get(0)).containsExactly(2);
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("NODE(2)"));
+        assertThat(rows(s, ANSWER)).isEqualTo(before);
+        assertThat(db.memory().accounting().bytes(2)).as("accounted where the pages went").isPositive();
+        assertThat(db.memory().accounting().bytes(0) + db.memory().accounting().bytes(1) + db.memory().accounting().bytes(3)).isZero();
+
+        s.execute("INSERT INTO t VALUES (-1, 'new')");
+        assertThat(rows(s, "SELECT COUNT(DISTINCT part) FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of((long) PARTS + 1));
+        assertThat(pagesPerNode("")).extracting(r -> r.get(0)).as("the new part too").containsExactly(2);
+
+        s.execute("ALTER TABLE t SET PLACEMENT DEFAULT");
+        assertThat(pagesPerNode("")).as("a part per node again").hasSize(4);
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("DEFAULT"));
+    }
+
+    @Test
+    void roundRobinPutsEachColumnOnANodeOfItsOwn() throws SQLException {
+        s.execute("ALTER TABLE t SET PLACEMENT RR");
+        assertThat(rows(s, "SELECT DISTINCT column_name, node FROM sys.placements WHERE table_name = 't' ORDER BY 1"))
+                .containsExactly(List.of("a", 0), List.of("s", 1));
+    }
+
+    @Test
+    void interleavedAndIndexVectorPartitionedSpreadPagesOverAllNodes() throws SQLException {
+        List<List<Object>> before = rows(s, ANSWER);
+        s.execute("ALTER TABLE t SET PLACEMENT INTERLEAVED");
+        assertThat(pagesPerNode(" AND part = 0 AND column_name = 'a' AND component = 'DICTIONARY'")).hasSize(4);
+        assertThat(rows(s, "SELECT DISTINCT interleaved FROM sys.placements WHERE table_name = 't' AND column_name = 'a'"))
+                .containsExactly(List.of(true));
+        assertThat(rows(s, ANSWER)).isEqualTo(before);
+
+        // IVP: each IndexVector in contiguous page ranges, one per node
+        s.execute("alter table T set placement ivp");
+        List<List<Object>> iv = pagesPerNode(" AND part = 0 AND column_name = 'a' AND component = 'INDEX_VECTOR'");
+        assertThat(iv).hasSize(4);
+        assertThat(rows(s, "SELECT DISTINCT interleaved FROM sys.placements WHERE table_name = 't' AND component = 'INDEX_VECTOR'"))
+                .containsExactly(List.of(false));
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("IVP"));
+        assertThat(rows(s, ANSWER)).isEqualTo(before);
+    }
+
+    @Test
+    void createTableTakesAPlacement() throws SQLException {
+        s.execute("CREATE TABLE u (x INTEGER) PLACEMENT NODE(3)");
+        s.execute("INSERT INTO u VALUES (1), (2), (3)");
+        assertThat(rows(s, "SELECT DISTINCT node, spec FROM sys.placements WHERE table_name = 'u'")).containsExactly(List.of(3, "NODE(3)"));
+        assertThatThrownBy(() -> s.execute("CREATE TABLE v (x INTEGER) PLACEMENT NODE(4)")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("node 4");
+        assertThat(rows(s, "SELECT COUNT(*) FROM sys.tables WHERE table_name = 'v'")).as("a refused CREATE creates nothing")
+                .containsExactly(List.of(0L));
+    }
+
+    @Test
+    void badPlacementsAreRefusedAndChangeNothing() throws SQLException {
+        s.execute("ALTER TABLE t SET PLACEMENT NODE(1)");
+        List<List<Object>> placed = rows(s, "SELECT part, column_name, component, node, pages FROM sys.placements ORDER BY 1, 2, 3, 4");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT NODE(4)")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("node 4");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT SOMEWHERE")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("unknown placement 'SOMEWHERE'").hasMessageContaining("RR, IVP, INTERLEAVED, NODE(k) or DEFAULT");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT NODE(x)")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("'X' is not a node id");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("expected a placement");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT PP(4) BY HASH (a)")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("physical partitioning (PP) is not built yet");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE nope SET PLACEMENT RR")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("table nope does not exist");
+        s.execute("ALTER TABLE IF EXISTS nope SET PLACEMENT RR");
+        assertThat(rows(s, "SELECT part, column_name, component, node, pages FROM sys.placements ORDER BY 1, 2, 3, 4")).isEqualTo(placed);
+    }
+
+    /** Queries that run while the pages move see the same rows: the pages keep their addresses. */
+    @Test
+    void queriesRunningWhileThePagesMoveGiveTheSameAnswers() throws Exception {
+        List<List<Object>> expected = rows(s, ANSWER);
+        AtomicBoolean moving = new AtomicBoolean(true);
+        ExecutorService readers = Executors.newFixedThreadPool(2);
+        List<Future<Integer>> answers = new ArrayList<>();
+        try {
+            for (int r = 0; r < 2; r++) {
+                answers.add(readers.submit(() -> {
+                    int n = 0;
+                    try (Connection reader = DriverManager.getConnection(url); Statement rs = reader.createStatement()) {
+                        while (moving.get() || n == 0) {
+                            assertThat(rows(rs, ANSWER)).isEqualTo(expected);
+                            n++;
+                        }
+                    }
+                    return n;
+                }));
+            }
+            String[] specs = {"NODE(3)", "INTERLEAVED", "RR", "IVP", "NODE(0)", "DEFAULT"};
+            for (int round = 0; round < 3; round++) {
+                for (String spec : specs) {
+                    s.execute("ALTER TABLE t SET PLACEMENT " + spec);
+                }
+            }
+        } finally {
+            moving.set(false);
+            readers.shutdown();
+        }
+        for (Future<Integer> answered : answers) {
+            assertThat(answered.get()).isPositive();
+        }
+        assertThat(rows(s, ANSWER)).isEqualTo(expected);
+    }
+}
