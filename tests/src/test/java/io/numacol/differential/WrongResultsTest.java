@@ -75,6 +75,9 @@ class WrongResultsTest {
             "SELECT t1.dm FROM t1 WHERE t1.ia > 5 OR t1.ib IN (SELECT s2.k3 FROM t2 s2 WHERE 1 = 0)",
             "SELECT t1.k FROM t1 WHERE t1.ia > 900 OR t1.ib NOT IN (SELECT s2.k3 FROM t2 s2 WHERE s2.k < 0)",
             "SELECT t1.k, s.c FROM t1, (SELECT COUNT(*) AS c FROM t2 WHERE t2.k < 0) AS s WHERE t1.ia > 990",
+            // also where joins are rewritten without the cost-based search (JoinPlanning.joinRewrites)
+            "SELECT t1.k FROM t1, (SELECT COUNT(*) AS c FROM t2 WHERE t2.k < 0) AS s WHERE t1.ia > 990",
+            "SELECT t1.k FROM (SELECT COUNT(*) >= 1 AS c FROM t2 WHERE t2.k < 0) AS s LEFT JOIN t1 ON TRUE WHERE t1.ia > 990",
             // found by RandomDifferentialTest, each with others of its class:
             // 5. FULL and RIGHT joins without keys lost duplicate rows (Calcite's nested loops)
             "SELECT -4 FROM (SELECT * FROM t1 WHERE k < 40) AS a0 FULL JOIN (SELECT * FROM t2 WHERE k < 50) AS a1 "

@@ -355,6 +355,12 @@ public final class CalciteDefects {
         }
     }
 
+    /** {@code rule}, or its copy without the defects above: for the rewrite programs outside Volcano. */
+    static RelOptRule fixed(RelOptRule rule) {
+        RelOptRule replacement = replacement(rule);
+        return replacement != null ? replacement : rule;
+    }
+
     private static RelOptRule replacement(RelOptRule rule) {
         if (rule == CoreRules.PROJECT_TO_SEMI_JOIN) {
             return PROJECT_TO_SEMI_JOIN;

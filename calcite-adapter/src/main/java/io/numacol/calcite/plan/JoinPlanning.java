@@ -232,7 +232,7 @@ public final class JoinPlanning {
      */
     private static RelNode heuristicRewrites(RelNode rel) {
         HepPlanner hep = new HepPlanner(new HepProgramBuilder().addMatchOrder(HepMatchOrder.TOP_DOWN)
-                .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_REMOVE,
+                .addRuleCollection(fixed(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_REMOVE,
                         CoreRules.AGGREGATE_REDUCE_FUNCTIONS))
                 .build());
         hep.setRoot(rel);
@@ -245,6 +245,10 @@ public final class JoinPlanning {
                     SqlKind.VAR_SAMP))
             .toRule();
 
+    private static List<RelOptRule> fixed(RelOptRule... rules) {
+        return java.util.Arrays.stream(rules).map(CalciteDefects::fixed).toList();
+    }
+
     /**
      * What the cost-based phase's rules did to TPC-H's join plans, as two rewrite passes: filters
      * and join conditions pushed down, projections merged, and joins whose right side only
@@ -253,12 +257,13 @@ public final class JoinPlanning {
      * projections, and averages reduced. The joins' order is Lopt's already.
      */
     private static RelNode joinRewrites(RelNode rel) {
+        // the rules as Volcano has them: Calcite's, or CalciteDefects' copies where Calcite's give wrong answers
         HepPlanner hep = new HepPlanner(new HepProgramBuilder().addMatchOrder(HepMatchOrder.TOP_DOWN)
-                .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
+                .addRuleCollection(fixed(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
                         CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
                         CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
                         CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN))
-                .addRuleCollection(List.of(CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
+                .addRuleCollection(fixed(CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
                         CoreRules.SORT_PROJECT_TRANSPOSE, REDUCE_AVERAGES))
                 .build());
         hep.setRoot(rel);
