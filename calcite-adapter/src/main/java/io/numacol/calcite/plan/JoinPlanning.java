@@ -13,6 +13,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToMultiJoinRule;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -31,6 +32,8 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -240,13 +243,13 @@ public final class JoinPlanning {
     }
 
     /** AVG and the variances as sums and counts; SUM stays, where Calcite would also make it a SUM0 under a CASE. */
-    private static final RelOptRule REDUCE_AVERAGES = org.apache.calcite.rel.rules.AggregateReduceFunctionsRule.Config.DEFAULT
-            .withFunctionsToReduce(java.util.EnumSet.of(SqlKind.AVG, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP,
+    private static final RelOptRule REDUCE_AVERAGES = AggregateReduceFunctionsRule.Config.DEFAULT
+            .withFunctionsToReduce(EnumSet.of(SqlKind.AVG, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP,
                     SqlKind.VAR_SAMP))
             .toRule();
 
     private static List<RelOptRule> fixed(RelOptRule... rules) {
-        return java.util.Arrays.stream(rules).map(CalciteDefects::fixed).toList();
+        return Arrays.stream(rules).map(CalciteDefects::fixed).toList();
     }
 
     /**
