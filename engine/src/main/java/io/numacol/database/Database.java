@@ -215,9 +215,13 @@ public final class Database implements AutoCloseable {
 
     /** Where a new part of {@code table} (appended, merged) goes: its table's placement, else the next node in turn. */
     IntFunction<ColumnPlacement> newPartPlacement(Table table) {
-        Placement set = placements.get(table);
-        Placement placement = set != null ? set : new Placement.Node(nextPartNode());
-        return c -> placement.forColumn(c, topology);
+        return partPlacement(placements.get(table));
+    }
+
+    /** Where a part's columns go under {@code placement}; null: the whole part on the next node in turn. */
+    private IntFunction<ColumnPlacement> partPlacement(Placement placement) {
+        Placement p = placement != null ? placement : new Placement.Node(nextPartNode());
+        return c -> p.forColumn(c, topology);
     }
 
     /**
@@ -241,8 +245,7 @@ public final class Database implements AutoCloseable {
             try {
                 try (TableSnapshot snapshot = table.snapshot()) {
                     for (TablePart part : snapshot.parts()) {
-                        Placement p = placement != null ? placement : new Placement.Node(nextPartNode());
-                        failed[0] += part.moveTo(c -> p.forColumn(c, topology));
+                        failed[0] += part.moveTo(partPlacement(placement));
                     }
                 }
                 if (placement != null) {

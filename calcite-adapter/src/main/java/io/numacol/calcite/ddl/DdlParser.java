@@ -175,8 +175,7 @@ final class DdlParser {
             columns.add(column(primaryKey));
         } while (accept(","));
         expect(")");
-        boolean placed = accept("PLACEMENT");
-        Placement placement = placed ? placement() : null;
+        Placement placement = accept("PLACEMENT") ? placement() : null;
         List<ColumnDef> keyed = new ArrayList<>();
         for (ColumnDef c : columns) {
             boolean key = primaryKey.remove(c.name().toUpperCase(Locale.ROOT));
