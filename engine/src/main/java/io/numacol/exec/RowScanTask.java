@@ -11,13 +11,19 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A range read a row at a time on boxed values: the filter into the part's BitVector, then per
- * block the vids of the columns read decoded into arrays, and each selected row handed to
+ * block the vids of the columns read decoded into arrays (or, for a block with few selected rows,
+ * read row by row), and each selected row handed to
  * {@link #accept} as its offset in the block, where {@link #value} evaluates projections (small
  * dictionaries' values looked up once per task).
  */
 abstract class RowScanTask<R> extends RangeTask<R> {
     /** Dictionaries up to this size have their values cached per task (Q1's flags, quantities, discounts). */
     private static final int VALUE_CACHE_LIMIT = 4096;
+    /**
+     * Blocks with at most this many selected rows read each row's vids alone (a word or two per
+     * column) instead of decoding all 1024 rows.
+     */
+    private static final int SPARSE_ROWS = 64;
 
     private final ScanKernel kernel;
     private final PartFilter filter;
@@ -79,19 +85,48 @@ abstract class RowScanTask<R> extends RangeTask<R> {
                 break; // an unordered LIMIT has its rows
             }
             int end = Math.min(to, block + BLOCK);
-            if (bits != null && bits.cardinality(block, end) == 0) {
+            if (bits == null) {
+                decode(block, end);
+                for (int r = block; r < end; r++) {
+                    accept(r - block);
+                }
                 continue;
             }
-            for (int i = 0; i < columns.length; i++) {
-                part.column(columns[i]).indexVector().decode(block, end, vids[i], 0);
+            int selected = bits.cardinality(block, end);
+            if (selected == 0) {
+                continue;
             }
-            for (int r = block; r < end; r++) {
-                if (bits == null || bits.get(r)) {
+            // A few rows of a block cost less read one by one than the whole block decoded.
+            boolean sparse = selected <= SPARSE_ROWS;
+            if (!sparse) {
+                decode(block, end);
+            }
+            long[] words = bits.words();
+            for (int w = block >>> 6, last = (end - 1) >>> 6; w <= last; w++) {
+                long word = words[w];
+                while (word != 0) {
+                    int r = (w << 6) + Long.numberOfTrailingZeros(word);
+                    word &= word - 1;
+                    if (r >= end) {
+                        break;
+                    }
+                    if (sparse) {
+                        for (int i = 0; i < columns.length; i++) {
+                            vids[i][r - block] = part.column(columns[i]).indexVector().get(r);
+                        }
+                    }
                     accept(r - block);
                 }
             }
         }
         finish();
+    }
+
+    /** Decodes the vids of {@code [block, end)} of every column read. */
+    private void decode(int block, int end) {
+        for (int i = 0; i < columns.length; i++) {
+            part.column(columns[i]).indexVector().decode(block, end, vids[i], 0);
+        }
     }
 
     final int vid(int column, int offset) {

@@ -9,6 +9,8 @@ import io.numacol.storage.TableSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -127,6 +129,18 @@ class QueryExecutorTest {
         }).map(r -> r[0]).toList();
         assertThat(run(new QueryPlan(table, filter, columns(0), null, null)).stream().map(r -> r[0]).toList())
                 .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Blocks with a few selected rows read them one by one, denser blocks decode whole: same rows. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 7, 40, 333, 1023, 4999})
+    void sparseAndDenseBlocksReadTheSameRows(int every) {
+        ColumnFilter filter = new ColumnFilter.Matching(0, v -> (Long) v % every == every - 1, "every " + every + "th");
+        List<List<Object>> expected = rows.stream().filter(r -> (Long) r[0] % every == every - 1)
+                .map(r -> Arrays.asList(r[0], r[1], r[3])).toList();
+        List<List<Object>> actual = run(new QueryPlan(table, filter, columns(0, 1, 3), null, null)).stream()
+                .map(Arrays::asList).toList();
+        assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     @Test
