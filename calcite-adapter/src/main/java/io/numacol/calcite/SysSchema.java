@@ -5,6 +5,10 @@ import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
+import io.numacol.placement.Utilization;
+import io.numacol.scheduler.BandwidthModel;
+import io.numacol.scheduler.DataUsage;
+import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.Column;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Table;
@@ -17,6 +21,7 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -34,7 +39,11 @@ import static io.numacol.calcite.SystemTable.col;
  * bytes per component) and {@code placements} (per part, column and component: pages per node as
  * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record, and
  * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never),
- * {@code indexes}, and {@code plan_cache} (the {@link PlanCache} of the database's statements).
+ * {@code indexes}, {@code plan_cache} (the {@link PlanCache} of the database's statements),
+ * {@code utilization} (per node: busy cores and bytes read per second over the last second and
+ * ten, from {@link Utilization}; the {@code source} column says what the figures are),
+ * {@code part_utilization} (the same per table part) and {@code task_classes} (the moving
+ * average of each task class's bytes per second, which the ADAPTIVE steal policy reads).
  */
 public final class SysSchema extends AbstractSchema {
     public static final String NAME = "sys";
@@ -77,6 +86,20 @@ public final class SysSchema extends AbstractSchema {
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
                         col("built", SqlTypeName.BOOLEAN)), root -> indexRows()),
+                "utilization", new SystemTable(List.of(
+                        col("node_id", SqlTypeName.INTEGER), col("cpus", SqlTypeName.INTEGER),
+                        col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
+                        col("busy_cores_10s", SqlTypeName.DOUBLE), col("bytes_per_second_10s", SqlTypeName.DOUBLE),
+                        col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT),
+                        col("source", SqlTypeName.VARCHAR)), root -> utilizationRows()),
+                "part_utilization", new SystemTable(List.of(
+                        col("table_name", SqlTypeName.VARCHAR), col("part", SqlTypeName.INTEGER), col("node", SqlTypeName.INTEGER),
+                        col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
+                        col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT)),
+                        root -> partUtilizationRows()),
+                "task_classes", new SystemTable(List.of(
+                        col("task_class", SqlTypeName.VARCHAR), col("bytes_per_second_average", SqlTypeName.DOUBLE)),
+                        root -> taskClassRows()),
                 "plan_cache", new SystemTable(List.of(
                         col("entries", SqlTypeName.BIGINT), col("capacity", SqlTypeName.BIGINT), col("hits", SqlTypeName.BIGINT),
                         col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT), col("bytes", SqlTypeName.BIGINT),
@@ -135,6 +158,48 @@ public final class SysSchema extends AbstractSchema {
             }
         });
         return rows;
+    }
+
+    /** Figures of numacol's own accounting: these machines give no CPU PMU (see DataUsage). */
+    static final String UTILIZATION_SOURCE = "numacol task accounting: run time of scan tasks on this node's data, "
+            + "IndexVector bytes of the rows they scanned (no hardware counters)";
+
+    private List<Object[]> utilizationRows() {
+        Utilization u = db.utilization();
+        DataUsage usage = db.scheduler().dataUsage();
+        BandwidthModel model = db.scheduler().bandwidthModel();
+        String source = model == null ? UTILIZATION_SOURCE : UTILIZATION_SOURCE + "; scans wait under a bandwidth model of "
+                + model.bytesPerSecond() + " bytes/s per node, remote reads counted " + BandwidthModel.REMOTE_FACTOR + "x";
+        List<Object[]> rows = new ArrayList<>();
+        for (NumaNode n : db.topology().nodes()) {
+            Utilization.Rate last = u.node(n.id(), Duration.ofSeconds(1));
+            Utilization.Rate ten = u.node(n.id(), Duration.ofSeconds(10));
+            rows.add(new Object[] {n.id(), n.cpus().length, last.busyCores(), last.bytesPerSecond(), ten.busyCores(),
+                ten.bytesPerSecond(), usage.busyNanos(n.id()) / 1e9, usage.bytes(n.id()), source});
+        }
+        return rows;
+    }
+
+    /** Per part, the last second's rates and the totals; {@code node} holds most of its IndexVector pages. */
+    private List<Object[]> partUtilizationRows() {
+        Utilization u = db.utilization();
+        List<Object[]> rows = new ArrayList<>();
+        forEachTable((table, parts) -> {
+            for (int p = 0; p < parts.size(); p++) {
+                TablePart part = parts.get(p);
+                PageSocketMap psm = new PageSocketMap(db.memory());
+                part.columns().forEach(c -> psm.add(c.indexVector().segment()));
+                Utilization.Rate last = u.part(part, Duration.ofSeconds(1));
+                rows.add(new Object[] {table.name(), p, psm.majorityNode(), last.busyCores(), last.bytesPerSecond(),
+                    part.usage().busyNanos() / 1e9, part.usage().bytes()});
+            }
+        });
+        return rows;
+    }
+
+    private List<Object[]> taskClassRows() {
+        DataUsage usage = db.scheduler().dataUsage();
+        return Arrays.stream(TaskClass.values()).map(c -> new Object[] {c.name(), usage.throughput(c)}).toList();
     }
 
     /** One row per (part, column, component, node holding pages of it). */

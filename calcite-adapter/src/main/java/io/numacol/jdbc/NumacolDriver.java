@@ -35,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
-    private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit"};
+    private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
+        "nodeBandwidth"};
 
     private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
     private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();

@@ -2,6 +2,7 @@ package io.numacol.jdbc;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
+import io.numacol.placement.Utilization;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,30 @@ class PlacementTest {
         s.execute("ALTER TABLE t SET PLACEMENT DEFAULT");
         assertThat(pagesPerNode("")).as("a part per node again").hasSize(4);
         assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("DEFAULT"));
+    }
+
+    /** Scans report their bytes and time to the node holding the rows; sys shows rates, totals and the source. */
+    @Test
+    void sysUtilizationShowsWhereScansRead() throws Exception {
+        s.execute("ALTER TABLE t SET PLACEMENT NODE(1)");
+        for (int i = 0; i < 20; i++) {
+            rows(s, ANSWER);
+        }
+        List<List<Object>> nodes = rows(s, "SELECT node_id, bytes_total > 0, busy_seconds_total > 0, source LIKE '%no hardware counters%'"
+                + " FROM sys.utilization ORDER BY node_id");
+        assertThat(nodes).containsExactly(List.of(0, false, false, true), List.of(1, true, true, true),
+                List.of(2, false, false, true), List.of(3, false, false, true));
+        assertThat(rows(s, "SELECT DISTINCT node FROM sys.part_utilization WHERE table_name = 't' AND bytes_total > 0"))
+                .containsExactly(List.of(1));
+        Thread.sleep(3 * Utilization.PERIOD_MILLIS);
+        for (int i = 0; i < 50; i++) { // scans while samples are taken: the last second's rate is positive
+            rows(s, ANSWER);
+        }
+        Thread.sleep(2 * Utilization.PERIOD_MILLIS);
+        assertThat(rows(s, "SELECT bytes_per_second > 0, busy_cores > 0 FROM sys.utilization WHERE node_id = 1"))
+                .containsExactly(List.of(true, true));
+        assertThat((Long) rows(s, "SELECT COUNT(*) FROM sys.task_classes WHERE bytes_per_second_average > 0").getFirst().getFirst())
+                .isPositive();
     }
 
     @Test

@@ -1,8 +1,11 @@
 package io.numacol.database;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.Placement;
+import io.numacol.placement.Utilization;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.storage.Catalog;
@@ -19,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +46,11 @@ public final class Database implements AutoCloseable {
     private final PartMerger merger = new PartMerger(this);
     /** Tables placed by ALTER TABLE .. SET PLACEMENT; the others' parts go to a node each, in turn. */
     private final Map<Table, Placement> placements = new ConcurrentHashMap<>();
+    private static final System.Logger LOG = System.getLogger(Database.class.getName());
+
+    private final Utilization utilization;
+    /** Samples {@link #utilization} every {@value Utilization#PERIOD_MILLIS} ms while the database is open. */
+    private final Thread sampler;
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -50,8 +59,51 @@ public final class Database implements AutoCloseable {
         this.memory = NumaMemory.create(topology, MemoryLimit.parse(config.memoryLimit(), topology));
         this.catalog = new Catalog(memory);
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
-                .withGroupsPerNode(config.groupsPerNode());
+                .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth());
         this.scheduler = new Scheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
+        this.utilization = new Utilization(scheduler.dataUsage(), catalog);
+        if (config.meterRegistry() != null) {
+            registerUtilizationGauges(config.meterRegistry());
+        }
+        this.sampler = Thread.ofPlatform().daemon().name("numacol-utilization").unstarted(this::sampleUntilClosed);
+        sampler.start();
+    }
+
+    private void sampleUntilClosed() {
+        boolean warned = false;
+        while (!closed) {
+            try {
+                Thread.sleep(Utilization.PERIOD_MILLIS);
+            } catch (InterruptedException e) {
+                return; // close() interrupts
+            }
+            if (!closed) {
+                try {
+                    utilization.sample();
+                } catch (RuntimeException e) {
+                    // a sample missed is a gap in the histories, not a reason to stop sampling
+                    if (!warned) {
+                        LOG.log(System.Logger.Level.WARNING, "numacol could not sample utilization (said once)", e);
+                        warned = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Per node, the last second's busy cores and bytes read, as {@code sys.utilization} shows them. */
+    private void registerUtilizationGauges(MeterRegistry registry) {
+        for (int n = 0; n < topology.nodeCount(); n++) {
+            int node = n;
+            Gauge.builder("numacol.node.busy.cores", utilization, u -> u.node(node, Duration.ofSeconds(1)).busyCores())
+                    .tag("node", Integer.toString(node))
+                    .description("worker time on this node's data per second (numacol's accounting of its scans)")
+                    .register(registry);
+            Gauge.builder("numacol.node.read.bytes.per.second", utilization, u -> u.node(node, Duration.ofSeconds(1)).bytesPerSecond())
+                    .tag("node", Integer.toString(node)).baseUnit("bytes")
+                    .description("IndexVector bytes scanned from this node per second (numacol's accounting, no hardware counters)")
+                    .register(registry);
+        }
     }
 
     public static Database open() {
@@ -80,6 +132,11 @@ public final class Database implements AutoCloseable {
 
     public Scheduler scheduler() {
         return scheduler;
+    }
+
+    /** Utilization histories per node and per table part, sampled every {@value Utilization#PERIOD_MILLIS} ms. */
+    public Utilization utilization() {
+        return utilization;
     }
 
     /** A bulk appender for a table: rows are checked as they come and become visible at {@link Appender#flush()}. */
@@ -277,6 +334,12 @@ public final class Database implements AutoCloseable {
             return;
         }
         closed = true;
+        sampler.interrupt();
+        try {
+            sampler.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         List<String> names = catalog.tables().stream().map(Table::name).toList();
         names.forEach(catalog::drop);
         scheduler.close();

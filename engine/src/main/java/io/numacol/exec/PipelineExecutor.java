@@ -38,8 +38,8 @@ import java.util.function.Supplier;
  * (filters, projections, hash-join probes), and a sink (a store of rows, an aggregate's groups).
  * Pipelines a pipeline depends on run first, each to completion.
  *
- * <p>A pipeline runs as tasks. Over a table, a task takes an IndexVector range of one part, with
- * the affinity of the node holding the part (as {@link QueryExecutor} does); over a breaker's
+ * <p>A pipeline runs as tasks. Over a table, a task takes a morsel of one part, with the affinity
+ * of the node holding its rows ({@link Morsels}, as {@link QueryExecutor} does); over a breaker's
  * rows, a run of pages, with the affinity of the node whose worker filled them. A task scans a
  * 1024-row block at a time into a {@link Chunk}, pushes it through task-local instances of the
  * operators into a task-local sink; the sinks are combined when all tasks are done.
@@ -508,16 +508,17 @@ public final class PipelineExecutor {
                                     if (part.rowCount() == 0) {
                                         continue;
                                     }
-                                    Affinity affinity = QueryExecutor.affinity(scan.table(), part);
                                     PartFilter filter = scan.filter() == null ? null
-                                            : scan.filter().prepare(part, Fork.tasks(statement, affinity));
+                                            : scan.filter().prepare(part, Fork.tasks(statement, QueryExecutor.affinity(scan.table(), part)));
                                     // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
                                     BitVector bits = filter == null ? null : new BitVector(part.rowCount());
-                                    for (int from = 0; from < part.rowCount(); from += rangeRows) {
+                                    int driving = Morsels.drivingColumn(part, scan.filter(), scan.columns());
+                                    int[] read = Morsels.columnsRead(scan.filter(), scan.columns());
+                                    for (Morsels.Morsel m : Morsels.of(scan.table(), part, driving, rangeRows)) {
                                         PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
-                                        task.scan(part, filter, bits, from, Math.min(part.rowCount(), from + rangeRows));
+                                        task.scan(part, filter, bits, m, Morsels.bytes(part, read, m.to() - m.from()));
                                         tasks.add(task);
-                                        group.submit(task::run, affinity, pipeline.taskClass());
+                                        group.submit(task::run, m.affinity(), pipeline.taskClass());
                                     }
                                 }
                             } catch (Throwable t) {
@@ -594,6 +595,9 @@ public final class PipelineExecutor {
         private BitVector bits;
         private int from;
         private int to;
+        /** A table scan's morsel and the bytes it reads, reported when the task ends. */
+        private Morsels.Morsel morsel;
+        private long bytes;
         private List<Chunk> pages;
 
         PipelineTask(Pipeline pipeline, S sink, BooleanSupplier cancelled) {
@@ -602,12 +606,14 @@ public final class PipelineExecutor {
             this.cancelled = cancelled;
         }
 
-        void scan(TablePart part, PartFilter filter, BitVector bits, int from, int to) {
+        void scan(TablePart part, PartFilter filter, BitVector bits, Morsels.Morsel morsel, long bytes) {
             this.part = part;
             this.filter = filter;
             this.bits = bits;
-            this.from = from;
-            this.to = to;
+            this.from = morsel.from();
+            this.to = morsel.to();
+            this.morsel = morsel;
+            this.bytes = bytes;
         }
 
         void pages(List<Chunk> pages) {
@@ -644,8 +650,13 @@ public final class PipelineExecutor {
                         head.accept(page);
                     }
                 }
-            } else if (!scanInto(head, context)) {
-                return;
+            } else {
+                long start = System.nanoTime();
+                boolean finished = scanInto(head, context);
+                Morsels.record(context, part, morsel, bytes, start);
+                if (!finished) {
+                    return;
+                }
             }
             for (int i = 0; i < operators.size(); i++) {
                 operators.get(i).finish(sinks.get(operators.size() - 1 - i));

@@ -15,6 +15,7 @@ import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -27,7 +28,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Runs a {@link QueryPlan} on the scheduler (thesis §5.3.1, §5.5; morsel paper §6.3-6.4): each
  * part is cut into IndexVector ranges of whole 1024-row blocks, about four per unit of the
- * concurrency hint in all, each a task with the affinity of the node holding the part. A task
+ * concurrency hint in all, each a task with the affinity of the node holding its rows
+ * ({@link Morsels}: no range straddles two nodes' pages). A task
  * evaluates the part's vid predicates into a BitVector for its range, then, by a strategy chosen
  * once for the plan (and the part, where its dictionaries decide), a {@link RangeTask}:
  * <ul>
@@ -116,7 +118,7 @@ public final class QueryExecutor {
     }
 
     /**
-     * Runs a task per range of every part, with the affinity of the node holding the part, and
+     * Runs a task per morsel of every part, with the affinity of the node holding its rows, and
      * answers what each one left.
      */
     private static <R> List<R> runRanges(QueryPlan plan, List<TablePart> parts, int rangeRows, Statement statement,
@@ -128,13 +130,15 @@ public final class QueryExecutor {
                 if (part.rowCount() == 0) {
                     continue;
                 }
-                Affinity affinity = affinity(plan, part);
-                PartFilter filter = plan.filter() == null ? null : plan.filter().prepare(part, Fork.tasks(statement, affinity));
+                PartFilter filter = plan.filter() == null ? null
+                        : plan.filter().prepare(part, Fork.tasks(statement, affinity(plan, part)));
                 RangeTasks<R> ranges = strategy.of(part, filter);
-                for (int from = 0; from < part.rowCount(); from += rangeRows) {
-                    RangeTask<? extends R> task = ranges.task(from, Math.min(part.rowCount(), from + rangeRows));
+                int[] read = columnsRead(plan);
+                for (Morsels.Morsel m : morsels(plan, part, rangeRows)) {
+                    RangeTask<? extends R> task = ranges.task(m.from(), m.to());
+                    task.accountAs(m, Morsels.bytes(part, read, m.to() - m.from()));
                     tasks.add(task);
-                    group.submit(task::run, affinity, taskClass);
+                    group.submit(task::run, m.affinity(), taskClass);
                 }
             }
         } catch (Throwable t) {
@@ -221,11 +225,14 @@ public final class QueryExecutor {
     }
 
     /**
-     * The rows of a plan that {@link #streams}, a wave of at most concurrency-hint tasks at a
-     * time: the caller holds one wave's rows rather than the result's, the next wave starts when
-     * it asks, and an unordered LIMIT submits no task once it has its rows. The stream reads
-     * one snapshot throughout, so its parts (even ones merges have replaced) stay in memory
-     * until it ends or is closed: a JDBC ResultSet left open holds them.
+     * The rows of a plan that {@link #streams}, task by task in scan order, with at most
+     * {@link #WINDOW_PER_HINT} times the concurrency hint tasks in flight: the caller holds a few
+     * tasks' rows rather than the result's, and the workers scan ahead while it reads a batch (a
+     * stream that ran a wave of tasks and then waited for the caller left the workers idle
+     * between waves and paid a wake-up per wave: at 2M rows, half of a selective query's time).
+     * An unordered LIMIT submits no task once it has its rows. The stream reads one snapshot
+     * throughout, so its parts (even ones merges have replaced) stay in memory until it ends or
+     * is closed: a JDBC ResultSet left open holds them.
      */
     public RowStream stream(QueryPlan plan, BooleanSupplier cancelled) {
         if (!streams(plan)) {
@@ -234,24 +241,34 @@ public final class QueryExecutor {
         return new RowStream(plan, cancelled);
     }
 
-    /** Batches of rows from waves of tasks; see {@link #stream}. Not thread-safe: one consumer. */
+    /** Tasks a {@link RowStream} keeps in flight, per unit of the concurrency hint. */
+    static final int WINDOW_PER_HINT = 2;
+
+    /** Batches of rows, one per task; see {@link #stream}. Not thread-safe: one consumer. */
     public final class RowStream implements AutoCloseable {
         private final QueryPlan plan;
         private final BooleanSupplier cancelled;
         private final TableSnapshot snapshot;
         private final Statement statement;
-        private final int wave;
+        private final int window;
         private final int rangeRows;
         private final List<TablePart> parts;
+        private final int[] read;
+        /** Submitted tasks in scan order, each in a group of its own so that it can be awaited alone. */
+        private final ArrayDeque<Running> running = new ArrayDeque<>();
         private int partIndex;
-        private int nextFrom;
         private PartFilter filter;
         private BitVector bits;
-        private Affinity affinity;
+        /** The current part's morsels, the next one to submit at {@code nextMorsel}. */
+        private List<Morsels.Morsel> morsels;
+        private int nextMorsel;
         private long skip;
         /** Rows still wanted, -1 for all. */
         private long remaining;
         private boolean closed;
+
+        private record Running(RowsTask task, TaskGroup group) {
+        }
 
         private RowStream(QueryPlan plan, BooleanSupplier cancelled) {
             this.plan = plan;
@@ -259,8 +276,10 @@ public final class QueryExecutor {
             this.statement = scheduler.newStatement(); // first: it may refuse (closing), the snapshot must then not be taken
             this.snapshot = plan.table().snapshot();
             this.parts = snapshot.parts().stream().filter(p -> p.rowCount() > 0).toList();
-            this.wave = Math.max(1, scheduler.concurrencyHint());
-            this.rangeRows = rangeRows(snapshot.rowCount(), wave);
+            this.read = columnsRead(plan);
+            int hint = Math.max(1, scheduler.concurrencyHint());
+            this.window = hint * WINDOW_PER_HINT;
+            this.rangeRows = rangeRows(snapshot.rowCount(), hint);
             this.skip = plan.ordering() == null ? 0 : plan.ordering().offset();
             this.remaining = plan.ordering() == null ? -1 : plan.ordering().fetch();
         }
@@ -268,77 +287,83 @@ public final class QueryExecutor {
         /** The next batch of rows, or null once there are no more (then the stream is closed). */
         public List<Object[]> next() {
             try {
-                return nextWave();
+                return nextBatch();
             } catch (RuntimeException e) {
                 close();
                 throw e;
             }
         }
 
-        private List<Object[]> nextWave() {
+        private List<Object[]> nextBatch() {
             while (!closed) {
-                if (remaining == 0 || partIndex == parts.size()) {
+                submitUpToWindow();
+                Running head = running.poll();
+                if (head == null) {
                     close();
                     break;
                 }
-                List<RowsTask> tasks = submitWave();
+                head.group().await();
                 if (cancelled.getAsBoolean()) {
                     close();
                     throw new CancellationException("statement cancelled");
                 }
                 List<Object[]> rows = new ArrayList<>();
-                for (RowsTask t : tasks) {
-                    for (Object[] row : t.result()) {
-                        if (skip > 0) {
-                            skip--;
-                        } else if (remaining != 0) {
-                            rows.add(row);
-                            remaining -= remaining > 0 ? 1 : 0;
-                        }
+                for (Object[] row : head.task().result()) {
+                    if (skip > 0) {
+                        skip--;
+                    } else if (remaining != 0) {
+                        rows.add(row);
+                        remaining -= remaining > 0 ? 1 : 0;
                     }
                 }
                 if (!rows.isEmpty()) {
+                    submitUpToWindow(); // the workers go on while the caller reads these rows
                     return rows;
                 }
             }
             return null;
         }
 
-        /** Runs the next ranges, at most one wave of them, and waits for them. */
-        private List<RowsTask> submitWave() {
-            TaskGroup group = statement.newTaskGroup();
-            List<RowsTask> tasks = new ArrayList<>(wave);
-            try {
-                while (tasks.size() < wave && partIndex < parts.size()) {
-                    TablePart part = parts.get(partIndex);
-                    if (nextFrom == 0) {
-                        affinity = affinity(plan, part);
-                        filter = plan.filter() == null ? null : plan.filter().prepare(part, Fork.tasks(statement, affinity));
-                        bits = bits(part, filter);
-                    }
-                    int to = Math.min(part.rowCount(), nextFrom + rangeRows);
-                    RowsTask task = new RowsTask(kernel, plan, part, filter, bits, nextFrom, to, cancelled);
-                    tasks.add(task);
-                    group.submit(task::run, affinity, TaskClass.MATERIALIZE);
-                    nextFrom = to;
-                    if (to == part.rowCount()) {
-                        partIndex++;
-                        nextFrom = 0;
-                    }
+        /** Submits the next ranges until the window is full, the table is read or the LIMIT is met. */
+        private void submitUpToWindow() {
+            while (running.size() < window && partIndex < parts.size() && remaining != 0) {
+                TablePart part = parts.get(partIndex);
+                if (morsels == null) {
+                    filter = plan.filter() == null ? null
+                            : plan.filter().prepare(part, Fork.tasks(statement, affinity(plan, part)));
+                    bits = bits(part, filter);
+                    morsels = morsels(plan, part, rangeRows);
+                    nextMorsel = 0;
                 }
-            } catch (Throwable t) {
-                group.abandon();
-                throw t;
+                Morsels.Morsel m = morsels.get(nextMorsel++);
+                RowsTask task = new RowsTask(kernel, plan, part, filter, bits, m.from(), m.to(), cancelled);
+                task.accountAs(m, Morsels.bytes(part, read, m.to() - m.from()));
+                TaskGroup group = statement.newTaskGroup();
+                running.add(new Running(task, group));
+                group.submit(task::run, m.affinity(), TaskClass.MATERIALIZE);
+                if (nextMorsel == morsels.size()) {
+                    partIndex++;
+                    morsels = null;
+                }
             }
-            group.await();
-            return tasks;
         }
 
+        /**
+         * Ends the stream: tasks still in flight are cancelled and awaited (none may outlive the
+         * snapshot whose parts it reads), then the snapshot is released.
+         */
         @Override
         public void close() {
             if (!closed) {
                 closed = true;
-                snapshot.close();
+                try {
+                    for (Running r : running) {
+                        r.group().abandon();
+                    }
+                    running.clear();
+                } finally {
+                    snapshot.close();
+                }
             }
         }
     }
@@ -347,7 +372,23 @@ public final class QueryExecutor {
         return affinity(plan.table(), part);
     }
 
-    /** The node holding the part's IndexVectors (the Appender places a part whole on one node). */
+    private static List<Morsels.Morsel> morsels(QueryPlan plan, TablePart part, int rangeRows) {
+        return Morsels.of(plan.table(), part, Morsels.drivingColumn(part, plan.filter(), projected(plan)), rangeRows);
+    }
+
+    private static int[] projected(QueryPlan plan) {
+        return plan.projections().stream().flatMapToInt(p -> Arrays.stream(p.columns())).toArray();
+    }
+
+    /** The columns a plan's scan reads: its filter's and its projections'. */
+    private static int[] columnsRead(QueryPlan plan) {
+        return Morsels.columnsRead(plan.filter(), projected(plan));
+    }
+
+    /**
+     * The node holding most of the part's first IndexVector, for work on the part as a whole (a
+     * filter's preparation); scan tasks take their morsel's node instead.
+     */
     static Affinity affinity(Table table, TablePart part) {
         int node = part.homeNode(p -> {
             PageSocketMap psm = new PageSocketMap(table.memory());

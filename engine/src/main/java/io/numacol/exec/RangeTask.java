@@ -19,6 +19,9 @@ abstract class RangeTask<R> {
     final int from;
     final int to;
     private final BooleanSupplier cancelled;
+    /** What the task reports when it ends (see {@link #accountAs}); null: nothing. */
+    private Morsels.Morsel morsel;
+    private long bytes;
 
     RangeTask(TablePart part, int from, int to, BooleanSupplier cancelled) {
         this.part = part;
@@ -27,11 +30,21 @@ abstract class RangeTask<R> {
         this.cancelled = cancelled;
     }
 
+    /** Has the task report its run time and {@code bytes} read from {@code morsel}'s node when it ends. */
+    final void accountAs(Morsels.Morsel morsel, long bytes) {
+        this.morsel = morsel;
+        this.bytes = bytes;
+    }
+
     final void run(TaskContext context) {
         if (stopped(context)) {
             return;
         }
+        long start = System.nanoTime();
         runRange(context);
+        if (morsel != null) {
+            Morsels.record(context, part, morsel, bytes, start);
+        }
     }
 
     /** Runs the range; polls {@link #stopped} between blocks. */

@@ -46,6 +46,9 @@ public final class Scheduler implements AutoCloseable {
     private final ConcurrencyHint hint;
     private final Thread watchdog;
     private final SchedulerMetrics metrics;
+    private final DataUsage dataUsage;
+    /** Null unless the config asks for the model (fake topologies). */
+    private final BandwidthModel bandwidthModel;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
 
@@ -91,6 +94,8 @@ public final class Scheduler implements AutoCloseable {
         }
         this.hardwareThreads = all.stream().mapToInt(g -> g.hardwareThreads).sum();
         this.hint = new ConcurrencyHint(hardwareThreads);
+        this.dataUsage = new DataUsage(topology.nodeCount());
+        this.bandwidthModel = config.nodeBandwidth() == 0 ? null : new BandwidthModel(topology.nodeCount(), config.nodeBandwidth());
         this.metrics = new SchedulerMetrics(this, config.meterRegistry());
         for (WorkerGroup g : groups) {
             g.start();
@@ -162,6 +167,16 @@ public final class Scheduler implements AutoCloseable {
 
     public int hardwareThreads() {
         return hardwareThreads;
+    }
+
+    /** What tasks reported reading, per node of the data and per task class. */
+    public DataUsage dataUsage() {
+        return dataUsage;
+    }
+
+    /** The memory model of a fake topology, or null. */
+    public BandwidthModel bandwidthModel() {
+        return bandwidthModel;
     }
 
     public Topology topology() {

@@ -17,10 +17,12 @@ import java.util.Objects;
  * @param hardAffinityAdvisor which task classes ADAPTIVE binds; null for {@link HardAffinityAdvisor#NEVER}
  * @param maxWorkersPerGroup  the most threads a group creates to replace waiting or blocked
  *                           workers; past it, a worker that waits on a task group helps run tasks
+ * @param nodeBandwidth      bytes per second each node serves under the {@link BandwidthModel}
+ *                           (fake topologies only), 0 for no model
  */
 public record SchedulerConfig(int groupsPerNode, StealPolicy stealPolicy, Duration watchdogPeriod,
                               Duration hintPeriod, MeterRegistry meterRegistry,
-                              HardAffinityAdvisor hardAffinityAdvisor, int maxWorkersPerGroup) {
+                              HardAffinityAdvisor hardAffinityAdvisor, int maxWorkersPerGroup, long nodeBandwidth) {
 
     public static final Duration WATCHDOG_PERIOD = Duration.ofMillis(20);
     public static final Duration HINT_PERIOD = Duration.ofMillis(50);
@@ -37,6 +39,9 @@ public record SchedulerConfig(int groupsPerNode, StealPolicy stealPolicy, Durati
             throw new IllegalArgumentException("maxWorkersPerGroup must be at least 1, got " + maxWorkersPerGroup);
         }
         hardAffinityAdvisor = hardAffinityAdvisor == null ? HardAffinityAdvisor.NEVER : hardAffinityAdvisor;
+        if (nodeBandwidth < 0) {
+            throw new IllegalArgumentException("nodeBandwidth must be positive, or 0 for none, got " + nodeBandwidth);
+        }
     }
 
     private static void positive(String name, Duration d) {
@@ -49,34 +54,39 @@ public record SchedulerConfig(int groupsPerNode, StealPolicy stealPolicy, Durati
     /** One group per node, TARGET, the thesis's periods, a private registry. */
     public static SchedulerConfig defaults() {
         return new SchedulerConfig(1, StealPolicy.TARGET, WATCHDOG_PERIOD, HINT_PERIOD, null,
-                HardAffinityAdvisor.NEVER, MAX_WORKERS_PER_GROUP);
+                HardAffinityAdvisor.NEVER, MAX_WORKERS_PER_GROUP, 0);
     }
 
     public SchedulerConfig withGroupsPerNode(int groups) {
-        return new SchedulerConfig(groups, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groups, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withStealPolicy(StealPolicy policy) {
-        return new SchedulerConfig(groupsPerNode, policy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groupsPerNode, policy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withWatchdogPeriod(Duration period) {
-        return new SchedulerConfig(groupsPerNode, stealPolicy, period, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groupsPerNode, stealPolicy, period, hintPeriod, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withHintPeriod(Duration period) {
-        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, period, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, period, meterRegistry, hardAffinityAdvisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withMeterRegistry(MeterRegistry registry) {
-        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, registry, hardAffinityAdvisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, registry, hardAffinityAdvisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withHardAffinityAdvisor(HardAffinityAdvisor advisor) {
-        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, advisor, maxWorkersPerGroup);
+        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, advisor, maxWorkersPerGroup, nodeBandwidth);
     }
 
     public SchedulerConfig withMaxWorkersPerGroup(int max) {
-        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, max);
+        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor, max, nodeBandwidth);
+    }
+
+    public SchedulerConfig withNodeBandwidth(long bytesPerSecond) {
+        return new SchedulerConfig(groupsPerNode, stealPolicy, watchdogPeriod, hintPeriod, meterRegistry, hardAffinityAdvisor,
+                maxWorkersPerGroup, bytesPerSecond);
     }
 }

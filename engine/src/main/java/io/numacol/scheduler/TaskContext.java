@@ -35,6 +35,15 @@ public interface TaskContext {
     /** The statement was cancelled or failed: a long task should return early. */
     boolean isCancelled();
 
+    /**
+     * Reports that the task, since {@code startNanos} (System.nanoTime), read {@code bytes} of
+     * data held on {@code node} (-1: interleaved over all nodes), into the scheduler's {@link
+     * DataUsage}; under a {@link BandwidthModel} first waits for the node to serve them. Returns
+     * the task's run time, the wait included, or -1 when the task does not count: a worker of
+     * another node than the task's stole it.
+     */
+    long recordRead(int node, long bytes, long startNanos);
+
     /** The scheduler's concurrency hint: how many tasks a partitionable operator should create. */
     int concurrencyHint();
 

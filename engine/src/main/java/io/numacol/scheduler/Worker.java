@@ -339,6 +339,23 @@ final class Worker extends Thread implements TaskContext {
     }
 
     @Override
+    public long recordRead(int node, long bytes, long startNanos) {
+        BandwidthModel model = scheduler.bandwidthModel();
+        if (model != null) {
+            model.read(node, bytes, group.node);
+        }
+        long nanos = System.nanoTime() - startNanos;
+        if (currentScope == Scope.REMOTE_NODE) {
+            // As the thesis (§6.2): stealing is a stopgap until the data is placed better, so a
+            // task stolen from another node counts for neither node, and a node whose workers
+            // steal does not look busy with the other's data.
+            return -1;
+        }
+        scheduler.dataUsage().record(node, bytes, nanos, task().taskClass);
+        return nanos;
+    }
+
+    @Override
     public int node() {
         return group.node;
     }

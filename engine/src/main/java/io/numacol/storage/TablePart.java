@@ -4,6 +4,9 @@ import io.numacol.memory.NodeArena;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * A row range of a table with its own columns (the thesis's physical partitioning unit). All
@@ -19,6 +22,9 @@ public final class TablePart {
     private final AtomicInteger references = new AtomicInteger(1);
     /** The node holding the part's data, found once; {@link #UNKNOWN_NODE} until asked. */
     private volatile int homeNode = UNKNOWN_NODE;
+    /** Per column, where its IndexVector's rows are (see {@link #nodeRuns}); null until asked. */
+    private final AtomicReferenceArray<int[]> nodeRuns;
+    private final PartUsage usage = new PartUsage();
 
     private static final int UNKNOWN_NODE = Integer.MIN_VALUE;
 
@@ -26,6 +32,7 @@ public final class TablePart {
         this.columns = List.copyOf(columns);
         this.rowCount = rowCount;
         this.arena = arena;
+        this.nodeRuns = new AtomicReferenceArray<>(this.columns.size());
     }
 
     public int rowCount() {
@@ -40,11 +47,16 @@ public final class TablePart {
         return columns.get(i);
     }
 
+    /** What scans of this part have cost so far. */
+    public PartUsage usage() {
+        return usage;
+    }
+
     /**
      * The node holding this part's data (-1 for none), found by {@code locate} on the first call
      * and remembered: asking the kernel per query would put a page walk on every scan.
      */
-    public int homeNode(java.util.function.ToIntFunction<TablePart> locate) {
+    public int homeNode(ToIntFunction<TablePart> locate) {
         int node = homeNode;
         if (node == UNKNOWN_NODE) {
             node = locate.applyAsInt(this);
@@ -58,18 +70,35 @@ public final class TablePart {
      * readers go on reading, since the pages keep their addresses. The caller holds a reference.
      * Returns how many pages the kernel could not move.
      */
-    public long moveTo(java.util.function.IntFunction<ColumnPlacement> placement) {
+    public long moveTo(IntFunction<ColumnPlacement> placement) {
         long failed = 0;
         for (int c = 0; c < columns.size(); c++) {
             failed += columns.get(c).moveTo(placement.apply(c), arena.memory());
         }
-        forgetHomeNode();
+        forgetPlacement();
         return failed;
     }
 
-    /** Forgets the remembered home node, for whoever moves this part's pages. */
-    public void forgetHomeNode() {
+    /**
+     * Where the rows of column {@code c}'s IndexVector are, as runs {@code {from0, node0, from1,
+     * node1, ...}} (each run up to the next one's first row or the part's end; node -1 for none
+     * or interleaved), found by {@code locate} on the first call and remembered like the home node.
+     */
+    public int[] nodeRuns(int c, IntFunction<int[]> locate) {
+        int[] runs = nodeRuns.get(c);
+        if (runs == null) {
+            runs = locate.apply(c);
+            nodeRuns.set(c, runs);
+        }
+        return runs;
+    }
+
+    /** Forgets the remembered home node and node runs, for whoever moves this part's pages. */
+    public void forgetPlacement() {
         homeNode = UNKNOWN_NODE;
+        for (int c = 0; c < nodeRuns.length(); c++) {
+            nodeRuns.set(c, null);
+        }
     }
 
     /** Takes a reference unless the part is already freed; returns whether it did. */

@@ -1,5 +1,7 @@
 package io.numacol.bench;
 
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -20,6 +22,8 @@ import java.util.List;
  * {@code numacol-jvm.options} resource: native access, the Vector API module) appended to every
  * fork's JVM arguments. Start it with the same flags when running in-process ({@code -f 0}):
  * {@code java $(cat native/target/classes/numacol-jvm.options) -jar jmh/target/benchmarks.jar ScanBenchmark}.
+ * For {@link ConcurrentBenchmark} alone it runs JMH once per {@code clients} value with that many
+ * threads.
  */
 public final class BenchMain {
     static final String JVM_OPTIONS = "numacol-jvm.options";
@@ -51,7 +55,33 @@ public final class BenchMain {
             jvmArgs.addAll(commandLine.getJvmArgsAppend().get());
         }
         Options options = new OptionsBuilder().parent(commandLine).jvmArgsAppend(jvmArgs.toArray(String[]::new)).build();
-        TpchBenchmark.printComparison(new Runner(options).run());
+        List<RunResult> results = new ArrayList<>();
+        if (onlyConcurrent(commandLine.getIncludes())) {
+            // JMH's thread count is not a parameter: one run per client count, as many threads.
+            List<String> clients = commandLine.getParameter("clients").hasValue()
+                    ? List.copyOf(commandLine.getParameter("clients").get()) : defaultClients();
+            for (String n : clients) {
+                results.addAll(new Runner(new OptionsBuilder().parent(options).threads(Integer.parseInt(n.trim()))
+                        .param("clients", n.trim()).build()).run());
+            }
+        } else {
+            results.addAll(new Runner(options).run());
+        }
+        TpchBenchmark.printComparison(results);
+        ConcurrentBenchmark.printComparison(results);
+    }
+
+    /** Whether the benchmarks asked for are {@link ConcurrentBenchmark}'s only. */
+    private static boolean onlyConcurrent(List<String> includes) {
+        return !includes.isEmpty() && includes.stream().allMatch(i -> i.contains(ConcurrentBenchmark.class.getSimpleName()));
+    }
+
+    private static List<String> defaultClients() {
+        try {
+            return List.of(ConcurrentBenchmark.class.getField("clients").getAnnotation(Param.class).value());
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The flags of the {@value #JVM_OPTIONS} resource, split at whitespace. */

@@ -1,0 +1,152 @@
+package io.numacol.exec;
+
+import io.numacol.placement.PageSocketMap;
+import io.numacol.scheduler.Affinity;
+import io.numacol.scheduler.TaskContext;
+import io.numacol.storage.IndexVector;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A part cut into the row ranges its scan tasks take (morsels), each with the affinity of the
+ * node holding its rows (thesis §5.3.1, §6.2: a task goes where the pages it reads are). The
+ * node is read from the PageSocketMap of one column's IndexVector: the filter's first column,
+ * whose every row the scan reads, else the widest column read. A part placed whole on a node
+ * gives every morsel that node; under IVP a morsel never straddles two nodes' page ranges; pages
+ * interleaved (or not yet placed) give no affinity.
+ */
+final class Morsels {
+    /** One task's rows {@code [from, to)} of a part, multiples of 1024 but for the part's end. */
+    record Morsel(int from, int to, Affinity affinity) {
+    }
+
+    private Morsels() {
+    }
+
+    /**
+     * The part's morsels of at most {@code rangeRows} rows (a multiple of 1024), in row order,
+     * cut also where the node of column {@code column}'s rows changes.
+     */
+    static List<Morsel> of(Table table, TablePart part, int column, int rangeRows) {
+        int[] runs = part.nodeRuns(column, c -> nodeRuns(table, part.column(c).indexVector()));
+        List<Morsel> out = new ArrayList<>();
+        for (int i = 0; i < runs.length; i += 2) {
+            int end = i + 2 < runs.length ? runs[i + 2] : part.rowCount();
+            Affinity affinity = runs[i + 1] < 0 ? Affinity.none() : Affinity.node(runs[i + 1]);
+            for (int from = runs[i]; from < end; from += rangeRows) {
+                out.add(new Morsel(from, Math.min(end, from + rangeRows), affinity));
+            }
+        }
+        return out;
+    }
+
+    /** The columns a scan reads: the filter's and {@code projected}, each once. */
+    static int[] columnsRead(ColumnFilter filter, int[] projected) {
+        BitSet read = new BitSet();
+        Arrays.stream(projected).forEach(read::set);
+        if (filter != null) {
+            addColumns(filter, read);
+        }
+        return read.stream().toArray();
+    }
+
+    private static void addColumns(ColumnFilter filter, BitSet into) {
+        switch (filter) {
+            case ColumnFilter.Not n -> addColumns(n.leaf(), into);
+            case ColumnFilter.And a -> a.filters().forEach(f -> addColumns(f, into));
+            case ColumnFilter.Or o -> o.filters().forEach(f -> addColumns(f, into));
+            default -> into.set(firstColumn(filter));
+        }
+    }
+
+    /** The IndexVector bytes of {@code columns} over {@code rows} rows of the part: what a scan of them streams through. */
+    static long bytes(TablePart part, int[] columns, int rows) {
+        long bits = 0;
+        for (int c : columns) {
+            bits += part.column(c).bitcase();
+        }
+        return bits * rows / Byte.SIZE;
+    }
+
+    /**
+     * Reports a scan task that started at {@code startNanos}: its bytes and run time to the
+     * scheduler (per node of the morsel's rows, spread over all nodes when it has none; a
+     * bandwidth model makes it wait there) and to the part's usage, unless another node stole it.
+     */
+    static void record(TaskContext context, TablePart part, Morsel morsel, long bytes, long startNanos) {
+        long nanos = context.recordRead(morsel.affinity().isNone() ? -1 : morsel.affinity().node(), bytes, startNanos);
+        if (nanos >= 0) {
+            part.usage().record(bytes, nanos);
+        }
+    }
+
+    /** The column whose pages decide a scan's affinities: see the class comment. */
+    static int drivingColumn(TablePart part, ColumnFilter filter, int[] columnsRead) {
+        if (filter != null) {
+            return firstColumn(filter);
+        }
+        int best = 0;
+        long bestBytes = -1;
+        for (int c : columnsRead) {
+            long bytes = part.column(c).indexVector().segment().byteSize();
+            if (bytes > bestBytes) {
+                best = c;
+                bestBytes = bytes;
+            }
+        }
+        return best;
+    }
+
+    /** The column of the filter's leftmost leaf: the one its evaluation reads first. */
+    static int firstColumn(ColumnFilter filter) {
+        return switch (filter) {
+            case ColumnFilter.Range r -> r.column();
+            case ColumnFilter.In in -> in.column();
+            case ColumnFilter.Matching m -> m.column();
+            case ColumnFilter.Prefix p -> p.column();
+            case ColumnFilter.IsNull n -> n.column();
+            case ColumnFilter.Not n -> firstColumn(n.leaf());
+            case ColumnFilter.And a -> firstColumn(a.filters().getFirst());
+            case ColumnFilter.Or o -> firstColumn(o.filters().getFirst());
+        };
+    }
+
+    /**
+     * Runs {@code {from0, node0, from1, node1, ...}} of the IndexVector's rows by the node of the
+     * page where each 1024-row block starts; -1 for interleaved or unplaced pages.
+     */
+    static int[] nodeRuns(Table table, IndexVector iv) {
+        MemorySegment segment = iv.segment();
+        if (iv.length() == 0 || segment.byteSize() == 0) {
+            return new int[]{0, -1};
+        }
+        PageSocketMap psm = new PageSocketMap(table.memory());
+        psm.add(segment);
+        List<PageSocketMap.Range> ranges = psm.ranges();
+        long[] firstPages = ranges.stream().mapToLong(PageSocketMap.Range::firstPage).toArray();
+        long blockBytes = IndexVector.blockBytes(iv.bitcase());
+        int[] runs = new int[8];
+        int n = 0;
+        for (int block = 0; block < iv.blocks(); block++) {
+            long page = (segment.address() + block * blockBytes) / psm.pageSize();
+            int i = Arrays.binarySearch(firstPages, page);
+            i = i < 0 ? -i - 2 : i;
+            PageSocketMap.Range r = i < 0 ? null : ranges.get(i);
+            int node = r == null || page >= r.firstPage() + r.pageCount() || r.isInterleaved() ? -1 : r.node();
+            if (n == 0 || runs[n - 1] != node) {
+                if (n == runs.length) {
+                    runs = Arrays.copyOf(runs, n * 2);
+                }
+                runs[n++] = block * IndexVector.BLOCK_ROWS;
+                runs[n++] = node;
+            }
+        }
+        return Arrays.copyOf(runs, n);
+    }
+}
