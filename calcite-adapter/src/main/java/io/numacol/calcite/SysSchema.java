@@ -5,6 +5,7 @@ import io.numacol.database.Database;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
+import io.numacol.placement.PlacerAlgorithm;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.scheduler.DataUsage;
@@ -22,6 +23,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -43,7 +45,9 @@ import static io.numacol.calcite.SystemTable.col;
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
  * {@code part_utilization} (the same per table part) and {@code task_classes} (the moving
- * average of each task class's bytes per second, which the ADAPTIVE steal policy reads).
+ * average of each task class's bytes per second, which the ADAPTIVE steal policy reads),
+ * {@code placer} (whether the DataPlacer runs, and its parameters) and {@code placer_actions}
+ * (what it did, when, and the figures that justified it).
  */
 public final class SysSchema extends AbstractSchema {
     public static final String NAME = "sys";
@@ -56,54 +60,63 @@ public final class SysSchema extends AbstractSchema {
 
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
-        return Map.of(
-                "nodes", new SystemTable(List.of(
+        return Map.ofEntries(
+                Map.entry("nodes", new SystemTable(List.of(
                         col("node_id", SqlTypeName.INTEGER), col("os_node", SqlTypeName.INTEGER),
                         col("cpus", SqlTypeName.VARCHAR), col("memory_bytes", SqlTypeName.BIGINT),
                         col("free_bytes", SqlTypeName.BIGINT), col("numacol_bytes", SqlTypeName.BIGINT),
                         col("distances", SqlTypeName.VARCHAR), col("topology", SqlTypeName.VARCHAR),
                         col("memory_limit_bytes", SqlTypeName.BIGINT), col("limit_used_bytes", SqlTypeName.BIGINT),
                         col("hash_table_bytes", SqlTypeName.BIGINT)),
-                        root -> nodeRows()),
-                "tables", new SystemTable(List.of(
+                        root -> nodeRows())),
+                Map.entry("tables", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
-                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), root -> tableRows()),
-                "columns", new SystemTable(List.of(
+                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), root -> tableRows())),
+                Map.entry("columns", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("ordinal", SqlTypeName.INTEGER), col("type", SqlTypeName.VARCHAR),
                         col("nullable", SqlTypeName.BOOLEAN), col("part", SqlTypeName.INTEGER),
                         col("row_count", SqlTypeName.BIGINT), col("dictionary_size", SqlTypeName.INTEGER),
                         col("bitcase", SqlTypeName.INTEGER), col("dictionary_bytes", SqlTypeName.BIGINT),
                         col("index_vector_bytes", SqlTypeName.BIGINT), col("index_bytes", SqlTypeName.BIGINT),
-                        col("placement", SqlTypeName.VARCHAR)), root -> columnRows()),
-                "placements", new SystemTable(List.of(
+                        col("placement", SqlTypeName.VARCHAR)), root -> columnRows())),
+                Map.entry("placements", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
-                        col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR)), root -> placementRows()),
-                "indexes", new SystemTable(List.of(
+                        col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR)), root -> placementRows())),
+                Map.entry("indexes", new SystemTable(List.of(
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
-                        col("built", SqlTypeName.BOOLEAN)), root -> indexRows()),
-                "utilization", new SystemTable(List.of(
+                        col("built", SqlTypeName.BOOLEAN)), root -> indexRows())),
+                Map.entry("utilization", new SystemTable(List.of(
                         col("node_id", SqlTypeName.INTEGER), col("cpus", SqlTypeName.INTEGER),
                         col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
                         col("busy_cores_10s", SqlTypeName.DOUBLE), col("bytes_per_second_10s", SqlTypeName.DOUBLE),
                         col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT),
-                        col("source", SqlTypeName.VARCHAR)), root -> utilizationRows()),
-                "part_utilization", new SystemTable(List.of(
+                        col("source", SqlTypeName.VARCHAR)), root -> utilizationRows())),
+                Map.entry("part_utilization", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("part", SqlTypeName.INTEGER), col("node", SqlTypeName.INTEGER),
                         col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
                         col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT)),
-                        root -> partUtilizationRows()),
-                "task_classes", new SystemTable(List.of(
+                        root -> partUtilizationRows())),
+                Map.entry("task_classes", new SystemTable(List.of(
                         col("task_class", SqlTypeName.VARCHAR), col("bytes_per_second_average", SqlTypeName.DOUBLE)),
-                        root -> taskClassRows()),
-                "plan_cache", new SystemTable(List.of(
+                        root -> taskClassRows())),
+                Map.entry("placer_actions", new SystemTable(List.of(
+                        col("acted_at", SqlTypeName.VARCHAR), col("acted_at_millis", SqlTypeName.BIGINT), col("table_name", SqlTypeName.VARCHAR),
+                        col("action", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT), col("from_node", SqlTypeName.INTEGER),
+                        col("to_node", SqlTypeName.INTEGER), col("why", SqlTypeName.VARCHAR)), root -> placerActionRows())),
+                Map.entry("placer", new SystemTable(List.of(
+                        col("enabled", SqlTypeName.BOOLEAN), col("period_ms", SqlTypeName.BIGINT),
+                        col("eligibility", SqlTypeName.DOUBLE), col("imbalance", SqlTypeName.DOUBLE),
+                        col("saturation", SqlTypeName.DOUBLE), col("move_ns_per_page", SqlTypeName.DOUBLE),
+                        col("partition_ns_per_page", SqlTypeName.DOUBLE)), root -> placerRows())),
+                Map.entry("plan_cache", new SystemTable(List.of(
                         col("entries", SqlTypeName.BIGINT), col("capacity", SqlTypeName.BIGINT), col("hits", SqlTypeName.BIGINT),
                         col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT), col("bytes", SqlTypeName.BIGINT),
-                        col("capacity_bytes", SqlTypeName.BIGINT)), root -> planCacheRows()));
+                        col("capacity_bytes", SqlTypeName.BIGINT)), root -> planCacheRows())));
     }
 
     private List<Object[]> planCacheRows() {
@@ -200,6 +213,21 @@ public final class SysSchema extends AbstractSchema {
     private List<Object[]> taskClassRows() {
         DataUsage usage = db.scheduler().dataUsage();
         return Arrays.stream(TaskClass.values()).map(c -> new Object[] {c.name(), usage.throughput(c)}).toList();
+    }
+
+    private List<Object[]> placerActionRows() {
+        return db.placerActions().stream().map(a -> {
+            Instant at = (Instant) a[0];
+            int from = (Integer) a[4];
+            return new Object[] {at.toString(), at.toEpochMilli(), a[1], a[2], a[3], from < 0 ? null : from, a[5], a[6]};
+        }).toList();
+    }
+
+    private List<Object[]> placerRows() {
+        PlacerAlgorithm.Parameters p = db.placerParameters();
+        return List.<Object[]>of(p == null ? new Object[] {false, null, null, null, null, null, null}
+                : new Object[] {true, p.period().toMillis(), p.eligibility(), p.imbalance(), p.saturation(),
+                    p.moveNanosPerPage(), p.partitionNanosPerPage()});
     }
 
     /** One row per (part, column, component, node holding pages of it). */

@@ -110,6 +110,54 @@ class PlacementTest {
                 .isPositive();
     }
 
+    /** The DataPlacer is off on a fake topology unless asked; when on, sys shows its parameters and actions. */
+    @Test
+    void theDataPlacerShowsItsParametersAndActions() throws Exception {
+        assertThat(rows(s, "SELECT enabled FROM sys.placer")).containsExactly(List.of(false));
+        String placed = "jdbc:numacol:mem:placer" + DATABASES.incrementAndGet()
+                + ";topology=fake:4;nodeBandwidth=400m;placer=on;placerPeriod=200";
+        try (Connection c = DriverManager.getConnection(placed); Statement st = c.createStatement()) {
+            assertThat(rows(st, "SELECT enabled, period_ms, eligibility, imbalance, saturation, move_ns_per_page > 0,"
+                    + " partition_ns_per_page > 0 FROM sys.placer")).containsExactly(List.of(true, 200L, 0.3, 0.4, 0.7, true, true));
+            st.execute("CREATE TABLE hot (a BIGINT NOT NULL) PLACEMENT NODE(0)");
+            try (Appender appender = NumacolDriver.database(c).appender("hot")) {
+                for (long i = 0; i < 200_000; i++) {
+                    appender.append(i);
+                }
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            ExecutorService clients = Executors.newFixedThreadPool(3);
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                running.add(clients.submit(() -> {
+                    try (Connection cc = DriverManager.getConnection(placed); Statement q = cc.createStatement()) {
+                        while (!stop.get()) {
+                            assertThat(rows(q, "SELECT COUNT(*) FROM hot WHERE a BETWEEN 1000 AND 1099"))
+                                    .containsExactly(List.of(100L));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            try {
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+                while (rows(st, "SELECT COUNT(*) FROM sys.placer_actions").getFirst().getFirst().equals(0L)) {
+                    assertThat(System.nanoTime()).as("the placer acts within 60 s").isLessThan(deadline);
+                    Thread.sleep(50);
+                }
+            } finally {
+                stop.set(true);
+                for (Future<?> f : running) {
+                    f.get();
+                }
+                clients.shutdown();
+            }
+            assertThat(rows(st, "SELECT table_name, action IN ('move', 'partition'), row_count, from_node, to_node <> 0, why LIKE '%imbalance%', acted_at_millis > 0"
+                    + " FROM sys.placer_actions ORDER BY acted_at_millis LIMIT 1"))
+                    .containsExactly(List.of("hot", true, 200_000L, 0, true, true, true));
+        }
+    }
+
     @Test
     void roundRobinPutsEachColumnOnANodeOfItsOwn() throws SQLException {
         s.execute("ALTER TABLE t SET PLACEMENT RR");

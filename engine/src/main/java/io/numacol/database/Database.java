@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.Placement;
+import io.numacol.placement.PlacerAlgorithm;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
@@ -51,6 +52,8 @@ public final class Database implements AutoCloseable {
     private final Utilization utilization;
     /** Samples {@link #utilization} every {@value Utilization#PERIOD_MILLIS} ms while the database is open. */
     private final Thread sampler;
+    /** Null unless the configuration turns it on. */
+    private final DataPlacer placer;
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -67,6 +70,46 @@ public final class Database implements AutoCloseable {
         }
         this.sampler = Thread.ofPlatform().daemon().name("numacol-utilization").unstarted(this::sampleUntilClosed);
         sampler.start();
+        this.placer = config.placerOn(topology) ? new DataPlacer(this, Duration.ofMillis(config.placerPeriod())) : null;
+        if (placer != null) {
+            placer.start();
+        }
+    }
+
+    /** Whether the DataPlacer runs (connection property {@code placer}). */
+    public boolean placerRunning() {
+        return placer != null;
+    }
+
+    /**
+     * The DataPlacer's actions so far, oldest first (the last {@value DataPlacer#KEPT_ACTIONS}):
+     * time, table, action (move, partition, merge), rows, from node (-1 for a merge), to node,
+     * and the figures that justified it. Empty when it does not run.
+     */
+    public List<Object[]> placerActions() {
+        return placer == null ? List.of() : placer.actions().stream().map(a -> new Object[] {a.at(), a.table(), a.action(),
+            a.rows(), a.from(), a.to(), a.why()}).toList();
+    }
+
+    /** The DataPlacer's parameters (Table 6.1 and the calibrated speeds), or null when it does not run. */
+    public PlacerAlgorithm.Parameters placerParameters() {
+        return placer == null ? null : placer.parameters();
+    }
+
+    /** Stops the DataPlacer's decisions until resumed (a no-op when it does not run); for experiments. */
+    public void pausePlacer(boolean pause) {
+        if (placer != null) {
+            placer.pause(pause);
+        }
+    }
+
+    /** Runs one period of the DataPlacer now, for tests; false when it does not run or took no action. */
+    public boolean runPlacerOnce() {
+        return placer != null && placer.runOnce().isPresent();
+    }
+
+    void whileNotMerging(Table table, Runnable action) {
+        merger.whileNotMerging(table, action);
     }
 
     private void sampleUntilClosed() {
@@ -334,6 +377,9 @@ public final class Database implements AutoCloseable {
             return;
         }
         closed = true;
+        if (placer != null) {
+            placer.close();
+        }
         sampler.interrupt();
         try {
             sampler.join();

@@ -3,6 +3,7 @@ package io.numacol.database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.scheduler.StealPolicy;
+import io.numacol.topology.Topology;
 
 import java.util.Locale;
 import java.util.Objects;
@@ -11,7 +12,8 @@ import java.util.Properties;
 /**
  * How a database is opened. Also read from JDBC connection properties: {@code topology}
  * ({@code real} or {@code fake:N}), {@code stealPolicy} (OS, TARGET, BOUND, ADAPTIVE),
- * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}, {@code nodeBandwidth}.
+ * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}, {@code nodeBandwidth},
+ * {@code placer}, {@code placerPeriod}.
  *
  * @param rowsPerPart the appender cuts a table into parts of at most this many rows, placed on
  *                    the nodes round-robin (physical partitioning by arrival order)
@@ -21,11 +23,17 @@ import java.util.Properties;
  * @param nodeBandwidth bytes per second each node of a fake topology serves to scans, under the
  *                      {@link io.numacol.scheduler.BandwidthModel} (remote reads cost twice); 0
  *                      for no model. Refused on a real topology, whose memory is real
+ * @param placer        {@code on}, {@code off}, or {@code auto} (null): the DataPlacer runs on a
+ *                      real topology of more than one node, and on a fake one only when asked, so
+ *                      that tests of fake topologies see no part move by itself
+ * @param placerPeriod  how often the DataPlacer decides, in milliseconds (thesis: 1 s)
  */
 public record DatabaseConfig(String topology, StealPolicy stealPolicy, int groupsPerNode, int rowsPerPart,
-                             MeterRegistry meterRegistry, String memoryLimit, long nodeBandwidth) {
+                             MeterRegistry meterRegistry, String memoryLimit, long nodeBandwidth, String placer,
+                             long placerPeriod) {
 
     public static final int DEFAULT_ROWS_PER_PART = 1 << 20;
+    public static final long DEFAULT_PLACER_PERIOD = 1_000;
 
     public DatabaseConfig {
         Objects.requireNonNull(topology, "topology");
@@ -39,6 +47,13 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
         if (nodeBandwidth < 0) {
             throw new IllegalArgumentException("nodeBandwidth must be positive, or 0 for none, got " + nodeBandwidth);
         }
+        placer = placer == null ? "auto" : placer.trim().toLowerCase(Locale.ROOT);
+        if (!placer.equals("on") && !placer.equals("off") && !placer.equals("auto")) {
+            throw new IllegalArgumentException("placer must be on, off or auto, got '" + placer + "'");
+        }
+        if (placerPeriod < 10) {
+            throw new IllegalArgumentException("placerPeriod must be at least 10 ms, got " + placerPeriod);
+        }
         if (nodeBandwidth > 0 && !topology.trim().startsWith("fake")) {
             throw new IllegalArgumentException("nodeBandwidth models the memory of a fake topology (topology=fake:N);"
                     + " topology '" + topology + "' has real memory");
@@ -46,7 +61,8 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
     }
 
     public static DatabaseConfig defaults() {
-        return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null, 0);
+        return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null, 0, null,
+                DEFAULT_PLACER_PERIOD);
     }
 
     /** The defaults overridden by any of the properties named in the class comment. */
@@ -62,27 +78,50 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
         }
         return new DatabaseConfig(topology, stealPolicy, intProperty(properties, "groupsPerNode", c.groupsPerNode),
                 intProperty(properties, "rowsPerPart", c.rowsPerPart), null, properties.getProperty("memoryLimit"),
-                properties.getProperty("nodeBandwidth") == null ? 0 : BandwidthModel.parse(properties.getProperty("nodeBandwidth")));
+                properties.getProperty("nodeBandwidth") == null ? 0 : BandwidthModel.parse(properties.getProperty("nodeBandwidth")),
+                properties.getProperty("placer"), longProperty(properties, "placerPeriod", c.placerPeriod));
     }
 
     public DatabaseConfig withTopology(String spec) {
-        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth);
+        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
     }
 
     public DatabaseConfig withStealPolicy(StealPolicy policy) {
-        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth);
+        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
     }
 
     public DatabaseConfig withRowsPerPart(int rows) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit, nodeBandwidth);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
     }
 
     public DatabaseConfig withMemoryLimit(String limit) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit, nodeBandwidth);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit, nodeBandwidth, placer, placerPeriod);
     }
 
     public DatabaseConfig withMeterRegistry(MeterRegistry registry) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit, nodeBandwidth);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit, nodeBandwidth, placer, placerPeriod);
+    }
+
+    public DatabaseConfig withPlacer(String onOffAuto, long periodMillis) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
+                onOffAuto, periodMillis);
+    }
+
+    /** Whether the DataPlacer runs on {@code topology}: see {@code placer}. */
+    public boolean placerOn(Topology topology) {
+        return placer.equals("on") || placer.equals("auto") && !topology.isFake() && topology.nodeCount() > 1;
+    }
+
+    private static long longProperty(Properties properties, String name, long fallback) {
+        String v = properties.getProperty(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, got '" + v + "'");
+        }
     }
 
     private static int intProperty(Properties properties, String name, int fallback) {
@@ -98,6 +137,6 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
     }
 
     public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, bytesPerSecond);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, bytesPerSecond, placer, placerPeriod);
     }
 }

@@ -75,12 +75,13 @@ final class Morsels {
     }
 
     /**
-     * Reports a scan task that started at {@code startNanos}: its bytes and run time to the
-     * scheduler (per node of the morsel's rows, spread over all nodes when it has none; a
-     * bandwidth model makes it wait there) and to the part's usage, unless another node stole it.
+     * Reports a scan task that started at {@code startBusy} (a busy clock reading): its bytes
+     * and busy time to the scheduler (per node of the morsel's rows, spread over all nodes when
+     * it has none; a bandwidth model makes it wait there) and to the part's usage, unless
+     * another node's worker stole it.
      */
-    static void record(TaskContext context, TablePart part, Morsel morsel, long bytes, long startNanos) {
-        long nanos = context.recordRead(morsel.affinity().isNone() ? -1 : morsel.affinity().node(), bytes, startNanos);
+    static void record(TaskContext context, TablePart part, Morsel morsel, long bytes, long startBusy) {
+        long nanos = context.recordRead(morsel.affinity().isNone() ? -1 : morsel.affinity().node(), bytes, startBusy);
         if (nanos >= 0) {
             part.usage().record(bytes, nanos);
         }

@@ -651,7 +651,7 @@ public final class PipelineExecutor {
                     }
                 }
             } else {
-                long start = System.nanoTime();
+                long start = context.busyClock();
                 boolean finished = scanInto(head, context);
                 Morsels.record(context, part, morsel, bytes, start);
                 if (!finished) {

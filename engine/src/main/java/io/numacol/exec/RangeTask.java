@@ -40,7 +40,7 @@ abstract class RangeTask<R> {
         if (stopped(context)) {
             return;
         }
-        long start = System.nanoTime();
+        long start = context.busyClock();
         runRange(context);
         if (morsel != null) {
             Morsels.record(context, part, morsel, bytes, start);

@@ -36,13 +36,20 @@ public interface TaskContext {
     boolean isCancelled();
 
     /**
-     * Reports that the task, since {@code startNanos} (System.nanoTime), read {@code bytes} of
-     * data held on {@code node} (-1: interleaved over all nodes), into the scheduler's {@link
-     * DataUsage}; under a {@link BandwidthModel} first waits for the node to serve them. Returns
-     * the task's run time, the wait included, or -1 when the task does not count: a worker of
-     * another node than the task's stole it.
+     * The running worker's busy clock in nanoseconds: its thread's CPU time where the JVM measures
+     * it (time the task spent waiting for other tasks, or preempted, is not the node's work),
+     * else the wall clock. A task passes a reading to {@link #recordRead}.
      */
-    long recordRead(int node, long bytes, long startNanos);
+    long busyClock();
+
+    /**
+     * Reports that the task, since {@code startBusy} (a {@link #busyClock} reading), read {@code
+     * bytes} of data held on {@code node} (-1: interleaved over all nodes), into the scheduler's
+     * {@link DataUsage}; under a {@link BandwidthModel} first waits for the node to serve them,
+     * and that wait counts as busy (a stalled core is not free). Returns the task's busy time,
+     * or -1 when the task does not count: a worker of another node than the task's stole it.
+     */
+    long recordRead(int node, long bytes, long startBusy);
 
     /** The scheduler's concurrency hint: how many tasks a partitionable operator should create. */
     int concurrencyHint();

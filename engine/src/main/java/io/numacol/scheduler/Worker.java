@@ -2,6 +2,8 @@ package io.numacol.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -36,6 +38,24 @@ final class Worker extends Thread implements TaskContext {
 
     /** Where a worker found the task it runs: its own group's queues, another group of its node, another node. */
     private enum Scope { OWN, LOCAL_NODE, REMOTE_NODE }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** Whether {@link #busyClock} reads the thread's CPU time; else the wall clock. */
+    private static final boolean CPU_TIME = cpuTimeAvailable();
+
+    private static boolean cpuTimeAvailable() {
+        try {
+            if (THREADS.isCurrentThreadCpuTimeSupported() && !THREADS.isThreadCpuTimeEnabled()) {
+                THREADS.setThreadCpuTimeEnabled(true);
+            }
+            return THREADS.isCurrentThreadCpuTimeSupported() && THREADS.getCurrentThreadCpuTime() >= 0;
+        } catch (UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** The running task waits in the {@link BandwidthModel}; read by the watchdog. */
+    private volatile boolean inModelledRead;
     /** A worker at the thread cap that waits for a group re-checks for tasks this often. */
     private static final long HELP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -258,7 +278,7 @@ final class Worker extends Thread implements TaskContext {
     void watchForBlocking() {
         QueuedTask t = (QueuedTask) CURRENT.getAcquire(this);
         long run = stats.tasksRun();
-        if (t != null && t == seenTask && run == seenTasksRun && state == State.WORKING && !markedBlocked) {
+        if (t != null && t == seenTask && run == seenTasksRun && state == State.WORKING && !markedBlocked && !inModelledRead) {
             Thread.State s = getState();
             if (s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
                 group.markBlocked(this, t);
@@ -339,12 +359,27 @@ final class Worker extends Thread implements TaskContext {
     }
 
     @Override
-    public long recordRead(int node, long bytes, long startNanos) {
+    public long busyClock() {
+        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+    }
+
+    @Override
+    public long recordRead(int node, long bytes, long startBusy) {
         BandwidthModel model = scheduler.bandwidthModel();
+        long stalled = 0;
         if (model != null) {
-            model.read(node, bytes, group.node);
+            // a modelled memory stall keeps the core, as a real one does: not blocked, so the
+            // watchdog starts no worker in its place
+            inModelledRead = true;
+            long before = System.nanoTime();
+            try {
+                model.read(node, bytes, group.node);
+            } finally {
+                inModelledRead = false;
+            }
+            stalled = System.nanoTime() - before;
         }
-        long nanos = System.nanoTime() - startNanos;
+        long nanos = Math.max(0, busyClock() - startBusy - (CPU_TIME ? 0 : stalled)) + stalled;
         if (currentScope == Scope.REMOTE_NODE) {
             // As the thesis (§6.2): stealing is a stopgap until the data is placed better, so a
             // task stolen from another node counts for neither node, and a node whose workers

@@ -4,6 +4,7 @@ import io.numacol.memory.NodeArena;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.IntFunction;
 
 /**
@@ -52,6 +53,15 @@ public final class PartBuilder {
      * midway (a NOT NULL column meeting a NULL), the builder is left unusable: drop it.
      */
     public void appendPart(TablePart part) {
+        appendRows(part, 0, part.rowCount());
+    }
+
+    /**
+     * Appends rows {@code [from, to)} of {@code part} as {@link #appendPart} appends all of
+     * them: the DataPlacer cuts a part in pieces this way.
+     */
+    public void appendRows(TablePart part, int from, int to) {
+        Objects.checkFromToIndex(from, to, part.rowCount());
         if (part.columns().size() != columns.size()) {
             throw new IllegalArgumentException("a part of " + part.columns().size() + " columns cannot join table "
                     + table.name() + " of " + columns.size());
@@ -62,19 +72,19 @@ public final class PartBuilder {
                         + ", of table " + table.name() + " " + columns.get(c).type());
             }
         }
-        if ((long) rows + part.rowCount() > Integer.MAX_VALUE - 8) {
+        if ((long) rows + (to - from) > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("a part of table " + table.name() + " holds at most " + (Integer.MAX_VALUE - 8)
-                    + " rows; " + rows + " and " + part.rowCount() + " more would pass that");
+                    + " rows; " + rows + " and " + (to - from) + " more would pass that");
         }
         int[] vids = new int[IndexVector.BLOCK_ROWS];
         for (int c = 0; c < columns.size(); c++) {
             Column column = part.column(c);
             ColumnBuilder into = columns.get(c);
             Object[] stored = new Object[column.dictionary().size() + 1]; // by vid; the null vid stays null
-            for (int from = 0; from < part.rowCount(); from += vids.length) {
-                int to = Math.min(part.rowCount(), from + vids.length);
-                column.indexVector().decode(from, to, vids, 0);
-                for (int i = 0; i < to - from; i++) {
+            for (int start = from; start < to; start += vids.length) {
+                int end = Math.min(to, start + vids.length);
+                column.indexVector().decode(start, end, vids, 0);
+                for (int i = 0; i < end - start; i++) {
                     int vid = vids[i];
                     Object v = stored[vid];
                     if (v == null && vid != column.nullVid()) {
@@ -84,7 +94,7 @@ public final class PartBuilder {
                 }
             }
         }
-        rows += part.rowCount();
+        rows += to - from;
     }
 
     /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */

@@ -3,7 +3,6 @@ package io.numacol.bench;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
@@ -23,7 +22,7 @@ import java.util.List;
  * fork's JVM arguments. Start it with the same flags when running in-process ({@code -f 0}):
  * {@code java $(cat native/target/classes/numacol-jvm.options) -jar jmh/target/benchmarks.jar ScanBenchmark}.
  * For {@link ConcurrentBenchmark} alone it runs JMH once per {@code clients} value with that many
- * threads.
+ * threads; {@code PlacerTimeline} as the first argument runs {@link PlacerTimeline} instead.
  */
 public final class BenchMain {
     static final String JVM_OPTIONS = "numacol-jvm.options";
@@ -31,7 +30,11 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    public static void main(String[] args) throws RunnerException {
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("PlacerTimeline")) { // a timeline, not a JMH benchmark
+            PlacerTimeline.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         CommandLineOptions commandLine;
         try {
             commandLine = new CommandLineOptions(args);

@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -116,8 +117,13 @@ public final class NumaPlacementCheck {
      */
     private static void placedBySql(int nodes) {
         int last = nodes - 1;
-        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=40000"); Statement s = c.createStatement()) {
+        // the DataPlacer runs (a real topology of several nodes) and decides five times a second;
+        // BOUND: no other node's worker takes node 0's scans, so node 0's worker is saturated
+        String url = "jdbc:numacol:;rowsPerPart=40000;placerPeriod=200;stealPolicy=BOUND";
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             Database db = NumacolDriver.database(c);
+            check(db.placerRunning(), "the DataPlacer runs on a real topology of " + nodes + " nodes");
+            db.pausePlacer(true);
             s.execute("CREATE TABLE placed (a BIGINT NOT NULL, b VARCHAR(12))");
             try (Appender appender = db.appender("placed")) {
                 for (long i = 0; i < 100_000; i++) {
@@ -126,48 +132,106 @@ public final class NumaPlacementCheck {
             }
             for (String spec : List.of("NODE(" + last + ")", "IVP")) {
                 s.execute("ALTER TABLE placed SET PLACEMENT " + spec);
-                long[] kernel = new long[nodes];
-                Table placed = db.catalog().get("placed");
-                int misplaced = 0;
-                int pagesSeen = 0;
-                for (TablePart part : placed.parts()) {
-                    for (Column column : part.columns()) {
-                        for (MemorySegment segment : column.allSegments()) {
-                            int pages = (int) ((segment.byteSize() + db.memory().pageSize() - 1) / db.memory().pageSize());
-                            int[] where = new int[pages];
-                            int[] asked = new int[pages];
-                            db.memory().kernelPages().locate(segment.address(), pages, where);
-                            db.memory().bookkeptPages().locate(segment.address(), pages, asked);
-                            for (int i = 0; i < pages; i++) {
-                                if (where[i] >= 0) {
-                                    kernel[where[i]]++;
-                                }
-                                misplaced += where[i] == asked[i] ? 0 : 1;
-                                misplaced += spec.startsWith("NODE") && where[i] != last ? 1 : 0;
-                            }
-                            pagesSeen += pages;
-                        }
-                    }
-                }
-                long[] reported = new long[nodes];
-                try (ResultSet rs = s.executeQuery("SELECT node, SUM(pages), MIN(source), MIN(spec) FROM sys.placements"
-                        + " WHERE table_name = 'placed' GROUP BY node")) {
-                    while (rs.next()) {
-                        reported[rs.getInt(1)] = rs.getLong(2);
-                        check(rs.getString(3).startsWith("kernel"), "sys.placements source " + rs.getString(3));
-                        check(rs.getString(4).equals(spec), "sys.placements spec " + rs.getString(4) + ", not " + spec);
-                    }
-                }
-                System.out.printf("  SET PLACEMENT %-8s %5d pages, kernel per node %s, sys.placements %s, %d not where asked%n",
-                        spec, pagesSeen, Arrays.toString(kernel), Arrays.toString(reported), misplaced);
-                check(misplaced <= (1 - REQUIRED) * pagesSeen, spec + ": " + misplaced + " of " + pagesSeen + " pages not where asked");
-                check(Arrays.equals(kernel, reported), spec + ": sys.placements " + Arrays.toString(reported)
-                        + " vs the kernel " + Arrays.toString(kernel));
-                check(!spec.equals("IVP") || Arrays.stream(kernel).allMatch(n -> n > 0), "IVP left a node without pages");
+                kernelMatchesSys(db, s, nodes, "SET PLACEMENT " + spec, spec);
             }
-        } catch (SQLException e) {
+            s.execute("ALTER TABLE placed SET PLACEMENT NODE(0)");
+            db.pausePlacer(false);
+            long actions = placerActsUnderLoad(c, s);
+            check(actions > 0, "the DataPlacer took no action in 60 s of scans of a table on node 0");
+            if (actions > 0) {
+                kernelMatchesSys(db, s, nodes, "after " + actions + " placer action(s)", null);
+            }
+        } catch (SQLException | InterruptedException e) {
             check(false, "SQL: " + e);
         }
+    }
+
+    /** Scans the table on two threads until the DataPlacer acts (60 s at most); its actions then. */
+    private static long placerActsUnderLoad(Connection c, Statement s) throws SQLException, InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<Thread> clients = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            clients.add(Thread.ofPlatform().start(() -> {
+                // an expression per row: the worker's share of each query far above the client's
+                try (PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM placed WHERE MOD(a, 13) = 4 OR b LIKE '%77%'")) {
+                    while (!stop.get()) {
+                        try (ResultSet rs = q.executeQuery()) {
+                            rs.next();
+                        }
+                    }
+                } catch (SQLException e) {
+                    check(false, "a scan failed while the placer acted: " + e);
+                }
+            }));
+        }
+        long actions = 0;
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (actions == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.placer_actions")) {
+                    rs.next();
+                    actions = rs.getLong(1);
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : clients) {
+                t.join();
+            }
+        }
+        try (ResultSet rs = s.executeQuery("SELECT action, from_node, to_node, why FROM sys.placer_actions")) {
+            while (rs.next()) {
+                System.out.printf("  placer: %s %s -> %d (%s)%n", rs.getString(1), rs.getObject(2), rs.getInt(3), rs.getString(4));
+            }
+        }
+        return actions;
+    }
+
+    /**
+     * The pages of every part of {@code placed}: where the kernel has them against numacol's
+     * record and against sys.placements; {@code spec} (when not null) the spec sys must report.
+     */
+    private static void kernelMatchesSys(Database db, Statement s, int nodes, String label, String spec) throws SQLException {
+        int last = nodes - 1;
+        long[] kernel = new long[nodes];
+        Table placed = db.catalog().get("placed");
+        int misplaced = 0;
+        int pagesSeen = 0;
+        for (TablePart part : placed.parts()) {
+            for (Column column : part.columns()) {
+                for (MemorySegment segment : column.allSegments()) {
+                    int pages = (int) ((segment.byteSize() + db.memory().pageSize() - 1) / db.memory().pageSize());
+                    int[] where = new int[pages];
+                    int[] asked = new int[pages];
+                    db.memory().kernelPages().locate(segment.address(), pages, where);
+                    db.memory().bookkeptPages().locate(segment.address(), pages, asked);
+                    for (int i = 0; i < pages; i++) {
+                        if (where[i] >= 0) {
+                            kernel[where[i]]++;
+                        }
+                        misplaced += where[i] == asked[i] ? 0 : 1;
+                        misplaced += spec != null && spec.startsWith("NODE") && where[i] != last ? 1 : 0;
+                    }
+                    pagesSeen += pages;
+                }
+            }
+        }
+        long[] reported = new long[nodes];
+        try (ResultSet rs = s.executeQuery("SELECT node, SUM(pages), MIN(source), MIN(spec) FROM sys.placements"
+                + " WHERE table_name = 'placed' GROUP BY node")) {
+            while (rs.next()) {
+                reported[rs.getInt(1)] = rs.getLong(2);
+                check(rs.getString(3).startsWith("kernel"), "sys.placements source " + rs.getString(3));
+                check(spec == null || rs.getString(4).equals(spec), "sys.placements spec " + rs.getString(4) + ", not " + spec);
+            }
+        }
+        System.out.printf("  %-28s %5d pages, kernel per node %s, sys.placements %s, %d not where asked%n",
+                label, pagesSeen, Arrays.toString(kernel), Arrays.toString(reported), misplaced);
+        check(misplaced <= (1 - REQUIRED) * pagesSeen, label + ": " + misplaced + " of " + pagesSeen + " pages not where asked");
+        check(Arrays.equals(kernel, reported), label + ": sys.placements " + Arrays.toString(reported)
+                + " vs the kernel " + Arrays.toString(kernel));
+        check(!"IVP".equals(spec) || Arrays.stream(kernel).allMatch(n -> n > 0), "IVP left a node without pages");
     }
 
     /** Kernel vs numacol's intent (its page record) vs the PSM, page by page; numa_maps per VMA. */
@@ -234,7 +298,7 @@ public final class NumaPlacementCheck {
         }).toArray();
     }
 
-    private static void check(boolean ok, String what) {
+    private static synchronized void check(boolean ok, String what) {
         if (!ok) {
             FAILURES.add(what);
             System.out.println("  FAIL " + what);
