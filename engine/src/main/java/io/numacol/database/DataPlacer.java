@@ -9,6 +9,7 @@ import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.IndexVector;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -176,7 +177,9 @@ final class DataPlacer {
                     long bytes = part.columns().stream().flatMap(c -> c.allSegments().stream()).mapToLong(MemorySegment::byteSize).sum();
                     long pages = (bytes + db.memory().pageSize() - 1) / db.memory().pageSize();
                     Integer n = pieces.get(part);
-                    PartUnit unit = new PartUnit(table, part, node, pages, n == null ? 1 : n, u);
+                    // a part of under two blocks is not cut: it counts as cut as far as it can be
+                    int partitions = n != null ? n : part.rowCount() < 2 * IndexVector.BLOCK_ROWS ? nodes.size() : 1;
+                    PartUnit unit = new PartUnit(table, part, node, pages, partitions, u);
                     units.add(unit);
                     if (n != null) {
                         cut.computeIfAbsent(table, t -> new ArrayList<>()).add(unit);
@@ -197,7 +200,7 @@ final class DataPlacer {
             if (action.isEmpty()) {
                 return Optional.empty();
             }
-            Optional<ActionRecord> done = act(action.get(), cut);
+            Optional<ActionRecord> done = act(action.get());
             done.ifPresent(this::remember);
             return done;
         } finally {
@@ -205,7 +208,7 @@ final class DataPlacer {
         }
     }
 
-    private Optional<ActionRecord> act(PlacerAlgorithm.Action action, Map<Table, List<PlacerAlgorithm.Unit>> cut) {
+    private Optional<ActionRecord> act(PlacerAlgorithm.Action action) {
         return switch (action) {
             case PlacerAlgorithm.Move m -> {
                 PartUnit u = (PartUnit) m.unit();
