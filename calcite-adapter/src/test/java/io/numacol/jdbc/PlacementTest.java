@@ -2,7 +2,6 @@ package io.numacol.jdbc;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.placement.Utilization;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -99,11 +99,13 @@ class PlacementTest {
                 List.of(2, false, false, true), List.of(3, false, false, true));
         assertThat(rows(s, "SELECT DISTINCT node FROM sys.part_utilization WHERE table_name = 't' AND bytes_total > 0"))
                 .containsExactly(List.of(1));
-        Thread.sleep(3 * Utilization.PERIOD_MILLIS);
-        for (int i = 0; i < 50; i++) { // scans while samples are taken: the last second's rate is positive
+        // scans until samples taken meanwhile show them in the last second's rate
+        String rate = "SELECT bytes_per_second > 0, busy_cores > 0 FROM sys.utilization WHERE node_id = 1";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!rows(s, rate).equals(List.of(List.of(true, true)))) {
+            assertThat(System.nanoTime()).as("a rate within 60 s").isLessThan(deadline);
             rows(s, ANSWER);
         }
-        Thread.sleep(2 * Utilization.PERIOD_MILLIS);
         assertThat(rows(s, "SELECT bytes_per_second > 0, busy_cores > 0 FROM sys.utilization WHERE node_id = 1"))
                 .containsExactly(List.of(true, true));
         assertThat((Long) rows(s, "SELECT COUNT(*) FROM sys.task_classes WHERE bytes_per_second_average > 0").getFirst().getFirst())
@@ -140,7 +142,7 @@ class PlacementTest {
                 }));
             }
             try {
-                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (rows(st, "SELECT COUNT(*) FROM sys.placer_actions").getFirst().getFirst().equals(0L)) {
                     assertThat(System.nanoTime()).as("the placer acts within 60 s").isLessThan(deadline);
                     Thread.sleep(50);

@@ -50,7 +50,7 @@ final class DataPlacer {
     private static final System.Logger LOG = System.getLogger(DataPlacer.class.getName());
 
     /** One action as {@code sys.placer_actions} shows it. */
-    record ActionRecord(Instant at, String table, String action, long rows, int from, int to, String why) {
+    record ActionRecord(Instant at, long period, String table, String action, long rows, int from, int to, String why) {
     }
 
     private final Database db;
@@ -61,6 +61,8 @@ final class DataPlacer {
     private final Thread thread;
     private volatile boolean closed;
     private volatile boolean paused;
+    /** Periods decided so far; written under this object's monitor. */
+    private volatile long periods;
 
     DataPlacer(Database db, Duration period) {
         this.db = db;
@@ -116,6 +118,11 @@ final class DataPlacer {
         }
     }
 
+    /** The periods decided so far (a paused placer decides none). */
+    long periods() {
+        return periods;
+    }
+
     /** The actions taken, oldest first. */
     synchronized List<ActionRecord> actions() {
         return List.copyOf(actions);
@@ -144,6 +151,7 @@ final class DataPlacer {
 
     /** One period: decides and acts; returns what it did. Runs on the placer's thread, or a test's. */
     synchronized Optional<ActionRecord> runOnce() {
+        periods++;
         Utilization u = db.utilization();
         Duration period = algorithm.parameters().period();
         BandwidthModel model = db.scheduler().bandwidthModel();
@@ -168,12 +176,7 @@ final class DataPlacer {
                 }
                 snapshots.add(snapshot);
                 for (TablePart part : snapshot.parts()) {
-                    // the node scans give the part's tasks, remembered until its pages move
-                    int node = part.homeNode(p -> {
-                        PageSocketMap psm = new PageSocketMap(db.memory());
-                        psm.add(p.column(0).indexVector().segment());
-                        return psm.majorityNode();
-                    });
+                    int node = PageSocketMap.homeNode(db.memory(), part); // as scans see it
                     long bytes = part.columns().stream().flatMap(c -> c.allSegments().stream()).mapToLong(MemorySegment::byteSize).sum();
                     long pages = (bytes + db.memory().pageSize() - 1) / db.memory().pageSize();
                     Integer n = pieces.get(part);
@@ -224,7 +227,7 @@ final class DataPlacer {
                         u.owner().unlockWrites();
                     }
                 });
-                yield moved[0] ? Optional.of(new ActionRecord(Instant.now(), u.table(), "move", u.part().rowCount(), m.from(),
+                yield moved[0] ? Optional.of(new ActionRecord(Instant.now(), periods, u.table(), "move", u.part().rowCount(), m.from(),
                         m.to(), m.why())) : Optional.empty();
             }
             case PlacerAlgorithm.Partition p -> {
@@ -237,7 +240,7 @@ final class DataPlacer {
                 }
                 pieces.remove(u.part());
                 halves.forEach(h -> pieces.put(h, 2 * u.partitions()));
-                yield Optional.of(new ActionRecord(Instant.now(), u.table(), "partition", u.part().rowCount(), p.from(), p.to(),
+                yield Optional.of(new ActionRecord(Instant.now(), periods, u.table(), "partition", u.part().rowCount(), p.from(), p.to(),
                         p.why()));
             }
             case PlacerAlgorithm.Merge m -> {
@@ -254,7 +257,7 @@ final class DataPlacer {
                     yield Optional.empty();
                 }
                 old.forEach(pieces::remove);
-                yield Optional.of(new ActionRecord(Instant.now(), owner.name(), "merge", rows, -1, m.to(), m.why()));
+                yield Optional.of(new ActionRecord(Instant.now(), periods, owner.name(), "merge", rows, -1, m.to(), m.why()));
             }
         };
     }

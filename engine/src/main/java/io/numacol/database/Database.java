@@ -84,11 +84,17 @@ public final class Database implements AutoCloseable {
     /**
      * The DataPlacer's actions so far, oldest first (the last {@value DataPlacer#KEPT_ACTIONS}):
      * time, table, action (move, partition, merge), rows, from node (-1 for a merge), to node,
-     * and the figures that justified it. Empty when it does not run.
+     * the figures that justified it, and the period it was taken in ({@link #placerPeriods}).
+     * Empty when it does not run.
      */
     public List<Object[]> placerActions() {
         return placer == null ? List.of() : placer.actions().stream().map(a -> new Object[] {a.at(), a.table(), a.action(),
-            a.rows(), a.from(), a.to(), a.why()}).toList();
+            a.rows(), a.from(), a.to(), a.why(), a.period()}).toList();
+    }
+
+    /** The periods the DataPlacer has decided so far; 0 when it does not run. */
+    public long placerPeriods() {
+        return placer == null ? 0 : placer.periods();
     }
 
     /** The DataPlacer's parameters (Table 6.1 and the calibrated speeds), or null when it does not run. */

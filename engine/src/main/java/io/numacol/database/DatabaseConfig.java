@@ -102,6 +102,10 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit, nodeBandwidth, placer, placerPeriod);
     }
 
+    public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, bytesPerSecond, placer, placerPeriod);
+    }
+
     public DatabaseConfig withPlacer(String onOffAuto, long periodMillis) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
                 onOffAuto, periodMillis);
@@ -125,18 +129,10 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
     }
 
     private static int intProperty(Properties properties, String name, int fallback) {
-        String v = properties.getProperty(name);
-        if (v == null) {
-            return fallback;
+        long v = longProperty(properties, name, fallback);
+        if (v != (int) v) {
+            throw new IllegalArgumentException(name + " must be a whole number, got '" + properties.getProperty(name) + "'");
         }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got '" + v + "'");
-        }
-    }
-
-    public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, bytesPerSecond, placer, placerPeriod);
+        return (int) v;
     }
 }

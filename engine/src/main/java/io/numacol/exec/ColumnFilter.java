@@ -11,6 +11,7 @@ import io.numacol.storage.TablePart;
 import io.numacol.storage.VidRange;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,24 @@ public sealed interface ColumnFilter {
         public Or {
             filters = List.copyOf(filters);
         }
+    }
+
+    /** The columns the filter reads, each once, its leftmost leaf's first (the one evaluated first). */
+    default int[] columns() {
+        return switch (this) {
+            case Range r -> new int[] {r.column()};
+            case In in -> new int[] {in.column()};
+            case Matching m -> new int[] {m.column()};
+            case Prefix p -> new int[] {p.column()};
+            case IsNull n -> new int[] {n.column()};
+            case Not n -> n.leaf().columns();
+            case And a -> columnsOf(a.filters());
+            case Or o -> columnsOf(o.filters());
+        };
+    }
+
+    private static int[] columnsOf(List<ColumnFilter> filters) {
+        return filters.stream().flatMapToInt(f -> Arrays.stream(f.columns())).distinct().toArray();
     }
 
     /** This predicate as vid predicates on {@code part}'s dictionaries, tested on the calling thread. */

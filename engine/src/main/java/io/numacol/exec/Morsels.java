@@ -51,18 +51,9 @@ final class Morsels {
         BitSet read = new BitSet();
         Arrays.stream(projected).forEach(read::set);
         if (filter != null) {
-            addColumns(filter, read);
+            Arrays.stream(filter.columns()).forEach(read::set);
         }
         return read.stream().toArray();
-    }
-
-    private static void addColumns(ColumnFilter filter, BitSet into) {
-        switch (filter) {
-            case ColumnFilter.Not n -> addColumns(n.leaf(), into);
-            case ColumnFilter.And a -> a.filters().forEach(f -> addColumns(f, into));
-            case ColumnFilter.Or o -> o.filters().forEach(f -> addColumns(f, into));
-            default -> into.set(firstColumn(filter));
-        }
     }
 
     /** The IndexVector bytes of {@code columns} over {@code rows} rows of the part: what a scan of them streams through. */
@@ -90,7 +81,7 @@ final class Morsels {
     /** The column whose pages decide a scan's affinities: see the class comment. */
     static int drivingColumn(TablePart part, ColumnFilter filter, int[] columnsRead) {
         if (filter != null) {
-            return firstColumn(filter);
+            return filter.columns()[0];
         }
         int best = 0;
         long bestBytes = -1;
@@ -102,20 +93,6 @@ final class Morsels {
             }
         }
         return best;
-    }
-
-    /** The column of the filter's leftmost leaf: the one its evaluation reads first. */
-    static int firstColumn(ColumnFilter filter) {
-        return switch (filter) {
-            case ColumnFilter.Range r -> r.column();
-            case ColumnFilter.In in -> in.column();
-            case ColumnFilter.Matching m -> m.column();
-            case ColumnFilter.Prefix p -> p.column();
-            case ColumnFilter.IsNull n -> n.column();
-            case ColumnFilter.Not n -> firstColumn(n.leaf());
-            case ColumnFilter.And a -> firstColumn(a.filters().getFirst());
-            case ColumnFilter.Or o -> firstColumn(o.filters().getFirst());
-        };
     }
 
     /**

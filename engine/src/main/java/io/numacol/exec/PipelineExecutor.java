@@ -504,6 +504,7 @@ public final class PipelineExecutor {
                             TaskGroup group = statement.newTaskGroup();
                             try {
                                 int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), Math.max(1, scheduler.concurrencyHint()));
+                                int[] read = Morsels.columnsRead(scan.filter(), scan.columns());
                                 for (TablePart part : snapshot.parts()) {
                                     if (part.rowCount() == 0) {
                                         continue;
@@ -513,7 +514,6 @@ public final class PipelineExecutor {
                                     // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
                                     BitVector bits = filter == null ? null : new BitVector(part.rowCount());
                                     int driving = Morsels.drivingColumn(part, scan.filter(), scan.columns());
-                                    int[] read = Morsels.columnsRead(scan.filter(), scan.columns());
                                     for (Morsels.Morsel m : Morsels.of(scan.table(), part, driving, rangeRows)) {
                                         PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
                                         task.scan(part, filter, bits, m, Morsels.bytes(part, read, m.to() - m.from()));

@@ -125,6 +125,7 @@ public final class QueryExecutor {
                                          TaskClass taskClass, PartTasks<R> strategy, BooleanSupplier cancelled) {
         TaskGroup group = statement.newTaskGroup();
         List<RangeTask<? extends R>> tasks = new ArrayList<>();
+        int[] read = columnsRead(plan);
         try {
             for (TablePart part : parts) {
                 if (part.rowCount() == 0) {
@@ -133,7 +134,6 @@ public final class QueryExecutor {
                 PartFilter filter = plan.filter() == null ? null
                         : plan.filter().prepare(part, Fork.tasks(statement, affinity(plan, part)));
                 RangeTasks<R> ranges = strategy.of(part, filter);
-                int[] read = columnsRead(plan);
                 for (Morsels.Morsel m : morsels(plan, part, rangeRows)) {
                     RangeTask<? extends R> task = ranges.task(m.from(), m.to());
                     task.accountAs(m, Morsels.bytes(part, read, m.to() - m.from()));
@@ -390,11 +390,7 @@ public final class QueryExecutor {
      * filter's preparation); scan tasks take their morsel's node instead.
      */
     static Affinity affinity(Table table, TablePart part) {
-        int node = part.homeNode(p -> {
-            PageSocketMap psm = new PageSocketMap(table.memory());
-            psm.add(p.column(0).indexVector().segment());
-            return psm.majorityNode();
-        });
+        int node = PageSocketMap.homeNode(table.memory(), part);
         return node < 0 ? Affinity.none() : Affinity.node(node);
     }
 

@@ -3,6 +3,7 @@ package io.numacol.exec;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scheduler.TaskContext;
+import io.numacol.storage.IndexVector;
 import io.numacol.storage.TablePart;
 
 import java.util.Arrays;
@@ -32,6 +33,8 @@ abstract class RowScanTask<R> extends RangeTask<R> {
     private final int[] columns;
     private final int[] slot;
     private final int[][] vids;
+    /** The IndexVectors of {@code columns}. */
+    private final IndexVector[] indexVectors;
     private final Object[] row;
     /** Per column, the values of its vids once looked up (null for large dictionaries). */
     private final Object[][] values;
@@ -50,6 +53,7 @@ abstract class RowScanTask<R> extends RangeTask<R> {
             slot[columns[i]] = i;
         }
         this.vids = new int[columns.length][BLOCK];
+        this.indexVectors = Arrays.stream(columns).mapToObj(c -> part.column(c).indexVector()).toArray(IndexVector[]::new);
         this.row = new Object[part.columns().size()];
         this.values = new Object[part.columns().size()][];
         for (int c : columns) {
@@ -112,7 +116,7 @@ abstract class RowScanTask<R> extends RangeTask<R> {
                     }
                     if (sparse) {
                         for (int i = 0; i < columns.length; i++) {
-                            vids[i][r - block] = part.column(columns[i]).indexVector().get(r);
+                            vids[i][r - block] = indexVectors[i].get(r);
                         }
                     }
                     accept(r - block);
@@ -125,7 +129,7 @@ abstract class RowScanTask<R> extends RangeTask<R> {
     /** Decodes the vids of {@code [block, end)} of every column read. */
     private void decode(int block, int end) {
         for (int i = 0; i < columns.length; i++) {
-            part.column(columns[i]).indexVector().decode(block, end, vids[i], 0);
+            indexVectors[i].decode(block, end, vids[i], 0);
         }
     }
 

@@ -3,6 +3,7 @@ package io.numacol.placement;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NumaMemory;
 import io.numacol.memory.PageLocator;
+import io.numacol.storage.TablePart;
 import io.numacol.topology.Topology;
 
 import java.lang.foreign.MemorySegment;
@@ -157,6 +158,19 @@ public final class PageSocketMap {
         }
         Range r = s.ranges[i];
         return page < r.firstPage + r.pageCount ? r.nodeOfPage(page - r.firstPage) : -1;
+    }
+
+    /**
+     * The node holding most of the part's first IndexVector (-1 for none), as the kernel reports
+     * it, remembered by the part until its pages move: the node scans and the DataPlacer take as
+     * the part's.
+     */
+    public static int homeNode(NumaMemory memory, TablePart part) {
+        return part.homeNode(p -> {
+            PageSocketMap psm = new PageSocketMap(memory);
+            psm.add(p.column(0).indexVector().segment());
+            return psm.majorityNode();
+        });
     }
 
     /** The node holding most tracked pages, or -1 when none is placed. */

@@ -13,7 +13,6 @@ import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -77,10 +76,10 @@ class DataPlacerTest {
         return nodes;
     }
 
-    /** Whether the placer acted, and not in the last {@code millis}. */
-    private static boolean quiet(Database db, long millis) {
+    /** Whether the placer acted, and not in its last {@code periods} periods. */
+    private static boolean quiet(Database db, long periods) {
         List<Object[]> actions = db.placerActions();
-        return !actions.isEmpty() && ((Instant) actions.getLast()[0]).plusMillis(millis).isBefore(Instant.now());
+        return !actions.isEmpty() && db.placerPeriods() - (long) actions.getLast()[7] >= periods;
     }
 
     private static void waitFor(BooleanSupplier condition, long seconds, String what) throws InterruptedException {
@@ -110,9 +109,10 @@ class DataPlacerTest {
             }
             int settledAfter;
             try {
-                waitFor(() -> quiet(db, 1_000), 60, "the placer settles");
+                waitFor(() -> quiet(db, 5), 60, "the placer settles");
                 settledAfter = db.placerActions().size();
-                Thread.sleep(10 * 200); // ten periods more under the same load
+                long settledAt = db.placerPeriods();
+                waitFor(() -> db.placerPeriods() >= settledAt + 10, 60, "ten periods more under the same load");
             } finally {
                 stop.set(true);
                 for (Thread c : clients) {
