@@ -6,9 +6,11 @@ import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
 import io.numacol.placement.PlacerAlgorithm;
+import io.numacol.placement.StealingCalibration;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.scheduler.DataUsage;
+import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.Column;
 import io.numacol.storage.IndexDef;
@@ -40,14 +42,16 @@ import static io.numacol.calcite.SystemTable.col;
  * running statements), {@code tables}, {@code columns} (per part: type, dictionary size, bitcase,
  * bytes per component) and {@code placements} (per part, column and component: pages per node as
  * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record, and
- * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never),
+ * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never,
+ * and the part's {@code partition_id} when the table was placed PP),
  * {@code indexes}, {@code plan_cache} (the {@link PlanCache} of the database's statements),
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
  * {@code part_utilization} (the same per table part) and {@code task_classes} (the moving
  * average of each task class's bytes per second, which the ADAPTIVE steal policy reads),
- * {@code placer} (whether the DataPlacer runs, and its parameters) and {@code placer_actions}
- * (what it did, when, and the figures that justified it).
+ * {@code placer} (whether the DataPlacer runs, and its parameters), {@code placer_actions}
+ * (what it did, when, and the figures that justified it), {@code stealing} (the ADAPTIVE steal
+ * policy's threshold and its source) and {@code steal_calibration} (the experiment that found it).
  */
 public final class SysSchema extends AbstractSchema {
     public static final String NAME = "sys";
@@ -85,7 +89,8 @@ public final class SysSchema extends AbstractSchema {
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
-                        col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR)), root -> placementRows())),
+                        col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR),
+                        col("partition_id", SqlTypeName.INTEGER)), root -> placementRows())),
                 Map.entry("indexes", new SystemTable(List.of(
                         col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
@@ -102,8 +107,16 @@ public final class SysSchema extends AbstractSchema {
                         col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT)),
                         root -> partUtilizationRows())),
                 Map.entry("task_classes", new SystemTable(List.of(
-                        col("task_class", SqlTypeName.VARCHAR), col("bytes_per_second_average", SqlTypeName.DOUBLE)),
+                        col("task_class", SqlTypeName.VARCHAR), col("bytes_per_second_average", SqlTypeName.DOUBLE),
+                        col("bound", SqlTypeName.BOOLEAN)),
                         root -> taskClassRows())),
+                Map.entry("stealing", new SystemTable(List.of(
+                        col("steal_policy", SqlTypeName.VARCHAR), col("threshold_bytes_per_second", SqlTypeName.DOUBLE),
+                        col("source", SqlTypeName.VARCHAR), col("decision", SqlTypeName.VARCHAR)), root -> stealingRows())),
+                Map.entry("steal_calibration", new SystemTable(List.of(
+                        col("exponent", SqlTypeName.INTEGER), col("stealing_queries_per_second", SqlTypeName.DOUBLE),
+                        col("bound_queries_per_second", SqlTypeName.DOUBLE), col("task_bytes_per_second", SqlTypeName.DOUBLE),
+                        col("stealing_wins", SqlTypeName.BOOLEAN)), root -> stealCalibrationRows())),
                 Map.entry("placer_actions", new SystemTable(List.of(
                         col("acted_at", SqlTypeName.VARCHAR), col("acted_at_millis", SqlTypeName.BIGINT), col("table_name", SqlTypeName.VARCHAR),
                         col("action", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT), col("from_node", SqlTypeName.INTEGER),
@@ -212,7 +225,36 @@ public final class SysSchema extends AbstractSchema {
 
     private List<Object[]> taskClassRows() {
         DataUsage usage = db.scheduler().dataUsage();
-        return Arrays.stream(TaskClass.values()).map(c -> new Object[] {c.name(), usage.throughput(c)}).toList();
+        return Arrays.stream(TaskClass.values()).map(c -> new Object[] {c.name(), usage.throughput(c), db.stealBinds(c)}).toList();
+    }
+
+    /** The ADAPTIVE policy's threshold and where it comes from. */
+    private List<Object[]> stealingRows() {
+        StealPolicy policy = db.config().stealPolicy();
+        double threshold = db.stealThreshold();
+        StealingCalibration.Result calibration = db.stealCalibration();
+        String source;
+        if (db.config().stealThreshold() > 0) {
+            source = "connection property stealThreshold";
+        } else if (calibration != null) {
+            source = "calibrated (thesis §6.4 experiment" + (db.config().nodeBandwidth() > 0 ? ", under the bandwidth model)" : ")");
+        } else if (db.stealCalibrating()) {
+            source = "calibrating: nothing is bound until it ends";
+        } else if (policy != StealPolicy.ADAPTIVE) {
+            source = "not used: steal policy " + policy;
+        } else if (db.topology().nodeCount() < 2) {
+            source = "not used: one node, no remote node to steal from";
+        } else {
+            source = "not known: the calibration failed (see the log); nothing is bound";
+        }
+        return List.<Object[]>of(new Object[] {policy.name(), Double.isNaN(threshold) ? null : threshold, source,
+            calibration == null ? null : calibration.how()});
+    }
+
+    private List<Object[]> stealCalibrationRows() {
+        StealingCalibration.Result calibration = db.stealCalibration();
+        return calibration == null ? List.of() : calibration.steps().stream().map(s -> new Object[] {s.power(), s.stealingQps(),
+            s.boundQps(), s.taskBytesPerSecond(), s.stealingWins()}).toList();
     }
 
     private List<Object[]> placerActionRows() {
@@ -238,6 +280,7 @@ public final class SysSchema extends AbstractSchema {
             Placement placement = db.placement(table);
             String spec = placement == null ? "DEFAULT" : placement.toString();
             for (int p = 0; p < parts.size(); p++) {
+                int partition = parts.get(p).partition();
                 for (int c = 0; c < table.schema().size(); c++) {
                     Column col = parts.get(p).column(c);
                     for (Map.Entry<Component, List<MemorySegment>> e : col.segments().entrySet()) {
@@ -249,7 +292,7 @@ public final class SysSchema extends AbstractSchema {
                         for (int node = 0; node < db.topology().nodeCount(); node++) {
                             if (pages[node] > 0) {
                                 rows.add(new Object[] {table.name(), col.name(), p, e.getKey().name(), bytes, node,
-                                    pages[node], interleaved, source, spec});
+                                    pages[node], interleaved, source, spec, partition < 0 ? null : partition});
                             }
                         }
                     }

@@ -36,7 +36,7 @@ public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
-        "nodeBandwidth", "placer", "placerPeriod"};
+        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold"};
 
     private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
     private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();

@@ -112,6 +112,51 @@ class PlacementTest {
                 .isPositive();
     }
 
+    /**
+     * ADAPTIVE binds the task classes whose memory throughput is above its threshold: one given
+     * as a property binds the scans that ran; without one, the thesis's experiment finds it.
+     */
+    @Test
+    void adaptiveStealingBindsClassesAboveItsThreshold() throws Exception {
+        assertThat(rows(s, "SELECT steal_policy, threshold_bytes_per_second IS NULL, source FROM sys.stealing"))
+                .containsExactly(List.of("TARGET", true, "not used: steal policy TARGET"));
+        String given = "jdbc:numacol:mem:adaptive" + DATABASES.incrementAndGet() + ";topology=fake:4;stealPolicy=ADAPTIVE;stealThreshold=1k";
+        try (Connection c = DriverManager.getConnection(given); Statement st = c.createStatement()) {
+            assertThat(rows(st, "SELECT steal_policy, threshold_bytes_per_second, source FROM sys.stealing"))
+                    .containsExactly(List.of("ADAPTIVE", 1000.0, "connection property stealThreshold"));
+            st.execute("CREATE TABLE u (a BIGINT NOT NULL)");
+            try (Appender appender = NumacolDriver.database(c).appender("u")) {
+                for (long i = 0; i < ROWS_PER_PART; i++) {
+                    appender.append(i);
+                }
+            }
+            assertThat(rows(st, "SELECT bound FROM sys.task_classes WHERE task_class = 'JOIN_BUILD'")).containsExactly(List.of(false));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (rows(st, "SELECT COUNT(*) FROM sys.task_classes WHERE bound").equals(List.of(List.of(0L)))) {
+                assertThat(System.nanoTime()).as("a scan's throughput above 1 kB/s within 60 s").isLessThan(deadline);
+                rows(st, "SELECT a FROM u WHERE a % 1000 = 1");
+            }
+            assertThat(rows(st, "SELECT COUNT(*) FROM sys.task_classes WHERE bound <> (bytes_per_second_average > 1000)"))
+                    .containsExactly(List.of(0L));
+        }
+        assertThatThrownBy(() -> DriverManager.getConnection(given.replace("1k", "fast")))
+                .hasMessageContaining("stealThreshold must be a positive number of bytes per second").hasMessageContaining("'fast'");
+        String calibrated = "jdbc:numacol:mem:adaptive" + DATABASES.incrementAndGet() + ";topology=fake:4;nodeBandwidth=800m;stealPolicy=ADAPTIVE";
+        try (Connection c = DriverManager.getConnection(calibrated); Statement st = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (rows(st, "SELECT source FROM sys.stealing").getFirst().getFirst().toString().startsWith("calibrating")) {
+                assertThat(System.nanoTime()).as("the calibration ends within 120 s").isLessThan(deadline);
+                TimeUnit.MILLISECONDS.sleep(50); // a poll, not a wait for time to pass
+            }
+            assertThat(rows(st, "SELECT threshold_bytes_per_second > 0, source, decision LIKE 'stealing%' FROM sys.stealing"))
+                    .containsExactly(List.of(true, "calibrated (thesis §6.4 experiment, under the bandwidth model)", true));
+            assertThat(rows(st, "SELECT exponent FROM sys.steal_calibration ORDER BY exponent"))
+                    .containsExactly(List.of(1), List.of(2), List.of(4), List.of(8), List.of(16), List.of(32), List.of(64), List.of(128));
+            assertThat(rows(st, "SELECT COUNT(*) FROM sys.steal_calibration WHERE stealing_queries_per_second > 0"
+                    + " AND bound_queries_per_second > 0 AND task_bytes_per_second > 0")).containsExactly(List.of(8L));
+        }
+    }
+
     /** The DataPlacer is off on a fake topology unless asked; when on, sys shows its parameters and actions. */
     @Test
     void theDataPlacerShowsItsParametersAndActions() throws Exception {
@@ -204,17 +249,52 @@ class PlacementTest {
         assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT NODE(4)")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("node 4");
         assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT SOMEWHERE")).isInstanceOf(SQLException.class)
-                .hasMessageContaining("unknown placement 'SOMEWHERE'").hasMessageContaining("RR, IVP, INTERLEAVED, NODE(k) or DEFAULT");
+                .hasMessageContaining("unknown placement 'SOMEWHERE'").hasMessageContaining("RR, IVP, INTERLEAVED, NODE(k), DEFAULT or PP(n)");
         assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT NODE(x)")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("'X' is not a node id");
         assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("expected a placement");
-        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT PP(4) BY HASH (a)")).isInstanceOf(SQLException.class)
-                .hasMessageContaining("physical partitioning (PP) is not built yet");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT PP(4) BY HASH (nope)")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("table t has no column nope");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT PP(4) BY HASH")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("write PP(n) BY HASH (column, ...), PP(n) BY RANGE (column) or PP(n) ROUND ROBIN");
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PLACEMENT PP(5000) ROUND ROBIN")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("PP(5000): a table has 1 to 1024 partitions");
         assertThatThrownBy(() -> s.execute("ALTER TABLE nope SET PLACEMENT RR")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("table nope does not exist");
         s.execute("ALTER TABLE IF EXISTS nope SET PLACEMENT RR");
         assertThat(rows(s, "SELECT part, column_name, component, node, pages FROM sys.placements ORDER BY 1, 2, 3, 4")).isEqualTo(placed);
+    }
+
+    /**
+     * PP from SQL: the rows are dealt to partitions, each part of one partition on its node, as
+     * sys.placements shows; answers do not change, inserts are dealt too, a key column cannot
+     * be dropped but can be renamed, and another placement ends the dealing.
+     */
+    @Test
+    void physicalPartitioningFromSql() throws SQLException {
+        List<List<Object>> expected = rows(s, ANSWER);
+        s.execute("ALTER TABLE t SET PLACEMENT PP(8) BY HASH (A)");
+        assertThat(rows(s, ANSWER)).isEqualTo(expected);
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("PP(8) BY HASH (a)"));
+        assertThat(rows(s, "SELECT COUNT(DISTINCT partition_id), COUNT(*) FROM sys.placements WHERE table_name = 't'"
+                + " AND MOD(partition_id, 4) <> node")).containsExactly(List.of(0L, 0L));
+        assertThat(rows(s, "SELECT COUNT(DISTINCT partition_id) FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of(8L));
+        s.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, NULL)");
+        assertThat(rows(s, "SELECT COUNT(*) FROM sys.placements WHERE table_name = 't' AND partition_id IS NULL")).containsExactly(List.of(0L));
+        assertThatThrownBy(() -> s.execute("ALTER TABLE t DROP COLUMN a")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("column a is a partition key of table t (PP(8) BY HASH (a))");
+        s.execute("ALTER TABLE t RENAME COLUMN a TO b");
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("PP(8) BY HASH (b)"));
+        s.execute("CREATE TABLE r (x INTEGER, y VARCHAR(5)) PLACEMENT PP(3) ROUND ROBIN");
+        s.execute("INSERT INTO r VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e'), (6, 'f')");
+        assertThat(rows(s, "SELECT partition_id, node FROM sys.placements WHERE table_name = 'r' AND column_name = 'x'"
+                + " AND component = 'INDEX_VECTOR' ORDER BY 1")).containsExactly(List.of(0, 0), List.of(1, 1), List.of(2, 2));
+        s.execute("ALTER TABLE t SET PLACEMENT PP(3) BY RANGE (s)");
+        assertThat(rows(s, "SELECT DISTINCT spec FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("PP(3) BY RANGE (s)"));
+        s.execute("ALTER TABLE t SET PLACEMENT NODE(2)");
+        assertThat(rows(s, "SELECT DISTINCT spec, node FROM sys.placements WHERE table_name = 't'")).containsExactly(List.of("NODE(2)", 2));
+        assertThat(rows(s, "SELECT COUNT(*) FROM t")).containsExactly(List.of((long) PARTS * ROWS_PER_PART + 3));
     }
 
     /** Queries that run while the pages move see the same rows: the pages keep their addresses. */

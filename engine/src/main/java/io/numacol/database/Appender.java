@@ -6,6 +6,7 @@ import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -22,14 +24,18 @@ import java.util.function.IntFunction;
  * Bulk load into one table, the fast path for many rows (DuckDB's Appender, numacol's way).
  * Each row is checked whole when appended; rows become visible together at {@link #flush()} or
  * {@link #close()}, never in part. Every {@code rowsPerPart} rows close a part, and parts go to
- * the nodes in turn, so a large table ends up physically partitioned over the machine.
+ * the nodes in turn, so a large table ends up physically partitioned over the machine; a table
+ * placed PP deals each row to its partition's part instead, on the partition's node.
  */
 public final class Appender implements AutoCloseable {
     private final Database database;
     private final Table table;
     /** Parts cut since the last flush, built (or being built) in the background, in order. */
     private final List<PartBuild> pending = new ArrayList<>();
-    private PartBuilder part;
+    /** How rows are dealt to partitions (PP), or null: parts in arrival order. */
+    private final Partitioning partitioning;
+    /** The part being filled, per partition (one without a partitioning); null entries until a row comes. */
+    private final PartBuilder[] parts;
     private long appended;
     /** {@link #appended} at the last flush: what a discard goes back to. */
     private long flushed;
@@ -39,6 +45,8 @@ public final class Appender implements AutoCloseable {
     Appender(Database database, Table table) {
         this.database = database;
         this.table = table;
+        this.partitioning = database.partitioning(table);
+        this.parts = new PartBuilder[partitioning == null ? 1 : partitioning.count()];
     }
 
     public Table table() {
@@ -51,11 +59,18 @@ public final class Appender implements AutoCloseable {
      */
     public Appender append(Object... row) {
         database.checkOpen();
-        if (part == null) {
-            part = table.newPart();
-        }
+        int p = 0;
+        PartBuilder part;
         try {
-            part.addRow(row);
+            if (partitioning == null) {
+                part = builder(0);
+                part.addRow(row);
+            } else {
+                Object[] stored = builder(0).convert(row);
+                p = partitioning.partitionOf(stored, appended);
+                part = builder(p);
+                part.addStored(stored);
+            }
         } catch (IllegalArgumentException e) {
             // PartBuilder counts rows per part; the user counts rows of the whole load.
             String why = e.getCause() instanceof IllegalArgumentException c ? c.getMessage() : e.getMessage();
@@ -64,7 +79,7 @@ public final class Appender implements AutoCloseable {
         appended++;
         if (part.rowCount() >= database.config().rowsPerPart()) {
             try {
-                buildPart();
+                buildPart(p);
             } catch (RuntimeException e) {
                 // a build failed (out of memory, say): the rows since the last flush are lost as a
                 // flush would lose them, so that a close after this throw has nothing to rethrow
@@ -73,6 +88,17 @@ public final class Appender implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    private PartBuilder builder(int partition) {
+        PartBuilder b = parts[partition];
+        if (b == null) {
+            b = parts[partition] = table.newPart();
+            if (partitioning != null) {
+                b.inPartition(partitioning, partition);
+            }
+        }
+        return b;
     }
 
     /**
@@ -105,8 +131,10 @@ public final class Appender implements AutoCloseable {
 
     private void publish(List<TablePart> replaced) {
         try {
-            if (part != null && part.rowCount() > 0) {
-                buildPart();
+            for (int p = 0; p < parts.length; p++) {
+                if (parts[p] != null && parts[p].rowCount() > 0) {
+                    buildPart(p);
+                }
             }
         } catch (RuntimeException e) {
             discard(); // an earlier part's build failed
@@ -135,7 +163,7 @@ public final class Appender implements AutoCloseable {
             b.release();
         }
         pending.clear();
-        part = null;
+        Arrays.fill(parts, null);
         appended = flushed;
     }
 
@@ -240,10 +268,11 @@ public final class Appender implements AutoCloseable {
      * unfinished builds the caller waits for the oldest, which bounds the heap the builders hold;
      * built parts stay off-heap until the flush publishes them, as before.
      */
-    private void buildPart() {
-        PartBuilder full = part;
-        part = null;
-        pending.add(new PartBuild(full, database.newPartPlacement(table)));
+    private void buildPart(int partition) {
+        PartBuilder full = parts[partition];
+        parts[partition] = null;
+        pending.add(new PartBuild(full, partitioning == null ? database.newPartPlacement(table)
+                : database.partitionPlacement(partition)));
         int building = 0;
         for (int i = pending.size() - 1; i >= 0; i--) {
             if (!pending.get(i).isDone() && ++building > BUILDS_IN_FLIGHT) {

@@ -180,8 +180,11 @@ final class DataPlacer {
                     long bytes = part.columns().stream().flatMap(c -> c.allSegments().stream()).mapToLong(MemorySegment::byteSize).sum();
                     long pages = (bytes + db.memory().pageSize() - 1) / db.memory().pageSize();
                     Integer n = pieces.get(part);
-                    // a part of under two blocks is not cut: it counts as cut as far as it can be
-                    int partitions = n != null ? n : part.rowCount() < 2 * IndexVector.BLOCK_ROWS ? nodes.size() : 1;
+                    // a part of under two blocks is not cut: it counts as cut as far as it can be; nor is a
+                    // part of a PP table: its table is partitioned as its user asked, and a cut would split
+                    // a partition of a table group over two nodes
+                    int partitions = n != null ? n
+                            : part.rowCount() < 2 * IndexVector.BLOCK_ROWS || part.partitioning() != null ? nodes.size() : 1;
                     PartUnit unit = new PartUnit(table, part, node, pages, partitions, u);
                     units.add(unit);
                     if (n != null) {
@@ -227,8 +230,13 @@ final class DataPlacer {
                         u.owner().unlockWrites();
                     }
                 });
+                String why = m.why();
+                if (moved[0] && u.part().partitioning() != null) {
+                    List<String> along = moveGroupPartition(u.owner(), u.part(), m.to());
+                    why += along.isEmpty() ? "" : "; with partition " + u.part().partition() + " of its table group: " + String.join(", ", along);
+                }
                 yield moved[0] ? Optional.of(new ActionRecord(Instant.now(), periods, u.table(), "move", u.part().rowCount(), m.from(),
-                        m.to(), m.why())) : Optional.empty();
+                        m.to(), why)) : Optional.empty();
             }
             case PlacerAlgorithm.Partition p -> {
                 PartUnit u = (PartUnit) p.unit();
@@ -260,6 +268,40 @@ final class DataPlacer {
                 yield Optional.of(new ActionRecord(Instant.now(), periods, owner.name(), "merge", rows, -1, m.to(), m.why()));
             }
         };
+    }
+
+    /**
+     * Moves the parts of the same partition of the tables in {@code moved}'s table group (PP
+     * alike, thesis §6.3) to {@code node} too, so that their joins by partition stay on one
+     * node; returns the names of the tables whose parts moved.
+     */
+    private List<String> moveGroupPartition(Table owner, TablePart moved, int node) {
+        List<String> along = new ArrayList<>();
+        for (Table table : db.catalog().tables()) {
+            if (table.isDropped()) {
+                continue;
+            }
+            db.whileNotMerging(table, () -> {
+                table.lockWrites();
+                try {
+                    boolean any = false;
+                    for (TablePart part : table.parts()) {
+                        if (part != moved && part.partitioning() != null && part.partition() == moved.partition()
+                                && part.partitioning().sameGroup(moved.partitioning())
+                                && PageSocketMap.homeNode(db.memory(), part) != node) {
+                            part.moveTo(c -> ColumnPlacement.onNode(node));
+                            any = true;
+                        }
+                    }
+                    if (any && table != owner) {
+                        along.add(table.name());
+                    }
+                } finally {
+                    table.unlockWrites();
+                }
+            });
+        }
+        return along;
     }
 
     /** A part of {@code sources}' rows ({@code [from, to)} of the single source, or all for from < 0), on {@code node}. */

@@ -6,11 +6,18 @@ import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.Placement;
 import io.numacol.placement.PlacerAlgorithm;
+import io.numacol.placement.StealingCalibration;
+import io.numacol.placement.ThresholdAdvisor;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
+import io.numacol.scheduler.StealPolicy;
+import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.ColumnType;
+import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -24,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +55,8 @@ public final class Database implements AutoCloseable {
     private final PartMerger merger = new PartMerger(this);
     /** Tables placed by ALTER TABLE .. SET PLACEMENT; the others' parts go to a node each, in turn. */
     private final Map<Table, Placement> placements = new ConcurrentHashMap<>();
+    /** Tables placed PP: how their rows are dealt, resolved against their columns. */
+    private final Map<Table, Partitioning> partitionings = new ConcurrentHashMap<>();
     private static final System.Logger LOG = System.getLogger(Database.class.getName());
 
     private final Utilization utilization;
@@ -54,6 +64,17 @@ public final class Database implements AutoCloseable {
     private final Thread sampler;
     /** Null unless the configuration turns it on. */
     private final DataPlacer placer;
+    /** Binds the task classes above the stealing threshold under ADAPTIVE. */
+    private final ThresholdAdvisor stealAdvisor = new ThresholdAdvisor();
+    /** The §6.4 experiment's outcome once it has run (ADAPTIVE on more than one node, no threshold given). */
+    private volatile StealingCalibration.Result stealCalibration;
+    /** Runs the experiment in the background, so that opening a database does not wait for it; or null. */
+    private final Thread stealCalibrator;
+    /**
+     * Outcomes of the experiment per machine shape in this process: the thesis runs it once per
+     * server, and a service that opens many databases should not pay it (nor load the machine) each time.
+     */
+    private static final Map<String, StealingCalibration.Result> CALIBRATIONS = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private Database(DatabaseConfig config) {
@@ -62,8 +83,11 @@ public final class Database implements AutoCloseable {
         this.memory = NumaMemory.create(topology, MemoryLimit.parse(config.memoryLimit(), topology));
         this.catalog = new Catalog(memory);
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
-                .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth());
+                .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth())
+                .withHardAffinityAdvisor(stealAdvisor);
         this.scheduler = new Scheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
+        stealAdvisor.readFrom(scheduler.dataUsage());
+        this.stealCalibrator = startStealingThreshold();
         this.utilization = new Utilization(scheduler.dataUsage(), catalog);
         if (config.meterRegistry() != null) {
             registerUtilizationGauges(config.meterRegistry());
@@ -74,6 +98,70 @@ public final class Database implements AutoCloseable {
         if (placer != null) {
             placer.start();
         }
+    }
+
+    /**
+     * Sets the ADAPTIVE threshold from the configuration, or from an earlier calibration of the
+     * same machine shape in this process, or starts the calibration; returns its thread or null.
+     */
+    private Thread startStealingThreshold() {
+        if (config.stealThreshold() > 0) {
+            stealAdvisor.setThreshold(config.stealThreshold());
+            return null;
+        }
+        if (config.stealPolicy() != StealPolicy.ADAPTIVE || topology.nodeCount() < 2) {
+            return null;
+        }
+        String machine = topology.description() + ";groupsPerNode=" + config.groupsPerNode() + ";nodeBandwidth=" + config.nodeBandwidth();
+        StealingCalibration.Result known = CALIBRATIONS.get(machine);
+        if (known != null) {
+            stealCalibration = known;
+            stealAdvisor.setThreshold(known.threshold());
+            return null;
+        }
+        return Thread.ofPlatform().daemon().name("numacol-steal-calibration").start(() -> {
+            try {
+                StealingCalibration.Result result = new StealingCalibration(scheduler, memory, CALIBRATION_VECTOR_INTS,
+                        CALIBRATION_STEP_MILLIS).run(() -> closed);
+                if (result != null) {
+                    CALIBRATIONS.putIfAbsent(machine, result);
+                    stealCalibration = result;
+                    stealAdvisor.setThreshold(result.threshold());
+                    LOG.log(System.Logger.Level.INFO, "numacol's stealing threshold on " + machine + ": " + result.how());
+                }
+            } catch (RuntimeException e) {
+                if (!closed) { // ADAPTIVE then steals everything, as TARGET: slower perhaps, never wrong
+                    LOG.log(System.Logger.Level.WARNING, "numacol could not calibrate the stealing threshold", e);
+                }
+            }
+        });
+    }
+
+    /** Each calibration client's vector: 8 MB of ints, large enough that a step reads far more than the caches hold. */
+    private static final int CALIBRATION_VECTOR_INTS = 1 << 21;
+    private static final long CALIBRATION_STEP_MILLIS = 200;
+
+    /**
+     * The ADAPTIVE policy's threshold in bytes per second per task (NaN while it is being
+     * calibrated, or when nothing needs it: another policy, one node).
+     */
+    public double stealThreshold() {
+        return stealAdvisor.threshold();
+    }
+
+    /** The calibration experiment's outcome, or null when it did not run (yet). */
+    public StealingCalibration.Result stealCalibration() {
+        return stealCalibration;
+    }
+
+    /** Whether the ADAPTIVE calibration is running now. */
+    public boolean stealCalibrating() {
+        return stealCalibrator != null && stealCalibrator.isAlive();
+    }
+
+    /** Whether ADAPTIVE binds the tasks of {@code taskClass} now. */
+    public boolean stealBinds(TaskClass taskClass) {
+        return config.stealPolicy() == StealPolicy.ADAPTIVE && stealAdvisor.hard(taskClass);
     }
 
     /** Whether the DataPlacer runs (connection property {@code placer}). */
@@ -231,6 +319,7 @@ public final class Database implements AutoCloseable {
         Table table = catalog.get(name);
         merger.whileNotMerging(table, () -> catalog.drop(name));
         placements.remove(table);
+        partitionings.remove(table);
     }
 
     /**
@@ -269,10 +358,16 @@ public final class Database implements AutoCloseable {
                 if (old.isDropped()) {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
-                Table replacement = catalog.detached(name, schema);
                 Placement placement = placements.get(old);
+                if (placement instanceof Placement.Partitioned pp) {
+                    placement = renamedKeys(old, pp, column);
+                }
+                Table replacement = catalog.detached(name, schema);
                 if (placement != null) {
                     placements.put(replacement, placement);
+                }
+                if (placement instanceof Placement.Partitioned pp) {
+                    partitionings.put(replacement, resolve(replacement, pp, partitionings.get(old)));
                 }
                 Appender appender = new Appender(this, replacement);
                 try {
@@ -290,8 +385,10 @@ public final class Database implements AutoCloseable {
                     appender.flush();
                     catalog.replace(old, replacement, column);
                     placements.remove(old);
+                    partitionings.remove(old);
                 } catch (RuntimeException | Error e) {
                     placements.remove(replacement);
+                    partitionings.remove(replacement);
                     appender.discard();
                     replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
                     throw e;
@@ -321,7 +418,146 @@ public final class Database implements AutoCloseable {
 
     /** Where a new part of {@code table} (appended, merged) goes: its table's placement, else the next node in turn. */
     IntFunction<ColumnPlacement> newPartPlacement(Table table) {
-        return partPlacement(placements.get(table));
+        Placement placement = placements.get(table);
+        return partPlacement(placement instanceof Placement.Partitioned ? null : placement);
+    }
+
+    /** Where a new part made of {@code like}'s rows goes (a merge): its partition's node, else as {@link #newPartPlacement}. */
+    IntFunction<ColumnPlacement> newPartPlacement(Table table, TablePart like) {
+        return like.partitioning() != null ? partitionPlacement(like.partition()) : newPartPlacement(table);
+    }
+
+    /** Where a part of partition {@code partition} of a PP table goes: whole on the partition's node. */
+    IntFunction<ColumnPlacement> partitionPlacement(int partition) {
+        ColumnPlacement node = ColumnPlacement.onNode(Placement.Partitioned.nodeOf(partition, topology));
+        return c -> node;
+    }
+
+    /** How the table deals its rows to partitions (it is placed PP), or null. */
+    public Partitioning partitioning(Table table) {
+        return partitionings.get(table);
+    }
+
+    /**
+     * The partitioning {@code pp} names, on {@code table}'s columns; {@code before} (the table's
+     * earlier one, or null) gives a RANGE partitioning its bounds, which else come from the data.
+     */
+    private Partitioning resolve(Table table, Placement.Partitioned pp, Partitioning before) {
+        TableSchema schema = table.schema();
+        int[] keys = new int[pp.keys().size()];
+        List<ColumnType> types = new ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = schema.indexOf(pp.keys().get(i));
+            if (keys[i] < 0) {
+                throw new IllegalArgumentException(pp + ": table " + table.name() + " has no column " + pp.keys().get(i));
+            }
+            types.add(schema.column(keys[i]).type());
+        }
+        return switch (pp.kind()) {
+            case HASH -> Partitioning.hash(pp.count(), keys, types);
+            case ROUND_ROBIN -> Partitioning.roundRobin(pp.count());
+            case RANGE -> Partitioning.range(pp.count(), keys[0], types.getFirst(),
+                    before != null && before.kind() == Partitioning.Kind.RANGE ? before.bounds() : rangeBounds(table, keys[0], pp.count()));
+        };
+    }
+
+    /** The spec with its keys named as the table's columns are named (as sys shows them). */
+    private static Placement.Partitioned named(Table table, Placement.Partitioned pp) {
+        return new Placement.Partitioned(pp.kind(), pp.count(), pp.keys().stream()
+                .map(k -> table.schema().indexOf(k) < 0 ? k : table.schema().column(table.schema().indexOf(k)).name()).toList());
+    }
+
+    /** {@code pp} after an ALTER TABLE renames or drops columns; refused when it drops a key column. */
+    private static Placement.Partitioned renamedKeys(Table table, Placement.Partitioned pp, UnaryOperator<String> column) {
+        List<String> keys = new ArrayList<>();
+        for (String k : pp.keys()) {
+            String renamed = column.apply(table.schema().column(table.schema().indexOf(k)).name());
+            if (renamed == null) {
+                throw new IllegalArgumentException("column " + k + " is a partition key of table " + table.name() + " (" + pp
+                        + "): set another PLACEMENT before dropping it");
+            }
+            keys.add(renamed);
+        }
+        return new Placement.Partitioned(pp.kind(), pp.count(), keys);
+    }
+
+    /**
+     * The {@code count - 1} values that start partitions 1, 2, ... of a RANGE partitioning: the
+     * quantiles of the key's values now (a sample of at most {@value #RANGE_SAMPLE} rows).
+     */
+    private static List<Object> rangeBounds(Table table, int key, int count) {
+        List<Object> sample = new ArrayList<>();
+        try (TableSnapshot snapshot = table.snapshot()) {
+            long rows = snapshot.rowCount();
+            long step = Math.max(1, rows / RANGE_SAMPLE);
+            long at = 0;
+            for (TablePart part : snapshot.parts()) {
+                for (long r = Math.floorMod(-at, step); r < part.rowCount(); r += step) {
+                    int vid = part.column(key).indexVector().get((int) r);
+                    if (vid != part.column(key).nullVid()) {
+                        sample.add(part.column(key).dictionary().stored(vid));
+                    }
+                }
+                at += part.rowCount();
+            }
+        }
+        if (sample.isEmpty()) {
+            throw new IllegalArgumentException("PP(" + count + ") BY RANGE takes its bounds from the rows of the table, and "
+                    + table.name() + " has no value in that column yet: load it, then ALTER TABLE " + table.name()
+                    + " SET PLACEMENT PP(" + count + ") BY RANGE (" + table.schema().column(key).name() + ")");
+        }
+        sample.sort(null);
+        List<Object> bounds = new ArrayList<>(count - 1);
+        for (int i = 1; i < count; i++) {
+            bounds.add(sample.get((int) ((long) i * sample.size() / count)));
+        }
+        return bounds;
+    }
+
+    private static final int RANGE_SAMPLE = 100_000;
+
+    /**
+     * Deals the table's rows to the partitions of {@code partitioning} anew: new parts are built
+     * beside the old ones (readers go on reading those) and swapped in at once. The caller holds
+     * the table's writes.
+     */
+    private void repartition(Table table, Partitioning partitioning) {
+        int rowsPerPart = config.rowsPerPart();
+        List<TablePart> built = new ArrayList<>();
+        try (TableSnapshot snapshot = table.snapshot()) {
+            PartBuilder[] open = new PartBuilder[partitioning.count()];
+            long rowNumber = 0;
+            for (TablePart part : snapshot.parts()) {
+                int[] of = partitioning.partitionsOf(part, rowNumber);
+                rowNumber += part.rowCount();
+                boolean[] present = new boolean[partitioning.count()];
+                for (int p : of) {
+                    present[p] = true;
+                }
+                for (int p = 0; p < open.length; p++) {
+                    if (!present[p]) {
+                        continue;
+                    }
+                    if (open[p] == null) {
+                        open[p] = table.newPart().inPartition(partitioning, p);
+                    }
+                    open[p].appendRowsOf(part, of, p);
+                    if (open[p].rowCount() >= rowsPerPart) {
+                        built.add(open[p].build(partitionPlacement(p), false));
+                        open[p] = null;
+                    }
+                }
+            }
+            for (int p = 0; p < open.length; p++) {
+                if (open[p] != null && open[p].rowCount() > 0) {
+                    built.add(open[p].build(partitionPlacement(p), false));
+                }
+            }
+            table.replaceParts(snapshot.parts(), built);
+        } catch (RuntimeException | Error e) {
+            built.forEach(TablePart::release);
+            throw e;
+        }
     }
 
     /** Where a part's columns go under {@code placement}; null: the whole part on the next node in turn. */
@@ -335,10 +571,13 @@ public final class Database implements AutoCloseable {
      * placement} says (null: each part on a node, the nodes in turn), and so do the parts added
      * afterwards. Pages keep their addresses, so queries go on reading throughout; inserts,
      * merges, UPDATEs and DELETEs of the table wait (the parts a load under way built before keep
-     * the placement they were built with). Returns how many pages the kernel could not move
-     * (pages it holds elsewhere, on a machine short of memory on the target node).
+     * the placement they were built with). A PP placement deals the rows to its partitions
+     * instead: new parts, each of one partition and on its node, are built beside the old ones
+     * and swapped in at once. Returns how many pages the kernel could not move (pages it holds
+     * elsewhere, on a machine short of memory on the target node).
      *
-     * @throws IllegalArgumentException when {@code placement} names a node the topology lacks
+     * @throws IllegalArgumentException when {@code placement} names a node the topology lacks,
+     *     or a column the table lacks
      */
     public long setPlacement(Table table, Placement placement) {
         checkOpen();
@@ -349,15 +588,23 @@ public final class Database implements AutoCloseable {
         merger.whileNotMerging(table, () -> {
             table.lockWrites();
             try {
-                try (TableSnapshot snapshot = table.snapshot()) {
-                    for (TablePart part : snapshot.parts()) {
-                        failed[0] += part.moveTo(partPlacement(placement));
-                    }
-                }
-                if (placement != null) {
-                    placements.put(table, placement);
+                if (placement instanceof Placement.Partitioned pp) {
+                    Partitioning partitioning = resolve(table, pp, null);
+                    repartition(table, partitioning);
+                    placements.put(table, named(table, pp));
+                    partitionings.put(table, partitioning);
                 } else {
-                    placements.remove(table);
+                    try (TableSnapshot snapshot = table.snapshot()) {
+                        for (TablePart part : snapshot.parts()) {
+                            failed[0] += part.moveTo(partPlacement(placement));
+                        }
+                    }
+                    partitionings.remove(table); // the parts keep their partitions; new rows are no longer dealt
+                    if (placement != null) {
+                        placements.put(table, placement);
+                    } else {
+                        placements.remove(table);
+                    }
                 }
                 catalog.changed(); // plans of the table are planned anew: affinities follow the pages
             } finally {
@@ -385,6 +632,13 @@ public final class Database implements AutoCloseable {
         closed = true;
         if (placer != null) {
             placer.close();
+        }
+        if (stealCalibrator != null) {
+            try {
+                stealCalibrator.join(); // sees closed within a few ms, and must not outlive the scheduler
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         sampler.interrupt();
         try {

@@ -13,7 +13,7 @@ import java.util.Properties;
  * How a database is opened. Also read from JDBC connection properties: {@code topology}
  * ({@code real} or {@code fake:N}), {@code stealPolicy} (OS, TARGET, BOUND, ADAPTIVE),
  * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}, {@code nodeBandwidth},
- * {@code placer}, {@code placerPeriod}.
+ * {@code placer}, {@code placerPeriod}, {@code stealThreshold}.
  *
  * @param rowsPerPart the appender cuts a table into parts of at most this many rows, placed on
  *                    the nodes round-robin (physical partitioning by arrival order)
@@ -27,10 +27,14 @@ import java.util.Properties;
  *                      real topology of more than one node, and on a fake one only when asked, so
  *                      that tests of fake topologies see no part move by itself
  * @param placerPeriod  how often the DataPlacer decides, in milliseconds (thesis: 1 s)
+ * @param stealThreshold under the ADAPTIVE steal policy, the memory throughput (bytes per second
+ *                      per task, as {@code sys.task_classes} shows it) above which a task class is
+ *                      bound to its node; 0 to find it by the thesis's §6.4 experiment when the
+ *                      database opens ({@code sys.stealing} shows the outcome, to pass here next time)
  */
 public record DatabaseConfig(String topology, StealPolicy stealPolicy, int groupsPerNode, int rowsPerPart,
                              MeterRegistry meterRegistry, String memoryLimit, long nodeBandwidth, String placer,
-                             long placerPeriod) {
+                             long placerPeriod, long stealThreshold) {
 
     public static final int DEFAULT_ROWS_PER_PART = 1 << 20;
     public static final long DEFAULT_PLACER_PERIOD = 1_000;
@@ -54,6 +58,10 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
         if (placerPeriod < 10) {
             throw new IllegalArgumentException("placerPeriod must be at least 10 ms, got " + placerPeriod);
         }
+        if (stealThreshold < 0) {
+            throw new IllegalArgumentException("stealThreshold must be a positive number of bytes per second, or 0 to calibrate, got "
+                    + stealThreshold);
+        }
         if (nodeBandwidth > 0 && !topology.trim().startsWith("fake")) {
             throw new IllegalArgumentException("nodeBandwidth models the memory of a fake topology (topology=fake:N);"
                     + " topology '" + topology + "' has real memory");
@@ -62,7 +70,7 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
 
     public static DatabaseConfig defaults() {
         return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null, 0, null,
-                DEFAULT_PLACER_PERIOD);
+                DEFAULT_PLACER_PERIOD, 0);
     }
 
     /** The defaults overridden by any of the properties named in the class comment. */
@@ -79,36 +87,50 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
         return new DatabaseConfig(topology, stealPolicy, intProperty(properties, "groupsPerNode", c.groupsPerNode),
                 intProperty(properties, "rowsPerPart", c.rowsPerPart), null, properties.getProperty("memoryLimit"),
                 properties.getProperty("nodeBandwidth") == null ? 0 : BandwidthModel.parse(properties.getProperty("nodeBandwidth")),
-                properties.getProperty("placer"), longProperty(properties, "placerPeriod", c.placerPeriod));
+                properties.getProperty("placer"), longProperty(properties, "placerPeriod", c.placerPeriod),
+                properties.getProperty("stealThreshold") == null ? 0
+                        : BandwidthModel.parse(properties.getProperty("stealThreshold"), "stealThreshold"));
     }
 
     public DatabaseConfig withTopology(String spec) {
-        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
+        return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
+                nodeBandwidth, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withStealPolicy(StealPolicy policy) {
-        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
+        return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
+                nodeBandwidth, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withRowsPerPart(int rows) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit, nodeBandwidth, placer, placerPeriod);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit,
+                nodeBandwidth, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withMemoryLimit(String limit) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit, nodeBandwidth, placer, placerPeriod);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit,
+                nodeBandwidth, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withMeterRegistry(MeterRegistry registry) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit, nodeBandwidth, placer, placerPeriod);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit,
+                nodeBandwidth, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
-        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, bytesPerSecond, placer, placerPeriod);
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
+                bytesPerSecond, placer, placerPeriod, stealThreshold);
     }
 
     public DatabaseConfig withPlacer(String onOffAuto, long periodMillis) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                onOffAuto, periodMillis);
+                onOffAuto, periodMillis, stealThreshold);
+    }
+
+    /** The ADAPTIVE policy's threshold given (bytes per second), skipping the start-up calibration. */
+    public DatabaseConfig withStealThreshold(long bytesPerSecond) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
+                placer, placerPeriod, bytesPerSecond);
     }
 
     /** Whether the DataPlacer runs on {@code topology}: see {@code placer}. */

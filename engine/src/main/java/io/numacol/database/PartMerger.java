@@ -4,11 +4,13 @@ import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.Statement;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +46,7 @@ final class PartMerger {
 
     /** After a flush into {@code table}: starts a background merge if it has small parts to merge. */
     void afterFlush(Table table) {
-        if (paused || database.isClosed() || small(table.parts()).size() < 2 || !merging.add(table)) {
+        if (paused || database.isClosed() || !mergeable(table.parts()) || !merging.add(table)) {
             return;
         }
         try {
@@ -83,7 +85,7 @@ final class PartMerger {
             // a flush between the last pass and the removal found the table taken: look again; but
             // not while an UPDATE or DELETE holds the table: it replaces the parts, and its part
             // builds need the workers this merge would keep busy building merges it cannot swap in
-            again = !database.isClosed() && !table.writesLocked() && small(table.parts()).size() >= 2 && merging.add(table);
+            again = !database.isClosed() && !table.writesLocked() && mergeable(table.parts()) && merging.add(table);
         } while (again);
     }
 
@@ -134,21 +136,27 @@ final class PartMerger {
         }
         int rowsPerPart = database.config().rowsPerPart();
         try (TableSnapshot snapshot = table.snapshot()) {
-            List<TablePart> chosen = new ArrayList<>();
-            long rows = 0;
-            for (TablePart p : small(snapshot.parts())) {
-                if (rows + p.rowCount() > rowsPerPart) {
-                    continue;
+            List<TablePart> chosen = List.of();
+            for (List<TablePart> same : small(snapshot.parts()).values()) {
+                List<TablePart> fit = new ArrayList<>();
+                long rows = 0;
+                for (TablePart p : same) {
+                    if (rows + p.rowCount() <= rowsPerPart) {
+                        fit.add(p);
+                        rows += p.rowCount();
+                    }
                 }
-                chosen.add(p);
-                rows += p.rowCount();
+                if (fit.size() >= 2) {
+                    chosen = fit;
+                    break;
+                }
             }
             if (chosen.size() < 2) {
                 return false;
             }
             PartBuilder builder = table.newPart();
             chosen.forEach(builder::appendPart);
-            TablePart merged = builder.build(database.newPartPlacement(table), false);
+            TablePart merged = builder.build(database.newPartPlacement(table, chosen.getFirst()), false);
             try {
                 // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
                 if (table.tryReplaceParts(chosen, List.of(merged))) {
@@ -162,8 +170,26 @@ final class PartMerger {
         }
     }
 
-    private List<TablePart> small(List<TablePart> parts) {
+    /**
+     * The small parts by partition: parts of two partitions (or of a PP table and of none) never
+     * merge, so that every part of a PP table stays of one partition.
+     */
+    private Map<PartitionOf, List<TablePart>> small(List<TablePart> parts) {
         int limit = database.config().rowsPerPart() / 2;
-        return parts.stream().filter(p -> p.rowCount() < limit).toList();
+        Map<PartitionOf, List<TablePart>> byPartition = new LinkedHashMap<>();
+        for (TablePart p : parts) {
+            if (p.rowCount() < limit) {
+                byPartition.computeIfAbsent(new PartitionOf(p.partitioning(), p.partition()), k -> new ArrayList<>()).add(p);
+            }
+        }
+        return byPartition;
+    }
+
+    private record PartitionOf(Partitioning partitioning, int partition) {
+    }
+
+    /** Whether some partition has two small parts. */
+    private boolean mergeable(List<TablePart> parts) {
+        return small(parts).values().stream().anyMatch(same -> same.size() >= 2);
     }
 }

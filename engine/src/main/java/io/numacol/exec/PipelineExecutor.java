@@ -12,6 +12,7 @@ import io.numacol.scheduler.TaskContext;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.Partitioning;
 import io.numacol.storage.StringDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
@@ -28,6 +29,7 @@ import java.util.Queue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -102,9 +104,10 @@ public final class PipelineExecutor {
     /** The plan's rows as pages, each knowing the node whose worker filled it. */
     RowStore rows(PlanNode plan, BooleanSupplier cancelled, MemoryReservation reservation) {
         PlanNode pruned = ColumnPruning.prune(plan);
-        Run run = new Run(scheduler.newStatement(), cancelled, reservation);
-        run.countUses(pruned);
-        return run.materialize(pruned);
+        try (Run run = new Run(scheduler.newStatement(), cancelled, reservation)) {
+            run.countUses(pruned);
+            return run.materialize(pruned);
+        }
     }
 
     /** Where a pipeline's rows come from. */
@@ -113,9 +116,11 @@ public final class PipelineExecutor {
 
     /**
      * A table scan, with the build keys of hash joins directly above it tested on the vids of
-     * their columns ({@code keys}, table column to keys) before a value is decoded.
+     * their columns ({@code keys}, table column to keys) before a value is decoded; over the
+     * parts of {@code pinned} (a snapshot the execution holds) or, when null, of a snapshot
+     * taken when the pipeline runs.
      */
-    private record TableSource(PlanNode.Scan scan, Map<Integer, KeyFilter> keys) implements Source {
+    private record TableSource(PlanNode.Scan scan, Map<Integer, KeyFilter> keys, TableSnapshot pinned) implements Source {
         TableSource {
             keys = Map.copyOf(keys);
         }
@@ -126,7 +131,7 @@ public final class PipelineExecutor {
             if (more.putIfAbsent(tableColumn, filter) != null) {
                 return null;
             }
-            return new TableSource(scan, more);
+            return new TableSource(scan, more, pinned);
         }
     }
 
@@ -152,9 +157,12 @@ public final class PipelineExecutor {
         }
     }
 
-    /** Makes an operator's task-local instance. */
+    /**
+     * Makes an operator's task-local instance, for a task over rows of {@code partition} of a PP
+     * table (-1: any rows), which a join run partition by partition needs.
+     */
     private interface OperatorFactory {
-        Operator create();
+        Operator create(int partition);
     }
 
     /** A pipeline operator with task-local state: it pushes what it makes of each chunk to {@code out}. */
@@ -167,7 +175,7 @@ public final class PipelineExecutor {
     }
 
     /** One execution of a plan: its statement, whose task groups the pipelines run in. */
-    private final class Run {
+    private final class Run implements AutoCloseable {
         private final Statement statement;
         private final BooleanSupplier cancelled;
         private final MemoryReservation reservation;
@@ -175,11 +183,18 @@ public final class PipelineExecutor {
         private final Map<PlanNode, Integer> uses = new IdentityHashMap<>();
         /** The rows of the shared breakers run so far (stores are read-only). */
         private final Map<PlanNode, RowStore> breakers = new IdentityHashMap<>();
+        /** Snapshots pinned for joins run partition by partition, held until the execution ends. */
+        private final List<TableSnapshot> pinned = new ArrayList<>();
 
         Run(Statement statement, BooleanSupplier cancelled, MemoryReservation reservation) {
             this.statement = statement;
             this.cancelled = cancelled;
             this.reservation = reservation;
+        }
+
+        @Override
+        public void close() {
+            pinned.forEach(TableSnapshot::close);
         }
 
         /** A store whose pages count against this execution's reservation. */
@@ -312,7 +327,7 @@ public final class PipelineExecutor {
         /** The pipeline that computes {@code node}; the pipelines it depends on are run on the way. */
         private Pipeline compile(PlanNode node) {
             return switch (node) {
-                case PlanNode.Scan scan -> new Pipeline(new TableSource(scan, Map.of()), List.of(), scan.types(), TaskClass.SCAN, false);
+                case PlanNode.Scan scan -> new Pipeline(new TableSource(scan, Map.of(), null), List.of(), scan.types(), TaskClass.SCAN, false);
                 case PlanNode.Aggregate a -> stored(a);
                 case PlanNode.Sort s -> stored(s);
                 case PlanNode.Rows r -> stored(r);
@@ -323,9 +338,9 @@ public final class PipelineExecutor {
                     Pipeline input = columns != null && project.input() instanceof PlanNode.HashJoin join
                             ? join(join, columns) : compile(project.input());
                     if (columns != null) {
-                        yield input.with(() -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
+                        yield input.with(p -> (in, out) -> out.accept(select(in, columns, types)), types, input.taskClass());
                     }
-                    yield input.with(() -> {
+                    yield input.with(p -> {
                         ChunkEvaluator evaluator = new ChunkEvaluator(project.exprs());
                         return (in, out) -> out.accept(evaluator.evaluate(in));
                     }, types, input.taskClass());
@@ -341,7 +356,7 @@ public final class PipelineExecutor {
                             yield new Pipeline(keyed, input.operators(), input.types(), input.taskClass(), input.empty());
                         }
                     }
-                    yield input.with(() -> new Operator() {
+                    yield input.with(p -> new Operator() {
                         private final ConditionKernel kernel = new ConditionKernel(condition);
                         private final boolean[] keep = new boolean[Chunk.CAPACITY];
                         private final int[] rows = new int[Chunk.CAPACITY];
@@ -380,37 +395,127 @@ public final class PipelineExecutor {
             PlanNode probeSide = join.buildLeft() ? join.right() : join.left();
             int[] buildKeys = join.buildLeft() ? join.leftKeys() : join.rightKeys();
             int[] probeKeys = join.buildLeft() ? join.rightKeys() : join.leftKeys();
+            CoPartition co = coPartition(join, buildSide, buildKeys, probeSide, probeKeys);
+            if (co != null) {
+                return joinByPartition(join, co, buildSide, buildKeys, probeSide, probeKeys, read);
+            }
             RowStore built = materialize(buildSide);
             Pipeline probe = compile(filteredProbe(join, built, buildKeys, probeSide, probeKeys));
             List<ColumnType> types = join.types();
             boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
             if (built.rows() == 0 && !probeAlone) {
-                return probe.with(() -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
+                return probe.with(p -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
             }
-            JoinHashTable table = build(built, buildKeys, join.nullsEqual());
+            JoinHashTable table = build(new RowStore[] {built}, buildKeys, join.nullsEqual())[0];
             if (!join.buildDecides()) {
-                return probe.with(() -> new Probe(table, probeKeys, join, null, read), types, TaskClass.JOIN_PROBE);
+                return probe.with(p -> new Probe(table, probeKeys, join, null, read), types, TaskClass.JOIN_PROBE);
             }
             // the build rows put out depend on every probe row: run the probe to the end first
             boolean[] marks = new boolean[(int) built.capacity()];
-            Pipeline marking = probe.with(() -> new Probe(table, probeKeys, join, marks, null), types, TaskClass.JOIN_PROBE);
+            Pipeline marking = probe.with(p -> new Probe(table, probeKeys, join, marks, null), types, TaskClass.JOIN_PROBE);
             RowStore result = store(types);
             run(marking, () -> store(types)).forEach(result::addAll);
             result.addAll(buildRows(join, built, marks));
             return new Pipeline(new StoreSource(result), List.of(), types, TaskClass.MATERIALIZE, false);
         }
 
-        /** The hash table of a join's build side, filled by tasks over runs of its pages, on the nodes that filled them. */
-        private JoinHashTable build(RowStore built, int[] keys, boolean[] nullsEqual) {
-            JoinHashTable table = new JoinHashTable(built, keys, nullsEqual);
+        /**
+         * Whether the join can run partition by partition: both sides are rows of one PP table
+         * each (scanned, filtered, columns picked), the two tables of a table group, the join's
+         * keys include their partition keys pair by pair, and the build rows need not wait for
+         * every probe row (a probe row's matches are all in its own partition). The snapshots
+         * of both tables are pinned for the execution, so that the parts judged are the parts
+         * read. Null when it cannot.
+         */
+        private CoPartition coPartition(PlanNode.HashJoin join, PlanNode buildSide, int[] buildKeys, PlanNode probeSide,
+                                        int[] probeKeys) {
+            if (join.buildDecides() || buildKeys.length == 0) {
+                return null;
+            }
+            Traced build = Traced.of(buildSide, buildKeys);
+            Traced probe = Traced.of(probeSide, probeKeys);
+            if (build == null || probe == null || partitioningOf(build.scan().table().parts()) == null
+                    || partitioningOf(probe.scan().table().parts()) == null) {
+                return null; // the common case, decided without a snapshot
+            }
+            TableSnapshot builds = build.scan().table().snapshot();
+            TableSnapshot probes;
+            try {
+                probes = probe.scan().table().snapshot();
+            } catch (RuntimeException e) {
+                builds.close();
+                throw e;
+            }
+            Partitioning bp = partitioningOf(builds.parts());
+            Partitioning pp = partitioningOf(probes.parts());
+            if (bp == null || pp == null || !bp.sameGroup(pp) || !covers(bp, build.columns(), pp, probe.columns())) {
+                builds.close();
+                probes.close();
+                return null;
+            }
+            pinned.add(builds);
+            pinned.add(probes);
+            return new CoPartition(bp.count(), builds, probes);
+        }
+
+        /**
+         * The join run partition by partition (thesis §6.3, table groups): the build side's rows
+         * are kept apart by partition, each partition's hash table is built by tasks on the
+         * partition's node, and a probe task over a part of partition {@code p} probes table
+         * {@code p} alone: no exchange, and each table a partition's size.
+         */
+        private Pipeline joinByPartition(PlanNode.HashJoin join, CoPartition co, PlanNode buildSide, int[] buildKeys,
+                                         PlanNode probeSide, int[] probeKeys, int[] read) {
+            CO_PARTITIONED_JOINS.increment();
+            Pipeline buildPipeline = pin(compile(buildSide), co.build());
+            RowStore[] built = new RowStore[co.partitions()];
+            for (int p = 0; p < built.length; p++) {
+                built[p] = store(buildPipeline.types());
+            }
+            for (PipelineTask<RowStore> task : runTasks(buildPipeline, () -> store(buildPipeline.types()))) {
+                built[task.partition()].addAll(task.sink);
+            }
+            RowStore all = store(buildPipeline.types());
+            for (RowStore b : built) {
+                all.addAll(b);
+            }
+            Pipeline probe = pin(compile(filteredProbe(join, all, buildKeys, probeSide, probeKeys)), co.probe());
+            List<ColumnType> types = join.types();
+            boolean probeAlone = join.probeDecides() && join.kind() != PlanNode.JoinKind.SEMI;
+            if (all.rows() == 0 && !probeAlone) {
+                return probe.with(p -> (in, out) -> { }, types, TaskClass.JOIN_PROBE).none();
+            }
+            JoinHashTable[] tables = build(built, buildKeys, join.nullsEqual());
+            return probe.with(p -> new Probe(tables[p], probeKeys, join, null, read), types, TaskClass.JOIN_PROBE);
+        }
+
+        /** The pipeline over the parts of {@code snapshot}, a snapshot of the table its scan reads. */
+        private Pipeline pin(Pipeline pipeline, TableSnapshot snapshot) {
+            if (!(pipeline.source() instanceof TableSource(PlanNode.Scan scan, var keys, var none)) || scan.table() != snapshot.table()) {
+                throw new IllegalStateException("a join by partitions expected a scan of " + snapshot.table().name() + " under "
+                        + pipeline.source());
+            }
+            return new Pipeline(new TableSource(scan, keys, snapshot), pipeline.operators(), pipeline.types(), pipeline.taskClass(),
+                    pipeline.empty());
+        }
+
+        /**
+         * The hash tables of a join's build side, one per store (one per partition for a join by
+         * partitions), filled by tasks over runs of their pages, on the nodes that filled them.
+         */
+        private JoinHashTable[] build(RowStore[] built, int[] keys, boolean[] nullsEqual) {
+            JoinHashTable[] tables = new JoinHashTable[built.length];
             TaskGroup group = statement.newTaskGroup();
             try {
-                for (RowStore.PageRun run : built.runs(PAGES_PER_TASK)) {
-                    group.submit(context -> {
-                        if (!cancelled.getAsBoolean() && !context.isCancelled()) {
-                            table.insert(run.from(), run.to());
-                        }
-                    }, run.affinity(), TaskClass.JOIN_BUILD);
+                for (int p = 0; p < built.length; p++) {
+                    JoinHashTable table = tables[p] = new JoinHashTable(built[p], keys, nullsEqual);
+                    for (RowStore.PageRun run : built[p].runs(PAGES_PER_TASK)) {
+                        group.submit(context -> {
+                            if (!cancelled.getAsBoolean() && !context.isCancelled()) {
+                                table.insert(run.from(), run.to());
+                            }
+                        }, run.affinity(), TaskClass.JOIN_BUILD);
+                    }
                 }
             } catch (Throwable t) {
                 group.abandon();
@@ -420,7 +525,7 @@ public final class PipelineExecutor {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("statement cancelled");
             }
-            return table;
+            return tables;
         }
 
         /**
@@ -496,11 +601,17 @@ public final class PipelineExecutor {
 
         /** Runs a pipeline to the end into task-local sinks, which it returns in the order of the source's rows. */
         private <S extends ChunkSink> List<S> run(Pipeline pipeline, Supplier<S> sinks) {
+            return runTasks(pipeline, sinks).stream().map(t -> t.sink).toList();
+        }
+
+        /** Runs a pipeline to the end; returns its tasks, with their sinks, in the order of the source's rows. */
+        private <S extends ChunkSink> List<PipelineTask<S>> runTasks(Pipeline pipeline, Supplier<S> sinks) {
             List<PipelineTask<S>> tasks = new ArrayList<>();
             if (!pipeline.empty()) {
                 switch (pipeline.source()) {
-                    case TableSource(PlanNode.Scan scan, var _) -> {
-                        try (TableSnapshot snapshot = scan.table().snapshot()) {
+                    case TableSource(PlanNode.Scan scan, var _, TableSnapshot pinnedSnapshot) -> {
+                        try (TableSnapshot own = pinnedSnapshot == null ? scan.table().snapshot() : null) {
+                            TableSnapshot snapshot = pinnedSnapshot == null ? own : pinnedSnapshot;
                             TaskGroup group = statement.newTaskGroup();
                             try {
                                 int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), Math.max(1, scheduler.concurrencyHint()));
@@ -548,8 +659,81 @@ public final class PipelineExecutor {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("statement cancelled");
             }
-            return tasks.stream().map(t -> t.sink).toList();
+            return tasks;
         }
+    }
+
+    /** Joins run partition by partition so far in this process: for tests and diagnostics. */
+    private static final LongAdder CO_PARTITIONED_JOINS = new LongAdder();
+
+    public static long coPartitionedJoins() {
+        return CO_PARTITIONED_JOINS.sum();
+    }
+
+    /** A join's two pinned snapshots, of tables of one table group of {@code partitions} partitions. */
+    private record CoPartition(int partitions, TableSnapshot build, TableSnapshot probe) {
+    }
+
+    /**
+     * A join side whose rows are a table scan's rows, unchanged but for filters and column
+     * picks: the scan, and the table columns the side's {@code keys} are.
+     */
+    private record Traced(PlanNode.Scan scan, int[] columns) {
+        static Traced of(PlanNode side, int[] keys) {
+            int[] columns = keys.clone();
+            PlanNode node = side;
+            while (true) {
+                switch (node) {
+                    case PlanNode.Filter f -> node = f.input();
+                    case PlanNode.Project p -> {
+                        for (int i = 0; i < columns.length; i++) {
+                            if (!(p.exprs().get(columns[i]) instanceof ChunkExpr.Column c)) {
+                                return null;
+                            }
+                            columns[i] = c.column();
+                        }
+                        node = p.input();
+                    }
+                    case PlanNode.Scan scan -> {
+                        for (int i = 0; i < columns.length; i++) {
+                            columns[i] = scan.columns()[columns[i]];
+                        }
+                        return new Traced(scan, columns);
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The partitioning every one of {@code parts} was built under, or null when one has none or another. */
+    private static Partitioning partitioningOf(List<TablePart> parts) {
+        Partitioning common = parts.isEmpty() ? null : parts.getFirst().partitioning();
+        for (TablePart part : parts) {
+            if (common == null || !common.equals(part.partitioning())) {
+                return null;
+            }
+        }
+        return common;
+    }
+
+    /**
+     * Whether each partition key is a join key pair: build column {@code b.keyColumns[j]} and
+     * probe column {@code p.keyColumns[j]} at the same position {@code i} of the join's keys.
+     */
+    private static boolean covers(Partitioning b, int[] buildColumns, Partitioning p, int[] probeColumns) {
+        for (int j = 0; j < b.keyColumns().length; j++) {
+            boolean found = false;
+            for (int i = 0; i < buildColumns.length && !found; i++) {
+                found = buildColumns[i] == b.keyColumns()[j] && probeColumns[i] == p.keyColumns()[j];
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Hash partition p of a table's groups: the numbers of the groups whose hash's low bits are p. */
@@ -620,6 +804,11 @@ public final class PipelineExecutor {
             this.pages = pages;
         }
 
+        /** The partition of the part this task scans; -1 for none (or pages). */
+        int partition() {
+            return part == null ? -1 : part.partition();
+        }
+
         private boolean stop(TaskContext context) {
             if (cancelled.getAsBoolean() || context.isCancelled()) {
                 context.statement().cancel();
@@ -632,7 +821,8 @@ public final class PipelineExecutor {
             if (sink instanceof RowStore store) {
                 store.fillOn(context.node());
             }
-            List<Operator> operators = pipeline.operators().stream().map(OperatorFactory::create).toList();
+            int partition = part == null ? -1 : part.partition();
+            List<Operator> operators = pipeline.operators().stream().map(f -> f.create(partition)).toList();
             List<ChunkSink> sinks = new ArrayList<>(operators.size() + 1);
             sinks.add(sink);
             for (int i = operators.size() - 1; i >= 0; i--) { // sinks.get(k) feeds what operator size-k pushes

@@ -74,6 +74,11 @@ public final class BandwidthModel {
      * m} or {@code g} (powers of 1000), as in {@code 800m}.
      */
     public static long parse(String text) {
+        return parse(text, "nodeBandwidth");
+    }
+
+    /** {@link #parse(String)} for the property {@code name}, which an error names. */
+    public static long parse(String text, String name) {
         String t = text.trim().toLowerCase(java.util.Locale.ROOT);
         long unit = 1;
         if (!t.isEmpty()) {
@@ -92,7 +97,7 @@ public final class BandwidthModel {
             }
             return value;
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("nodeBandwidth must be a positive number of bytes per second, optionally"
+            throw new IllegalArgumentException(name + " must be a positive number of bytes per second, optionally"
                     + " with k, m or g (800m is 800 MB/s), got '" + text + "'");
         }
     }

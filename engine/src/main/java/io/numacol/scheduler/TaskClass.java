@@ -10,5 +10,7 @@ public enum TaskClass {
     AGGREGATE,
     JOIN_BUILD,
     JOIN_PROBE,
-    OTHER
+    OTHER,
+    /** The ADAPTIVE policy's start-up experiment ({@code io.numacol.placement.StealingCalibration}). */
+    CALIBRATION
 }

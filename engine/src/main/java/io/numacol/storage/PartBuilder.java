@@ -16,6 +16,8 @@ public final class PartBuilder {
     private final Table table;
     private final List<ColumnBuilder> columns = new ArrayList<>();
     private int rows;
+    private Partitioning partitioning;
+    private int partition = -1;
 
     PartBuilder(Table table) {
         this.table = table;
@@ -24,7 +26,29 @@ public final class PartBuilder {
         }
     }
 
+    /**
+     * Makes the part one of partition {@code partition} of {@code partitioning}: the caller
+     * gives it only rows of that partition. Before any row.
+     */
+    public PartBuilder inPartition(Partitioning partitioning, int partition) {
+        if (rows > 0) {
+            throw new IllegalStateException("a part's partition is set before its first row");
+        }
+        Objects.checkIndex(partition, partitioning.count());
+        this.partitioning = partitioning;
+        this.partition = partition;
+        return this;
+    }
+
     public void addRow(Object... values) {
+        addStored(convert(values));
+    }
+
+    /**
+     * A row's values in their stored form (Long, Double or String, null for NULL), checked whole
+     * against the columns: what {@link Partitioning#partitionOf} reads before a row is dealt.
+     */
+    public Object[] convert(Object... values) {
         if (values.length != columns.size()) {
             throw new IllegalArgumentException("table " + table.name() + " has " + columns.size()
                     + " columns but the row has " + values.length + " values");
@@ -37,6 +61,11 @@ public final class PartBuilder {
                 throw new IllegalArgumentException("row " + (rows + 1) + " of table " + table.name() + ": " + e.getMessage(), e);
             }
         }
+        return stored;
+    }
+
+    /** Appends a row {@link #convert} gave (of any builder of the same table). */
+    public void addStored(Object[] stored) {
         for (int i = 0; i < stored.length; i++) {
             columns.get(i).append(stored[i]);
         }
@@ -62,20 +91,8 @@ public final class PartBuilder {
      */
     public void appendRows(TablePart part, int from, int to) {
         Objects.checkFromToIndex(from, to, part.rowCount());
-        if (part.columns().size() != columns.size()) {
-            throw new IllegalArgumentException("a part of " + part.columns().size() + " columns cannot join table "
-                    + table.name() + " of " + columns.size());
-        }
-        for (int c = 0; c < columns.size(); c++) {
-            if (part.column(c).type().storageKind() != columns.get(c).type().storageKind()) {
-                throw new IllegalArgumentException("column " + c + " of the part is " + part.column(c).type()
-                        + ", of table " + table.name() + " " + columns.get(c).type());
-            }
-        }
-        if ((long) rows + (to - from) > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("a part of table " + table.name() + " holds at most " + (Integer.MAX_VALUE - 8)
-                    + " rows; " + rows + " and " + (to - from) + " more would pass that");
-        }
+        adoptPartition(part);
+        checkShape(part, to - from);
         int[] vids = new int[IndexVector.BLOCK_ROWS];
         for (int c = 0; c < columns.size(); c++) {
             Column column = part.column(c);
@@ -95,6 +112,71 @@ public final class PartBuilder {
             }
         }
         rows += to - from;
+    }
+
+    /** Whether rows of {@code part} (of this many) fit this builder: its columns' storage, and the size limit. */
+    private void checkShape(TablePart part, int more) {
+        if (part.columns().size() != columns.size()) {
+            throw new IllegalArgumentException("a part of " + part.columns().size() + " columns cannot join table "
+                    + table.name() + " of " + columns.size());
+        }
+        for (int c = 0; c < columns.size(); c++) {
+            if (part.column(c).type().storageKind() != columns.get(c).type().storageKind()) {
+                throw new IllegalArgumentException("column " + c + " of the part is " + part.column(c).type()
+                        + ", of table " + table.name() + " " + columns.get(c).type());
+            }
+        }
+        if ((long) rows + more > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a part of table " + table.name() + " holds at most " + (Integer.MAX_VALUE - 8)
+                    + " rows; " + rows + " and " + more + " more would pass that");
+        }
+    }
+
+    /**
+     * A part built of another's rows keeps its partition (a merge, the DataPlacer's pieces); rows
+     * of two partitions never meet in one part, or a join by partitions would miss pairs.
+     */
+    private void adoptPartition(TablePart part) {
+        if (rows == 0 && partitioning == null && part.partitioning() != null) {
+            partitioning = part.partitioning();
+            partition = part.partition();
+        } else if (!Objects.equals(partitioning, part.partitioning()) || partition != part.partition()) {
+            throw new IllegalArgumentException("rows of " + part + " cannot join a part of "
+                    + (partitioning == null ? "no partition" : "partition " + partition) + " of table " + table.name());
+        }
+    }
+
+    /**
+     * Appends the rows of {@code part} whose {@code partitionOfRow} is {@code wanted}, column by
+     * column in their stored form (a repartitioning deals a part's rows this way).
+     */
+    public void appendRowsOf(TablePart part, int[] partitionOfRow, int wanted) {
+        checkShape(part, part.rowCount());
+        int[] vids = new int[IndexVector.BLOCK_ROWS];
+        int taken = 0;
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = part.column(c);
+            ColumnBuilder into = columns.get(c);
+            Object[] stored = new Object[column.dictionary().size() + 1];
+            taken = 0;
+            for (int start = 0; start < part.rowCount(); start += vids.length) {
+                int end = Math.min(part.rowCount(), start + vids.length);
+                column.indexVector().decode(start, end, vids, 0);
+                for (int i = 0; i < end - start; i++) {
+                    if (partitionOfRow[start + i] != wanted) {
+                        continue;
+                    }
+                    int vid = vids[i];
+                    Object v = stored[vid];
+                    if (v == null && vid != column.nullVid()) {
+                        v = stored[vid] = column.dictionary().stored(vid);
+                    }
+                    into.append(v);
+                    taken++;
+                }
+            }
+        }
+        rows += taken;
     }
 
     /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */
@@ -121,7 +203,7 @@ public final class PartBuilder {
             for (int i = 0; i < columns.size(); i++) {
                 built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
             }
-            return new TablePart(built, rows, arena);
+            return new TablePart(built, rows, arena, partitioning, partition);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;

@@ -25,13 +25,18 @@ public final class TablePart {
     /** Per column, where its IndexVector's rows are (see {@link #nodeRuns}); null until asked. */
     private final AtomicReferenceArray<int[]> nodeRuns;
     private final PartUsage usage = new PartUsage();
+    /** The partitioning whose partition {@link #partition} this part's rows all belong to; null for none. */
+    private final Partitioning partitioning;
+    private final int partition;
 
     private static final int UNKNOWN_NODE = Integer.MIN_VALUE;
 
-    TablePart(List<Column> columns, int rowCount, NodeArena arena) {
+    TablePart(List<Column> columns, int rowCount, NodeArena arena, Partitioning partitioning, int partition) {
         this.columns = List.copyOf(columns);
         this.rowCount = rowCount;
         this.arena = arena;
+        this.partitioning = partitioning;
+        this.partition = partitioning == null ? -1 : partition;
         this.nodeRuns = new AtomicReferenceArray<>(this.columns.size());
     }
 
@@ -45,6 +50,16 @@ public final class TablePart {
 
     public Column column(int i) {
         return columns.get(i);
+    }
+
+    /** The physical partitioning this part was built under, or null: its rows are all of {@link #partition()}. */
+    public Partitioning partitioning() {
+        return partitioning;
+    }
+
+    /** The partition of {@link #partitioning()} this part's rows belong to; -1 for none. */
+    public int partition() {
+        return partition;
     }
 
     /** What scans of this part have cost so far. */
@@ -127,6 +142,6 @@ public final class TablePart {
 
     @Override
     public String toString() {
-        return "TablePart(" + rowCount + " rows, " + columns.size() + " columns)";
+        return "TablePart(" + rowCount + " rows, " + columns.size() + " columns" + (partitioning == null ? "" : ", partition " + partition) + ")";
     }
 }

@@ -161,4 +161,48 @@ class DataPlacerTest {
         }
         assertThat(db.memory().accounting().totalBytes()).as("the pieces and the merged part freed").isZero();
     }
+
+    /**
+     * Two tables of a table group (PP(2) by the same key), all on node 0, one of them hot: the
+     * placer moves a partition of the hot table and the same partition of the other with it, so
+     * that their joins by partition stay on one node; it never cuts a PP part.
+     */
+    @Test
+    void aTableGroupsPartitionMovesTogether() throws Exception {
+        Database db = open();
+        try {
+            Table hot = load(db, "grouped_hot");
+            Table cold = load(db, "grouped_cold");
+            for (Table t : List.of(hot, cold)) {
+                db.setPlacement(t, Placement.parse("PP(2) BY HASH (k)"));
+                db.setPlacement(t, new Placement.Node(0)); // the parts keep their partitions
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<String> wrong = new AtomicReference<>();
+            List<Thread> clients = List.of(client(db, hot, stop, wrong), client(db, hot, stop, wrong), client(db, hot, stop, wrong));
+            try {
+                waitFor(() -> !db.placerActions().isEmpty(), 60, "the placer acts");
+            } finally {
+                stop.set(true);
+                for (Thread c : clients) {
+                    c.join();
+                }
+            }
+            assertThat(wrong.get()).isNull();
+            Object[] action = db.placerActions().getFirst();
+            assertThat(action[2]).as("a move, not a cut").isEqualTo("move");
+            assertThat((String) action[6]).contains("of its table group: grouped_cold");
+            int to = (Integer) action[5];
+            try (TableSnapshot h = hot.snapshot(); TableSnapshot c = cold.snapshot()) {
+                for (TablePart part : h.parts()) {
+                    int node = PageSocketMap.homeNode(db.memory(), part);
+                    TablePart twin = c.parts().stream().filter(p -> p.partition() == part.partition()).findFirst().orElseThrow();
+                    assertThat(PageSocketMap.homeNode(db.memory(), twin)).as("partition %d of both tables", part.partition()).isEqualTo(node);
+                }
+                assertThat(h.parts().stream().map(p -> PageSocketMap.homeNode(db.memory(), p))).contains(to);
+            }
+        } finally {
+            db.close();
+        }
+    }
 }

@@ -3,6 +3,7 @@ package io.numacol.exec;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
+import io.numacol.placement.Placement;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
@@ -99,6 +100,43 @@ class PipelineExecutorTest {
         PlanNode plan = new PlanNode.HashJoin(scan(left), scan(right), leftKeys, rightKeys, equalNulls, kind, buildLeft);
         List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(plan, () -> false);
         assertThat(sorted(actual)).isEqualTo(sorted(nestedLoop(kind, leftKeys, rightKeys, nullsEqual)));
+    }
+
+    /**
+     * The same joins over copies of both tables placed PP(4) BY HASH on the join's keys (a table
+     * group): joins whose build rows need not wait for the probe run partition by partition,
+     * and every join gives the nested loop's rows.
+     */
+    @ParameterizedTest(name = "{0} on {1}={2} nullsEqual={3} buildLeft={4}")
+    @MethodSource("joins")
+    void joinsOfATableGroupRunByPartition(PlanNode.JoinKind kind, int[] leftKeys, int[] rightKeys, boolean nullsEqual,
+                                          boolean buildLeft) {
+        Table lp = copy(left, "lp", leftRows);
+        Table rp = copy(right, "rp", rightRows);
+        try {
+            String keys = String.join(", ", Arrays.stream(leftKeys).mapToObj(c -> left.schema().column(c).name()).toList());
+            db.setPlacement(lp, Placement.parse("PP(4) BY HASH (" + keys + ")"));
+            db.setPlacement(rp, Placement.parse("PP(4) BY HASH (" + keys + ")"));
+            boolean[] equalNulls = new boolean[leftKeys.length];
+            Arrays.fill(equalNulls, nullsEqual);
+            PlanNode plan = new PlanNode.HashJoin(scan(lp), scan(rp), leftKeys, rightKeys, equalNulls, kind, buildLeft);
+            long before = PipelineExecutor.coPartitionedJoins();
+            List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(plan, () -> false);
+            assertThat(sorted(actual)).isEqualTo(sorted(nestedLoop(kind, leftKeys, rightKeys, nullsEqual)));
+            assertThat(PipelineExecutor.coPartitionedJoins() - before).as("run by partition")
+                    .isEqualTo(((PlanNode.HashJoin) plan).buildDecides() ? 0 : 1);
+        } finally {
+            db.dropTable("lp");
+            db.dropTable("rp");
+        }
+    }
+
+    private static Table copy(Table t, String name, List<Object[]> rows) {
+        Table c = db.catalog().create(name, t.schema());
+        try (Appender a = db.appender(name)) {
+            rows.forEach(a::append);
+        }
+        return c;
     }
 
     /** The residual l.x < r.x (NULL: unknown, so no match), on the pair's columns. */

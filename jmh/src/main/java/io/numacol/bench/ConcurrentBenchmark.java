@@ -1,6 +1,7 @@
 package io.numacol.bench;
 
 import io.numacol.database.Appender;
+import io.numacol.database.Database;
 import io.numacol.jdbc.NumacolDriver;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -35,6 +36,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -130,6 +132,15 @@ public class ConcurrentBenchmark {
                     try (Statement s = base.createStatement()) {
                         s.execute("ALTER TABLE t SET PLACEMENT " + config[1]);
                     }
+                }
+                // ADAPTIVE's threshold is calibrated in the background when the database opens: not during the warm-up
+                Database db = NumacolDriver.database(base);
+                while (db.stealCalibrating()) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                }
+                if (!Double.isNaN(db.stealThreshold())) {
+                    System.out.printf("%nstealing threshold %.0f MB/s: %s%n", db.stealThreshold() / 1e6,
+                            db.stealCalibration() == null ? "given" : db.stealCalibration().how());
                 }
             }
             default -> throw new IllegalArgumentException(

@@ -130,7 +130,7 @@ public final class NumaPlacementCheck {
                     appender.append(i * 7, "s" + i % 5000);
                 }
             }
-            for (String spec : List.of("NODE(" + last + ")", "IVP")) {
+            for (String spec : List.of("NODE(" + last + ")", "IVP", "PP(" + 2 * nodes + ") BY HASH (a)")) {
                 s.execute("ALTER TABLE placed SET PLACEMENT " + spec);
                 kernelMatchesSys(db, s, nodes, "SET PLACEMENT " + spec, spec);
             }
@@ -212,6 +212,8 @@ public final class NumaPlacementCheck {
                         }
                         misplaced += where[i] == asked[i] ? 0 : 1;
                         misplaced += spec != null && spec.startsWith("NODE") && where[i] != last ? 1 : 0;
+                        // PP: a part of partition p whole on node p mod nodes
+                        misplaced += spec != null && spec.startsWith("PP") && where[i] != part.partition() % nodes ? 1 : 0;
                     }
                     pagesSeen += pages;
                 }
@@ -232,6 +234,8 @@ public final class NumaPlacementCheck {
         check(Arrays.equals(kernel, reported), label + ": sys.placements " + Arrays.toString(reported)
                 + " vs the kernel " + Arrays.toString(kernel));
         check(!"IVP".equals(spec) || Arrays.stream(kernel).allMatch(n -> n > 0), "IVP left a node without pages");
+        check(spec == null || !spec.startsWith("PP") || placed.parts().stream().allMatch(p -> p.partition() >= 0)
+                && Arrays.stream(kernel).allMatch(n -> n > 0), "PP left a part without a partition, or a node without pages");
     }
 
     /** Kernel vs numacol's intent (its page record) vs the PSM, page by page; numa_maps per VMA. */

@@ -68,10 +68,15 @@ class TpchDifferentialTest {
     }
 
     /** One numacol and one DuckDB database holding the same TPC-H data. */
-    private record Engines(double scaleFactor, Connection numacol, DuckDBConnection duckdb) implements AutoCloseable {
+    record Engines(double scaleFactor, Connection numacol, DuckDBConnection duckdb) implements AutoCloseable {
 
         static Engines load(double scaleFactor) throws SQLException {
-            Connection numacol = DriverManager.getConnection("jdbc:numacol:");
+            return load(scaleFactor, "jdbc:numacol:");
+        }
+
+        /** The data loaded into the numacol database at {@code url}. */
+        static Engines load(double scaleFactor, String url) throws SQLException {
+            Connection numacol = DriverManager.getConnection(url);
             DuckDBConnection duckdb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
             var db = NumacolDriver.database(numacol);
             long start = System.nanoTime();

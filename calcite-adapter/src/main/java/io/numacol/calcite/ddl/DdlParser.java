@@ -288,8 +288,9 @@ final class DdlParser {
     }
 
     /**
-     * After PLACEMENT: RR, IVP, INTERLEAVED, NODE(k), or DEFAULT (null: each part on a node, the
-     * nodes in turn). The spec is the rest of the statement.
+     * After PLACEMENT: RR, IVP, INTERLEAVED, NODE(k), PP(n) BY HASH (col, ...), PP(n) BY RANGE
+     * (col), PP(n) ROUND ROBIN, or DEFAULT (null: each part on a node, the nodes in turn). The
+     * spec is the rest of the statement.
      */
     private Placement placement() {
         StringBuilder spec = new StringBuilder();
@@ -300,17 +301,13 @@ final class DdlParser {
         if (s.equals("DEFAULT")) {
             return null;
         }
-        if (s.startsWith("PP")) {
-            throw error("placement '" + spec + "': physical partitioning (PP) is not built yet; use RR, IVP, INTERLEAVED, NODE(k)"
-                    + " or DEFAULT");
-        }
         if (s.isEmpty()) {
-            throw error("expected a placement after PLACEMENT: RR, IVP, INTERLEAVED, NODE(k) or DEFAULT");
+            throw error("expected a placement after PLACEMENT: RR, IVP, INTERLEAVED, NODE(k), PP(n) ... or DEFAULT");
         }
         try {
-            return Placement.parse(s);
+            return Placement.parse(spec.toString());
         } catch (IllegalArgumentException e) {
-            throw error(e.getMessage().replace("INTERLEAVED or NODE(k)", "INTERLEAVED, NODE(k) or DEFAULT"));
+            throw error(e.getMessage().replace("INTERLEAVED, NODE(k)", "INTERLEAVED, NODE(k), DEFAULT"));
         }
     }
 
