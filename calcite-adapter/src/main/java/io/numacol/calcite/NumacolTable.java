@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolTableScan;
 import io.numacol.database.Database;
@@ -54,7 +55,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
 
     @Override
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-        io.numacol.calcite.cache.PlanCache.reading(table);
+        PlanCache.reading(table);
         return new NumacolTableScan(context.getCluster(), context.getCluster().traitSetOf(NumacolRel.CONVENTION),
                 relOptTable, this);
     }

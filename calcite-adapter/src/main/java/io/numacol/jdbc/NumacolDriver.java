@@ -17,6 +17,7 @@ import org.apache.calcite.avatica.HandlerImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteFactory;
+import org.apache.calcite.jdbc.Driver;
 import org.apache.calcite.schema.SchemaPlus;
 
 import java.sql.Connection;
@@ -32,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code rowsPerPart}; see {@link DatabaseConfig}. Tables live in schema {@code main}, the
  * default; {@code sys} shows nodes, tables and columns.
  */
-public final class NumacolDriver extends org.apache.calcite.jdbc.Driver {
+public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",

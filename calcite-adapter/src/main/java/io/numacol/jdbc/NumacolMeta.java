@@ -11,6 +11,7 @@ import org.apache.calcite.jdbc.NumacolMetaBase;
 
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -113,7 +114,7 @@ final class NumacolMeta extends NumacolMetaBase {
         Signature signature = signatureOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
             // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution
-            try (java.sql.Statement s = connection.createStatement()) {
+            try (Statement s = connection.createStatement()) {
                 return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, s.executeLargeUpdate(signature.sql))));
             } catch (SQLException e) {
                 throw new IllegalStateException(e.getMessage(), e);

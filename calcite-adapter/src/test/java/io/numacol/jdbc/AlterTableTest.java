@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -86,8 +87,8 @@ class AlterTableTest {
             assertThat(rows(s, "select * from a order by id")).isEqualTo(before);
 
             Database db = NumacolDriver.database(c);
-            try (java.sql.PreparedStatement p = c.prepareStatement("select count(*) from a");
-                 java.sql.PreparedStatement u = c.prepareStatement("delete from a where id = 1")) {
+            try (PreparedStatement p = c.prepareStatement("select count(*) from a");
+                 PreparedStatement u = c.prepareStatement("delete from a where id = 1")) {
                 s.execute("alter table a add column extra int default 7");
                 // planned against the table ALTER replaced: an error, not the empty table it left
                 assertThatThrownBy(p::executeQuery).isInstanceOf(SQLException.class)

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -33,12 +34,12 @@ class BatchInsertTest {
             for (int i = 0; i < 5; i++) {
                 p.setString(1, "n" + i);
                 p.setLong(2, i);
-                p.setDate(3, java.sql.Date.valueOf("2024-01-0" + (i + 1)));
+                p.setDate(3, Date.valueOf("2024-01-0" + (i + 1)));
                 p.addBatch();
             }
             assertThat(p.executeBatch()).containsExactly(1, 1, 1, 1, 1);
             assertThat(rows(s, "select id, qty, name, shipped from t where id = 4"))
-                    .containsExactly(Arrays.asList(4L, null, "n4", java.sql.Date.valueOf("2024-01-05")));
+                    .containsExactly(Arrays.asList(4L, null, "n4", Date.valueOf("2024-01-05")));
             // one part per batch, not one per row
             assertThat(NumacolDriver.database(c).catalog().get("t").parts()).hasSize(1);
         }

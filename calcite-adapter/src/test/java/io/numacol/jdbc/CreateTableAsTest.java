@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -28,8 +29,8 @@ class CreateTableAsTest {
                     + "count(*) > 1 as many from t group by grp")).isEqualTo(3);
             assertThat(rows(s, "select grp, n, total, last, many from g order by grp nulls first")).containsExactly(
                     Arrays.asList(null, 1L, new BigDecimal("8.50"), null, false),
-                    Arrays.asList("a", 2L, new BigDecimal("7.00"), java.sql.Date.valueOf("2024-01-01"), true),
-                    Arrays.asList("b", 2L, new BigDecimal("10.00"), java.sql.Date.valueOf("2024-05-01"), true));
+                    Arrays.asList("a", 2L, new BigDecimal("7.00"), Date.valueOf("2024-01-01"), true),
+                    Arrays.asList("b", 2L, new BigDecimal("10.00"), Date.valueOf("2024-05-01"), true));
             // a table like any other: it takes rows, and its columns keep the query's types
             s.executeUpdate("insert into g values ('c', 7, 1.25, date '2025-01-01', false)");
             assertThat(rows(s, "select count(*), sum(n) from g")).containsExactly(List.of(4L, 12L));

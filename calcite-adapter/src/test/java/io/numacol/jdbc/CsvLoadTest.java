@@ -13,7 +13,9 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -42,9 +44,9 @@ class CsvLoadTest {
             s.execute("create table items (id int not null, name varchar(20), price decimal(6,2), shipped date, ok boolean)");
             s.execute("COPY items FROM '" + csv.toString().replace("'", "''") + "' WITH (HEADER true, DELIMITER ';')");
             assertThat(rows(s, "select id, name, price, shipped, ok from items order by id")).containsExactly(
-                    List.of(1, "semi;colon", new BigDecimal("1.50"), java.sql.Date.valueOf("2024-01-02"), true),
+                    List.of(1, "semi;colon", new BigDecimal("1.50"), Date.valueOf("2024-01-02"), true),
                     Arrays.asList(2, "say \"hi\"\r\nagain", null, null, false),
-                    Arrays.asList(3, null, new BigDecimal("2.00"), java.sql.Date.valueOf("2024-03-04"), null));
+                    Arrays.asList(3, null, new BigDecimal("2.00"), Date.valueOf("2024-03-04"), null));
         }
     }
 
@@ -99,11 +101,11 @@ class CsvLoadTest {
         Files.writeString(csv, "1,10\n2,20\n");
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {
-            try (java.sql.PreparedStatement create = c.prepareStatement("create table t (id bigint, qty int)")) {
+            try (PreparedStatement create = c.prepareStatement("create table t (id bigint, qty int)")) {
                 assertThat(NumacolDriver.database(c).catalog().find("t")).as("not at prepare").isEmpty();
                 create.executeUpdate();
             }
-            try (java.sql.PreparedStatement copy = c.prepareStatement("copy t from '" + csv + "'")) {
+            try (PreparedStatement copy = c.prepareStatement("copy t from '" + csv + "'")) {
                 assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
                 assertThat(copy.executeUpdate()).isEqualTo(2);
                 assertThat(copy.executeUpdate()).isEqualTo(2);

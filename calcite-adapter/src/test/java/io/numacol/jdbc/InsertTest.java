@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,7 +29,7 @@ class InsertTest {
                     .isEqualTo(2);
             assertThat(s.executeUpdate("insert into t (name, id) values ('bb', 3)")).isEqualTo(1);
             assertThat(rows(s, "select id, qty, price, shipped, name from t order by id")).containsExactly(
-                    List.of(1L, 10, new BigDecimal("1.50"), java.sql.Date.valueOf("2024-02-29"), "a"),
+                    List.of(1L, 10, new BigDecimal("1.50"), Date.valueOf("2024-02-29"), "a"),
                     Arrays.asList(2L, null, new BigDecimal("2.00"), null, null),
                     Arrays.asList(3L, null, null, null, "bb"));
 
@@ -122,7 +123,7 @@ class InsertTest {
             assertThat(s.executeUpdate(insert.toString())).isEqualTo(5000);
             assertThat(rows(s, "select count(*), sum(id), sum(qty), sum(price), count(qty), count(*) filter (where ok), "
                     + "max(shipped), max(name), sum(x) from t")).containsExactly(List.of(5000L, ids, (int) qty, prices.setScale(2),
-                    5000L - 715, 2500L, java.sql.Date.valueOf("2024-01-28"), "n999", 5000 * 4999 / 2 + 1250.0));
+                    5000L - 715, 2500L, Date.valueOf("2024-01-28"), "n999", 5000 * 4999 / 2 + 1250.0));
 
             s.addBatch("insert into t (id, name) values (-1, 'b1'), (-2, 'b2')");
             s.addBatch("insert into t (id) values (-3)");

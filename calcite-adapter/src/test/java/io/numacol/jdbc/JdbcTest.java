@@ -6,11 +6,14 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -34,7 +37,7 @@ class JdbcTest {
                 }
             }
             assertThat(rows(s, "select count(*), sum(qty), max(price), min(shipped) from items where qty between 3 and 5"))
-                    .containsExactly(List.of(300L, 1200, new BigDecimal("9.95"), java.sql.Date.valueOf("2020-01-04")));
+                    .containsExactly(List.of(300L, 1200, new BigDecimal("9.95"), Date.valueOf("2020-01-04")));
             assertThat(rows(s, "select name, count(*) from ITEMS where name is not null group by name order by 2 desc, 1 limit 2"))
                     .hasSize(2);
             assertThat(rows(s, "select table_name, row_count from sys.tables")).containsExactly(List.of("items", 1000L));
@@ -114,7 +117,7 @@ class JdbcTest {
             }
             assertThat(rows(s, "select count(*) from t1 join view1 on t1.x = view1.x")).containsExactly(List.of(2L));
             try (ResultSet rs = c.getMetaData().getTables(null, "main", "%", new String[] {"VIEW"})) {
-                List<String> views = new java.util.ArrayList<>();
+                List<String> views = new ArrayList<>();
                 while (rs.next()) {
                     views.add(rs.getString("TABLE_NAME"));
                 }
@@ -186,7 +189,7 @@ class JdbcTest {
             c.createStatement().executeUpdate("insert into t values (1)");
             c.commit();
             c.rollback();
-            assertThatThrownBy(() -> c.setAutoCommit(false)).isInstanceOf(java.sql.SQLFeatureNotSupportedException.class)
+            assertThatThrownBy(() -> c.setAutoCommit(false)).isInstanceOf(SQLFeatureNotSupportedException.class)
                     .hasMessageContaining("no transactions");
             assertThat(c.getAutoCommit()).isTrue();
             try (ResultSet rs = c.createStatement().executeQuery("select count(*) from t")) {

@@ -2,6 +2,7 @@ package io.numacol.jdbc;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -28,7 +29,7 @@ class MemoryLimitTest {
              Statement s = c.createStatement()) {
             List<List<Object>> r = rows(s, "select sum(memory_limit_bytes), sum(memory_bytes) from sys.nodes");
             double share = ((Number) r.get(0).get(0)).doubleValue() / ((Number) r.get(0).get(1)).doubleValue();
-            assertThat(share).as("80% of the machine by default").isCloseTo(0.8, org.assertj.core.data.Offset.offset(0.001));
+            assertThat(share).as("80% of the machine by default").isCloseTo(0.8, Offset.offset(0.001));
         }
         assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:;memoryLimit=lots")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("memoryLimit 'lots' is not a size: write bytes, 4GB, 512MiB or 50%");

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -76,7 +77,7 @@ class ParameterTest {
                 assertThat(p.executeUpdate()).isEqualTo(1);
             }
             assertThat(rows(s, "select id, qty, price, x, shipped, name from t")).containsExactly(
-                    List.of(12L, 13, new BigDecimal("1.25"), 2.5, java.sql.Date.valueOf("2024-02-29"), "42"));
+                    List.of(12L, 13, new BigDecimal("1.25"), 2.5, Date.valueOf("2024-02-29"), "42"));
         }
     }
 

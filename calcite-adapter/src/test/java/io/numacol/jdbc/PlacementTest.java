@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class PlacementTest {
     private static final int ROWS_PER_PART = 50_000;
     private static final String ANSWER = "SELECT COUNT(*), SUM(a), COUNT(DISTINCT s), MAX(s) FROM t WHERE a % 7 = 3";
 
-    private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger DATABASES = new AtomicInteger();
 
     private String url;
     private Connection connection;

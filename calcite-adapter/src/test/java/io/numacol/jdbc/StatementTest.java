@@ -12,6 +12,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -136,14 +138,14 @@ class StatementTest {
             s.execute("create table items (id bigint not null, name varchar(20), price decimal(8,2))");
             DatabaseMetaData md = c.getMetaData();
             try (ResultSet rs = md.getTables(null, "main", "%", null)) {
-                List<String> names = new java.util.ArrayList<>();
+                List<String> names = new ArrayList<>();
                 while (rs.next()) {
                     names.add(rs.getString("TABLE_NAME"));
                 }
                 assertThat(names).containsExactly("items");
             }
             try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE"})) {
-                List<String> names = new java.util.ArrayList<>();
+                List<String> names = new ArrayList<>();
                 while (rs.next()) {
                     names.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
                 }
@@ -153,12 +155,12 @@ class StatementTest {
                 assertThat(rs.next()).isTrue();
             }
             try (ResultSet rs = md.getColumns(null, "main", "items", "%")) {
-                List<String> columns = new java.util.ArrayList<>();
+                List<String> columns = new ArrayList<>();
                 while (rs.next()) {
                     columns.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("DATA_TYPE") + " " + rs.getString("IS_NULLABLE"));
                 }
-                assertThat(columns).containsExactly("id " + java.sql.Types.BIGINT + " NO",
-                        "name " + java.sql.Types.VARCHAR + " YES", "price " + java.sql.Types.DECIMAL + " YES");
+                assertThat(columns).containsExactly("id " + Types.BIGINT + " NO",
+                        "name " + Types.VARCHAR + " YES", "price " + Types.DECIMAL + " YES");
             }
         }
     }

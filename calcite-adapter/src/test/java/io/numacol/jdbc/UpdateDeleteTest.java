@@ -1,12 +1,15 @@
 package io.numacol.jdbc;
 
 import io.numacol.database.Appender;
+import io.numacol.storage.Table;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -14,6 +17,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -36,9 +40,9 @@ class UpdateDeleteTest {
             assertThat(s.executeUpdate("update t set price = 0 where qty > 0 and name is null")).isZero();
             assertThat(s.executeUpdate("update t set shipped = '2024-12-24', price = null where shipped is null")).isEqualTo(1);
             assertThat(rows(s, "select id, qty, price, shipped, name from t order by id")).containsExactly(
-                    List.of(1L, 11, new BigDecimal("1.50"), java.sql.Date.valueOf("2024-02-29"), "xa"),
-                    Arrays.asList(2L, null, null, java.sql.Date.valueOf("2024-12-24"), null),
-                    List.of(3L, 31, new BigDecimal("3.25"), java.sql.Date.valueOf("2024-03-01"), "xc"));
+                    List.of(1L, 11, new BigDecimal("1.50"), Date.valueOf("2024-02-29"), "xa"),
+                    Arrays.asList(2L, null, null, Date.valueOf("2024-12-24"), null),
+                    List.of(3L, 31, new BigDecimal("3.25"), Date.valueOf("2024-03-01"), "xc"));
             assertThat(s.executeUpdate("delete from t")).isEqualTo(3);
             assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
             s.executeUpdate("insert into t (id) values (9)");
@@ -137,15 +141,15 @@ class UpdateDeleteTest {
 
     /** An INSERT, DELETE or UPDATE waiting for another change of its table stops at its timeout, and the table stays as it was. */
     @Test
-    @org.junit.jupiter.api.Timeout(60) // before, the statement waited for the other change however long it took
+    @Timeout(60) // before, the statement waited for the other change however long it took
     void aWaitForAnotherChangeEndsAtTheTimeout() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {
             s.execute("create table t (id int not null)");
             s.executeUpdate("insert into t values (1), (2), (3)");
-            io.numacol.storage.Table t = NumacolDriver.database(c).catalog().get("t");
-            java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Table t = NumacolDriver.database(c).catalog().get("t");
+            CountDownLatch locked = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
             Thread other = new Thread(() -> { // another change of t, under way on another thread
                 t.lockWrites();
                 try {

@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -163,7 +164,7 @@ final class ColumnPruning {
      * The columns asked for among {@code width}, ascending; when none is, one column still (the
      * first {@code cheap} one if any), since a pipeline's chunks carry their row count in columns.
      */
-    private static int[] atLeastOne(BitSet needed, int width, java.util.function.IntPredicate cheap) {
+    private static int[] atLeastOne(BitSet needed, int width, IntPredicate cheap) {
         int[] keep = needed.stream().filter(c -> c < width).toArray();
         if (keep.length > 0 || width == 0) {
             return keep;

@@ -3,6 +3,7 @@ package io.numacol.exec;
 import io.numacol.storage.StringDictionary;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A condition on the columns of a {@link Chunk}, evaluated on values rather than vids: what a
@@ -58,7 +59,7 @@ public sealed interface RowPredicate {
     }
 
     /** A string column's value passes {@code test} (LIKE); NULL is unknown. {@code test} must be thread-safe. */
-    record Matches(int column, java.util.function.Predicate<String> test, String description) implements RowPredicate {
+    record Matches(int column, Predicate<String> test, String description) implements RowPredicate {
         @Override
         public String toString() {
             return "Matches[" + column + " " + description + "]";

@@ -1,5 +1,6 @@
 package io.numacol.exec;
 
+import io.numacol.storage.ColumnType;
 import io.numacol.storage.StringDictionary;
 
 import java.util.List;
@@ -19,7 +20,7 @@ final class RowSorter {
     }
 
     static RowStore sort(RowStore rows, Ordering ordering) {
-        List<io.numacol.storage.ColumnType> types = rows.types();
+        List<ColumnType> types = rows.types();
         RowSorter sorter = new RowSorter(rows, ordering);
         int[] ids = new int[(int) rows.rows()];
         int n = 0;

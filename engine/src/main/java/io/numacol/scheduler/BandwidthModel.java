@@ -1,5 +1,6 @@
 package io.numacol.scheduler;
 
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
@@ -79,7 +80,7 @@ public final class BandwidthModel {
 
     /** {@link #parse(String)} for the property {@code name}, which an error names. */
     public static long parse(String text, String name) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         long unit = 1;
         if (!t.isEmpty()) {
             switch (t.charAt(t.length() - 1)) {

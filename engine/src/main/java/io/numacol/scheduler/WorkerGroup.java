@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToLongFunction;
 
 /**
  * The thesis's thread group (§5.3; not {@link java.lang.ThreadGroup}): workers of one node, a
@@ -494,7 +495,7 @@ final class WorkerGroup {
         return parked;
     }
 
-    long sum(java.util.function.ToLongFunction<Worker> counter) {
+    long sum(ToLongFunction<Worker> counter) {
         long total = 0;
         for (Worker w : workers) {
             total += counter.applyAsLong(w);

@@ -4,6 +4,7 @@ import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Array;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -250,7 +251,7 @@ public final class ColumnBuilder {
         if (nulls.isEmpty()) {
             return values;
         }
-        A out = (A) java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), nonNullCount());
+        A out = (A) Array.newInstance(values.getClass().getComponentType(), nonNullCount());
         int k = 0;
         for (int row = nulls.nextClearBit(0); row < size; row = nulls.nextClearBit(row)) {
             int end = nulls.nextSetBit(row);

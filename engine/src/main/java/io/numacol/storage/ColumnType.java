@@ -3,6 +3,7 @@ package io.numacol.storage;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.sql.Date;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -424,7 +425,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     private long epochDay(Object value) {
         LocalDate date = switch (value) {
             case LocalDate d -> d;
-            case java.sql.Date d -> d.toLocalDate();
+            case Date d -> d.toLocalDate();
             case String s -> {
                 try {
                     yield LocalDate.parse(s);

@@ -5,6 +5,8 @@ import io.numacol.memory.NumaMemory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -133,12 +135,12 @@ public final class Table {
      */
     public void lockWrites(Runnable checkStop) {
         try {
-            while (!writes.tryLock(STOP_POLL_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            while (!writes.tryLock(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                 checkStop.run();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted while waiting for another change of table " + name);
+            throw new CancellationException("interrupted while waiting for another change of table " + name);
         }
     }
 

@@ -10,10 +10,14 @@ import io.numacol.storage.ColumnType;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.VidRange;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ColumnFilterTest {
     private static final int ROWS = 150_001; // three pieces of 65,536 vids, the last one short
     private static Database db;
-    private static io.numacol.storage.TableSnapshot snapshot;
+    private static TableSnapshot snapshot;
     private static TablePart part;
 
     @BeforeAll
@@ -58,7 +62,7 @@ class ColumnFilterTest {
         assertThat(expected).hasSizeGreaterThan(14_000);
 
         ColumnFilter none = new ColumnFilter.Matching(0, v -> false, "nothing");
-        assertThat(((PartFilter.Leaf) none.prepare(part, workers)).predicate()).isEqualTo(VidPredicate.of(io.numacol.storage.VidRange.EMPTY));
+        assertThat(((PartFilter.Leaf) none.prepare(part, workers)).predicate()).isEqualTo(VidPredicate.of(VidRange.EMPTY));
     }
 
     /**
@@ -67,30 +71,30 @@ class ColumnFilterTest {
      */
     @Test
     void selectivityIsTheShareOfTheDictionaryThatPasses() {
-        java.util.List<TablePart> parts = snapshot.parts();
+        List<TablePart> parts = snapshot.parts();
         double distinct = part.column(0).dictionary().size() + 1;
-        assertThat(new ColumnFilter.IsNull(0, false).selectivity(parts)).isCloseTo(1 / distinct, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(new ColumnFilter.IsNull(0, true).selectivity(parts)).isCloseTo(1 - 1 / distinct, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(new ColumnFilter.In(0, java.util.List.of("v1", "v2", "nothing")).selectivity(parts))
-                .isCloseTo(2 / distinct, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.IsNull(0, false).selectivity(parts)).isCloseTo(1 / distinct, Offset.offset(1e-9));
+        assertThat(new ColumnFilter.IsNull(0, true).selectivity(parts)).isCloseTo(1 - 1 / distinct, Offset.offset(1e-9));
+        assertThat(new ColumnFilter.In(0, List.of("v1", "v2", "nothing")).selectivity(parts))
+                .isCloseTo(2 / distinct, Offset.offset(1e-9));
         // v1, v10..v19, .., v100000..v149999: 61,111 values, less the NULLs among them
         ColumnFilter ones = new ColumnFilter.Prefix(0, "v1");
         double share = ones.selectivity(parts);
-        assertThat(share).isCloseTo(61_111 / distinct, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(new ColumnFilter.Range(0, "v1", true, "v2", false).selectivity(parts)).isCloseTo(share, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(new ColumnFilter.And(java.util.List.of(new ColumnFilter.Range(0, "v1", true, null, false),
+        assertThat(share).isCloseTo(61_111 / distinct, Offset.offset(0.01));
+        assertThat(new ColumnFilter.Range(0, "v1", true, "v2", false).selectivity(parts)).isCloseTo(share, Offset.offset(1e-9));
+        assertThat(new ColumnFilter.And(List.of(new ColumnFilter.Range(0, "v1", true, null, false),
                 new ColumnFilter.Range(0, null, false, "v2", false))).selectivity(parts)).as("ranges of one column intersect")
-                .isCloseTo(share, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(new ColumnFilter.And(java.util.List.of(new ColumnFilter.Range(0, "v2", true, null, false),
+                .isCloseTo(share, Offset.offset(1e-9));
+        assertThat(new ColumnFilter.And(List.of(new ColumnFilter.Range(0, "v2", true, null, false),
                 new ColumnFilter.Range(0, null, false, "v1", false))).selectivity(parts)).isZero();
-        assertThat(new ColumnFilter.Not(ones).selectivity(parts)).isCloseTo(1 - 1 / distinct - share, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new ColumnFilter.Not(ones).selectivity(parts)).isCloseTo(1 - 1 / distinct - share, Offset.offset(1e-9));
         ColumnFilter sevens = new ColumnFilter.Matching(0, v -> ((String) v).endsWith("7"), "ends with 7");
-        assertThat(sevens.selectivity(parts)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.03));
-        assertThat(new ColumnFilter.And(java.util.List.of(ones, sevens)).selectivity(parts))
-                .isCloseTo(share * sevens.selectivity(parts), org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(new ColumnFilter.Or(java.util.List.of(ones, sevens)).selectivity(parts))
-                .isCloseTo(1 - (1 - share) * (1 - sevens.selectivity(parts)), org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(sevens.selectivity(java.util.List.of())).isEqualTo(1);
+        assertThat(sevens.selectivity(parts)).isCloseTo(0.1, Offset.offset(0.03));
+        assertThat(new ColumnFilter.And(List.of(ones, sevens)).selectivity(parts))
+                .isCloseTo(share * sevens.selectivity(parts), Offset.offset(1e-9));
+        assertThat(new ColumnFilter.Or(List.of(ones, sevens)).selectivity(parts))
+                .isCloseTo(1 - (1 - share) * (1 - sevens.selectivity(parts)), Offset.offset(1e-9));
+        assertThat(sevens.selectivity(List.of())).isEqualTo(1);
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -37,7 +38,7 @@ class JoinHashTableTest {
         // keys: a LONG, a DOUBLE and, where there is one, a STRING column; the last columns past the mask
         int[] keys = width > 64 ? new int[]{0, 1, 2, width - 1} : width >= 3 ? new int[]{0, 1, 2} : new int[]{0, 1};
         boolean[] equalNulls = new boolean[keys.length];
-        java.util.Arrays.fill(equalNulls, nullsEqual);
+        Arrays.fill(equalNulls, nullsEqual);
         RowStore store = new RowStore(types);
         List<Object[]> build = rows(types, rowCount, random);
         load(store, types, build);

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -40,7 +42,7 @@ class NumericKernelTest {
 
     private static long[] evaluate(NumericExpr e, int scale, Chunk in) {
         Chunk out = new ChunkEvaluator(List.of(new ChunkExpr.Numeric(e, ColumnType.decimal(18, scale)))).evaluate(in);
-        return java.util.Arrays.copyOf(out.longs[0], in.size);
+        return Arrays.copyOf(out.longs[0], in.size);
     }
 
     @ParameterizedTest(name = "DECIMAL(18,{0}) / DECIMAL(18,{1}) at scale {2}")
@@ -63,7 +65,7 @@ class NumericKernelTest {
         }
         NumericExpr e = quotient(scaleA, scaleB, scale);
         // the quotients that are longs in one chunk; each of the others fails alone
-        List<long[]> fit = new java.util.ArrayList<>();
+        List<long[]> fit = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             BigInteger q = BigDecimal.valueOf(a[i], scaleA).divide(BigDecimal.valueOf(b[i], scaleB), scale, RoundingMode.DOWN)
                     .unscaledValue();

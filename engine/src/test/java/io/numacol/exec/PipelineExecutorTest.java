@@ -12,14 +12,26 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +72,7 @@ class PipelineExecutorTest {
                 Object[] row = {(long) r.nextInt(rows / 2), r.nextInt(8) == 0 ? null : r.nextInt(300),
                         r.nextInt(6) == 0 ? null : "s" + r.nextInt(40),
                         r.nextInt(7) == 0 ? null : (r.nextInt(10) == 0 ? -0.0 : r.nextInt(50) / 4.0),
-                        r.nextInt(9) == 0 ? null : java.math.BigDecimal.valueOf(r.nextInt(500), 2)};
+                        r.nextInt(9) == 0 ? null : BigDecimal.valueOf(r.nextInt(500), 2)};
                 into.add(row);
                 a.append(row);
             }
@@ -339,8 +351,8 @@ class PipelineExecutorTest {
     @Test
     void rowsComputedElsewhereJoinLikeAScan() {
         List<ColumnType> types = List.of(ColumnType.bigint(), ColumnType.decimal(9, 2), ColumnType.date(), ColumnType.varchar(3));
-        List<Object[]> given = List.of(new Object[]{1L, new java.math.BigDecimal("1.50"), 19_000, "a"},
-                new Object[]{2L, null, null, null}, new Object[]{-7L, java.math.BigDecimal.ONE, 0, "b"});
+        List<Object[]> given = List.of(new Object[]{1L, new BigDecimal("1.50"), 19_000, "a"},
+                new Object[]{2L, null, null, null}, new Object[]{-7L, BigDecimal.ONE, 0, "b"});
         PlanNode rows = new PlanNode.Rows(types, () -> given, "given");
         PlanNode plan = new PlanNode.HashJoin(rows, scan(right), new int[]{0}, new int[]{0}, new boolean[]{false},
                 PlanNode.JoinKind.INNER, true);
@@ -371,7 +383,7 @@ class PipelineExecutorTest {
                 List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.integer()));
         PlanNode few = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 110L, false), new int[]{0, 1});
         PlanNode plan = new PlanNode.HashJoin(groups, few, new int[]{0}, new int[]{0}, new boolean[]{false}, kind, buildLeft);
-        java.util.Map<Long, long[]> byKey = new java.util.TreeMap<>();
+        Map<Long, long[]> byKey = new TreeMap<>();
         for (Object[] l : leftRows) {
             long[] g = byKey.computeIfAbsent((Long) l[0], k -> new long[]{0, Long.MAX_VALUE});
             g[0]++;
@@ -382,11 +394,11 @@ class PipelineExecutorTest {
         List<Object[]> fewRows = rightRows.stream().filter(r -> r[1] != null && (Integer) r[1] >= 100 && (Integer) r[1] < 110)
                 .map(r -> new Object[]{r[0], r[1]}).toList();
         List<Object[]> expected = new ArrayList<>();
-        java.util.Set<Object> matchedFew = new java.util.HashSet<>();
-        for (java.util.Map.Entry<Long, long[]> g : byKey.entrySet()) {
+        Set<Object> matchedFew = new HashSet<>();
+        for (Map.Entry<Long, long[]> g : byKey.entrySet()) {
             Object[] row = {g.getKey(), g.getValue()[0], g.getValue()[1] == Long.MAX_VALUE ? null : (int) g.getValue()[1]};
             List<Object[]> matches = fewRows.stream().filter(r -> r[0].equals(g.getKey())).toList();
-            matches.forEach(m -> matchedFew.add(java.util.Arrays.asList(m)));
+            matches.forEach(m -> matchedFew.add(Arrays.asList(m)));
             switch (kind) {
                 case INNER, LEFT, RIGHT, FULL -> matches.forEach(m -> expected.add(concat(row, m)));
                 case SEMI -> {
@@ -405,7 +417,7 @@ class PipelineExecutorTest {
             }
         }
         if (kind == PlanNode.JoinKind.RIGHT || kind == PlanNode.JoinKind.FULL) {
-            fewRows.stream().filter(m -> !matchedFew.contains(java.util.Arrays.asList(m))).forEach(m -> expected.add(concat(new Object[3], m)));
+            fewRows.stream().filter(m -> !matchedFew.contains(Arrays.asList(m))).forEach(m -> expected.add(concat(new Object[3], m)));
         }
         assertThat(fewRows).isNotEmpty();
         assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
@@ -429,7 +441,7 @@ class PipelineExecutorTest {
      * to its left side (to below the aggregate there), and the answers stay those of the plan.
      */
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(value = PlanNode.JoinKind.class, names = {"SEMI", "ANTI"})
+    @EnumSource(value = PlanNode.JoinKind.class, names = {"SEMI", "ANTI"})
     void keysGoThroughTheLeftSideOfSemiAndAntiJoins(PlanNode.JoinKind kind) {
         // (SELECT k, COUNT(*) FROM l GROUP BY k) [ANTI|SEMI] JOIN (SELECT k FROM r WHERE x < 50) ON k,
         // then JOIN (SELECT k, x FROM r WHERE x in [100, 110)) ON k
@@ -444,9 +456,9 @@ class PipelineExecutorTest {
         PlanNode few = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 110L, false), new int[]{0, 1});
         PlanNode plan = new PlanNode.HashJoin(filtered, few, new int[]{0}, new int[]{0}, new boolean[]{false},
                 PlanNode.JoinKind.INNER, false);
-        java.util.Map<Object, Long> counts = new java.util.HashMap<>();
-        leftRows.forEach(l -> counts.merge(java.util.Arrays.asList(l[0]), 1L, Long::sum));
-        java.util.Set<Object> lowKeys = new java.util.HashSet<>();
+        Map<Object, Long> counts = new HashMap<>();
+        leftRows.forEach(l -> counts.merge(Arrays.asList(l[0]), 1L, Long::sum));
+        Set<Object> lowKeys = new HashSet<>();
         rightRows.stream().filter(r -> r[0] != null && r[1] != null && (Integer) r[1] < 50).forEach(r -> lowKeys.add(r[0]));
         List<Object[]> expected = new ArrayList<>();
         counts.forEach((key, n) -> {
@@ -466,11 +478,11 @@ class PipelineExecutorTest {
      * value tested once, whether the keys are few or many; NULL never matches.
      */
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"0, 3", "0, 1000", "2, 2", "2, 40"})
+    @CsvSource({"0, 3", "0, 1000", "2, 2", "2, 40"})
     void buildKeysFilterAScanOnVids(int column, int keyCount) {
         ColumnType type = column == 0 ? ColumnType.bigint() : ColumnType.varchar(6);
         Chunk keys = new Chunk(List.of(type)).allocate();
-        java.util.Set<Object> wanted = new java.util.HashSet<>();
+        Set<Object> wanted = new HashSet<>();
         Random random = new Random(keyCount);
         for (int i = 0; i < keyCount; i++) {
             if (column == 0) {
@@ -514,8 +526,8 @@ class PipelineExecutorTest {
     /** A breaker the plan holds twice (a view used twice, as Q15's) runs once, and both uses read all its rows. */
     @Test
     void aBreakerUsedTwiceRunsOnce() {
-        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
-        List<Object[]> given = java.util.stream.LongStream.range(0, 3_000).mapToObj(i -> new Object[]{i % 700, i}).toList();
+        AtomicInteger runs = new AtomicInteger();
+        List<Object[]> given = LongStream.range(0, 3_000).mapToObj(i -> new Object[]{i % 700, i}).toList();
         PlanNode rows = new PlanNode.Rows(List.of(ColumnType.bigint(), ColumnType.bigint()), () -> {
             runs.incrementAndGet();
             return given;
@@ -569,7 +581,7 @@ class PipelineExecutorTest {
 
     /** What {@link #CALLS} give over {@code rows}, grouped by {@code keys} (one row over none when there are no keys). */
     private static List<Object[]> javaAggregate(List<Object[]> rows, int[] keys) {
-        java.util.Map<List<Object>, List<Object[]>> groups = new java.util.LinkedHashMap<>();
+        Map<List<Object>, List<Object[]>> groups = new LinkedHashMap<>();
         if (keys.length == 0) {
             groups.put(List.of(), new ArrayList<>());
         }
@@ -582,12 +594,12 @@ class PipelineExecutorTest {
             List<Object> row = new ArrayList<>(key);
             row.add((long) members.size());
             row.add(members.stream().filter(m -> m[2] != null).count());
-            row.add(members.stream().map(m -> (java.math.BigDecimal) m[4]).filter(Objects::nonNull)
-                    .reduce(java.math.BigDecimal::add).orElse(null));
+            row.add(members.stream().map(m -> (BigDecimal) m[4]).filter(Objects::nonNull)
+                    .reduce(BigDecimal::add).orElse(null));
             row.add(members.stream().map(m -> (Integer) m[1]).filter(Objects::nonNull).mapToLong(Integer::longValue).sum());
             row.add(members.stream().map(m -> (Double) m[3]).filter(Objects::nonNull).reduce(Double::sum).orElse(null));
             row.add(members.stream().map(m -> (String) m[2]).filter(Objects::nonNull).min(String::compareTo).orElse(null));
-            row.add(members.stream().map(m -> (java.math.BigDecimal) m[4]).filter(Objects::nonNull).max(java.math.BigDecimal::compareTo).orElse(null));
+            row.add(members.stream().map(m -> (BigDecimal) m[4]).filter(Objects::nonNull).max(BigDecimal::compareTo).orElse(null));
             row.add(members.stream().map(m -> (Double) m[3]).filter(Objects::nonNull).min(Double::compare).orElse(null));
             row.add(members.stream().map(m -> (Integer) m[1]).filter(Objects::nonNull).max(Integer::compare).orElse(null));
             out.add(row.toArray());
@@ -633,22 +645,22 @@ class PipelineExecutorTest {
                 new Ordering.Key(0, false, false)), 2, 5));
         List<Object[]> actual = new PipelineExecutor(db.scheduler()).execute(new PlanNode.Project(sorted, new int[]{0}), () -> false);
 
-        java.util.Map<String, java.math.BigDecimal> sums = new java.util.HashMap<>();
-        java.util.Set<String> groups = new java.util.HashSet<>();
+        Map<String, BigDecimal> sums = new HashMap<>();
+        Set<String> groups = new HashSet<>();
         for (Object[] l : leftRows) {
             for (Object[] r : rightRows) {
                 if (l[0].equals(r[0])) {
                     groups.add((String) l[2]);
                     if (r[4] != null) {
-                        sums.merge((String) l[2], ((java.math.BigDecimal) r[4]).multiply(java.math.BigDecimal.valueOf(3)),
-                                java.math.BigDecimal::add);
+                        sums.merge((String) l[2], ((BigDecimal) r[4]).multiply(BigDecimal.valueOf(3)),
+                                BigDecimal::add);
                     }
                 }
             }
         }
-        java.util.Comparator<String> byKey = java.util.Comparator.nullsLast(String::compareTo);
-        List<String> expected = groups.stream().sorted(java.util.Comparator.<String, java.math.BigDecimal>comparing(sums::get,
-                java.util.Comparator.nullsFirst(java.util.Comparator.<java.math.BigDecimal>reverseOrder())).thenComparing(byKey))
+        Comparator<String> byKey = Comparator.nullsLast(String::compareTo);
+        List<String> expected = groups.stream().sorted(Comparator.<String, BigDecimal>comparing(sums::get,
+                Comparator.nullsFirst(Comparator.<BigDecimal>reverseOrder())).thenComparing(byKey))
                 .skip(2).limit(5).map(g -> "[" + g + "]").toList();
         assertThat(actual.stream().map(Arrays::toString).toList()).isEqualTo(expected);
     }

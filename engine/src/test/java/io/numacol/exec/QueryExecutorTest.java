@@ -16,9 +16,12 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.stream.Collectors;
 
@@ -70,13 +73,13 @@ class QueryExecutorTest {
     void decimalSumsPastALongStayExact() {
         Aggregation agg = new Aggregation(new int[]{1}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 2, false),
                 new AggregateCall(AggregateCall.Kind.COUNT, -1, false), new AggregateCall(AggregateCall.Kind.COUNT, 3, true)));
-        Map<Object, BigDecimal> sums = new java.util.HashMap<>();
-        Map<Object, Long> counts = new java.util.HashMap<>();
-        Map<Object, java.util.Set<Object>> distinct = new java.util.HashMap<>();
+        Map<Object, BigDecimal> sums = new HashMap<>();
+        Map<Object, Long> counts = new HashMap<>();
+        Map<Object, Set<Object>> distinct = new HashMap<>();
         for (Object[] r : rows) {
             sums.merge(Arrays.asList(r[1]), (BigDecimal) r[2], BigDecimal::add);
             counts.merge(Arrays.asList(r[1]), 1L, Long::sum);
-            java.util.Set<Object> d = distinct.computeIfAbsent(Arrays.asList(r[1]), x -> new java.util.HashSet<>());
+            Set<Object> d = distinct.computeIfAbsent(Arrays.asList(r[1]), x -> new HashSet<>());
             if (r[3] != null) {
                 d.add(r[3]);
             }

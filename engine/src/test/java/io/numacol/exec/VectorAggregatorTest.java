@@ -14,6 +14,7 @@ import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
@@ -319,7 +322,7 @@ class VectorAggregatorTest {
 
     private static void assertSameRows(List<Object[]> actual, List<Object[]> expected, int keys) {
         assertThat(actual).hasSameSizeAs(expected);
-        java.util.Map<List<Object>, Object[]> byKey = new java.util.HashMap<>();
+        Map<List<Object>, Object[]> byKey = new HashMap<>();
         for (Object[] row : expected) {
             byKey.put(Arrays.asList(row).subList(0, keys), row);
         }
@@ -336,7 +339,7 @@ class VectorAggregatorTest {
         if (expected == null || actual == null) {
             assertThat(actual).as(where).isEqualTo(expected);
         } else if (expected instanceof Double e) {
-            assertThat(((Number) actual).doubleValue()).as(where).isCloseTo(e, org.assertj.core.data.Offset.offset(Math.abs(e) * 1e-9 + 1e-9));
+            assertThat(((Number) actual).doubleValue()).as(where).isCloseTo(e, Offset.offset(Math.abs(e) * 1e-9 + 1e-9));
         } else if (expected instanceof BigDecimal e) {
             assertThat((BigDecimal) actual).as(where).isEqualByComparingTo(e);
         } else if (expected instanceof Number e && actual instanceof Number a) {

@@ -1,6 +1,10 @@
 package io.numacol.scan;
 
+import io.numacol.storage.VidRange;
 import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,12 +48,12 @@ class VidPredicateTest {
     /** A bitmap a dictionary test filled is the set of its bits, the same as the set of those vids listed. */
     @Test
     void aBitmapIsTheSetOfItsBits() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        SplittableRandom random = new SplittableRandom(5);
         int[] bitmap = new int[300];
         for (int w = 0; w < 290; w++) { // the last words empty: the set ends at its largest vid
             bitmap[w] = random.nextInt(4) == 0 ? 0 : random.nextInt();
         }
-        int[] vids = java.util.stream.IntStream.range(0, 300 * 32).filter(v -> (bitmap[v >>> 5] >>> v & 1) != 0).toArray();
+        int[] vids = IntStream.range(0, 300 * 32).filter(v -> (bitmap[v >>> 5] >>> v & 1) != 0).toArray();
         VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap.clone());
         assertThat(set).isEqualTo(VidPredicate.in(vids));
         assertThat(set.vids()).containsExactly(vids);
@@ -70,7 +74,7 @@ class VidPredicateTest {
 
     @Test
     void aDictionaryRangeBecomesAnInclusiveBetween() {
-        assertThat(VidPredicate.of(new io.numacol.storage.VidRange(3, 7))).isEqualTo(VidPredicate.range(3, 6));
-        assertThat(VidPredicate.of(io.numacol.storage.VidRange.EMPTY).isEmpty()).isTrue();
+        assertThat(VidPredicate.of(new VidRange(3, 7))).isEqualTo(VidPredicate.range(3, 6));
+        assertThat(VidPredicate.of(VidRange.EMPTY).isEmpty()).isTrue();
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -197,7 +198,7 @@ class CancellationTest {
     void aCheckedExceptionIsTheCauseAsThrown() {
         try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
-            Exception checked = new java.io.IOException("disk");
+            Exception checked = new IOException("disk");
             g.submit(ctx -> {
                 throw checked;
             });

@@ -3,6 +3,7 @@ package io.numacol.scheduler;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.EnumSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +71,7 @@ class StealPolicyTest {
         assertThatThrownBy(() -> d.withGroupsPerNode(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
         assertThatThrownBy(() -> d.withMaxWorkersPerGroup(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxWorkersPerGroup");
-        assertThatThrownBy(() -> d.withWatchdogPeriod(java.time.Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> d.withWatchdogPeriod(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("watchdogPeriod").hasMessageContaining("-0.005");
         assertThatThrownBy(() -> d.withStealPolicy(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("stealPolicy");
         assertThat(d.withHardAffinityAdvisor(null).hardAffinityAdvisor()).isSameAs(HardAffinityAdvisor.NEVER);

@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +32,7 @@ class StressTest {
             Names threadsSeen = new Names();
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> submitters = new ArrayList<>();
-            List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < SUBMITTERS; t++) {
                 TaskGroup g = t % 2 == 0 ? sharedGroup : scheduler.newStatement(t % 3).newTaskGroup();
                 groups.add(g);

@@ -1,6 +1,7 @@
 package io.numacol.scheduler;
 
 import io.numacol.topology.Topology;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -10,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.numacol.scheduler.SchedulerTesting.LIMIT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,7 +135,7 @@ class TaskGraphTest {
     void aContextIsValidOnlyInsideItsTask() {
         try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
-            java.util.concurrent.atomic.AtomicReference<TaskContext> escaped = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<TaskContext> escaped = new AtomicReference<>();
             g.submit(ctx -> {
                 escaped.set(ctx);
                 assertThat(ctx.taskGroup()).isSameAs(g);
@@ -142,7 +144,7 @@ class TaskGraphTest {
                 assertThat(ctx.concurrencyHint()).isPositive();
             });
             g.await();
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> escaped.get().statement())
+            Assertions.assertThatThrownBy(() -> escaped.get().statement())
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("only inside its task");
         }
     }

@@ -14,6 +14,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,7 +73,7 @@ class TableStorageTest {
                 }
             }
             Column note = p.column(5);
-            long distinctNotes = expected.stream().map(r -> r[5]).filter(java.util.Objects::nonNull).distinct().count();
+            long distinctNotes = expected.stream().map(r -> r[5]).filter(Objects::nonNull).distinct().count();
             assertThat(note.dictionary().size()).isEqualTo(distinctNotes);
             for (int vid = 1; vid < distinctNotes; vid++) {
                 assertThat(Utf8.compare((String) note.valueOf(vid - 1), (String) note.valueOf(vid))).isNegative();

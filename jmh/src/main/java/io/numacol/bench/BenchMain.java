@@ -1,5 +1,6 @@
 package io.numacol.bench;
 
+import org.openjdk.jmh.Main;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -47,7 +48,7 @@ public final class BenchMain {
                 || commandLine.shouldListProfilers() || commandLine.shouldListResultFormats()) {
             // JMH's own main answers these; hand over so they behave exactly as usual.
             try {
-                org.openjdk.jmh.Main.main(args);
+                Main.main(args);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

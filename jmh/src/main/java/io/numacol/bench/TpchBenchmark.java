@@ -22,7 +22,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.results.RunResult;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -31,6 +35,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -208,25 +213,25 @@ public class TpchBenchmark {
             return "jdbc:duckdb:";
         }
         try {
-            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("numacol-tpch-duckdb");
-            java.nio.file.Path file = dir.resolve("tpch.duckdb");
+            Path dir = Files.createTempDirectory("numacol-tpch-duckdb");
+            Path file = dir.resolve("tpch.duckdb");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try (var files = java.nio.file.Files.walk(dir)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                } catch (java.io.IOException ignored) {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException ignored) {
                     // a temporary directory left behind
                 }
             }));
             return "jdbc:duckdb:" + file;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     /** DuckDB's own account of the memory its database uses. */
     private static String duckDbMemory(Connection duckdb) throws SQLException {
         try (Statement s = duckdb.createStatement();
-             java.sql.ResultSet r = s.executeQuery("SELECT memory_usage FROM pragma_database_size()")) {
+             ResultSet r = s.executeQuery("SELECT memory_usage FROM pragma_database_size()")) {
             return r.next() ? r.getString(1) : "(unknown)";
         }
     }

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 
 /**
  * The NUMA nodes numacol places data and work on. Node ids are dense ({@code 0..nodeCount-1})
@@ -27,7 +29,7 @@ public final class Topology {
     public static final int MAX_NODES = 64;
 
     private static final System.Logger LOG = System.getLogger(Topology.class.getName());
-    private static final java.util.concurrent.atomic.AtomicBoolean FALLBACK_LOGGED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
     private static final int LOCAL_DISTANCE = 10;
     private static final int REMOTE_DISTANCE = 20;
 
@@ -156,7 +158,7 @@ public final class Topology {
         try {
             cpus = Libc.getAffinity().stream().toArray();
         } catch (RuntimeException e) {
-            cpus = java.util.stream.IntStream.range(0, cpuCount).toArray();
+            cpus = IntStream.range(0, cpuCount).toArray();
         }
         NumaNode node = new NumaNode(0, 0, cpus, meminfo("MemTotal:"), new int[] {LOCAL_DISTANCE});
         return new Topology(Kind.SINGLE_NODE, List.of(node), "single node (" + reason + ")");
@@ -194,7 +196,7 @@ public final class Topology {
 
     /** Every node's numacol id, ascending: 0 to {@link #nodeCount()} - 1. */
     public int[] nodeIds() {
-        return java.util.stream.IntStream.range(0, nodes.size()).toArray();
+        return IntStream.range(0, nodes.size()).toArray();
     }
 
     public NumaNode node(int id) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -33,7 +34,7 @@ class NumaMemoryTest {
                 s.set(JAVA_LONG, 8, 42);
                 assertThat(memory.accounting().bytes(node, Component.INDEX_VECTOR)).isEqualTo(4 * page);
             }
-            b.allocate(100 * page, MemoryPlacement.interleaved(java.util.stream.IntStream.range(0, nodes).toArray()),
+            b.allocate(100 * page, MemoryPlacement.interleaved(IntStream.range(0, nodes).toArray()),
                     Component.DICTIONARY);
             long dictionary = 0;
             for (int node = 0; node < nodes; node++) {

@@ -4,8 +4,11 @@ import io.numacol.differential.RandomSchema.Column;
 import io.numacol.differential.RandomSchema.Table;
 import io.numacol.differential.RandomSchema.Type;
 
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 
 /**
@@ -92,7 +95,7 @@ final class QueryGenerator {
         for (int i = 0; i < types.size(); i++) {
             columns.add(i);
         }
-        java.util.Collections.shuffle(columns, new java.util.Random(random.nextLong()));
+        Collections.shuffle(columns, new Random(random.nextLong()));
         int count = limit ? columns.size() : random.nextInt(1, columns.size() + 1);
         List<Sql> keys = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -280,7 +283,7 @@ final class QueryGenerator {
             case INT -> Integer.toString(random.nextInt(-4, 6));
             case DEC -> random.nextInt(-40, 60) + "." + random.nextInt(0, 10) + random.nextInt(0, 10);
             case DBL -> (random.nextInt(-80, 80) / 8.0) + "E0";
-            case DATE -> "DATE '" + java.time.LocalDate.of(2022, 1, 1).plusDays(random.nextInt(-40, 60)) + "'";
+            case DATE -> "DATE '" + LocalDate.of(2022, 1, 1).plusDays(random.nextInt(-40, 60)) + "'";
             case STR -> "'" + STRINGS[random.nextInt(STRINGS.length)] + "'";
             case BOOL -> random.nextBoolean() ? "TRUE" : "FALSE";
         });

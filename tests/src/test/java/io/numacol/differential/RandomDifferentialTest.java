@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -14,12 +16,16 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,7 +148,7 @@ class RandomDifferentialTest {
                 byAvgThenFlag)).startsWith("row 0 out of order");
         // in one pass: looking around each row for its run took n^2 steps, and a run of a
         // million equal values held the tester for hours
-        List<List<Object>> equal = java.util.Collections.nCopies(300_000, List.of(false, 1.5));
+        List<List<Object>> equal = Collections.nCopies(300_000, List.of(false, 1.5));
         assertThat(compare(equal, equal, byAvgThenFlag)).isNull();
     }
 
@@ -173,7 +179,7 @@ class RandomDifferentialTest {
         List<String> failures = new ArrayList<>();
         List<String> duckdbOnly = new ArrayList<>();
         List<String> outvoted = new ArrayList<>();
-        Map<String, String> knownSeen = new java.util.TreeMap<>();
+        Map<String, String> knownSeen = new TreeMap<>();
         int done = 0;
         for (int s = 0; done < QUERIES; s++) {
             if (REPLAY == null && done + PER_SCHEMA <= SKIP) { // a long run resumed: whole schemas passed over unloaded
@@ -446,7 +452,7 @@ class RandomDifferentialTest {
          * of the query), and the rows after the cut hold the rest of the tie.
          */
         private boolean nearTieAtLimit(String sql, List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
-            java.util.regex.Matcher m = LIMIT.matcher(sql);
+            Matcher m = LIMIT.matcher(sql);
             if (!m.matches() || orderKeys.length == 0 || !holdsDoubles(actual, orderKeys) && !holdsDoubles(expected, orderKeys)) {
                 return false;
             }
@@ -550,7 +556,7 @@ class RandomDifferentialTest {
                     List<Object> row = new ArrayList<>(n);
                     for (int i = 1; i <= n; i++) {
                         Object v = rs.getObject(i);
-                        row.add(v instanceof java.sql.Date d ? d.toLocalDate() : v);
+                        row.add(v instanceof Date d ? d.toLocalDate() : v);
                     }
                     out.add(row);
                     if (out.size() > MAX_ROWS) {
@@ -609,7 +615,7 @@ class RandomDifferentialTest {
                 mixed |= previous instanceof Double && !previous.equals(rows.get(end).get(column));
                 end++;
             }
-            java.util.Arrays.fill(out, start, end, mixed);
+            Arrays.fill(out, start, end, mixed);
             start = end;
         }
         return out;
@@ -701,7 +707,7 @@ class RandomDifferentialTest {
             Object n = digits >= 0 && (v instanceof Double d && Double.isFinite(d)) ? BigDecimal.valueOf(d)
                     : digits >= 0 && v instanceof BigDecimal ? v : null;
             if (n != null) {
-                v = ((BigDecimal) n).setScale(digits, java.math.RoundingMode.HALF_UP);
+                v = ((BigDecimal) n).setScale(digits, RoundingMode.HALF_UP);
             }
             out.add(switch (v) {
                 case null -> "NULL";

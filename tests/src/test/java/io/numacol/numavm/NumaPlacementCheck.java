@@ -33,6 +33,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 /**
@@ -148,7 +150,7 @@ public final class NumaPlacementCheck {
 
     /** Scans the table on two threads until the DataPlacer acts (60 s at most); its actions then. */
     private static long placerActsUnderLoad(Connection c, Statement s) throws SQLException, InterruptedException {
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
         List<Thread> clients = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             clients.add(Thread.ofPlatform().start(() -> {
@@ -166,7 +168,7 @@ public final class NumaPlacementCheck {
         }
         long actions = 0;
         try {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (actions == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
                 try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.placer_actions")) {

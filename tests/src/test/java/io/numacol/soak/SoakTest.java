@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -119,7 +120,7 @@ class SoakTest {
         long after = db.memory().accounting().totalBytes();
         Set<String> leaked = waitForThreads(threadsBefore);
         System.out.printf("soak: %d clients, %d s: %s; native memory %d bytes loaded, %d after close; threads left: %s%n",
-                CLIENTS, SECONDS, new java.util.TreeMap<>(counts.entrySet().stream()
+                CLIENTS, SECONDS, new TreeMap<>(counts.entrySet().stream()
                         .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum()))), baselineBytes, after, leaked);
         assertThat(wrong).as("wrong answers").isEmpty();
         assertThat(after).isZero();

@@ -2,6 +2,7 @@ package io.numacol.tpch;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -144,7 +145,7 @@ public final class ResultComparison {
         return switch (value) {
             case null -> null;
             case String s -> s.stripTrailing();
-            case java.sql.Date d -> d.toLocalDate();
+            case Date d -> d.toLocalDate();
             default -> value;
         };
     }

@@ -5,6 +5,7 @@ import io.numacol.jdbc.NumacolDriver;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,9 +111,9 @@ class TpchPlanTest {
      * lineitem to the few green parts (a hash join of lineitem's scan with part's) before
      * partsupp and orders.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void joinOrdersFollowDistinctCounts() throws Exception {
-        java.util.List<String> q5 = scans(explain(5));
+        List<String> q5 = scans(explain(5));
         assertThat(q5.getFirst()).isEqualTo("lineitem");
         String q9 = explain(9);
         assertThat(q9).containsPattern("NumacolJoin\\([^\n]*\\)\\s+NumacolProject\\(l_orderkey[^\n]*\\s+NumacolTableScan\\(table=\\[\\[main, lineitem]]\\)"
@@ -119,7 +124,7 @@ class TpchPlanTest {
      * Selectivities of conditions on scans from the dictionaries: Q8's one part type of 150
      * (ECONOMY ANODIZED STEEL) filters lineitem first, before orders, customers and nations.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void joinOrdersFollowSelectivitiesFromTheDictionaries() throws Exception {
         String q8 = explain(8);
         assertThat(q8).containsPattern("NumacolJoin\\([^\n]*\\)\\s+NumacolProject\\(l_orderkey[^\n]*\\s+NumacolTableScan\\(table=\\[\\[main, lineitem]]\\)"
@@ -131,7 +136,7 @@ class TpchPlanTest {
      * first made in: Q2's top join builds the few filtered parts (whose keys then filter both
      * scans of partsupp), not the rows of its other side.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void joinsBuildTheSideEstimatedSmallerInTheFinalPlan() throws Exception {
         String plan = explain(2);
         String top = plan.substring(plan.indexOf("NumacolJoin"));
@@ -139,7 +144,7 @@ class TpchPlanTest {
     }
 
     /** What an OR implies on single columns filters their scans: Q7's two nations, Q19's parts. */
-    @org.junit.jupiter.api.Test
+    @Test
     void columnConditionsImpliedByAnOrFilterScans() throws Exception {
         String q7 = explain(7);
         assertThat(q7.split("NumacolFilter\\(condition=\\[OR\\(=\\(\\$1, 'FRANCE'\\), =\\(\\$1, 'GERMANY'\\)\\)\\]\\)", -1)).hasSize(3);
@@ -150,7 +155,7 @@ class TpchPlanTest {
      * Correlated EXISTS and NOT EXISTS are SEMI and ANTI joins on the subquery's correlated
      * conditions (ExistsJoins): Q21 scans lineitem three times, not seven as its decorrelation did.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void existsSubqueriesAreSemiAndAntiJoins() throws Exception {
         String q21 = explain(21);
         assertThat(q21).contains("joinType=[semi]").contains("joinType=[anti]");
@@ -163,12 +168,12 @@ class TpchPlanTest {
      * An EXISTS whose correlated condition reads only the outer row is that condition and whether
      * the subquery has rows (ExistsJoins): as a join it was a nested loop without keys.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void existsOverTheOuterRowOnlyIsAConditionAndAnUncorrelatedExists() throws Exception {
         String notExists = "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM nation n WHERE o.o_comment > LOWER('T'))";
         String exists = "SELECT COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM nation n WHERE n.n_regionkey = 1 AND o.o_comment > LOWER('T'))";
         String none = "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM nation n WHERE n.n_regionkey < 0 AND o.o_comment > LOWER('T'))";
-        for (String sql : java.util.List.of(notExists, exists, none)) {
+        for (String sql : List.of(notExists, exists, none)) {
             assertThat(explainSql(sql)).doesNotContain("NestedLoopJoin").doesNotContain("Correlate");
         }
         assertThat(count(notExists)).isEqualTo(count("SELECT COUNT(*) FROM orders WHERE o_comment <= 't'"));
@@ -181,7 +186,7 @@ class TpchPlanTest {
      * plan: numacol's operators do not evaluate EXTRACT of a literal or LOWER, and Calcite's row
      * operators ran everything above them (a random query held a join's product on the heap).
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void constantCallsAreFoldedForNumacol() throws Exception {
         String sql = "SELECT o_orderstatus, MIN(EXTRACT(MONTH FROM DATE '2022-02-10')) AS m FROM orders o JOIN nation n "
                 + "ON o.o_comment > LOWER('T') AND n.n_nationkey = o.o_custkey GROUP BY o_orderstatus";
@@ -206,9 +211,9 @@ class TpchPlanTest {
     }
 
     /** The tables a plan scans, in the order it prints them (a join's probe side first). */
-    private static java.util.List<String> scans(String plan) {
-        java.util.List<String> tables = new java.util.ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TableScan\\(table=\\[\\[main, (\\w+)]]").matcher(plan);
+    private static List<String> scans(String plan) {
+        List<String> tables = new ArrayList<>();
+        Matcher m = Pattern.compile("TableScan\\(table=\\[\\[main, (\\w+)]]").matcher(plan);
         while (m.find()) {
             tables.add(m.group(1));
         }

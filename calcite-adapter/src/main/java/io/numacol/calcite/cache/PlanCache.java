@@ -2,6 +2,7 @@ package io.numacol.calcite.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.numacol.calcite.plan.CalciteDefects;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
@@ -80,7 +81,7 @@ public final class PlanCache {
         long least = Math.max(1, Math.ceilDiv(bytes, entries));
         this.plans = Caffeine.newBuilder().maximumWeight(bytes)
                 .weigher((Key k, Entry e) -> (int) Math.min(Integer.MAX_VALUE, Math.max(least, e.bytes())))
-                .removalListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
+                .removalListener((Key k, Entry e, RemovalCause cause) -> {
                     if (cause.wasEvicted()) {
                         evictions.increment();
                     }

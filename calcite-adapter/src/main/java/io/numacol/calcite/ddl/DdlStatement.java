@@ -4,6 +4,7 @@ import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.placement.Placement;
+import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.ViewDef;
@@ -58,7 +59,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                 placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
             }
             if (!(ifNotExists && database.catalog().find(name).isPresent())) {
-                io.numacol.storage.Table table = database.catalog().create(name, schema);
+                Table table = database.catalog().create(name, schema);
                 if (placement != null) {
                     database.setPlacement(table, placement);
                 }
@@ -198,14 +199,14 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database) {
-            Optional<io.numacol.storage.Table> found = database.catalog().find(table);
+            Optional<Table> found = database.catalog().find(table);
             if (found.isEmpty()) {
                 if (ifExists) {
                     return 0;
                 }
                 throw new IllegalArgumentException("table " + table + " does not exist");
             }
-            io.numacol.storage.Table t = found.get();
+            Table t = found.get();
             List<ColumnDef> columns = t.schema().columns();
             switch (action) {
                 case AddColumn add -> {

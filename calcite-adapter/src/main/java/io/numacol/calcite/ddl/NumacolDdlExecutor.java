@@ -5,6 +5,7 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.storage.ColumnType;
+import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -81,7 +82,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
             }
             columns.add(new TableSchema.ColumnDef(field.getName(), column, true));
         }
-        io.numacol.storage.Table created = database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name
+        Table created = database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name
         try {
             String insert = "INSERT INTO \"" + ctas.name.replace("\"", "\"\"") + "\" " + ctas.query;
             // planned against the schema as it is now, with the new table: the statement's own

@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public record ValuesInsert(Table table, int[] columns, List<SqlNode> rows) {
     private static final SqlParser.Config PARSER = SqlParser.config()
-            .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
+            .withParserFactory(NumacolParserFactory.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED).withCaseSensitive(false);
 
     /**

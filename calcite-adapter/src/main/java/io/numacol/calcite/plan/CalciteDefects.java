@@ -12,6 +12,7 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.ProjectAggregateMergeRule;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
@@ -429,8 +430,8 @@ public final class CalciteDefects {
      * "cannot convert CHAR literal" ({@code COALESCE(CAST(SUM(..) AS VARCHAR), 'zz')}). Such a
      * projection is not merged; the failure comes before the rule transforms anything.
      */
-    private static final RelOptRule PROJECT_AGGREGATE_MERGE = new org.apache.calcite.rel.rules.ProjectAggregateMergeRule(
-            (org.apache.calcite.rel.rules.ProjectAggregateMergeRule.Config) CoreRules.PROJECT_AGGREGATE_MERGE.config
+    private static final RelOptRule PROJECT_AGGREGATE_MERGE = new ProjectAggregateMergeRule(
+            (ProjectAggregateMergeRule.Config) CoreRules.PROJECT_AGGREGATE_MERGE.config
                     .withDescription("ProjectAggregateMergeRule:numericCoalesce")) {
         @Override
         public void onMatch(RelOptRuleCall call) {

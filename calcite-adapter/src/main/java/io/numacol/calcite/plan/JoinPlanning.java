@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.rel.NumacolRules;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
@@ -11,6 +12,8 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -22,6 +25,7 @@ import org.apache.calcite.rel.rules.JoinAssociateRule;
 import org.apache.calcite.rel.rules.JoinCommuteRule;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
@@ -134,7 +138,7 @@ public final class JoinPlanning {
                 optional(Programs.trim()),
                 step(CalciteDefects::unusedVariables),
                 JoinPlanning::costBased,
-                step(io.numacol.calcite.rel.NumacolRules::chooseBuildSides),
+                step(NumacolRules::chooseBuildSides),
                 Programs.calc(KeyMetadata.PROVIDER),
                 step(CalciteDefects::strongCasts),
                 step(CalciteDefects::nullTests),
@@ -223,8 +227,8 @@ public final class JoinPlanning {
 
     /** Whether {@code rel} joins anything (a join or a correlate anywhere in it). */
     private static boolean joins(RelNode rel) {
-        return rel instanceof org.apache.calcite.rel.core.Join || rel instanceof org.apache.calcite.rel.core.Correlate
-                || rel instanceof org.apache.calcite.rel.rules.MultiJoin || rel.getInputs().stream().anyMatch(JoinPlanning::joins);
+        return rel instanceof Join || rel instanceof Correlate
+                || rel instanceof MultiJoin || rel.getInputs().stream().anyMatch(JoinPlanning::joins);
     }
 
     /**
@@ -288,7 +292,7 @@ public final class JoinPlanning {
                 planner.removeRule(rule);
             }
         }
-        RelNode whole = io.numacol.calcite.rel.NumacolRules.wholly(joins(rel) ? joinRewrites(rel) : heuristicRewrites(rel), traits);
+        RelNode whole = NumacolRules.wholly(joins(rel) ? joinRewrites(rel) : heuristicRewrites(rel), traits);
         if (whole != null) {
             return whole;
         }

@@ -1,6 +1,7 @@
 package io.numacol.calcite.plan;
 
 import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.rel.ScanSelectivity;
 import io.numacol.storage.Column;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.TablePart;
@@ -47,7 +48,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.DistinctCounts(),
                     BuiltInMetadata.DistinctRowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinEstimates.JoinRowCounts(), BuiltInMetadata.RowCount.Handler.class),
-            ReflectiveRelMetadataProvider.reflectiveSource(new io.numacol.calcite.rel.ScanSelectivity(),
+            ReflectiveRelMetadataProvider.reflectiveSource(new ScanSelectivity(),
                     BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinMaxRows(), BuiltInMetadata.MaxRowCount.Handler.class),

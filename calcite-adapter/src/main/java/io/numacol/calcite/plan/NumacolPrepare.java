@@ -2,7 +2,9 @@ package io.numacol.calcite.plan;
 
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.cache.PlanCache;
+import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
+import io.numacol.calcite.rel.NumacolRules;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
@@ -69,7 +71,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
      * case, lenient conformance. Calcite's default would upper-case a view's column names.
      */
     public static final SqlParser.Config VIEW_PARSER = SqlParser.config()
-            .withParserFactory(io.numacol.calcite.ddl.NumacolParserFactory.FACTORY)
+            .withParserFactory(NumacolParserFactory.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
 
@@ -108,7 +110,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     /** Every rule numacol adds; each feature contributes its list here. */
     static List<RelOptRule> rules() {
         List<RelOptRule> rules = new ArrayList<>();
-        rules.addAll(io.numacol.calcite.rel.NumacolRules.RULES);
+        rules.addAll(NumacolRules.RULES);
         rules.addAll(DmlRules.RULES);
         rules.addAll(JoinPlanning.rules());
         return rules;

@@ -1,7 +1,14 @@
 package io.numacol.calcite.cache;
 
+import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.jdbc.NumacolDriver;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.runtime.Hook;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,11 +19,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,9 +76,9 @@ class PlanCacheTest {
         String join = "SELECT COUNT(*) FROM t JOIN u ON t.b = u.k WHERE t.a < ";
         List<String> plans = new ArrayList<>();
         long peeked;
-        try (org.apache.calcite.runtime.Hook.Closeable watching = org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION
-                .addThread((org.apache.calcite.rel.RelRoot root) -> {
-                    plans.add(org.apache.calcite.plan.RelOptUtil.toString(root.rel));
+        try (Hook.Closeable watching = Hook.PLAN_BEFORE_IMPLEMENTATION
+                .addThread((RelRoot root) -> {
+                    plans.add(RelOptUtil.toString(root.rel));
                 })) {
             peeked = count(join + "3");
             assertThat(plans).hasSize(1);
@@ -89,7 +100,7 @@ class PlanCacheTest {
     /** The table a two-table join's plan builds its hash table of. */
     private static String built(String plan) {
         List<String> tables = new ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TableScan\\(table=\\[\\[main, (\\w+)]]").matcher(plan);
+        Matcher m = Pattern.compile("TableScan\\(table=\\[\\[main, (\\w+)]]").matcher(plan);
         while (m.find()) {
             tables.add(m.group(1));
         }
@@ -312,14 +323,14 @@ class PlanCacheTest {
     private static void plan(PlanCache cache, int statements, long bytes) {
         for (int i = 0; i < statements; i++) {
             String sql = "SELECT a FROM t" + i + " WHERE b = 1";
-            cache.signature(sql, io.numacol.calcite.plan.NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
+            cache.signature(sql, NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
                     text -> {
                         PlanCache.holding(bytes);
-                        return new org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<>(text, List.of(
-                                new org.apache.calcite.avatica.AvaticaParameter(true, 10, 0, java.sql.Types.INTEGER, "INTEGER",
-                                        Integer.class.getName(), "?")), java.util.Map.of(), null, List.of(),
-                                org.apache.calcite.avatica.Meta.CursorFactory.ARRAY, null, List.of(), -1, null,
-                                org.apache.calcite.avatica.Meta.StatementType.SELECT);
+                        return new CalcitePrepare.CalciteSignature<>(text, List.of(
+                                new AvaticaParameter(true, 10, 0, Types.INTEGER, "INTEGER",
+                                        Integer.class.getName(), "?")), Map.of(), null, List.of(),
+                                Meta.CursorFactory.ARRAY, null, List.of(), -1, null,
+                                Meta.StatementType.SELECT);
                     });
         }
     }

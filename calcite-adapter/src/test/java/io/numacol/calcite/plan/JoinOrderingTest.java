@@ -11,7 +11,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,9 +41,9 @@ class JoinOrderingTest {
         fill("small", 20, i -> new int[] {i, i % 10});
     }
 
-    private static void fill(String table, int rows, java.util.function.IntFunction<int[]> row) throws SQLException {
+    private static void fill(String table, int rows, IntFunction<int[]> row) throws SQLException {
         int width = row.apply(0).length;
-        String marks = String.join(", ", java.util.Collections.nCopies(width, "?"));
+        String marks = String.join(", ", Collections.nCopies(width, "?"));
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
             for (int i = 0; i < rows; i++) {
                 int[] values = row.apply(i);
@@ -76,12 +81,12 @@ class JoinOrderingTest {
             int depth = line.indexOf(line.strip());
             List<String> read = new ArrayList<>();
             for (int j = i + 1; j < plan.size() && plan.get(j).indexOf(plan.get(j).strip()) > depth; j++) {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("table=\\[\\[main, (\\w+)]]").matcher(plan.get(j));
+                Matcher m = Pattern.compile("table=\\[\\[main, (\\w+)]]").matcher(plan.get(j));
                 if (m.find()) {
                     read.add(m.group(1));
                 }
             }
-            if (read.stream().sorted().toList().equals(java.util.Arrays.stream(tables).sorted().toList())) {
+            if (read.stream().sorted().toList().equals(Arrays.stream(tables).sorted().toList())) {
                 return true;
             }
         }

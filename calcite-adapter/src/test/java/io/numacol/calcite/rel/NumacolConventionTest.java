@@ -8,15 +8,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +32,8 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -88,7 +93,7 @@ class NumacolConventionTest {
             for (int i = 1; i <= n; i++) {
                 Object v = rs.getObject(i);
                 // JDBC pads CHAR(n) values to n; numacol stores them without trailing spaces
-                row.add(v instanceof java.sql.Date d ? d.toLocalDate() : v instanceof String str ? str.stripTrailing() : v);
+                row.add(v instanceof Date d ? d.toLocalDate() : v instanceof String str ? str.stripTrailing() : v);
             }
             out.add(row);
         }
@@ -152,7 +157,7 @@ class NumacolConventionTest {
         }
     }
 
-    private static BigDecimal sum(List<LineitemData.Row> rows, java.util.function.Function<LineitemData.Row, BigDecimal> f) {
+    private static BigDecimal sum(List<LineitemData.Row> rows, Function<LineitemData.Row, BigDecimal> f) {
         return rows.stream().map(f).reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 
@@ -350,7 +355,7 @@ class NumacolConventionTest {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             for (Object[] p : new Object[][]{{LocalDate.of(1994, 1, 1), "0.03", "0.06", "R"},
                     {LocalDate.of(1992, 6, 1), "0.00", "0.10", "A"}, {LocalDate.of(1999, 1, 1), "0.00", "0.10", "N"}}) {
-                ps.setDate(1, java.sql.Date.valueOf((LocalDate) p[0]));
+                ps.setDate(1, Date.valueOf((LocalDate) p[0]));
                 ps.setBigDecimal(2, new BigDecimal((String) p[1]));
                 ps.setBigDecimal(3, new BigDecimal((String) p[2]));
                 ps.setString(4, (String) p[3]);
@@ -368,14 +373,14 @@ class NumacolConventionTest {
     void nullAndPatternParameters() throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(
                 "select id from t where not (v > ?) or k like ?")) {
-            ps.setNull(1, java.sql.Types.INTEGER);
+            ps.setNull(1, Types.INTEGER);
             ps.setString(2, "key1_");
             Set<Integer> expected = ids(r -> r[1] != null && ((String) r[1]).matches("key1."));
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rows(rs).stream().map(r -> (Integer) r.getFirst()).toList()).containsExactlyInAnyOrderElementsOf(expected);
             }
             ps.setInt(1, 50);
-            ps.setNull(2, java.sql.Types.VARCHAR);
+            ps.setNull(2, Types.VARCHAR);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rows(rs).stream().map(r -> (Integer) r.getFirst()).toList())
                         .containsExactlyInAnyOrderElementsOf(ids(r -> r[2] != null && (int) r[2] <= 50));
@@ -389,13 +394,13 @@ class NumacolConventionTest {
             // Avatica keeps the cancel flag set until the next execution reads it: no race to win
             s.cancel();
             assertThatThrownBy(() -> s.executeQuery("select count(*) from lineitem where l_quantity > 3"))
-                    .isInstanceOf(SQLException.class).hasRootCauseInstanceOf(java.util.concurrent.CancellationException.class)
+                    .isInstanceOf(SQLException.class).hasRootCauseInstanceOf(CancellationException.class)
                     .rootCause().hasMessageMatching("statement \\d+ was cancelled"); // the scheduler's Statement
         }
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {
+    @ValueSource(strings = {
             "select l_orderkey, row_number() over (order by l_orderkey, l_linenumber) from lineitem where l_orderkey < 3",
             "select id from t where v in (select v from t where id < 5)",
             "select count(*) from (select k from t union all select b from nothing)",
