@@ -13,6 +13,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
@@ -117,7 +118,7 @@ public final class InformationSchema extends AbstractSchema {
 
     /** The connection's schemas, sorted; not Calcite's own {@code metadata}, which numacol does not keep. */
     @SuppressWarnings("deprecation") // as in rows
-    private static TreeSet<String> schemaNames(DataContext root) {
+    private static SortedSet<String> schemaNames(DataContext root) {
         TreeSet<String> names = new TreeSet<>(root.getRootSchema().getSubSchemaNames());
         names.remove("metadata");
         return names;

@@ -50,7 +50,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
 
     @Override
     public Statistic getStatistic() {
-        return Statistics.of(table.rowCount(), List.of());
+        return Statistics.of((double) table.rowCount(), List.of());
     }
 
     @Override

@@ -57,7 +57,7 @@ final class NumacolMeta extends NumacolMetaBase {
 
     /** Avatica's setAutoCommit declares SQLException, Meta's connectionSync cannot: the JDBC exception passes through unchecked. */
     private static final class Unchecked {
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the sneaky throw: E is inferred unchecked
         static <E extends Throwable> E sneaky(Throwable t) throws E {
             throw (E) t;
         }

@@ -57,7 +57,7 @@ final class DataPlacer {
     private final PlacerAlgorithm algorithm;
     private final Deque<ActionRecord> actions = new ArrayDeque<>();
     /** Per part the placer cut from another: into how many pieces that part's original is cut. Guarded by this. */
-    private final Map<TablePart, Integer> pieces = new IdentityHashMap<>();
+    private final IdentityHashMap<TablePart, Integer> pieces = new IdentityHashMap<>();
     private final Thread thread;
     private volatile boolean closed;
     private volatile boolean paused;
@@ -161,7 +161,7 @@ final class DataPlacer {
                     model == null ? Double.MAX_VALUE : model.bytesPerSecond(), u.node(n.id(), period)));
         }
         List<PartUnit> units = new ArrayList<>();
-        Map<Table, List<PlacerAlgorithm.Unit>> cut = new IdentityHashMap<>();
+        IdentityHashMap<Table, List<PlacerAlgorithm.Unit>> cut = new IdentityHashMap<>();
         List<TableSnapshot> snapshots = new ArrayList<>();
         try {
             for (Table table : db.catalog().tables()) {

@@ -106,7 +106,7 @@ public final class Database implements AutoCloseable {
      */
     private Thread startStealingThreshold() {
         if (config.stealThreshold() > 0) {
-            stealAdvisor.setThreshold(config.stealThreshold());
+            stealAdvisor.setThreshold((double) config.stealThreshold());
             return null;
         }
         if (config.stealPolicy() != StealPolicy.ADAPTIVE || topology.nodeCount() < 2) {

@@ -135,7 +135,7 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
 
     /** Whether the DataPlacer runs on {@code topology}: see {@code placer}. */
     public boolean placerOn(Topology topology) {
-        return placer.equals("on") || placer.equals("auto") && !topology.isFake() && topology.nodeCount() > 1;
+        return placer.equals("on") || (placer.equals("auto") && !topology.isFake() && topology.nodeCount() > 1);
     }
 
     private static long longProperty(Properties properties, String name, long fallback) {

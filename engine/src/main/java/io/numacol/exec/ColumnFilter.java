@@ -227,7 +227,7 @@ public sealed interface ColumnFilter {
      */
     private static PartFilter intersectRanges(List<PartFilter> filters) {
         List<PartFilter> out = new ArrayList<>();
-        Map<IndexVector, Integer> rangeAt = new IdentityHashMap<>();
+        IdentityHashMap<IndexVector, Integer> rangeAt = new IdentityHashMap<>();
         for (PartFilter f : filters) {
             if (f instanceof PartFilter.Leaf leaf && leaf.predicate() instanceof VidPredicate.Between b) {
                 Integer at = rangeAt.get(leaf.iv());

@@ -26,7 +26,7 @@ final class ColumnPruning {
      * Aggregates pruned so far: an aggregate puts out all its columns whatever is asked, so one
      * used twice in the plan (a view) stays one node, which the executor then runs once.
      */
-    private final Map<PlanNode, Pruned> aggregates = new IdentityHashMap<>();
+    private final IdentityHashMap<PlanNode, Pruned> aggregates = new IdentityHashMap<>();
 
     private ColumnPruning() {
     }

@@ -113,7 +113,7 @@ final class ConditionKernel {
                 }
                 // NaN equals NaN and is greater than any number, as RowPredicate and the dictionaries order it
                 for (int r = 0; r < n; r++) {
-                    if (a[r] != a[r] || b[r] != b[r]) {
+                    if (Double.isNaN(a[r]) || Double.isNaN(b[r])) {
                         out[r] = op.holds(Double.compare(a[r], b[r])) ? T : F;
                     }
                 }

@@ -225,7 +225,7 @@ final class GroupTable implements ChunkSink {
         int g = groups++;
         if (g == hashes.length) {
             // g more groups: a hash, a LONG key, and each aggregate's state (at most a long and an object) per group
-            reservation.reserve((long) g * (Long.BYTES * (longKeys != null ? 2 : 1) + accs.length * 16L), "a query's aggregation groups");
+            reservation.reserve((long) g * (Long.BYTES * (longKeys != null ? 2L : 1L) + accs.length * 16L), "a query's aggregation groups");
             hashes = Arrays.copyOf(hashes, g * 2);
             if (longKeys != null) {
                 longKeys = Arrays.copyOf(longKeys, g * 2);

@@ -84,7 +84,7 @@ final class JoinHashTable {
         String what = "a hash join's table of " + store.rows() + " rows";
         store.reservation().reserve(capacity * stringKeyCount * Long.BYTES, what); // the references of its string keys
         this.buckets = store.reservation().longs(buckets, what);
-        this.buckets.fill((byte) -1); // EMPTY
+        this.buckets.fill((byte) -1); // every bucket empty: row -1 (row numbers stay below 2^29, so no entry's low half is -1)
         this.rows = store.reservation().longs(capacity * stride, what);
     }
 
@@ -176,8 +176,6 @@ final class JoinHashTable {
      * check that an aligned layout makes on each access the probe's loops run as on a long[].
      */
     private static final ValueLayout.OfLong LONG = JAVA_LONG_UNALIGNED;
-    /** A bucket without rows: row -1 (row numbers stay below 2^29, so no entry's low half is -1). */
-    private static final long EMPTY = -1L;
 
     private boolean isNull(int row, int column) {
         if (column < MASKED_COLUMNS) {

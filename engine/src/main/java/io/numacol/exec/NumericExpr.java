@@ -1,5 +1,6 @@
 package io.numacol.exec;
 
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -129,7 +130,7 @@ public sealed interface NumericExpr {
         return into.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static void collect(NumericExpr e, TreeSet<Integer> into) {
+    private static void collect(NumericExpr e, Set<Integer> into) {
         switch (e) {
             case Column c -> into.add(c.column());
             case Arithmetic a -> {

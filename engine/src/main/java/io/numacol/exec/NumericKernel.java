@@ -1,7 +1,6 @@
 package io.numacol.exec;
 
 import io.numacol.exec.NumericExpr.BeyondLong;
-import io.numacol.exec.NumericExpr.Type;
 import io.numacol.storage.IndexVector;
 
 import java.math.BigInteger;
@@ -18,11 +17,11 @@ import java.util.function.IntPredicate;
 abstract sealed class NumericKernel {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
 
-    final Type type;
+    final NumericExpr.Type type;
     private final int[] columns;
     private final boolean[] nullScratch = new boolean[BLOCK];
 
-    private NumericKernel(Type type, int[] columns) {
+    private NumericKernel(NumericExpr.Type type, int[] columns) {
         this.type = type;
         this.columns = columns;
     }
@@ -40,12 +39,12 @@ abstract sealed class NumericKernel {
         NumericKernel k = switch (e) {
             case NumericExpr.Column c -> new ColumnKernel(c, columns);
             case NumericExpr.LongConstant l -> new Constant(l.type(), l.unscaled(), 0, columns);
-            case NumericExpr.DoubleConstant d -> new Constant(Type.DOUBLE, 0, d.value(), columns);
+            case NumericExpr.DoubleConstant d -> new Constant(NumericExpr.Type.DOUBLE, 0, d.value(), columns);
             case NumericExpr.Arithmetic a -> new ArithmeticKernel(a, compile(a.left(), shared),
                     compile(a.right(), shared), columns);
             case NumericExpr.Negate n -> new Unary(n.type(), Unary.Op.NEGATE, compile(n.operand(), shared), columns);
             case NumericExpr.Rescale r -> new Unary(r.type(), Unary.Op.RESCALE, compile(r.operand(), shared), columns);
-            case NumericExpr.ToDouble d -> new Unary(Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), shared), columns);
+            case NumericExpr.ToDouble d -> new Unary(NumericExpr.Type.DOUBLE, Unary.Op.TO_DOUBLE, compile(d.operand(), shared), columns);
         };
         shared.put(e, k);
         return k;
@@ -90,6 +89,7 @@ abstract sealed class NumericKernel {
     }
 
     /** Checks an exact result against its type's range (INTEGER's is narrower than a long). */
+    @SuppressWarnings("ShortCircuitBoolean") // no branch per value: the loop stays vectorizable
     final void checkRange(ColumnVectors batch, long[] values, Object what) {
         if (type.fullRange()) {
             return;
@@ -144,7 +144,7 @@ abstract sealed class NumericKernel {
         private final long[] longs = new long[BLOCK];
         private final double[] doubles = new double[BLOCK];
 
-        Constant(Type type, long unscaled, double value, int[] columns) {
+        Constant(NumericExpr.Type type, long unscaled, double value, int[] columns) {
             super(type, columns);
             Arrays.fill(longs, unscaled);
             Arrays.fill(doubles, value);
@@ -363,7 +363,7 @@ abstract sealed class NumericKernel {
         private int longsOf = -1;
         private int doublesOf = -1;
 
-        Unary(Type type, Op op, NumericKernel operand, int[] columns) {
+        Unary(NumericExpr.Type type, Op op, NumericKernel operand, int[] columns) {
             super(type, columns);
             this.op = op;
             this.operand = operand;

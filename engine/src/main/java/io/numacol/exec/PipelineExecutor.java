@@ -170,6 +170,7 @@ public final class PipelineExecutor {
         void push(Chunk in, ChunkSink out);
 
         /** The task ends: push what is still held. */
+        @SuppressWarnings("UnusedVariable") // what overriding operators push to
         default void finish(ChunkSink out) {
         }
     }
@@ -180,9 +181,9 @@ public final class PipelineExecutor {
         private final BooleanSupplier cancelled;
         private final MemoryReservation reservation;
         /** How many parents hold each node of the plan: a node held twice (a view used twice) runs once. */
-        private final Map<PlanNode, Integer> uses = new IdentityHashMap<>();
+        private final IdentityHashMap<PlanNode, Integer> uses = new IdentityHashMap<>();
         /** The rows of the shared breakers run so far (stores are read-only). */
-        private final Map<PlanNode, RowStore> breakers = new IdentityHashMap<>();
+        private final IdentityHashMap<PlanNode, RowStore> breakers = new IdentityHashMap<>();
         /** Snapshots pinned for joins run partition by partition, held until the execution ends. */
         private final List<TableSnapshot> pinned = new ArrayList<>();
 
@@ -508,7 +509,8 @@ public final class PipelineExecutor {
             TaskGroup group = statement.newTaskGroup();
             try {
                 for (int p = 0; p < built.length; p++) {
-                    JoinHashTable table = tables[p] = new JoinHashTable(built[p], keys, nullsEqual);
+                    JoinHashTable table = new JoinHashTable(built[p], keys, nullsEqual);
+                    tables[p] = table;
                     for (RowStore.PageRun run : built[p].runs(PAGES_PER_TASK)) {
                         group.submit(context -> {
                             if (!cancelled.getAsBoolean() && !context.isCancelled()) {
@@ -936,7 +938,11 @@ public final class PipelineExecutor {
                     out[i] = d.getString(vid);
                 } else {
                     String s = known[vid];
-                    out[i] = s != null ? s : (known[vid] = d.getString(vid));
+                    if (s == null) {
+                        s = d.getString(vid);
+                        known[vid] = s;
+                    }
+                    out[i] = s;
                 }
             }
             return out;

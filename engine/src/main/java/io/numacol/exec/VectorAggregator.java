@@ -179,6 +179,7 @@ final class VectorAggregator {
     }
 
     /** Adds each group's rows of the batch that are not NULL to {@code into}. */
+    @SuppressWarnings("ShortCircuitBoolean") // no branch per row
     private void countNonNull(int n, Spread spread, boolean[] nulls, long[] into) {
         switch (spread) {
             case SINGLE -> {
@@ -277,7 +278,7 @@ final class VectorAggregator {
     }
 
     /** One aggregate's state, an entry per group. */
-    private abstract sealed class Acc {
+    private abstract static sealed class Acc {
         abstract void grow(int capacity);
 
         abstract void add(int n, Spread spread);

@@ -93,8 +93,8 @@ public sealed interface Placement {
             if (count < 1 || count > Partitioning.MAX_PARTITIONS) {
                 throw new IllegalArgumentException("PP(" + count + "): a table has 1 to " + Partitioning.MAX_PARTITIONS + " partitions");
             }
-            if (kind == Partitioning.Kind.HASH && keys.isEmpty() || kind == Partitioning.Kind.RANGE && keys.size() != 1
-                    || kind == Partitioning.Kind.ROUND_ROBIN && !keys.isEmpty()) {
+            if ((kind == Partitioning.Kind.HASH && keys.isEmpty()) || (kind == Partitioning.Kind.RANGE && keys.size() != 1)
+                    || (kind == Partitioning.Kind.ROUND_ROBIN && !keys.isEmpty())) {
                 throw new IllegalArgumentException("PP(" + count + ") takes BY HASH (column, ...), BY RANGE (column) or ROUND ROBIN");
             }
         }
@@ -116,7 +116,7 @@ public sealed interface Placement {
         /** {@code spec} with its blanks taken out as {@code s}; the column names keep their case. */
         static Partitioned parse(String spec, String s) {
             Matcher m = PP.matcher(s);
-            if (!m.matches() || m.group(2) == null && m.group(4) == null) {
+            if (!m.matches() || (m.group(2) == null && m.group(4) == null)) {
                 throw new IllegalArgumentException("placement '" + spec + "': write PP(n) BY HASH (column, ...), PP(n) BY RANGE (column)"
                         + " or PP(n) ROUND ROBIN");
             }
@@ -155,21 +155,22 @@ public sealed interface Placement {
         if (s.startsWith("PP")) {
             return Partitioned.parse(spec, spec.trim().replaceAll("\\s+", ""));
         }
-        switch (s) {
-            case "RR": return new RoundRobin(0);
-            case "IVP": return new IndexVectorPartitioned();
-            case "INTERLEAVED": return new Interleaved();
-            default:
+        return switch (s) {
+            case "RR" -> new RoundRobin(0);
+            case "IVP" -> new IndexVectorPartitioned();
+            case "INTERLEAVED" -> new Interleaved();
+            default -> {
                 if (s.startsWith("NODE(") && s.endsWith(")")) {
                     String n = s.substring(5, s.length() - 1);
                     try {
-                        return new Node(Integer.parseInt(n));
+                        yield new Node(Integer.parseInt(n));
                     } catch (NumberFormatException e) {
                         throw new IllegalArgumentException("placement '" + spec + "': '" + n + "' is not a node id");
                     }
                 }
                 throw new IllegalArgumentException("unknown placement '" + spec + "': use RR, IVP, INTERLEAVED, NODE(k)"
                         + " or PP(n) BY HASH (column, ...), BY RANGE (column) or ROUND ROBIN");
-        }
+            }
+        };
     }
 }

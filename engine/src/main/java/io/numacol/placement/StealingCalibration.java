@@ -17,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
@@ -210,9 +211,9 @@ public final class StealingCalibration {
     }
 
     /** Keeps the sums from being optimized away. */
-    private static volatile long sink;
+    private static final AtomicLong SINK = new AtomicLong();
 
     private static void sink(long value) {
-        sink += value;
+        SINK.getAndAdd(value);
     }
 }

@@ -37,7 +37,7 @@ public final class Utilization {
     private final LongSupplier clock;
     private final History[] nodes;
     /** Per part of the catalog's tables at the last sample; parts gone are dropped. */
-    private Map<TablePart, History> parts = new IdentityHashMap<>();
+    private IdentityHashMap<TablePart, History> parts = new IdentityHashMap<>();
 
     public Utilization(DataUsage usage, Catalog catalog) {
         this(usage, catalog, System::nanoTime);
@@ -60,7 +60,7 @@ public final class Utilization {
         for (int n = 0; n < nodes.length; n++) {
             nodes[n].add(now, usage.busyNanos(n), usage.bytes(n));
         }
-        Map<TablePart, History> next = new IdentityHashMap<>();
+        IdentityHashMap<TablePart, History> next = new IdentityHashMap<>();
         for (Table table : catalog.tables()) {
             if (table.isDropped()) {
                 continue;

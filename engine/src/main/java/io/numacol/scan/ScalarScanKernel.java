@@ -98,7 +98,7 @@ public final class ScalarScanKernel extends BlockScanKernel {
         @Override
         public void match(int block, int pFrom, int pTo, long[] dst, int dstOffset) {
             // Only the words that hold positions [pFrom, pTo).
-            int wFrom = pFrom * bitcase >>> 5;
+            int wFrom = (pFrom * bitcase) >>> 5;
             int wTo = ((pTo * bitcase - 1) >>> 5) + 1;
             MemorySegment.copy(segment, IndexVector.WORD, block * blockBytes + (long) wFrom * IndexVector.LANES * Integer.BYTES,
                     words, wFrom * IndexVector.LANES, (wTo - wFrom) * IndexVector.LANES);

@@ -81,15 +81,12 @@ public final class BandwidthModel {
     /** {@link #parse(String)} for the property {@code name}, which an error names. */
     public static long parse(String text, String name) {
         String t = text.trim().toLowerCase(Locale.ROOT);
-        long unit = 1;
-        if (!t.isEmpty()) {
-            switch (t.charAt(t.length() - 1)) {
-                case 'k' -> unit = 1_000L;
-                case 'm' -> unit = 1_000_000L;
-                case 'g' -> unit = 1_000_000_000L;
-                default -> unit = 1;
-            }
-        }
+        long unit = t.isEmpty() ? 1 : switch (t.charAt(t.length() - 1)) {
+            case 'k' -> 1_000L;
+            case 'm' -> 1_000_000L;
+            case 'g' -> 1_000_000_000L;
+            default -> 1;
+        };
         String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
         try {
             long value = Math.multiplyExact(Long.parseLong(digits.trim()), unit);

@@ -36,6 +36,7 @@ public final class DataUsage {
      * Records a task of {@code taskClass} that read {@code readBytes} of data on {@code node}
      * (-1: spread over all nodes) in {@code nanos} of run time.
      */
+    @SuppressWarnings("EnumOrdinal") // one array slot per class: no map lookup after every task
     public void record(int node, long readBytes, long nanos, TaskClass taskClass) {
         if (node >= nodes) {
             throw new IllegalArgumentException("node " + node + " is not one of the topology's " + nodes);
@@ -77,6 +78,7 @@ public final class DataUsage {
     }
 
     /** The moving average of the bytes per second of the class's tasks; 0 before the first. */
+    @SuppressWarnings("EnumOrdinal")
     public double throughput(TaskClass taskClass) {
         return Double.longBitsToDouble(classThroughput.get(taskClass.ordinal()));
     }

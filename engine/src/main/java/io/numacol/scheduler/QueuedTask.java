@@ -27,7 +27,7 @@ final class QueuedTask implements Comparable<QueuedTask> {
         this.taskClass = taskClass;
         this.depth = depth;
         this.rank = statement.rank;
-        this.depthKey = Statement.MAX_DEPTH - Math.min(depth, Statement.MAX_DEPTH);
+        this.depthKey = (long) Statement.MAX_DEPTH - Math.min(depth, Statement.MAX_DEPTH);
     }
 
     /** User priority and statement age: the statement's part of the priority. */

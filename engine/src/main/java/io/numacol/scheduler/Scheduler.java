@@ -147,6 +147,8 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
+     * A statement of the given priority, under its own steal policy or the engine's.
+     *
      * @param userPriority {@link Statement#MIN_PRIORITY}..{@link Statement#MAX_PRIORITY}, higher first
      * @param stealPolicy  this statement's policy, or null for the engine's
      */

@@ -20,6 +20,8 @@ import java.util.function.ToLongFunction;
  * first. So the lock is shared by the group's workers only, and a submitter preempted mid-submit
  * (the machine is often oversubscribed with query threads) never holds it.
  */
+// working, blocked and parked change only under the lock; volatile for the readers that take no lock
+@SuppressWarnings("NonAtomicVolatileUpdate")
 final class WorkerGroup {
     /** What became of a task handed to {@link #enqueue}. */
     enum Enqueued {

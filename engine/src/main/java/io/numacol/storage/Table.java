@@ -182,7 +182,11 @@ public final class Table {
         }
     }
 
-    /** @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE */
+    /**
+     * Refuses a table no longer in the catalog.
+     *
+     * @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE
+     */
     public void checkNotDropped() {
         if (dropped) {
             throw new IllegalStateException("table " + name + " was dropped or altered after the statement was planned: run it again");

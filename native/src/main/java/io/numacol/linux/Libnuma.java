@@ -149,18 +149,22 @@ public final class Libnuma {
         try {
             mask = (MemorySegment) NUMA_ALLOCATE_NODEMASK.invokeExact();
             for (int node : nodes) {
-                MemorySegment unused = (MemorySegment) NUMA_BITMASK_SETBIT.invokeExact(mask, node);
+                MemorySegment _ = (MemorySegment) NUMA_BITMASK_SETBIT.invokeExact(mask, node);
             }
             return (MemorySegment) NUMA_ALLOC_INTERLEAVED_SUBSET.invokeExact(bytes, mask);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            if (mask.address() != 0) {
-                try {
-                    NUMA_BITMASK_FREE.invokeExact(mask);
-                } catch (Throwable t) {
-                    throw rethrow(t);
-                }
+            freeMask(mask);
+        }
+    }
+
+    private static void freeMask(MemorySegment mask) {
+        if (mask.address() != 0) {
+            try {
+                NUMA_BITMASK_FREE.invokeExact(mask);
+            } catch (Throwable t) {
+                throw rethrow(t);
             }
         }
     }

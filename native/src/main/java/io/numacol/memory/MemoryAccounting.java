@@ -18,10 +18,13 @@ public final class MemoryAccounting {
         this.bytes = new AtomicLongArray(nodes * COMPONENTS);
     }
 
+    // one flat array by node and component ordinal: no map lookup on every allocation and free
+    @SuppressWarnings("EnumOrdinal")
     void add(int node, Component component, long delta) {
         bytes.addAndGet(node * COMPONENTS + component.ordinal(), delta);
     }
 
+    @SuppressWarnings("EnumOrdinal")
     public long bytes(int node, Component component) {
         return bytes.get(node * COMPONENTS + component.ordinal());
     }

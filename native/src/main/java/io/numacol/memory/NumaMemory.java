@@ -123,7 +123,7 @@ public final class NumaMemory {
             return arena.allocate(0);
         }
         long mapped = (bytes + pageSize - 1) / pageSize * pageSize;
-        long address = map(mapped, placement, nodes);
+        long address = map(mapped, nodes);
         if (address == 0) {
             throw new NumaMemoryException("the kernel refused " + mapped + " bytes " + describe(placement)
                     + " (out of memory there?)");
@@ -132,7 +132,7 @@ public final class NumaMemory {
         try {
             byte[] pageNodes = new byte[Math.toIntExact(mapped / pageSize)];
             for (int i = 0; i < pageNodes.length; i++) {
-                pageNodes[i] = (byte) targetOf(placement, nodes, address + i * pageSize);
+                pageNodes[i] = (byte) targetOf(nodes, address + i * pageSize);
             }
             reserve(pageNodes, component);
             allocation = new Allocation(address, mapped, component, pageNodes);
@@ -209,7 +209,7 @@ public final class NumaMemory {
                 a.account(accounting, pageSize, -1);
                 for (long p = from; p < stop; p += pageSize) {
                     int i = (int) ((p - a.address) / pageSize);
-                    byte to = (byte) targetOf(target, nodes, p);
+                    byte to = (byte) targetOf(nodes, p);
                     limit.move(a.pageNodes[i], to, pageSize);
                     a.pageNodes[i] = to;
                 }
@@ -219,7 +219,7 @@ public final class NumaMemory {
         return failed;
     }
 
-    private long map(long mapped, MemoryPlacement placement, int[] nodes) {
+    private long map(long mapped, int[] nodes) {
         if (!libnuma) {
             return Libc.mmapAnonymous(mapped);
         }
@@ -268,7 +268,7 @@ public final class NumaMemory {
     }
 
     /** Interleaving follows the kernel's rule for anonymous memory: page number modulo the node count. */
-    private int targetOf(MemoryPlacement placement, int[] nodes, long pageAddress) {
+    private int targetOf(int[] nodes, long pageAddress) {
         return nodes.length == 1 ? nodes[0] : nodes[(int) Long.remainderUnsigned(pageAddress / pageSize, nodes.length)];
     }
 
@@ -319,7 +319,7 @@ public final class NumaMemory {
                 for (int i = 0; i < n; i++) {
                     long page = first + (done + i) * pageSize;
                     pages.setAtIndex(ADDRESS, i, MemorySegment.ofAddress(page));
-                    targets.setAtIndex(JAVA_INT, i, topology.node(targetOf(target, nodes, page)).osNode());
+                    targets.setAtIndex(JAVA_INT, i, topology.node(targetOf(nodes, page)).osNode());
                 }
                 int rc = Libnuma.movePages(n, pages, targets, status, Libnuma.MPOL_MF_MOVE);
                 if (rc < 0) {

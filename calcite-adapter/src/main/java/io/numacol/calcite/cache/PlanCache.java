@@ -51,7 +51,7 @@ public final class PlanCache {
      * The caches of the open databases, each dropped when its database closes ({@link #close}): a
      * plan holds its database (through its tables), so a weak map would never let one go.
      */
-    private static final Map<Database, PlanCache> CACHES = new IdentityHashMap<>();
+    private static final IdentityHashMap<Database, PlanCache> CACHES = new IdentityHashMap<>();
     /** What the statements being planned on this thread read and hold. */
     private static final ThreadLocal<Planning> PLANNING = new ThreadLocal<>();
 
@@ -163,7 +163,7 @@ public final class PlanCache {
 
     /** The tables a statement being planned read, with their row counts then, and its plan's estimated bytes. */
     private static final class Planning {
-        final Map<Table, Long> tables = new IdentityHashMap<>();
+        final IdentityHashMap<Table, Long> tables = new IdentityHashMap<>();
         final List<Object> values;
         long bytes;
 

@@ -146,7 +146,7 @@ public record SqlTemplate(String sql, List<Object> values) {
                 case SqlCall call -> {
                     SqlOperator op = call.getOperator();
                     volatileCall |= VOLATILE.contains(op.getName().toUpperCase(Locale.ROOT));
-                    boolean logic = condition && (call.isA(Set.of(SqlKind.AND, SqlKind.OR, SqlKind.NOT)));
+                    boolean logic = condition && call.isA(Set.of(SqlKind.AND, SqlKind.OR, SqlKind.NOT));
                     if (condition && COMPARISONS.contains(call.getKind())) {
                         compared(call);
                     }
@@ -182,10 +182,10 @@ public record SqlTemplate(String sql, List<Object> values) {
 
         private static boolean parameterizable(SqlNode node) {
             return node instanceof SqlNumericLiteral
-                    || node instanceof SqlCharStringLiteral s && s.getValueAs(NlsString.class).getCharsetName() == null
-                            && !s.getValueAs(NlsString.class).getValue().isEmpty() && s.getValueAs(NlsString.class).getValue().chars().allMatch(c -> c < 128)
+                    || (node instanceof SqlCharStringLiteral s && s.getValueAs(NlsString.class).getCharsetName() == null
+                            && !s.getValueAs(NlsString.class).getValue().isEmpty() && s.getValueAs(NlsString.class).getValue().chars().allMatch(c -> c < 128))
                     || node instanceof SqlDateLiteral
-                    || node instanceof SqlUnknownLiteral u && u.tag.equalsIgnoreCase("DATE");
+                    || (node instanceof SqlUnknownLiteral u && u.tag.equalsIgnoreCase("DATE"));
         }
     }
 

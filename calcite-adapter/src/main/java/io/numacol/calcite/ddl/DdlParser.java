@@ -61,8 +61,8 @@ final class DdlParser {
         }
         String first = tokens.get(0).toUpperCase(Locale.ROOT);
         String second = tokens.get(1).toUpperCase(Locale.ROOT);
-        if (first.equals("CREATE") && (second.equals("VIEW") || second.equals("OR") && tokens.size() > 3
-                && tokens.get(2).equalsIgnoreCase("REPLACE") && tokens.get(3).equalsIgnoreCase("VIEW"))) {
+        if (first.equals("CREATE") && (second.equals("VIEW") || (second.equals("OR") && tokens.size() > 3
+                && tokens.get(2).equalsIgnoreCase("REPLACE") && tokens.get(3).equalsIgnoreCase("VIEW")))) {
             return createView(sql);
         }
         if (first.equals("CREATE") && second.equals("TABLE")) {
@@ -97,7 +97,7 @@ final class DdlParser {
         boolean create = first.equals("CREATE");
         boolean unique = create && second.equals("UNIQUE") && tokens.size() > 2
                 && tokens.get(2).equalsIgnoreCase("INDEX");
-        boolean index = (create || first.equals("DROP")) && second.equals("INDEX") || unique;
+        boolean index = ((create || first.equals("DROP")) && second.equals("INDEX")) || unique;
         if (!copy && !dbgen && !index && (!(create || first.equals("DROP")) || !second.equals("TABLE"))) {
             return null;
         }
@@ -317,7 +317,10 @@ final class DdlParser {
             return null;
         }
         accept("DATE");
-        String sign = accept("-") ? "-" : accept("+") ? "" : "";
+        String sign = accept("-") ? "-" : "";
+        if (sign.isEmpty()) {
+            accept("+"); // a plus sign says nothing
+        }
         if (pos >= tokens.size()) {
             throw error("expected a literal value");
         }

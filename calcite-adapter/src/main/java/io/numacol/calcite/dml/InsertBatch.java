@@ -18,7 +18,7 @@ import java.util.Map;
 public final class InsertBatch {
     private static final ScopedValue<InsertBatch> CURRENT = ScopedValue.newInstance();
 
-    private final Map<Table, Appender> appenders = new IdentityHashMap<>();
+    private final IdentityHashMap<Table, Appender> appenders = new IdentityHashMap<>();
 
     /** Runs {@code op} with every numacol INSERT it executes, in this thread, appending to this batch. */
     public <R, X extends Throwable> R run(ScopedValue.CallableOp<R, X> op) throws X {

@@ -911,7 +911,7 @@ public final class CalciteDefects {
                 return c;
             }
 
-            /** The subquery's plan too: its conditions meet RexSimplify once the subquery is a join. */
+            /* The subquery's plan too: its conditions meet RexSimplify once the subquery is a join. */
             @Override
             public RexNode visitSubQuery(RexSubQuery subQuery) {
                 RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);

@@ -142,7 +142,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 return JoinPlanning.program();
             }
 
-            /**
+            /*
              * A plan that numacol runs whole is bound to its {@code NumacolQuery} directly: the code
              * Calcite would generate and compile for it only calls the query (a fifth of an
              * uncached short statement's time went to generating and compiling it).
@@ -179,7 +179,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 };
             }
 
-            /** Calcite's validator, with UPDATE and DELETE reading the whole table ({@link ModifyValidator}). */
+            /* Calcite's validator, with UPDATE and DELETE reading the whole table ({@link ModifyValidator}). */
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> transform) {
                 CalciteConnectionConfig config = context.config();
@@ -193,7 +193,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                 .withIdentifierExpansion(true)));
             }
 
-            /**
+            /*
              * Calcite's converter, except that an INSERT's literals are checked as assignments, and
              * that a query's RelBuilder never merges a projection into the one below ({@link
              * CalciteDefects}, 6: a correlated subquery in the select list is rebuilt on the lower
@@ -210,7 +210,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 
-                    /** An UPDATE whose source has one more column than Calcite's, as {@link ModifyValidator} made it. */
+                    /* An UPDATE whose source has one more column than Calcite's, as {@link ModifyValidator} made it. */
                     @Override
                     protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
                         if (!(query instanceof SqlUpdate update)) {
@@ -256,20 +256,20 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         }
                     }
 
-                    /** Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
+                    /* Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
                     @Override
                     public RelNode decorrelate(SqlNode query, RelNode rootRel) {
                         return CalciteDefects.unlessItFails(rootRel, () -> super.decorrelate(query, rootRel));
                     }
 
-                    /** Calcite's trimmer without its double remapping of a projection's variables ({@link CalciteDefects}, 14). */
+                    /* Calcite's trimmer without its double remapping of a projection's variables ({@link CalciteDefects}, 14). */
                     @Override
                     protected RelFieldTrimmer newFieldTrimmer() {
                         return new CalciteDefects.Trimmer(validator, unmerged.getRelBuilderFactory().create(cluster, null)
                                 .transform(unmerged.getRelBuilderConfigTransform()));
                     }
 
-                    /** Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
+                    /* Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
                     @Override
                     public RelNode trimUnusedFields(boolean ordered, RelNode rootRel) {
                         return CalciteDefects.unlessItFails(rootRel, () -> super.trimUnusedFields(ordered, rootRel));

@@ -278,7 +278,6 @@ public final class NumacolQuery {
     /** Walks the engine's batches, asking for the next wave only when the consumer reaches it. */
     private final class Batches implements Enumerator<Object[]> {
         private final QueryPlan plan;
-        private final DataContext root;
         private final QueryCancel stop;
         private QueryExecutor.RowStream stream;
         private List<Object[]> batch = List.of();
@@ -287,7 +286,6 @@ public final class NumacolQuery {
 
         Batches(QueryPlan plan, DataContext root) {
             this.plan = plan;
-            this.root = root;
             this.stop = QueryCancel.of(root);
         }
 

@@ -40,6 +40,7 @@ final class Predicates {
     }
 
     /** A comparison with NULL: unknown, so false, and NOT keeps it false. */
+    @SuppressWarnings("UnnecessaryLambda") // a sentinel, recognized by identity where filters combine
     private static final Predicate<Object> UNKNOWN = v -> false;
 
     private static ColumnFilter unknown(int column) {
@@ -299,7 +300,7 @@ final class Predicates {
                 BigDecimal rounded = exact.setScale(0, mode);
                 // beyond a long no stored value is reached: clamp, the bound then covers all or none
                 BigDecimal clamped = rounded.max(BigDecimal.valueOf(Long.MIN_VALUE)).min(BigDecimal.valueOf(Long.MAX_VALUE));
-                yield new Stored(clamped.longValue(), rounded.compareTo(exact) == 0 && clamped.equals(rounded));
+                yield new Stored(clamped.longValue(), rounded.compareTo(exact) == 0 && clamped.compareTo(rounded) == 0);
             }
             case DOUBLE -> new Stored(((Number) numeric(value)).doubleValue(), true);
             case CHAR -> new Stored(string(value).replaceFirst(" +$", ""), true);

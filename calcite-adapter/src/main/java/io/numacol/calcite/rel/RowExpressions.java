@@ -25,6 +25,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -283,8 +284,7 @@ final class RowExpressions {
             return true;
         }
         return SqlTypeUtil.isExactNumeric(from) && SqlTypeUtil.isExactNumeric(to)
-                && (t == SqlTypeName.DECIMAL ? from.getScale() <= to.getScale() && (from.getSqlTypeName() == SqlTypeName.DECIMAL
-                || t == SqlTypeName.DECIMAL) : from.getSqlTypeName() != SqlTypeName.DECIMAL);
+                && (t == SqlTypeName.DECIMAL ? from.getScale() <= to.getScale() : from.getSqlTypeName() != SqlTypeName.DECIMAL);
     }
 
     /**
@@ -477,7 +477,7 @@ final class RowExpressions {
         };
     }
 
-    private static void collectColumns(RexNode e, TreeSet<Integer> into) {
+    private static void collectColumns(RexNode e, Set<Integer> into) {
         if (e instanceof RexInputRef ref) {
             into.add(ref.getIndex());
         } else if (e instanceof RexCall c) {
