@@ -20,7 +20,7 @@ import java.util.function.ToLongFunction;
  * first. So the lock is shared by the group's workers only, and a submitter preempted mid-submit
  * (the machine is often oversubscribed with query threads) never holds it.
  */
-// working, blocked and parked change only under the lock; volatile for the readers that take no lock
+// working and blocked change only under the lock; volatile for the readers that take no lock
 @SuppressWarnings("NonAtomicVolatileUpdate")
 final class WorkerGroup {
     /** What became of a task handed to {@link #enqueue}. */
@@ -56,9 +56,8 @@ final class WorkerGroup {
     private final Inbox inbox = new Inbox();
     private volatile int working;
     private volatile int blocked;
-    private volatile int parked;
     private volatile Worker[] workers = new Worker[0];
-    private Worker parkedTop;
+    private final ParkingLot parking = new ParkingLot();
 
     WorkerGroup(Scheduler scheduler, int node, int indexInNode, int hardwareThreads, BitSet cpus, int maxWorkers) {
         this.scheduler = scheduler;
@@ -118,7 +117,7 @@ final class WorkerGroup {
         lock.lock();
         try {
             if (working - blocked < hardwareThreads && !scheduler.isClosed()) {
-                if (parkedTop != null) {
+                if (!parking.isEmpty()) {
                     wake = popParkedLocked();
                 } else if (workers.length < maxWorkers) {
                     // Every worker is waiting or blocked: replace one now rather than at the next watchdog round.
@@ -263,14 +262,14 @@ final class WorkerGroup {
         Worker wake = null;
         lock.lock();
         try {
-            boolean canReplace = parkedTop != null || workers.length < maxWorkers;
+            boolean canReplace = !parking.isEmpty() || workers.length < maxWorkers;
             if (mayHelp && !canReplace && !scheduler.isClosed()) {
                 return false;
             }
             leaveWorkingLocked(w, Worker.State.INACTIVE);
             drainInboxLocked();
             if ((!stealable.isEmpty() || !hard.isEmpty()) && working - blocked < hardwareThreads && !scheduler.isClosed()) {
-                if (parkedTop != null) {
+                if (!parking.isEmpty()) {
                     wake = popParkedLocked();
                 } else if (workers.length < maxWorkers) {
                     createLocked(inheritedBinding(), false);
@@ -333,17 +332,12 @@ final class WorkerGroup {
     private void pushParkedLocked(Worker w) {
         w.wakePermit = false;
         w.state = Worker.State.PARKED;
-        w.nextParked = parkedTop;
-        parkedTop = w;
-        parked++;
+        parking.push(w);
     }
 
     /** The most recently parked worker (warmest cache), now counted as working. */
     private Worker popParkedLocked() {
-        Worker w = parkedTop;
-        parkedTop = w.nextParked;
-        w.nextParked = null;
-        parked--;
+        Worker w = parking.pop();
         working++;
         w.state = Worker.State.WORKING;
         w.wakePermit = true;
@@ -370,7 +364,7 @@ final class WorkerGroup {
             drainInboxLocked();
             int queued = stealable.size() + hard.size();
             int missing = Math.min(queued, hardwareThreads - (working - blocked));
-            for (; missing > 0 && parkedTop != null; missing--) {
+            for (; missing > 0 && !parking.isEmpty(); missing--) {
                 wake.add(popParkedLocked());
             }
             for (; missing > 0 && workers.length < maxWorkers; missing--) {
@@ -391,13 +385,13 @@ final class WorkerGroup {
 
     /** Wakes one parked worker if the group is below its hardware threads (so that it steals). */
     boolean wakeIdle() {
-        if (parked == 0) {
+        if (parking.size() == 0) {
             return false;
         }
         Worker wake = null;
         lock.lock();
         try {
-            if (parkedTop != null && working - blocked < hardwareThreads && !scheduler.isClosed()) {
+            if (!parking.isEmpty() && working - blocked < hardwareThreads && !scheduler.isClosed()) {
                 wake = popParkedLocked();
             }
         } finally {
@@ -430,7 +424,7 @@ final class WorkerGroup {
         List<Worker> wake = new ArrayList<>();
         lock.lock();
         try {
-            while (parkedTop != null) {
+            while (!parking.isEmpty()) {
                 wake.add(popParkedLocked());
             }
         } finally {
@@ -494,7 +488,7 @@ final class WorkerGroup {
     }
 
     int parked() {
-        return parked;
+        return parking.size();
     }
 
     long sum(ToLongFunction<Worker> counter) {
@@ -508,6 +502,6 @@ final class WorkerGroup {
     @Override
     public String toString() {
         return "group n" + node + "-g" + indexInNode + " (" + hardwareThreads + " hardware threads, "
-                + workers.length + " workers, " + (working - blocked) + " active, " + parked + " parked)";
+                + workers.length + " workers, " + (working - blocked) + " active, " + parking.size() + " parked)";
     }
 }
