@@ -74,7 +74,8 @@ class ConditionKernelTest {
     }
 
     private static RowPredicate compare(SplittableRandom random) {
-        RowPredicate.Op op = RowPredicate.Op.values()[random.nextInt(RowPredicate.Op.values().length)];
+        List<RowPredicate.Op> ops = List.of(RowPredicate.Op.values());
+        RowPredicate.Op op = ops.get(random.nextInt(ops.size()));
         int pair = random.nextInt(3) * 2; // LONG, DOUBLE or STRING columns
         RowPredicate.Operand left = new RowPredicate.ColumnOperand(pair);
         RowPredicate.Operand right = switch (random.nextInt(3)) {

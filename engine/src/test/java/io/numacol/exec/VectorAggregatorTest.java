@@ -8,7 +8,6 @@ import io.numacol.exec.NumericExpr.Arithmetic;
 import io.numacol.exec.NumericExpr.Column;
 import io.numacol.exec.NumericExpr.LongConstant;
 import io.numacol.exec.NumericExpr.Op;
-import io.numacol.exec.NumericExpr.Type;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
@@ -78,10 +77,10 @@ class VectorAggregatorTest {
         db.close();
     }
 
-    private static final Type PRICE_T = Type.decimal(12, 2);
-    private static final Type DISC_T = Type.decimal(4, 2);
-    private static final Type ONE_MINUS_T = Type.decimal(5, 2);
-    private static final Type NET_T = Type.decimal(17, 4);
+    private static final NumericExpr.Type PRICE_T = NumericExpr.Type.decimal(12, 2);
+    private static final NumericExpr.Type DISC_T = NumericExpr.Type.decimal(4, 2);
+    private static final NumericExpr.Type ONE_MINUS_T = NumericExpr.Type.decimal(5, 2);
+    private static final NumericExpr.Type NET_T = NumericExpr.Type.decimal(17, 4);
 
     /** price * (1 - disc), Q1's shape: exact, NULL where disc is. */
     private static Projection net() {
@@ -94,15 +93,15 @@ class VectorAggregatorTest {
     /** d * 2.5 + g as doubles, NULL where either is. */
     private static Projection scaledDouble() {
         NumericExpr e = new Arithmetic(Op.ADD,
-                new Arithmetic(Op.MULTIPLY, new Column(D, Type.DOUBLE), new NumericExpr.DoubleConstant(2.5), Type.DOUBLE),
-                new NumericExpr.ToDouble(new Column(G, Type.INTEGER)), Type.DOUBLE);
+                new Arithmetic(Op.MULTIPLY, new Column(D, NumericExpr.Type.DOUBLE), new NumericExpr.DoubleConstant(2.5), NumericExpr.Type.DOUBLE),
+                new NumericExpr.ToDouble(new Column(G, NumericExpr.Type.INTEGER)), NumericExpr.Type.DOUBLE);
         return new Projection.Computed(new int[]{D, G}, row -> row[D] == null || row[G] == null ? null
                 : (Double) row[D] * 2.5 + (Integer) row[G], e, "d*2.5+g");
     }
 
     /** wide - k as BIGINT. */
     private static Projection difference() {
-        NumericExpr e = new Arithmetic(Op.SUBTRACT, new Column(WIDE, Type.BIGINT), new Column(K, Type.BIGINT), Type.BIGINT);
+        NumericExpr e = new Arithmetic(Op.SUBTRACT, new Column(WIDE, NumericExpr.Type.BIGINT), new Column(K, NumericExpr.Type.BIGINT), NumericExpr.Type.BIGINT);
         return new Projection.Computed(new int[]{WIDE, K}, row -> (Long) row[WIDE] - (Long) row[K], e, "wide-k");
     }
 
@@ -240,7 +239,7 @@ class VectorAggregatorTest {
         }
         Projection difference = new Projection.Computed(new int[]{0, 1},
                 row -> row[0] == null ? null : (Integer) row[0] - (Integer) row[1],
-                new Arithmetic(Op.SUBTRACT, new Column(0, Type.INTEGER), new Column(1, Type.INTEGER), Type.INTEGER), "a-b");
+                new Arithmetic(Op.SUBTRACT, new Column(0, NumericExpr.Type.INTEGER), new Column(1, NumericExpr.Type.INTEGER), NumericExpr.Type.INTEGER), "a-b");
         QueryPlan plan = new QueryPlan(t, null, List.of(difference),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, 0, false))), null);
         List<Object[]> out = new QueryExecutor(db.scheduler(), true).execute(plan, () -> false);
@@ -285,8 +284,8 @@ class VectorAggregatorTest {
     @Test
     void aDecimalThatLeavesALongIsComputedAgainExactly() {
         // amount * amount: each product is about 10^36, far past a long; DECIMAL(36, 4) in SQL
-        Type square = Type.decimal(36, 4);
-        Type amount = Type.decimal(18, 2);
+        NumericExpr.Type square = NumericExpr.Type.decimal(36, 4);
+        NumericExpr.Type amount = NumericExpr.Type.decimal(18, 2);
         Projection p = new Projection.Computed(new int[]{AMOUNT},
                 row -> ((BigDecimal) row[AMOUNT]).multiply((BigDecimal) row[AMOUNT]),
                 new Arithmetic(Op.MULTIPLY, new Column(AMOUNT, amount), new Column(AMOUNT, amount), square), "amount^2");
@@ -300,7 +299,7 @@ class VectorAggregatorTest {
     void integerOverflowIsAnErrorNotAWrappedValue() {
         Projection p = new Projection.Computed(new int[]{WIDE}, row -> {
             throw new AssertionError("the vectorized path must not fall back");
-        }, new Arithmetic(Op.MULTIPLY, new Column(WIDE, Type.BIGINT), new LongConstant(1L << 40, Type.BIGINT), Type.BIGINT), "wide*2^40");
+        }, new Arithmetic(Op.MULTIPLY, new Column(WIDE, NumericExpr.Type.BIGINT), new LongConstant(1L << 40, NumericExpr.Type.BIGINT), NumericExpr.Type.BIGINT), "wide*2^40");
         QueryPlan plan = new QueryPlan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false))), null);
         assertThatThrownBy(() -> new QueryExecutor(db.scheduler()).execute(plan, () -> false))
                 .isInstanceOf(StatementFailedException.class)

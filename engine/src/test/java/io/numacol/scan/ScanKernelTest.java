@@ -195,7 +195,7 @@ class ScanKernelTest {
             int[] values = random.ints(IndexVector.BLOCK_ROWS).toArray();
             long[] selection = new long[IndexVector.BLOCK_ROWS / Long.SIZE];
             for (int i = 0; i < IndexVector.BLOCK_ROWS; i++) { // bits past rows too: compact must ignore them
-                if (random.nextDouble() < keep || i >= rows && random.nextBoolean()) {
+                if (random.nextDouble() < keep || (i >= rows && random.nextBoolean())) {
                     selection[i >>> 6] |= 1L << i;
                 }
             }

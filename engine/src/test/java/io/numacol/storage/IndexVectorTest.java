@@ -27,7 +27,7 @@ class IndexVectorTest {
         int[] vids = TestVids.random(random, length, bitcase);
         try (NodeArena arena = memory.newArena()) {
             IndexVector iv = IndexVector.pack(vids, length, bitcase, arena, MemoryPlacement.onNode(1));
-            long blocks = (length + 1023) / 1024;
+            long blocks = (length + 1023L) / 1024;
             assertThat(iv.segment().byteSize()).isEqualTo(blocks * 128 * bitcase).isEqualTo(IndexVector.byteSize(length, bitcase));
             assertThat(iv.length()).isEqualTo(length);
             assertThat(iv.bitcase()).isEqualTo(bitcase);

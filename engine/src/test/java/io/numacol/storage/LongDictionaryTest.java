@@ -23,7 +23,7 @@ class LongDictionaryTest extends OffHeapTest {
     void lookupsAgreeWithBinarySearchOnTheHeap(long seed) {
         Random random = new Random(seed);
         int n = random.nextInt(1, 3_000);
-        long spread = random.nextBoolean() ? 10 * n : Long.MAX_VALUE; // dense (gaps of a few) or all over the range
+        long spread = random.nextBoolean() ? 10L * n : Long.MAX_VALUE; // dense (gaps of a few) or all over the range
         long[] raw = random.longs(n, -spread, spread).toArray();
         if (random.nextBoolean()) {
             raw[0] = Long.MIN_VALUE;

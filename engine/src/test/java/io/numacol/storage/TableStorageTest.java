@@ -66,7 +66,7 @@ class TableStorageTest {
                 for (int c = 0; c < SCHEMA.size(); c++) {
                     Object want = expected.get(i)[c];
                     Object got = p.column(c).value(i);
-                    if (want instanceof Long l && got instanceof Integer n) {
+                    if (want instanceof Long l && got instanceof Integer) {
                         want = l.intValue();
                     }
                     assertThat(got).as("row %d column %s", i, SCHEMA.column(c).name()).isEqualTo(want);

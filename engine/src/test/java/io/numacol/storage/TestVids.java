@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 /** Seeded vid columns for tests: a third small vids, a third extremes (0 and the bitcase's max), a third uniform. */
 public final class TestVids {
     /** Empty, single, one short of a block, a block, just past one, several. */
+    @SuppressWarnings("MutablePublicArray") // read by parameterized tests' sources
     public static final int[] LENGTHS = {0, 1, 31, 1023, 1024, 1025, 3001};
 
     private TestVids() {

@@ -2,7 +2,6 @@ package io.numacol.differential;
 
 import io.numacol.differential.RandomSchema.Column;
 import io.numacol.differential.RandomSchema.Table;
-import io.numacol.differential.RandomSchema.Type;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -50,12 +49,12 @@ final class QueryGenerator {
     }
 
     /** A column of a table in scope, as an expression names it. */
-    record Ref(String sql, Type type) {
+    record Ref(String sql, RandomSchema.Type type) {
     }
 
     /** The columns a query's expressions may name: its own, then (for a subquery) the outer query's. */
     record Scope(List<Ref> refs, Scope outer) {
-        List<Ref> of(Type type, boolean withOuter) {
+        List<Ref> of(RandomSchema.Type type, boolean withOuter) {
             List<Ref> out = new ArrayList<>();
             for (Ref r : refs) {
                 if (r.type() == type) {
@@ -70,7 +69,7 @@ final class QueryGenerator {
     }
 
     /** A generated query: its text, the types of its columns and a bound of its rows. */
-    record Query(Sql sql, List<Type> types, long rows) {
+    record Query(Sql sql, List<RandomSchema.Type> types, long rows) {
     }
 
     Sql query() {
@@ -86,7 +85,7 @@ final class QueryGenerator {
     }
 
     /** ORDER BY some or all columns; a LIMIT only with every column in the ORDER BY (ties would let either engine pick other rows). */
-    private Sql orderBy(List<Type> types) {
+    private Sql orderBy(List<RandomSchema.Type> types) {
         if (random.nextInt(3) != 0) {
             return Sql.EMPTY;
         }
@@ -115,7 +114,7 @@ final class QueryGenerator {
      * allows the inexact values (averages, quotients) that only the outermost select list may show,
      * {@code branch} says it is a set operation's branch.
      */
-    private Query select(int depth, List<Type> shape, boolean top, boolean noAverages, boolean branch) {
+    private Query select(int depth, List<RandomSchema.Type> shape, boolean top, boolean noAverages, boolean branch) {
         boolean inexact = top && !noAverages;
         // Set operations type each column as both branches' least restrictive type; for DECIMALs
         // whose digits together pass the maximum precision (19 in Calcite, 38 in DuckDB) each engine
@@ -125,7 +124,7 @@ final class QueryGenerator {
         Sql where = random.nextInt(3) == 0 ? Sql.EMPTY
                 : Sql.text(" WHERE ", cond(scope, depth, true)).or(Sql.EMPTY);
         int width = shape != null ? shape.size() : random.nextInt(1, 5);
-        List<Type> types = new ArrayList<>();
+        List<RandomSchema.Type> types = new ArrayList<>();
         for (int i = 0; i < width; i++) {
             types.add(shape != null ? shape.get(i) : anyType(scope));
         }
@@ -145,7 +144,7 @@ final class QueryGenerator {
                 keys.add(new Key(key, ref.type()));
             }
             for (int i = 0; i < width; i++) {
-                items.add(Sql.text(common(aggregated(types.get(i), scope, keys, depth, inexact && random.nextInt(4) == 0), branch && types.get(i) == Type.DEC), " AS c" + i));
+                items.add(Sql.text(common(aggregated(types.get(i), scope, keys, depth, inexact && random.nextInt(4) == 0), branch && types.get(i) == RandomSchema.Type.DEC), " AS c" + i));
             }
             List<Sql> keySql = new ArrayList<>();
             for (Key key : keys) {
@@ -161,10 +160,10 @@ final class QueryGenerator {
             }
             for (int i = 0; i < width; i++) {
                 Sql value = random.nextInt(12) == 0 && depth > 0 ? scalarSubquery(types.get(i), scope, depth - 1)
-                        : inexact && types.get(i) == Type.DEC && random.nextInt(6) == 0
-                        ? Sql.of("DEC", "(", expr(Type.DEC, scope, 1), " / ", new String[]{"3", "7", "2.5", "-4"}[random.nextInt(4)], ")")
+                        : inexact && types.get(i) == RandomSchema.Type.DEC && random.nextInt(6) == 0
+                        ? Sql.of("DEC", "(", expr(RandomSchema.Type.DEC, scope, 1), " / ", new String[]{"3", "7", "2.5", "-4"}[random.nextInt(4)], ")")
                         : expr(types.get(i), scope, 2);
-                items.add(Sql.text(common(value, branch && types.get(i) == Type.DEC), " AS c" + i));
+                items.add(Sql.text(common(value, branch && types.get(i) == RandomSchema.Type.DEC), " AS c" + i));
             }
             tail = Sql.EMPTY;
         }
@@ -176,7 +175,7 @@ final class QueryGenerator {
         return decimal ? Sql.of("DEC", "CAST(", value, " AS DECIMAL(18,4))") : value;
     }
 
-    private record Key(Sql sql, Type type) {
+    private record Key(Sql sql, RandomSchema.Type type) {
     }
 
     /** A FROM clause, its columns and a bound of its rows. */
@@ -236,8 +235,8 @@ final class QueryGenerator {
         return Sql.text("TRUE");
     }
 
-    private static boolean comparable(Type a, Type b) {
-        return a == b || a.numeric() && b.numeric();
+    private static boolean comparable(RandomSchema.Type a, RandomSchema.Type b) {
+        return a == b || (a.numeric() && b.numeric());
     }
 
     private From fromItem(int depth) {
@@ -259,15 +258,16 @@ final class QueryGenerator {
     }
 
     /** A type the scope has a column of, mostly. */
-    private Type anyType(Scope scope) {
+    private RandomSchema.Type anyType(Scope scope) {
         if (random.nextInt(5) != 0) {
             Ref r = scope.refs().get(random.nextInt(scope.refs().size()));
             return r.type();
         }
-        return Type.values()[random.nextInt(Type.values().length)];
+        List<RandomSchema.Type> types = List.of(RandomSchema.Type.values());
+        return types.get(random.nextInt(types.size()));
     }
 
-    private Sql column(Type type, Scope scope) {
+    private Sql column(RandomSchema.Type type, Scope scope) {
         List<Ref> refs = scope.of(type, random.nextInt(3) == 0);
         if (refs.isEmpty()) {
             return literal(type);
@@ -275,7 +275,7 @@ final class QueryGenerator {
         return Sql.of(type.name(), refs.get(random.nextInt(refs.size())).sql()).or(literal(type));
     }
 
-    Sql literal(Type type) {
+    Sql literal(RandomSchema.Type type) {
         if (random.nextInt(25) == 0) {
             return Sql.of(type.name(), "CAST(NULL AS " + sqlType(type) + ")");
         }
@@ -289,7 +289,7 @@ final class QueryGenerator {
         });
     }
 
-    private static String sqlType(Type type) {
+    private static String sqlType(RandomSchema.Type type) {
         return switch (type) {
             case INT -> "INTEGER";
             case DEC -> "DECIMAL(12,2)";
@@ -301,7 +301,7 @@ final class QueryGenerator {
     }
 
     /** An expression of {@code type} over the scope's columns. */
-    Sql expr(Type type, Scope scope, int depth) {
+    Sql expr(RandomSchema.Type type, Scope scope, int depth) {
         if (depth <= 0 || random.nextInt(10) < 4) {
             return random.nextInt(5) == 0 ? literal(type) : column(type, scope);
         }
@@ -314,25 +314,25 @@ final class QueryGenerator {
         if (pick == 1) {
             return Sql.of(t, "COALESCE(", expr(type, scope, d), ", ", expr(type, scope, d), ")");
         }
-        if (pick == 2 && type != Type.BOOL) {
+        if (pick == 2 && type != RandomSchema.Type.BOOL) {
             return Sql.of(t, "NULLIF(", expr(type, scope, d), ", ", literal(type), ")");
         }
         return switch (type) {
             case INT -> {
                 int form = random.nextInt(8);
                 yield switch (form) {
-                    case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(Type.DATE, scope, d), ")");
-                    case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(Type.STR, scope, d), ")");
+                    case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.DATE, scope, d), ")");
+                    case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(RandomSchema.Type.STR, scope, d), ")");
                     case 5 -> arithmetic(ABS, type, scope, d);
                     case 6 -> Sql.of(t, "(- ", expr(type, scope, d), ")");
-                    case 7 -> Sql.of(t, "CAST(", expr(Type.DEC, scope, d), " AS INTEGER)"); // rounds half away from zero
+                    case 7 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.DEC, scope, d), " AS INTEGER)"); // rounds half away from zero
                     default -> arithmetic(form, type, scope, d);
                 };
             }
             case DEC -> {
                 int form = random.nextInt(7);
                 yield switch (form) {
-                    case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DECIMAL(12,2))");
+                    case 3 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.INT, scope, d), " AS DECIMAL(12,2))");
                     case 6 -> Sql.of(t, "CAST(", expr(type, scope, d), " AS DECIMAL(16,1))"); // fewer fraction digits: rounds
                     case 4 -> Sql.of(t, "ROUND(", expr(type, scope, d), ", 1)");
                     case 5 -> arithmetic(ABS, type, scope, d);
@@ -342,7 +342,7 @@ final class QueryGenerator {
             case DBL -> {
                 int form = random.nextInt(5);
                 yield switch (form) {
-                    case 3 -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS DOUBLE)");
+                    case 3 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.INT, scope, d), " AS DOUBLE)");
                     case 4 -> arithmetic(ABS, type, scope, d);
                     default -> arithmetic(form, type, scope, d);
                 };
@@ -355,7 +355,7 @@ final class QueryGenerator {
                 case 2 -> Sql.of(t, "SUBSTRING(", expr(type, scope, d), " FROM " + random.nextInt(1, 4) + " FOR " + random.nextInt(0, 4) + ")");
                 case 3 -> Sql.of(t, "(", expr(type, scope, d), " || ", expr(type, scope, d), ")");
                 case 4 -> Sql.of(t, "TRIM(", expr(type, scope, d), ")");
-                default -> Sql.of(t, "CAST(", expr(Type.INT, scope, d), " AS VARCHAR)");
+                default -> Sql.of(t, "CAST(", expr(RandomSchema.Type.INT, scope, d), " AS VARCHAR)");
             };
             case BOOL -> Sql.of(t, "(", cond(scope, d, false), ")");
         };
@@ -364,7 +364,7 @@ final class QueryGenerator {
     private static final int ABS = 3;
 
     /** What every numeric type has: 0 a sum, 1 a difference, 2 a product with a small integer, {@link #ABS}. */
-    private Sql arithmetic(int pick, Type type, Scope scope, int d) {
+    private Sql arithmetic(int pick, RandomSchema.Type type, Scope scope, int d) {
         String t = type.name();
         return switch (pick) {
             case 0 -> Sql.of(t, "(", expr(type, scope, d), " + ", expr(type, scope, d), ")");
@@ -377,32 +377,32 @@ final class QueryGenerator {
     /** A condition over the scope; subqueries only where SQL takes them (WHERE, HAVING). */
     Sql cond(Scope scope, int depth, boolean subqueries) {
         int pick = random.nextInt(subqueries && depth > 0 ? 14 : 12);
-        Type type = anyType(scope);
+        RandomSchema.Type type = anyType(scope);
         Sql c = switch (pick) {
             case 0, 1, 2 -> {
-                String op = type == Type.BOOL ? (random.nextBoolean() ? "=" : "<>") : COMPARISONS[random.nextInt(COMPARISONS.length)];
+                String op = type == RandomSchema.Type.BOOL ? (random.nextBoolean() ? "=" : "<>") : COMPARISONS[random.nextInt(COMPARISONS.length)];
                 Sql right = random.nextInt(3) == 0 ? expr(type, scope, 1) : literal(type);
                 yield Sql.of("BOOL", expr(type, scope, Math.min(depth, 1)), " " + op + " ", right);
             }
             case 3 -> Sql.of("BOOL", expr(type, scope, Math.min(depth, 1)), random.nextBoolean() ? " IS NULL" : " IS NOT NULL");
-            case 4 -> type == Type.BOOL ? column(type, scope)
+            case 4 -> type == RandomSchema.Type.BOOL ? column(type, scope)
                     : Sql.of("BOOL", expr(type, scope, Math.min(depth, 1)), random.nextBoolean() ? " BETWEEN " : " NOT BETWEEN ",
                     literal(type), " AND ", literal(type));
             case 5 -> {
                 List<Sql> values = new ArrayList<>();
                 int n = random.nextInt(1, 5);
                 for (int i = 0; i < n; i++) {
-                    values.add(literal(type == Type.BOOL ? Type.INT : type));
+                    values.add(literal(type == RandomSchema.Type.BOOL ? RandomSchema.Type.INT : type));
                 }
-                Type t = type == Type.BOOL ? Type.INT : type;
+                RandomSchema.Type t = type == RandomSchema.Type.BOOL ? RandomSchema.Type.INT : type;
                 yield Sql.of("BOOL", expr(t, scope, Math.min(depth, 1)), random.nextBoolean() ? " IN (" : " NOT IN (", Sql.list(", ", values), ")");
             }
-            case 6 -> Sql.of("BOOL", expr(Type.STR, scope, Math.min(depth, 1)), random.nextBoolean() ? " LIKE '" : " NOT LIKE '",
+            case 6 -> Sql.of("BOOL", expr(RandomSchema.Type.STR, scope, Math.min(depth, 1)), random.nextBoolean() ? " LIKE '" : " NOT LIKE '",
                     PATTERNS[random.nextInt(PATTERNS.length)] + "'");
-            case 7 -> depth > 0 ? Sql.of("BOOL", "(NOT ", cond(scope, depth - 1, subqueries), ")") : column(Type.BOOL, scope);
+            case 7 -> depth > 0 ? Sql.of("BOOL", "(NOT ", cond(scope, depth - 1, subqueries), ")") : column(RandomSchema.Type.BOOL, scope);
             case 8, 9 -> depth > 0 ? Sql.of("BOOL", "(", cond(scope, depth - 1, subqueries), random.nextBoolean() ? " AND " : " OR ",
-                    cond(scope, depth - 1, subqueries), ")") : column(Type.BOOL, scope);
-            case 10 -> Sql.of("BOOL", column(Type.BOOL, scope), " IS " + (random.nextBoolean() ? "NOT " : "")
+                    cond(scope, depth - 1, subqueries), ")") : column(RandomSchema.Type.BOOL, scope);
+            case 10 -> Sql.of("BOOL", column(RandomSchema.Type.BOOL, scope), " IS " + (random.nextBoolean() ? "NOT " : "")
                     + (random.nextBoolean() ? "TRUE" : "FALSE"));
             case 11 -> Sql.of("BOOL", expr(type, scope, Math.min(depth, 1)), random.nextBoolean() ? " IS DISTINCT FROM " : " IS NOT DISTINCT FROM ",
                     random.nextBoolean() ? literal(type) : expr(type, scope, 1));
@@ -427,7 +427,7 @@ final class QueryGenerator {
             case 2, 3 -> Sql.of("BOOL", expr(value.type(), scope, 1), random.nextBoolean() ? " IN (" : " NOT IN (",
                     "SELECT " + value.sql() + " FROM " + table.name() + " AS " + alias, where, ")");
             default -> {
-                Type t = value.type() == Type.BOOL ? Type.INT : value.type();
+                RandomSchema.Type t = value.type() == RandomSchema.Type.BOOL ? RandomSchema.Type.INT : value.type();
                 String op = COMPARISONS[random.nextInt(COMPARISONS.length)];
                 yield Sql.of("BOOL", expr(t, scope, 1), " " + op + " ", scalarSubquery(t, scope, depth));
             }
@@ -446,7 +446,7 @@ final class QueryGenerator {
     }
 
     /** An aggregate of a table, correlated or not: one row always, so a scalar subquery. */
-    private Sql scalarSubquery(Type type, Scope scope, int depth) {
+    private Sql scalarSubquery(RandomSchema.Type type, Scope scope, int depth) {
         Table table = schema.tables.get(random.nextInt(schema.tables.size()));
         String alias = "s" + aliases++;
         List<Ref> refs = new ArrayList<>();
@@ -460,7 +460,7 @@ final class QueryGenerator {
     }
 
     /** A value of a grouped query: a group key, an aggregate, or arithmetic and CASE over them. */
-    private Sql aggregated(Type type, Scope scope, List<Key> keys, int depth, boolean average) {
+    private Sql aggregated(RandomSchema.Type type, Scope scope, List<Key> keys, int depth, boolean average) {
         List<Key> matching = new ArrayList<>();
         for (Key k : keys) {
             if (k.type() == type) {
@@ -471,24 +471,24 @@ final class QueryGenerator {
         if (!matching.isEmpty() && pick < 3) {
             return matching.get(random.nextInt(matching.size())).sql();
         }
-        if (average && (type == Type.DEC || type == Type.DBL)) {
+        if (average && (type == RandomSchema.Type.DEC || type == RandomSchema.Type.DBL)) {
             return Sql.of(type.name(), "AVG(", argument(type, scope), ")");
         }
         if (depth > 0 && pick == 3 && type.numeric()) {
             return Sql.of(type.name(), "(", aggregated(type, scope, keys, depth - 1, false), random.nextBoolean() ? " + " : " - ",
                     aggregated(type, scope, keys, depth - 1, false), ")");
         }
-        if (depth > 0 && pick == 4 && type != Type.BOOL) {
+        if (depth > 0 && pick == 4 && type != RandomSchema.Type.BOOL) {
             return Sql.of(type.name(), "CASE WHEN ", aggregatedCond(scope, keys, depth - 1), " THEN ",
                     aggregated(type, scope, keys, depth - 1, false), " ELSE ", aggregated(type, scope, keys, depth - 1, false), " END");
         }
-        if (type == Type.BOOL) {
+        if (type == RandomSchema.Type.BOOL) {
             return aggregatedCond(scope, keys, depth);
         }
         return aggregateCall(type, scope, true);
     }
 
-    private Sql aggregateCall(Type type, Scope scope, boolean filter) {
+    private Sql aggregateCall(RandomSchema.Type type, Scope scope, boolean filter) {
         String t = type.name();
         String distinct = random.nextInt(6) == 0 ? "DISTINCT " : "";
         Sql call = switch (type) {
@@ -501,9 +501,9 @@ final class QueryGenerator {
             case DEC, DBL -> random.nextInt(3) == 0 ? Sql.of(t, "SUM(" + distinct, argument(type, scope), ")")
                     : Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
             case DATE, STR -> Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
-            case BOOL -> Sql.of(t, "(COUNT(*) > ", literal(Type.INT), ")");
+            case BOOL -> Sql.of(t, "(COUNT(*) > ", literal(RandomSchema.Type.INT), ")");
         };
-        if (filter && type != Type.BOOL && random.nextInt(8) == 0) {
+        if (filter && type != RandomSchema.Type.BOOL && random.nextInt(8) == 0) {
             return Sql.of(t, call, " FILTER (WHERE ", cond(scope, 1, false), ")").or(call);
         }
         return call;
@@ -513,14 +513,14 @@ final class QueryGenerator {
      * An aggregate's argument, which a shrinker may simplify but not lift in the aggregate's place:
      * without its aggregate a scalar subquery may give many rows, a legitimate error.
      */
-    private Sql argument(Type type, Scope scope) {
+    private Sql argument(RandomSchema.Type type, Scope scope) {
         return Sql.text(expr(type, scope, 1));
     }
 
     private Sql aggregatedCond(Scope scope, List<Key> keys, int depth) {
-        Type type = random.nextBoolean() ? Type.INT : anyType(scope);
-        if (type == Type.BOOL) {
-            type = Type.INT;
+        RandomSchema.Type type = random.nextBoolean() ? RandomSchema.Type.INT : anyType(scope);
+        if (type == RandomSchema.Type.BOOL) {
+            type = RandomSchema.Type.INT;
         }
         Sql c = switch (random.nextInt(depth > 0 ? 5 : 3)) {
             case 0, 1 -> Sql.of("BOOL", aggregated(type, scope, keys, depth, false), " " + COMPARISONS[random.nextInt(COMPARISONS.length)] + " ",

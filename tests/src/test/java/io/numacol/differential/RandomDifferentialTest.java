@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -453,7 +454,7 @@ class RandomDifferentialTest {
          */
         private boolean nearTieAtLimit(String sql, List<List<Object>> actual, List<List<Object>> expected, int[] orderKeys) {
             Matcher m = LIMIT.matcher(sql);
-            if (!m.matches() || orderKeys.length == 0 || !holdsDoubles(actual, orderKeys) && !holdsDoubles(expected, orderKeys)) {
+            if (!m.matches() || orderKeys.length == 0 || (!holdsDoubles(actual, orderKeys) && !holdsDoubles(expected, orderKeys))) {
                 return false;
             }
             int limit = Integer.parseInt(m.group(2));
@@ -550,7 +551,7 @@ class RandomDifferentialTest {
                 ResultSetMetaData meta = rs.getMetaData();
                 int n = meta.getColumnCount();
                 for (int i = 1; i <= n; i++) {
-                    labels.add(meta.getColumnLabel(i).toLowerCase());
+                    labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
                 }
                 while (rs.next()) {
                     List<Object> row = new ArrayList<>(n);
@@ -585,7 +586,7 @@ class RandomDifferentialTest {
         }
         List<Integer> columns = new ArrayList<>();
         for (String key : keys.split(", ")) {
-            int column = labels.indexOf(key.strip().split(" ")[0].toLowerCase());
+            int column = labels.indexOf(key.strip().split(" ")[0].toLowerCase(Locale.ROOT));
             if (column < 0) {
                 return null;
             }

@@ -139,7 +139,7 @@ final class RandomSchema {
         }
 
         void set(PreparedStatement p, int index) throws SQLException {
-            if (nullsIn > 0 && (shape == 9 && !column.notNull() || random.nextInt(nullsIn) == 0)) {
+            if (nullsIn > 0 && ((shape == 9 && !column.notNull()) || random.nextInt(nullsIn) == 0)) {
                 p.setNull(index, switch (column.type()) {
                     case INT -> Types.BIGINT;
                     case DEC -> Types.DECIMAL;

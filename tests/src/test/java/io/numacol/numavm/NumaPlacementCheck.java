@@ -236,8 +236,8 @@ public final class NumaPlacementCheck {
         check(Arrays.equals(kernel, reported), label + ": sys.placements " + Arrays.toString(reported)
                 + " vs the kernel " + Arrays.toString(kernel));
         check(!"IVP".equals(spec) || Arrays.stream(kernel).allMatch(n -> n > 0), "IVP left a node without pages");
-        check(spec == null || !spec.startsWith("PP") || placed.parts().stream().allMatch(p -> p.partition() >= 0)
-                && Arrays.stream(kernel).allMatch(n -> n > 0), "PP left a part without a partition, or a node without pages");
+        check(spec == null || !spec.startsWith("PP") || (placed.parts().stream().allMatch(p -> p.partition() >= 0)
+                && Arrays.stream(kernel).allMatch(n -> n > 0)), "PP left a part without a partition, or a node without pages");
     }
 
     /** Kernel vs numacol's intent (its page record) vs the PSM, page by page; numa_maps per VMA. */

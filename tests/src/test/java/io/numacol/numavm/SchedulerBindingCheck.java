@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Run inside a multi-node guest (see {@link NumaVm}): BOUND tasks for every node must run on a
@@ -27,7 +28,7 @@ public final class SchedulerBindingCheck {
     private static final int TASKS_PER_NODE = 200;
     private static final int SPIN = 20_000;
     private static final List<String> FAILURES = new ArrayList<>();
-    private static volatile long sink;
+    private static final AtomicLong SINK = new AtomicLong();
 
     record Run(int wanted, int workerNode, int cpu, boolean bound, BitSet cpus) {
     }
@@ -103,7 +104,7 @@ public final class SchedulerBindingCheck {
         for (int k = 0; k < iterations; k++) {
             x = x * 6364136223846793005L + 1442695040888963407L;
         }
-        sink = x;
+        SINK.set(x); // kept, so that the loop is not optimized away
     }
 
     private static void check(boolean ok, String what) {

@@ -174,7 +174,7 @@ class SqlLogicTest {
 
     /** The queries an executor validated and passed (by identity: a file may repeat a query's text). */
     private static final class Recorder {
-        final Map<SqlTestQuery, Boolean> passed = new IdentityHashMap<>();
+        final IdentityHashMap<SqlTestQuery, Boolean> passed = new IdentityHashMap<>();
 
         interface Validation {
             boolean run() throws SQLException, NoSuchAlgorithmException;

@@ -202,7 +202,7 @@ class SoakTest {
                         check(ok, "group by: " + r);
                     }
                     default -> {
-                        long below = 1 + random.nextInt(BASE_ROWS);
+                        long below = 1L + random.nextInt(BASE_ROWS);
                         List<List<Object>> r = rows(s, "select d.label, count(*) from base b join dim d on b.grp = d.grp "
                                 + "where b.id < " + below + " group by d.label order by d.label");
                         long[] expected = new long[3];
