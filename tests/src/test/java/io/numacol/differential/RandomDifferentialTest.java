@@ -1,5 +1,6 @@
 package io.numacol.differential;
 
+import io.numacol.exec.PipelineExecutor;
 import io.numacol.tpch.ResultComparison;
 import org.junit.jupiter.api.Test;
 
@@ -255,7 +256,8 @@ class RandomDifferentialTest {
                 }
             }
         }
-        System.out.printf("random differential run, seed %d: %d queries, %s%n", SEED, done, counts);
+        System.out.printf("random differential run, seed %d: %d queries, %s; %d joins ran by partition%n", SEED, done, counts,
+                PipelineExecutor.coPartitionedJoins());
         duckdbOnly.forEach(q -> System.out.println("only DuckDB failed: " + q));
         outvoted.forEach(q -> System.out.println("H2 or DuckDB without its optimizer answers as numacol, DuckDB otherwise: " + q));
         knownSeen.forEach((name, example) -> System.out.println("known defect, " + name + ": " + example));
@@ -355,6 +357,32 @@ class RandomDifferentialTest {
             schema.load(numacol);
             schema.load(duckdb);
             this.schema = schema;
+            partition(schema, numacol);
+        }
+
+        /**
+         * Half of the schemas place their tables PP(n) BY HASH on {@code k} or on an integer
+         * column, so that joins on those keys run partition by partition (a table group) and
+         * are checked against DuckDB too. A random of its own: the data and queries of a seed
+         * stay what they were.
+         */
+        private static void partition(RandomSchema schema, Connection numacol) throws SQLException {
+            SplittableRandom random = new SplittableRandom(schema.seed * 31 + 7);
+            if (random.nextBoolean()) {
+                return;
+            }
+            int n = random.nextInt(2, 5);
+            try (Statement s = numacol.createStatement()) {
+                for (RandomSchema.Table table : schema.tables) {
+                    if (random.nextInt(4) == 0) {
+                        continue;
+                    }
+                    List<String> keys = table.columns().stream().filter(c -> c.type() == RandomSchema.Type.INT)
+                            .map(RandomSchema.Column::name).toList();
+                    String key = random.nextInt(3) > 0 ? "k" : keys.get(random.nextInt(keys.size()));
+                    s.execute("ALTER TABLE " + table.name() + " SET PLACEMENT PP(" + n + ") BY HASH (" + key + ")");
+                }
+            }
         }
 
         /** H2's answer to {@code sql}, or null where it has none (an error, a schema it cannot hold). */
