@@ -530,19 +530,14 @@ public final class Database implements AutoCloseable {
             for (TablePart part : snapshot.parts()) {
                 int[] of = partitioning.partitionsOf(part, rowNumber);
                 rowNumber += part.rowCount();
-                boolean[] present = new boolean[partitioning.count()];
                 for (int p : of) {
-                    present[p] = true;
-                }
-                for (int p = 0; p < open.length; p++) {
-                    if (!present[p]) {
-                        continue;
-                    }
                     if (open[p] == null) {
                         open[p] = table.newPart().inPartition(partitioning, p);
                     }
-                    open[p].appendRowsOf(part, of, p);
-                    if (open[p].rowCount() >= rowsPerPart) {
+                }
+                PartBuilder.scatter(part, of, open);
+                for (int p = 0; p < open.length; p++) {
+                    if (open[p] != null && open[p].rowCount() >= rowsPerPart) {
                         built.add(open[p].build(partitionPlacement(p), false));
                         open[p] = null;
                     }

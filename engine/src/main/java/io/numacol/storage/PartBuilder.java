@@ -147,36 +147,42 @@ public final class PartBuilder {
     }
 
     /**
-     * Appends the rows of {@code part} whose {@code partitionOfRow} is {@code wanted}, column by
-     * column in their stored form (a repartitioning deals a part's rows this way).
+     * Deals the rows of {@code part} to {@code into}: row {@code r} to {@code
+     * into[partitionOfRow[r]]}, column by column in their stored form, each column decoded once
+     * (a repartitioning deals a part's rows this way). Every builder a row goes to must be there.
      */
-    public void appendRowsOf(TablePart part, int[] partitionOfRow, int wanted) {
-        checkShape(part, part.rowCount());
+    public static void scatter(TablePart part, int[] partitionOfRow, PartBuilder[] into) {
+        int[] counts = new int[into.length];
+        for (int p : partitionOfRow) {
+            counts[p]++;
+        }
+        for (int p = 0; p < into.length; p++) {
+            if (counts[p] > 0) {
+                into[p].checkShape(part, counts[p]);
+            }
+        }
         int[] vids = new int[IndexVector.BLOCK_ROWS];
-        int taken = 0;
-        for (int c = 0; c < columns.size(); c++) {
+        for (int c = 0; c < part.columns().size(); c++) {
             Column column = part.column(c);
-            ColumnBuilder into = columns.get(c);
-            Object[] stored = new Object[column.dictionary().size() + 1];
-            taken = 0;
+            Object[] stored = new Object[column.dictionary().size() + 1]; // by vid; the null vid stays null
             for (int start = 0; start < part.rowCount(); start += vids.length) {
                 int end = Math.min(part.rowCount(), start + vids.length);
                 column.indexVector().decode(start, end, vids, 0);
                 for (int i = 0; i < end - start; i++) {
-                    if (partitionOfRow[start + i] != wanted) {
-                        continue;
-                    }
                     int vid = vids[i];
                     Object v = stored[vid];
                     if (v == null && vid != column.nullVid()) {
                         v = stored[vid] = column.dictionary().stored(vid);
                     }
-                    into.append(v);
-                    taken++;
+                    into[partitionOfRow[start + i]].columns.get(c).append(v);
                 }
             }
         }
-        rows += taken;
+        for (int p = 0; p < into.length; p++) {
+            if (counts[p] > 0) {
+                into[p].rows += counts[p];
+            }
+        }
     }
 
     /** Builds the part, each column placed as {@code placement} says for its position, and adds it to the table. */
