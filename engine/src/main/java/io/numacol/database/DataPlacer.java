@@ -278,7 +278,9 @@ final class DataPlacer {
     private List<String> moveGroupPartition(Table owner, TablePart moved, int node) {
         List<String> along = new ArrayList<>();
         for (Table table : db.catalog().tables()) {
-            if (table.isDropped()) {
+            // only tables with a part of this partition of the group are locked: an UPDATE of any
+            // other table does not hold the placer up
+            if (table.isDropped() || table.parts().stream().noneMatch(part -> part != moved && sameGroupPartition(part, moved))) {
                 continue;
             }
             db.whileNotMerging(table, () -> {
@@ -286,9 +288,7 @@ final class DataPlacer {
                 try {
                     boolean any = false;
                     for (TablePart part : table.parts()) {
-                        if (part != moved && part.partitioning() != null && part.partition() == moved.partition()
-                                && part.partitioning().sameGroup(moved.partitioning())
-                                && PageSocketMap.homeNode(db.memory(), part) != node) {
+                        if (part != moved && sameGroupPartition(part, moved) && PageSocketMap.homeNode(db.memory(), part) != node) {
                             part.moveTo(c -> ColumnPlacement.onNode(node));
                             any = true;
                         }
@@ -302,6 +302,10 @@ final class DataPlacer {
             });
         }
         return along;
+    }
+
+    private static boolean sameGroupPartition(TablePart part, TablePart moved) {
+        return part.partitioning() != null && part.partition() == moved.partition() && part.partitioning().sameGroup(moved.partitioning());
     }
 
     /** A part of {@code sources}' rows ({@code [from, to)} of the single source, or all for from < 0), on {@code node}. */

@@ -363,11 +363,12 @@ public final class Database implements AutoCloseable {
                     placement = renamedKeys(old, pp, column);
                 }
                 Table replacement = catalog.detached(name, schema);
+                if (placement instanceof Placement.Partitioned pp) {
+                    // resolved first: a failure leaves no entry behind for the detached table
+                    partitionings.put(replacement, resolve(replacement, pp, partitionings.get(old)));
+                }
                 if (placement != null) {
                     placements.put(replacement, placement);
-                }
-                if (placement instanceof Placement.Partitioned pp) {
-                    partitionings.put(replacement, resolve(replacement, pp, partitionings.get(old)));
                 }
                 Appender appender = new Appender(this, replacement);
                 try {
@@ -422,9 +423,14 @@ public final class Database implements AutoCloseable {
         return partPlacement(placement instanceof Placement.Partitioned ? null : placement);
     }
 
-    /** Where a new part made of {@code like}'s rows goes (a merge): its partition's node, else as {@link #newPartPlacement}. */
+    /**
+     * Where a new part made of {@code like}'s rows goes (a merge): its partition's node while the
+     * table is placed PP, else as {@link #newPartPlacement} (a table placed otherwise since keeps
+     * the partitions of its parts, not their nodes).
+     */
     IntFunction<ColumnPlacement> newPartPlacement(Table table, TablePart like) {
-        return like.partitioning() != null ? partitionPlacement(like.partition()) : newPartPlacement(table);
+        return like.partitioning() != null && partitionings.containsKey(table) ? partitionPlacement(like.partition())
+                : newPartPlacement(table);
     }
 
     /** Where a part of partition {@code partition} of a PP table goes: whole on the partition's node. */
