@@ -36,6 +36,8 @@ public final class Appender implements AutoCloseable {
     private final Partitioning partitioning;
     /** The part being filled, per partition (one without a partitioning); null entries until a row comes. */
     private final PartBuilder[] parts;
+    /** Where a ROUND ROBIN dealing starts: appenders take turns, so one-row INSERTs are dealt in turn too. */
+    private final long firstRow;
     private long appended;
     /** {@link #appended} at the last flush: what a discard goes back to. */
     private long flushed;
@@ -47,6 +49,7 @@ public final class Appender implements AutoCloseable {
         this.table = table;
         this.partitioning = database.partitioning(table);
         this.parts = new PartBuilder[partitioning == null ? 1 : partitioning.count()];
+        this.firstRow = partitioning == null ? 0 : database.nextRoundRobinStart();
     }
 
     public Table table() {
@@ -67,7 +70,7 @@ public final class Appender implements AutoCloseable {
                 part.addRow(row);
             } else {
                 Object[] stored = builder(0).convert(row);
-                p = partitioning.partitionOf(stored, appended);
+                p = partitioning.partitionOf(stored, firstRow + appended);
                 part = builder(p);
                 part.addStored(stored);
             }

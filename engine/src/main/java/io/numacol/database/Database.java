@@ -38,6 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One in-process numacol database: its topology, node-placed memory, catalog and scheduler.
@@ -52,6 +53,7 @@ public final class Database implements AutoCloseable {
     private final Scheduler scheduler;
     /** Which node the next appended part goes to: spreads parts, and small tables, over the nodes. */
     private final AtomicInteger nextPartNode = new AtomicInteger();
+    private final AtomicLong roundRobinStart = new AtomicLong();
     private final PartMerger merger = new PartMerger(this);
     /** Tables placed by ALTER TABLE .. SET PLACEMENT; the others' parts go to a node each, in turn. */
     private final Map<Table, Placement> placements = new ConcurrentHashMap<>();
@@ -406,6 +408,11 @@ public final class Database implements AutoCloseable {
 
     void afterFlush(Table table) {
         merger.afterFlush(table);
+    }
+
+    /** Where the next appender's ROUND ROBIN dealing starts. */
+    long nextRoundRobinStart() {
+        return roundRobinStart.getAndIncrement();
     }
 
     int nextPartNode() {

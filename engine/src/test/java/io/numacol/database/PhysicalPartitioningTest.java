@@ -171,6 +171,15 @@ class PhysicalPartitioningTest {
                 }
             }
             assertThat(empty.parts()).extracting(TablePart::partition).containsExactlyInAnyOrder(0, 1, 2, 3);
+            // one-row loads of a ROUND ROBIN table are dealt in turn too, not all to partition 0
+            Table turns = db.catalog().create("turns", TableSchema.of(new TableSchema.ColumnDef("k", ColumnType.integer(), true)));
+            db.setPlacement(turns, Placement.parse("PP(5) ROUND ROBIN"));
+            for (int i = 0; i < 5; i++) {
+                try (Appender a = db.appender("turns")) {
+                    a.append(i);
+                }
+            }
+            assertThat(turns.parts()).extracting(TablePart::partition).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
         }
     }
 
