@@ -87,6 +87,29 @@ public final class Column {
         return valueOf(indexVector.get(row));
     }
 
+    /**
+     * The stored values (Long, Double or String; null for NULL) of rows {@code [from, to)}, each
+     * distinct value made once: how a merge, a cut or a repartitioning copies rows.
+     */
+    public Object[] storedValues(int from, int to) {
+        Object[] out = new Object[to - from];
+        Object[] byVid = new Object[dictionary.size() + 1]; // the null vid stays null
+        int[] vids = new int[IndexVector.BLOCK_ROWS];
+        for (int start = from; start < to; start += vids.length) {
+            int end = Math.min(to, start + vids.length);
+            indexVector.decode(start, end, vids, 0);
+            for (int i = 0; i < end - start; i++) {
+                int vid = vids[i];
+                Object v = byVid[vid];
+                if (v == null && vid != nullVid()) {
+                    v = byVid[vid] = dictionary.stored(vid);
+                }
+                out[start - from + i] = v;
+            }
+        }
+        return out;
+    }
+
     /** The Java value of a vid (null for the null vid). */
     public Object valueOf(int vid) {
         if (hasNulls && vid == dictionary.size()) {

@@ -93,22 +93,10 @@ public final class PartBuilder {
         Objects.checkFromToIndex(from, to, part.rowCount());
         adoptPartition(part);
         checkShape(part, to - from);
-        int[] vids = new int[IndexVector.BLOCK_ROWS];
         for (int c = 0; c < columns.size(); c++) {
-            Column column = part.column(c);
             ColumnBuilder into = columns.get(c);
-            Object[] stored = new Object[column.dictionary().size() + 1]; // by vid; the null vid stays null
-            for (int start = from; start < to; start += vids.length) {
-                int end = Math.min(to, start + vids.length);
-                column.indexVector().decode(start, end, vids, 0);
-                for (int i = 0; i < end - start; i++) {
-                    int vid = vids[i];
-                    Object v = stored[vid];
-                    if (v == null && vid != column.nullVid()) {
-                        v = stored[vid] = column.dictionary().stored(vid);
-                    }
-                    into.append(v);
-                }
+            for (Object v : part.column(c).storedValues(from, to)) {
+                into.append(v);
             }
         }
         rows += to - from;
@@ -161,21 +149,10 @@ public final class PartBuilder {
                 into[p].checkShape(part, counts[p]);
             }
         }
-        int[] vids = new int[IndexVector.BLOCK_ROWS];
         for (int c = 0; c < part.columns().size(); c++) {
-            Column column = part.column(c);
-            Object[] stored = new Object[column.dictionary().size() + 1]; // by vid; the null vid stays null
-            for (int start = 0; start < part.rowCount(); start += vids.length) {
-                int end = Math.min(part.rowCount(), start + vids.length);
-                column.indexVector().decode(start, end, vids, 0);
-                for (int i = 0; i < end - start; i++) {
-                    int vid = vids[i];
-                    Object v = stored[vid];
-                    if (v == null && vid != column.nullVid()) {
-                        v = stored[vid] = column.dictionary().stored(vid);
-                    }
-                    into[partitionOfRow[start + i]].columns.get(c).append(v);
-                }
+            Object[] values = part.column(c).storedValues(0, part.rowCount());
+            for (int r = 0; r < values.length; r++) {
+                into[partitionOfRow[r]].columns.get(c).append(values[r]);
             }
         }
         for (int p = 0; p < into.length; p++) {

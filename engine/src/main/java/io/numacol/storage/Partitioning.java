@@ -106,19 +106,7 @@ public record Partitioning(Kind kind, int count, int[] keyColumns, List<ColumnTy
         int[] partitions = new int[n];
         Object[][] keys = new Object[keyColumns.length][];
         for (int k = 0; k < keyColumns.length; k++) {
-            Column column = part.column(keyColumns[k]);
-            Object[] byVid = new Object[column.dictionary().size() + 1];
-            int[] vids = new int[n];
-            column.indexVector().decode(0, n, vids, 0);
-            keys[k] = new Object[n];
-            for (int r = 0; r < n; r++) {
-                int vid = vids[r];
-                Object v = byVid[vid];
-                if (v == null && vid != column.nullVid()) {
-                    v = byVid[vid] = column.dictionary().stored(vid);
-                }
-                keys[k][r] = v;
-            }
+            keys[k] = part.column(keyColumns[k]).storedValues(0, n);
         }
         Object[] row = new Object[keyColumns.length == 0 ? 0 : Arrays.stream(keyColumns).max().getAsInt() + 1];
         for (int r = 0; r < n; r++) {
