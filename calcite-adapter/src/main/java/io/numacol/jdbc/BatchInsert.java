@@ -7,10 +7,11 @@ import io.numacol.storage.Table;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
-import org.apache.calcite.jdbc.NumacolMetaBase.BatchFailedException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 
+import java.sql.BatchUpdateException;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -60,9 +61,9 @@ final class BatchInsert {
 
     /**
      * Appends every parameter row and publishes them at once. A refused row stores nothing and
-     * fails the batch with a {@link BatchFailedException} naming its entry.
+     * fails the batch with a BatchUpdateException naming its entry.
      */
-    long[] run(Meta.Signature signature, List<List<TypedValue>> batch) {
+    long[] run(Meta.Signature signature, List<List<TypedValue>> batch) throws BatchUpdateException {
         String[] columnOfParameter = new String[parameterOfColumn.length];
         for (int c = 0; c < parameterOfColumn.length; c++) {
             if (parameterOfColumn[c] >= 0) {
@@ -103,21 +104,22 @@ final class BatchInsert {
      * EXECUTE_FAILED, as JDBC lets a driver that "continues" report it: no entry took effect, and
      * a caller that counts the array's length is not misled into thinking earlier entries did.
      */
-    static BatchFailedException entryFailed(int entry, int size, Throwable cause) {
-        return new BatchFailedException("batch entry " + (entry + 1) + " of " + size + " failed, so nothing of the batch was stored: "
-                + cause.getMessage(), allFailed(size), cause);
+    static BatchUpdateException entryFailed(int entry, int size, Throwable cause) {
+        return failed("batch entry " + (entry + 1) + " of " + size + " failed, so nothing of the batch was stored: "
+                + cause.getMessage(), size, cause);
     }
 
     /** Every entry was taken, but publishing the rows failed: nothing is stored. */
-    static BatchFailedException storeFailed(int size, Throwable cause) {
-        return new BatchFailedException("storing the " + size + " entries of the batch failed, so nothing of it was stored: "
-                + cause.getMessage(), allFailed(size), cause);
+    static BatchUpdateException storeFailed(int size, Throwable cause) {
+        return failed("storing the " + size + " entries of the batch failed, so nothing of it was stored: "
+                + cause.getMessage(), size, cause);
     }
 
-    private static long[] allFailed(int size) {
+    private static BatchUpdateException failed(String message, int size, Throwable cause) {
         long[] counts = new long[size];
         Arrays.fill(counts, Statement.EXECUTE_FAILED);
-        return counts;
+        return new BatchUpdateException(message, cause instanceof SQLException e ? e.getSQLState() : null,
+                cause instanceof SQLException e ? e.getErrorCode() : 0, counts, cause);
     }
 
     /** A parameter as numacol's column types take it: Avatica carries a DATE as days since the epoch. */

@@ -67,7 +67,7 @@ public final class NumacolDriver extends Driver {
     /** Calcite's Meta plus numacol's bulk path for batched INSERT ... VALUES (?, ...). */
     @Override
     public Meta createMeta(AvaticaConnection connection) {
-        return new NumacolMeta(connection);
+        return new NumacolMeta(connection, (NumacolJdbcFactory) factory);
     }
 
     @Override
@@ -130,7 +130,7 @@ public final class NumacolDriver extends Driver {
         AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, PREFIX, props, null,
                 new NumacolTypeFactory());
         handler.onConnectionInit(connection);
-        return connection;
+        return ConnectionProxy.wrap((CalciteConnection) connection);
     }
 
     @Override

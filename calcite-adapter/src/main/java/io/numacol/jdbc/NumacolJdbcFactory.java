@@ -2,36 +2,51 @@ package io.numacol.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
-import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.jdbc.CalciteJdbc41Factory;
-import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.jdbc.CalciteResultSet;
-import org.apache.calcite.jdbc.NumacolPreparedStatement;
-import org.apache.calcite.jdbc.NumacolResultSet;
 
 import java.sql.SQLException;
-import java.util.TimeZone;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Calcite's JDBC object factory, making result sets that report failures while fetching as
- * SQLExceptions and prepared statements whose failed batches throw BatchUpdateException.
+ * Calcite's JDBC object factory, which also keeps the signature of each prepared statement it
+ * makes: {@link NumacolMeta} runs prepared DDL and batched INSERTs by it, and the handle Avatica
+ * passes to {@code Meta.execute} carries none (Calcite keeps it in its server's statement, out
+ * of reach outside Calcite's package).
  */
 public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
+    private record Key(String connectionId, int statementId) {
+        Key(Meta.StatementHandle h) {
+            this(h.connectionId, h.id);
+        }
+    }
+
+    private final Map<Key, Meta.Signature> prepared = new ConcurrentHashMap<>();
 
     @Override
     public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
                                                          Meta.Signature signature, int resultSetType,
                                                          int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-        return NumacolPreparedStatement.create(connection, h, signature, resultSetType, resultSetConcurrency,
-                resultSetHoldability);
+        AvaticaPreparedStatement statement = super.newPreparedStatement(connection, h, signature, resultSetType,
+                resultSetConcurrency, resultSetHoldability);
+        if (signature != null) {
+            prepared.put(new Key(statement.handle), signature);
+        }
+        return statement;
     }
 
-    @Override
-    public CalciteResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
-                                         TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-        return new NumacolResultSet(statement, (CalcitePrepare.CalciteSignature<?>) signature,
-                newResultSetMetaData(statement, signature), timeZone, firstFrame);
+    /** The signature statement {@code h} was prepared with, or null if it is not a prepared statement. */
+    Meta.Signature signature(Meta.StatementHandle h) {
+        return prepared.get(new Key(h));
+    }
+
+    void closed(Meta.StatementHandle h) {
+        prepared.remove(new Key(h));
+    }
+
+    /** A connection closed: its statements' signatures go, closed or not. */
+    void closed(Meta.ConnectionHandle ch) {
+        prepared.keySet().removeIf(k -> k.connectionId().equals(ch.id));
     }
 }

@@ -5,30 +5,39 @@ import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
-import org.apache.calcite.jdbc.NumacolMetaBase;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteMetaImpl;
 
+import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.List;
 
 /**
- * Calcite's Meta with numacol's batch path: a prepared {@code INSERT INTO t [(columns)] VALUES
- * (?, ...)} run with addBatch/executeBatch goes straight to one Appender (checked per value,
- * published at once) instead of one planned statement per row; any other prepared batch runs
- * entry by entry as Calcite runs it, its inserted rows published together at the end. Either
- * way a failed batch stores nothing and fails with a {@link
- * org.apache.calcite.jdbc.NumacolMetaBase.BatchFailedException} naming the entry, which the
- * statement reports as a BatchUpdateException. DDL that loads rows (COPY, CALL dbgen) answers
- * their number as its update count.
+ * Calcite's Meta (made by its public factory and wrapped) with numacol's batch path: a prepared
+ * {@code INSERT INTO t [(columns)] VALUES (?, ...)} run with addBatch/executeBatch goes straight
+ * to one Appender (checked per value, published at once) instead of one planned statement per
+ * row; any other prepared batch runs entry by entry as Calcite runs it, its inserted rows
+ * published together at the end. Either way a failed batch stores nothing and fails with a
+ * BatchUpdateException naming the entry. DDL that loads rows (COPY, CALL dbgen) answers their
+ * number as its update count; a failure while rows are computed is an SQLException ({@link
+ * QueryFailures}).
  */
-final class NumacolMeta extends NumacolMetaBase {
+final class NumacolMeta extends ForwardingMeta {
+    private final AvaticaConnection connection;
+    private final NumacolJdbcFactory factory;
 
-    NumacolMeta(AvaticaConnection connection) {
-        super(connection);
-        connProps.setAutoCommit(true); // every statement is atomic and visible once it returns
+    NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
+        super(CalciteMetaImpl.create((CalciteConnection) connection));
+        this.connection = connection;
+        this.factory = factory;
+        // every statement is atomic and visible once it returns
+        super.connectionSync(connection.handle, new ConnectionPropertiesImpl().setAutoCommit(true));
     }
 
     /**
@@ -39,7 +48,7 @@ final class NumacolMeta extends NumacolMetaBase {
     @Override
     public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties props) {
         if (Boolean.FALSE.equals(props.isAutoCommit())) {
-            throw Unchecked.<RuntimeException>sneaky(new SQLFeatureNotSupportedException(
+            throw QueryFailures.<RuntimeException>sneaky(new SQLFeatureNotSupportedException(
                     "numacol commits every statement as it ends (auto-commit) and has no transactions: "
                             + "setAutoCommit(false) is not supported"));
         }
@@ -53,14 +62,6 @@ final class NumacolMeta extends NumacolMetaBase {
 
     @Override
     public void rollback(ConnectionHandle ch) {
-    }
-
-    /** Avatica's setAutoCommit declares SQLException, Meta's connectionSync cannot: the JDBC exception passes through unchecked. */
-    private static final class Unchecked {
-        @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the sneaky throw: E is inferred unchecked
-        static <E extends Throwable> E sneaky(Throwable t) throws E {
-            throw (E) t;
-        }
     }
 
     /** Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0 for any DDL. */
@@ -100,18 +101,51 @@ final class NumacolMeta extends NumacolMetaBase {
                 r.firstFrame, ddlCount[0])));
     }
 
-    /** Calcite's, with DDL among the commands executed (see {@link DdlUpdateCount}). */
+    /**
+     * Each command run as {@link #prepareAndExecute} runs it, so that DDL answers the rows it
+     * loaded (Calcite's runs its own); DML answers the count its one row holds.
+     */
     @Override
     public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
             throws NoSuchStatementException {
-        return DdlUpdateCount.capture(new long[]{-1}, () -> super.prepareAndExecuteBatch(h, sqlCommands));
+        long[] counts = new long[sqlCommands.size()];
+        for (int i = 0; i < counts.length; i++) {
+            int entry = i;
+            prepareAndExecute(h, sqlCommands.get(i), -1, -1, new PrepareCallback() {
+                private Signature signature;
+
+                @Override
+                public Object getMonitor() {
+                    return this;
+                }
+
+                @Override
+                public void clear() {
+                }
+
+                @Override
+                public void assign(Signature signature, Frame firstFrame, long updateCount) {
+                    this.signature = signature;
+                    counts[entry] = updateCount;
+                }
+
+                @Override
+                public void execute() {
+                    if (signature.statementType.canUpdate()) {
+                        Iterable<Object> rows = createIterable(h, new QueryState(), signature, List.of(), null);
+                        counts[entry] = ((Number) rows.iterator().next()).longValue();
+                    }
+                }
+            });
+        }
+        return new ExecuteBatchResult(counts);
     }
 
     /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */
     @Override
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
-        Signature signature = signatureOf(h);
+        Signature signature = factory.signature(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
             // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution
             try (Statement s = connection.createStatement()) {
@@ -127,13 +161,42 @@ final class NumacolMeta extends NumacolMetaBase {
     public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
             throws NoSuchStatementException {
         Database database = NumacolDriver.openDatabase(connection);
-        Signature signature = signatureOf(h);
+        Signature signature = factory.signature(h);
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
-        if (insert == null) {
-            return plannedBatch(h, parameterValueLists);
+        try {
+            return insert == null ? plannedBatch(h, parameterValueLists) : new ExecuteBatchResult(insert.run(signature, parameterValueLists));
+        } catch (BatchUpdateException e) {
+            // Meta's executeBatch cannot declare it; PreparedStatement's executeBatch does
+            throw QueryFailures.<RuntimeException>sneaky(e);
         }
-        return new ExecuteBatchResult(insert.run(signature, parameterValueLists));
+    }
+
+    @Override
+    public void closeStatement(StatementHandle h) {
+        factory.closed(h);
+        super.closeStatement(h);
+    }
+
+    @Override
+    public void closeConnection(ConnectionHandle ch) {
+        factory.closed(ch);
+        super.closeConnection(ch);
+    }
+
+    /** Calcite's rows, whose failures reach {@code ResultSet.next()} as SQLExceptions ({@link QueryFailures}). */
+    @Override
+    public Iterable<Object> createIterable(StatementHandle h, QueryState state, Signature signature,
+                                           List<TypedValue> parameterValues, Frame firstFrame) {
+        Iterable<Object> rows;
+        try {
+            rows = super.createIterable(h, state, signature, parameterValues, firstFrame);
+        } catch (ExceptionInInitializerError e) { // a constant of the generated code failed to evaluate
+            throw QueryFailures.<RuntimeException>sneaky(QueryFailures.failed(e));
+        } catch (OutOfMemoryError e) {
+            throw QueryFailures.<RuntimeException>sneaky(QueryFailures.outOfHeap(e));
+        }
+        return QueryFailures.reported(rows);
     }
 
     /** The schema a name without one is looked up in. */
@@ -151,7 +214,7 @@ final class NumacolMeta extends NumacolMetaBase {
      * every table as it was.
      */
     private ExecuteBatchResult plannedBatch(StatementHandle h, List<List<TypedValue>> entries)
-            throws NoSuchStatementException {
+            throws NoSuchStatementException, BatchUpdateException {
         InsertBatch rows = new InsertBatch();
         long[] counts = new long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {

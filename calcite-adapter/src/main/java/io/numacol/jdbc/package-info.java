@@ -2,7 +2,8 @@
  * The JDBC driver: {@code jdbc:numacol:} (a private in-memory database) and
  * {@code jdbc:numacol:mem:NAME} (one shared by the JVM's connections while any is open), built on
  * Calcite's Avatica connection with numacol's schema, DDL and planner. {@link
- * io.numacol.jdbc.NumacolMeta} sends batched {@code INSERT ... VALUES (?, ...)} to one appender;
- * {@link io.numacol.jdbc.NumacolJdbcFactory} makes result sets whose fetch errors are SQLExceptions.
+ * io.numacol.jdbc.NumacolMeta} wraps the Meta Calcite's public factory makes: it sends batched
+ * {@code INSERT ... VALUES (?, ...)} to one appender and turns failures while rows are computed
+ * into SQLExceptions. Nothing here lives in Calcite's packages.
  */
 package io.numacol.jdbc;

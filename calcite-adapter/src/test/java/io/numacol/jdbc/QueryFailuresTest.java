@@ -1,4 +1,4 @@
-package org.apache.calcite.jdbc;
+package io.numacol.jdbc;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +10,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-class NumacolResultSetTest {
+class QueryFailuresTest {
 
     @Test
     void aReadOfFreedMemorySaysSoInsteadOfFfmsAlreadyClosed() {
@@ -20,8 +20,8 @@ class NumacolResultSetTest {
         Throwable read = catchThrowable(() -> segment.get(JAVA_LONG, 0));
         assertThat(read).isInstanceOf(IllegalStateException.class);
 
-        SQLException e = NumacolResultSet.failed(new RuntimeException("statement 7 failed: " + read, read));
+        SQLException e = QueryFailures.failed(new RuntimeException("statement 7 failed: " + read, read));
         assertThat((Throwable) e).hasMessageContaining("the memory it was reading has been freed").hasMessageNotContaining("Already closed");
-        assertThat((Throwable) NumacolResultSet.failed(new ArithmeticException("/ by zero"))).hasMessage("query failed: / by zero");
+        assertThat((Throwable) QueryFailures.failed(new ArithmeticException("/ by zero"))).hasMessage("query failed: / by zero");
     }
 }

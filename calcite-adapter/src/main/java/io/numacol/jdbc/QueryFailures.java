@@ -1,46 +1,49 @@
-package org.apache.calcite.jdbc;
+package io.numacol.jdbc;
 
 import io.numacol.scheduler.StatementFailedException;
-import org.apache.calcite.avatica.AvaticaStatement;
-import org.apache.calcite.avatica.Meta;
 
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.TimeZone;
+import java.util.Iterator;
+import java.util.function.Supplier;
 
 /**
- * Calcite's result set, except that a failure while computing rows (division by zero, a
- * canceled scan) reaches the caller as an SQLException, as JDBC promises, instead of the bare
- * RuntimeException Avatica lets through from {@code next()}; and a constant that fails to
- * evaluate inside generated code (an ExceptionInInitializerError) as well. In Calcite's package
- * only because CalciteResultSet's constructor is package-private; see {@link NumacolMetaBase}.
+ * How a failure while a query's rows are computed (a division by zero, a canceled scan, a
+ * constant that fails inside generated code) reaches the caller: as the SQLException JDBC
+ * promises from {@code ResultSet.next()}, instead of the bare RuntimeException Avatica lets
+ * through. The rows Calcite's Meta makes are wrapped ({@link #reported}); the SQLException is
+ * thrown through the iterator undeclared ({@link #sneaky}), and every JDBC method it leaves by
+ * declares it.
  */
-public final class NumacolResultSet extends CalciteResultSet {
-
-    public NumacolResultSet(AvaticaStatement statement, CalcitePrepare.CalciteSignature<?> signature,
-                            ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-        super(statement, signature, metaData, timeZone, firstFrame);
+final class QueryFailures {
+    private QueryFailures() {
     }
 
-    @Override
-    protected CalciteResultSet execute() throws SQLException {
-        try {
-            return super.execute();
-        } catch (ExceptionInInitializerError e) {
-            throw failed(e);
-        } catch (OutOfMemoryError e) {
-            throw outOfHeap(e);
-        }
+    /** {@code rows}, whose iterator reports a failure as an SQLException. */
+    static Iterable<Object> reported(Iterable<Object> rows) {
+        return () -> {
+            Iterator<Object> iterator = computing(rows::iterator);
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return computing(iterator::hasNext);
+                }
+
+                @Override
+                public Object next() {
+                    return computing(iterator::next);
+                }
+            };
+        };
     }
 
-    @Override
-    public boolean next() throws SQLException {
+    /** {@code step}'s value; its failure thrown as an SQLException. */
+    static <T> T computing(Supplier<T> step) {
         try {
-            return super.next();
+            return step.get();
         } catch (RuntimeException | ExceptionInInitializerError e) {
-            throw failed(e);
+            throw sneaky(failed(e));
         } catch (OutOfMemoryError e) {
-            throw outOfHeap(e);
+            throw sneaky(outOfHeap(e));
         }
     }
 
@@ -51,7 +54,7 @@ public final class NumacolResultSet extends CalciteResultSet {
      * the statement fails and the database goes on; other OutOfMemoryErrors (metaspace, threads)
      * are the JVM's and pass.
      */
-    private static SQLException outOfHeap(OutOfMemoryError e) {
+    static SQLException outOfHeap(OutOfMemoryError e) {
         if (!"Java heap space".equals(e.getMessage())) {
             throw e;
         }
@@ -74,5 +77,14 @@ public final class NumacolResultSet extends CalciteResultSet {
             }
         }
         return new SQLException("query failed: " + cause.getMessage(), cause);
+    }
+
+    /**
+     * Throws {@code t} from a method that cannot declare it (Meta's and Iterator's): the JDBC
+     * method the caller called declares SQLException.
+     */
+    @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the sneaky throw: E is inferred unchecked
+    static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
     }
 }

@@ -1,0 +1,94 @@
+package io.numacol.jdbc;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.Set;
+
+/**
+ * The connection a user of the driver holds: Calcite's, behind a proxy, so that {@code
+ * executeBatch} throws the BatchUpdateException JDBC promises. Avatica wraps whatever the Meta
+ * throws from a batch in a plain SQLException, and the statement classes that could undo it are
+ * package-private in Calcite; the proxies do it instead, as connection pools wrap a driver's
+ * objects. Statements, prepared statements and metadata are proxied too, so that their {@code
+ * getConnection()} is the connection the user holds; result sets are not (their getters are the
+ * hot path of reading an answer), so a result set's {@code getStatement()} is Calcite's statement.
+ */
+final class ConnectionProxy implements InvocationHandler {
+    /** What a proxied object's methods return that is proxied in turn. */
+    private static final Set<Class<?>> PROXIED = Set.of(Statement.class, PreparedStatement.class, DatabaseMetaData.class);
+
+    private final Object target;
+    /** The user's connection, which every proxied object's {@code getConnection()} returns. */
+    private Connection connection;
+
+    private ConnectionProxy(Object target, Connection connection) {
+        this.target = target;
+        this.connection = connection;
+    }
+
+    /** {@code connection} behind a proxy that is a {@link CalciteConnection}, as Calcite's is. */
+    static CalciteConnection wrap(CalciteConnection connection) {
+        ConnectionProxy handler = new ConnectionProxy(connection, null);
+        CalciteConnection proxy = (CalciteConnection) Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(),
+                new Class<?>[]{CalciteConnection.class}, handler);
+        handler.connection = proxy;
+        return proxy;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+            case "equals" -> {
+                return proxy == args[0];
+            }
+            case "hashCode" -> {
+                return System.identityHashCode(proxy);
+            }
+            case "getConnection" -> {
+                return connection;
+            }
+            case "unwrap" -> {
+                Class<?> type = (Class<?>) args[0];
+                return type.isInstance(proxy) ? proxy : invoke(method, args);
+            }
+            case "isWrapperFor" -> {
+                return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) invoke(method, args);
+            }
+            default -> {
+                // handled below
+            }
+        }
+        Object result = invoke(method, args);
+        Class<?> type = method.getReturnType();
+        return result != null && PROXIED.contains(type)
+                ? Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type},
+                new ConnectionProxy(result, connection))
+                : result;
+    }
+
+    private Object invoke(Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable thrown = e.getCause();
+            if (method.getName().startsWith("execute") && method.getName().endsWith("Batch")) {
+                // Avatica's plain SQLException around the BatchUpdateException NumacolMeta threw
+                for (Throwable t = thrown; t != null; t = t.getCause()) {
+                    if (t instanceof BatchUpdateException batch) {
+                        throw batch;
+                    }
+                }
+            }
+            throw thrown;
+        }
+    }
+}
