@@ -4,6 +4,10 @@ import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -11,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,6 +62,18 @@ class ConnectionProxyTest {
                     }
                 }).as(sql).isInstanceOf(SQLException.class).hasMessageContaining("by zero");
             }
+        }
+    }
+
+    /** Nothing of numacol lives in another project's package (Calcite's package-private classes tempted). */
+    @Test
+    void everyClassOfTheAdapterIsInNumacolsPackages() throws URISyntaxException, IOException {
+        Path classes = Path.of(NumacolDriver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        try (Stream<Path> files = Files.walk(classes)) {
+            List<String> foreign = files.filter(f -> f.toString().endsWith(".class"))
+                    .map(f -> classes.relativize(f).toString().replace('\\', '/'))
+                    .filter(name -> !name.startsWith("io/numacol/")).toList();
+            assertThat(foreign).isEmpty();
         }
     }
 }

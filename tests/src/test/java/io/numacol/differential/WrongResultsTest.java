@@ -283,7 +283,7 @@ class WrongResultsTest {
             "SELECT COUNT(*), COUNT(t2.k), SUM(t2.ib) FROM t1 LEFT JOIN t2 ON t1.k = t2.k2 AND (t2.ia = 7.5 OR t1.ib <> 7.5)",
             "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k AND (t1.ia <> 2.5 OR t2.dm = 3.125 OR t2.fd = 0.5)",
             "SELECT t1.k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k2 = t1.k AND (t2.ia = 1.5 OR t1.vs <> 'a'))",
-            // 43. a second value generator of a correlation variable unrelated to the first (NullSafeDecorrelator.register):
+            // 43. a second value generator of a correlation variable unrelated to the first (CalciteDefects 30):
             // the NOT IN was tested for every value of t1.ia, and the EXISTS held for rows whose own NOT IN is false
             "SELECT MAX(4) AS c0 FROM t1 WHERE EXISTS (SELECT 1 FROM t2 AS s3 WHERE s3.k = t1.ia AND t1.ia NOT IN "
                     + "(SELECT s4.k FROM t3 AS s4)) GROUP BY t1.k",

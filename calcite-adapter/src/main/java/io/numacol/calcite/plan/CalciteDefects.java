@@ -150,10 +150,8 @@ import java.util.function.UnaryOperator;
  *       union cover what numacol does not run.</li>
  *   <li><b>Decorrelation and field trimming that fail</b> ({@code NumacolPrepare}): both are
  *       rewrites the answer does not need. Calcite's field trimmer fails on some correlated
- *       subqueries over joins (a correlated field it maps to -1), its decorrelator on others
- *       (a relation with its fields in another order, a set operation whose branches it gave
- *       different columns, a NOT IN inside a correlated scalar subquery whose variable it cannot
- *       find: NullPointerException). Where either throws, the plan goes on
+ *       subqueries over joins (a correlated field it maps to -1), and Calcite's decorrelator,
+ *       which numacol's replaced, failed on others. Where either throws, the plan goes on
  *       without that rewrite: untrimmed, or correlated (run by Calcite's correlate operator).</li>
  *   <li><b>A grand total beside a DISTINCT aggregate over no rows</b> ({@link #replaceRules}):
  *       Calcite rewrites {@code SUM(DISTINCT x) ... HAVING COUNT(*) <= 2} with GROUPING SETS
@@ -197,12 +195,12 @@ import java.util.function.UnaryOperator;
  *       input and output have as many columns; the subquery then read another column ({@code
  *       (SELECT MAX(..) FROM s WHERE s.c2 = a2.c3)} compared with a1.c0). numacol's trimmer
  *       leaves a projection's variables as the first remapping left them.</li>
- *   <li><b>NULL correlation values matched with =</b> ({@code
- *       org.apache.calcite.sql2rel.NullSafeDecorrelator}): the decorrelator takes a column of a
+ *   <li><b>NULL correlation values matched with =</b> (numacol's {@link Decorrelator} replaces
+ *       Calcite's): the decorrelator takes a column of a
  *       LEFT JOIN's preserved side for NOT NULL when the join's condition rejects NULLs, and then
  *       matches its generated correlation values with {@code =}: the rows with a NULL value, whose
- *       subquery is empty (NOT IN is TRUE), were lost. The join of a decorrelated Correlate
- *       matches nullable values with IS NOT DISTINCT FROM.</li>
+ *       subquery is empty (NOT IN is TRUE), were lost. numacol's decorrelator matches nullable
+ *       values with IS NOT DISTINCT FROM.</li>
  *   <li><b>DECIMALs of another scale in Calcite's hash operators</b> ({@link #canonicalValues},
  *       {@link PlanFunctions}): Calcite's ROUND(d, 1) of a DECIMAL(p, 2) gives 39.0 where its
  *       type says 39.00, and its hash joins, DISTINCT and set operations compare BigDecimals by
@@ -288,22 +286,22 @@ import java.util.function.UnaryOperator;
  *       row by row (a random query past its 60 s timeout). Conditions that lose their variables
  *       when simplified are simplified first, and a Correlate whose right side reads no variable
  *       of it is a join on TRUE before decorrelation.</li>
- *   <li><b>A second value generator unrelated to the first</b> ({@code
- *       org.apache.calcite.sql2rel.NullSafeDecorrelator#register}): where a filter reads
+ *   <li><b>A second value generator unrelated to the first</b> (numacol's {@link
+ *       Decorrelator} replaces Calcite's): where a filter reads
  *       correlation variables of which its decorrelated input provides only some (the input a
  *       NOT IN's join that generated {@code a.c}, the filter also reading {@code a.c IS NOT NULL},
  *       which the decorrelator's CorrelateProjectExtractor had made a variable of its own), the
  *       decorrelator joins the input with a generator of all of them and reads {@code a.c} from
  *       the new one: the NOT IN of every value was tested against each row, and an EXISTS held
- *       where its NOT IN was false (a random query, 366 rows instead of none). The join with the
- *       generator matches the values both provide.</li>
- *   <li><b>Two correlation variables in one column</b> ({@code
- *       org.apache.calcite.sql2rel.NullSafeDecorrelator#register}): where a subquery's condition
+ *       where its NOT IN was false (a random query, 366 rows instead of none). numacol's
+ *       decorrelator gives each operator the values from D or from its own bindings.</li>
+ *   <li><b>Two correlation variables in one column</b> (numacol's {@link Decorrelator}
+ *       replaces Calcite's): where a subquery's condition
  *       equates one of its columns with two variables ({@code s.c = a.c1 AND a.c4 = s.c}), the
  *       decorrelator takes that column for both, and a scalar COUNT above joined a generator of
  *       both variables' pairs and kept one column of it for both: an outer row (y, y) matched the
  *       rows of pairs (x, y) and (y, y) and was answered twice (a random query, 453 rows instead
- *       of 400). Each variable gets a column of its own, a copy where they share one.</li>
+ *       of 400). numacol's decorrelator gives each variable a column of its own.</li>
  * </ol>
  * No upstream issue was found for 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 and 32; 4 is the class of CALCITE-7619 (a cast
  * that drops nullability does not preserve semantics).

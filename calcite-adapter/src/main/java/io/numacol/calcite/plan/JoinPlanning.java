@@ -31,7 +31,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql2rel.NullSafeDecorrelator;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -50,7 +49,7 @@ import java.util.function.UnaryOperator;
  * <ol>
  *   <li>Correlated EXISTS and NOT EXISTS conjuncts become SEMI and ANTI joins on the
  *       subquery's correlated conditions ({@link ExistsJoins}), before Calcite removes the other
- *       subqueries and decorrelates them.</li>
+ *       subqueries and numacol's {@link Decorrelator} removes their correlation.</li>
  *   <li>Filter conditions get the conjuncts shared by every branch of an OR pulled out in front
  *       ({@link RexUtil#pullFactors}): TPC-H Q19 repeats its only join condition inside each
  *       branch, which otherwise leaves a nested-loop join over the whole OR. The conditions an
@@ -155,12 +154,12 @@ public final class JoinPlanning {
     }
 
     /**
-     * Calcite's decorrelation with null-safe correlation keys ({@link NullSafeDecorrelator}, {@link
-     * CalciteDefects} 15), where it rewrites right ({@link CalciteDefects#decorrelatable}).
+     * numacol's decorrelation ({@link Decorrelator}), where the plan has no LEFT or ANTI Correlate
+     * that reads another's variable ({@link CalciteDefects#decorrelatable}).
      */
     private static Program decorrelate() {
         return (planner, rel, traits, materializations, lattices) -> CalciteDefects.decorrelatable(rel)
-                ? NullSafeDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
+                ? Decorrelator.decorrelate(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
     }
 
     /** A step of the program that rewrites the plan by itself, without the planner. */
