@@ -13,6 +13,7 @@ import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
+import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.ColumnType;
@@ -87,7 +88,7 @@ public final class Database implements AutoCloseable {
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
                 .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth())
                 .withHardAffinityAdvisor(stealAdvisor);
-        this.scheduler = new Scheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
+        this.scheduler = new WorkerPoolScheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
         stealAdvisor.readFrom(scheduler.dataUsage());
         this.stealCalibrator = startStealingThreshold();
         this.utilization = new Utilization(scheduler.dataUsage(), catalog);

@@ -26,7 +26,7 @@ final class SchedulerMetrics implements AutoCloseable {
     private final boolean ownRegistry;
     private final List<Meter> meters = new ArrayList<>();
 
-    SchedulerMetrics(Scheduler scheduler, MeterRegistry configured) {
+    SchedulerMetrics(WorkerPoolScheduler scheduler, MeterRegistry configured) {
         this.ownRegistry = configured == null;
         this.registry = configured != null ? configured : new SimpleMeterRegistry();
         for (WorkerGroup g : scheduler.groups()) {
@@ -45,7 +45,7 @@ final class SchedulerMetrics implements AutoCloseable {
             counter("binds", "times a worker bound itself to its node's CPUs", tags.and("action", "bind"), g, w -> w.binds());
             counter("binds", "times a worker restored the original CPU set", tags.and("action", "unbind"), g, w -> w.unbinds());
         }
-        meters.add(Gauge.builder(PREFIX + "concurrency.hint", scheduler, Scheduler::concurrencyHintValue)
+        meters.add(Gauge.builder(PREFIX + "concurrency.hint", scheduler, WorkerPoolScheduler::concurrencyHintValue)
                 .description("the concurrency hint: free worker threads, averaged").register(registry));
     }
 

@@ -38,7 +38,7 @@ public final class Statement {
         }
     }
 
-    private final Scheduler scheduler;
+    private final AbstractScheduler scheduler;
     private final long id;
     private final long arrivalNanos;
     private final int userPriority;
@@ -49,7 +49,7 @@ public final class Statement {
     private volatile boolean cancelled;
     private volatile Throwable failure;
 
-    Statement(Scheduler scheduler, long id, int userPriority, StealPolicy override) {
+    Statement(AbstractScheduler scheduler, long id, int userPriority, StealPolicy override) {
         if (userPriority < MIN_PRIORITY || userPriority > MAX_PRIORITY) {
             throw new IllegalArgumentException("user priority " + userPriority + " is out of range "
                     + MIN_PRIORITY + ".." + MAX_PRIORITY);
@@ -146,7 +146,7 @@ public final class Statement {
         return policyOverridden;
     }
 
-    Scheduler scheduler() {
+    AbstractScheduler scheduler() {
         return scheduler;
     }
 

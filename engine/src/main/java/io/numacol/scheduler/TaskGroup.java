@@ -21,7 +21,7 @@ public final class TaskGroup {
         }
     }
 
-    private final Scheduler scheduler;
+    private final AbstractScheduler scheduler;
     private final Statement statement;
     // Two counters, not one pending count: submitters write one and workers the other, so a
     // task's submission and its completion do not fight over one cache line. A task is counted
@@ -33,7 +33,7 @@ public final class TaskGroup {
     /** Spreads an outside submitter's tasks over a node's groups; races only skew the spread. */
     int roundRobin;
 
-    TaskGroup(Scheduler scheduler, Statement statement) {
+    TaskGroup(AbstractScheduler scheduler, Statement statement) {
         this.scheduler = scheduler;
         this.statement = statement;
         this.roundRobin = (int) statement.id();
@@ -58,8 +58,9 @@ public final class TaskGroup {
     }
 
     /**
-     * Waits until every task of the group has returned. On a worker thread the worker stops
-     * counting as working while it waits, so another worker of its group runs in its place.
+     * Waits until every task of the group has returned. On a worker thread of the {@link
+     * WorkerPoolScheduler} the worker stops counting as working while it waits, so another worker
+     * of its group runs in its place.
      *
      * @throws StatementFailedException a task of the statement threw (the cause is what it threw)
      * @throws java.util.concurrent.CancellationException the statement was cancelled (an interrupt
@@ -93,8 +94,7 @@ public final class TaskGroup {
         if (pending() == 0) {
             return true;
         }
-        Worker worker = scheduler.currentWorker();
-        return worker != null ? worker.awaitGroup(this, timed, deadline) : block(timed, deadline);
+        return scheduler.await(this, timed, deadline);
     }
 
     /** Tasks submitted or spawned into the group that have not returned yet. */
@@ -111,7 +111,7 @@ public final class TaskGroup {
         return statement;
     }
 
-    Scheduler scheduler() {
+    AbstractScheduler scheduler() {
         return scheduler;
     }
 

@@ -70,7 +70,7 @@ final class Worker extends Thread implements TaskContext {
         }
     }
 
-    final Scheduler scheduler;
+    final WorkerPoolScheduler scheduler;
     final WorkerGroup group;
 
     // Changed under the group's lock; volatile for the watchdog's and the fast path's reads.

@@ -33,7 +33,7 @@ final class WorkerGroup {
     }
 
 
-    final Scheduler scheduler;
+    final WorkerPoolScheduler scheduler;
     final int node;
     final int indexInNode;
     final int hardwareThreads;
@@ -59,7 +59,7 @@ final class WorkerGroup {
     private volatile Worker[] workers = new Worker[0];
     private final ParkingLot parking = new ParkingLot();
 
-    WorkerGroup(Scheduler scheduler, int node, int indexInNode, int hardwareThreads, BitSet cpus, int maxWorkers) {
+    WorkerGroup(WorkerPoolScheduler scheduler, int node, int indexInNode, int hardwareThreads, BitSet cpus, int maxWorkers) {
         this.scheduler = scheduler;
         this.node = node;
         this.indexInNode = indexInNode;

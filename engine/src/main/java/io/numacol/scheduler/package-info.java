@@ -3,9 +3,11 @@
  * work here as tasks.
  *
  * <ul>
- *   <li>A {@link io.numacol.scheduler.Scheduler} has one or more {@code WorkerGroup}s per NUMA node.
- *       Each group has a stealable priority queue, a hard queue for tasks bound to the node, and
- *       its workers; it keeps as many workers working as it has hardware threads.</li>
+ *   <li>A {@link io.numacol.scheduler.Scheduler} is what callers use. Its implementation of the
+ *       thesis, the {@link io.numacol.scheduler.WorkerPoolScheduler}, has one or more
+ *       {@code WorkerGroup}s per NUMA node. Each group has a stealable priority queue, a hard queue
+ *       for tasks bound to the node, and its workers; it keeps as many workers working as it has
+ *       hardware threads.</li>
  *   <li>A {@link io.numacol.scheduler.Statement} (the thesis's SQL statement) orders its tasks by
  *       its user priority and age, and carries the cancel flag and the first failure.</li>
  *   <li>A {@link io.numacol.scheduler.TaskGroup} is one stage of a statement: tasks are submitted

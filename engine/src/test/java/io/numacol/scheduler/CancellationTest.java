@@ -22,7 +22,7 @@ class CancellationTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void cancellingDropsQueuedTasksAndAwaitThrows(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
             AtomicInteger started = new AtomicInteger();
@@ -60,7 +60,7 @@ class CancellationTest {
 
     @Test
     void tasksOfACancelledStatementAreDroppedAtSubmission() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
             s.cancel();
             TaskGroup g = s.newTaskGroup();
@@ -74,7 +74,7 @@ class CancellationTest {
 
     @Test
     void interruptingAnOutsideWaiterCancelsTheStatement() throws Exception {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
             AtomicBoolean running = new AtomicBoolean();
@@ -106,7 +106,7 @@ class CancellationTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void aTaskExceptionFailsTheStatementAndTheWorkerLivesOn(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             int workersBefore = workerCount(scheduler);
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
@@ -147,7 +147,7 @@ class CancellationTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void aVirtualMachineErrorIsThrownAsItselfAndTheWorkersLiveOn(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             int workersBefore = workerCount(scheduler);
             OutOfMemoryError oom = new OutOfMemoryError("injected: a task ran out of heap");
             TaskGroup g = scheduler.newStatement().newTaskGroup();
@@ -161,7 +161,7 @@ class CancellationTest {
     }
 
     /** A task on every node runs, and the scheduler has the workers it had. */
-    private static void assertEveryNodeRunsWorkWith(Scheduler scheduler, Topology topology, int workersBefore) {
+    private static void assertEveryNodeRunsWorkWith(WorkerPoolScheduler scheduler, Topology topology, int workersBefore) {
         TaskGroup fine = scheduler.newStatement().newTaskGroup();
         AtomicInteger ran = new AtomicInteger();
         for (int node = 0; node < topology.nodeCount(); node++) {
@@ -174,7 +174,7 @@ class CancellationTest {
 
     @Test
     void abandoningAGroupCancelsItAndWaitsForTheTasksAlreadySubmitted() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
             AtomicInteger running = new AtomicInteger();
@@ -196,7 +196,7 @@ class CancellationTest {
 
     @Test
     void aCheckedExceptionIsTheCauseAsThrown() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             Exception checked = new IOException("disk");
             g.submit(ctx -> {
@@ -206,7 +206,7 @@ class CancellationTest {
         }
     }
 
-    static int workerCount(Scheduler scheduler) {
+    static int workerCount(WorkerPoolScheduler scheduler) {
         int n = 0;
         for (WorkerGroup g : scheduler.groups()) {
             n += g.workers().length;
@@ -214,7 +214,7 @@ class CancellationTest {
         return n;
     }
 
-    static int totalQueued(Scheduler scheduler) {
+    static int totalQueued(WorkerPoolScheduler scheduler) {
         int n = 0;
         for (WorkerGroup g : scheduler.groups()) {
             n += g.queueLength(false) + g.queueLength(true);

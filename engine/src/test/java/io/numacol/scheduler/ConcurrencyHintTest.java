@@ -59,7 +59,7 @@ class ConcurrencyHintTest {
     @Test
     void theWatchdogSamplesFreeWorkersOfTheWholeMachine() {
         Topology topology = Topology.fake(4);
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             int hardware = scheduler.hardwareThreads();
             assertThat(hardware).isEqualTo(4);
             assertThat(scheduler.concurrencyHint()).isEqualTo(hardware);

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InboxTest {
     @Test
     void takesEverythingPushedOldestFirst() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             TaskGroup group = scheduler.newStatement().newTaskGroup();
             Inbox inbox = new Inbox();
             assertThat(inbox.isEmpty()).isTrue();
@@ -34,7 +34,7 @@ class InboxTest {
     /** Four threads push 20,000 tasks each while a fifth takes: every task is taken once. */
     @Test
     void concurrentPushesAreNeitherLostNorDoubled() throws Exception {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             TaskGroup group = scheduler.newStatement().newTaskGroup();
             Inbox inbox = new Inbox();
             int threads = 4;

@@ -21,7 +21,7 @@ class MetricsTest {
         Topology topology = Topology.fake(4);
         SchedulerConfig config = SchedulerConfig.defaults().withMeterRegistry(registry).withGroupsPerNode(2)
                 .withStealPolicy(StealPolicy.BOUND);
-        try (Scheduler scheduler = new Scheduler(topology, config)) {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(topology, config)) {
             for (int node = 0; node < 4; node++) {
                 for (int group = 0; group < 2; group++) {
                     String[] tags = {"node", String.valueOf(node), "group", String.valueOf(group)};

@@ -31,7 +31,7 @@ class PlacementTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void boundTasksRunOnlyOnTheirNodesWorkersBoundToItsCpus(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
@@ -63,7 +63,7 @@ class PlacementTest {
     @Test
     void targetTasksOfABusyNodeAreStolenByIdleNodes() {
         Topology topology = Topology.fake(4);
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             AtomicInteger first = new AtomicInteger(-1);
             Statement s = scheduler.newStatement();
@@ -95,7 +95,7 @@ class PlacementTest {
     @Test
     void boundTasksOfABusyNodeWaitForIt() {
         Topology topology = Topology.fake(4);
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             AtomicInteger started = new AtomicInteger();
             Statement s = scheduler.newStatement();
@@ -116,7 +116,7 @@ class PlacementTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void osTasksCarryNoAffinityAndNeverBind(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.OS)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.OS)) {
             BitSet original = Libc.getAffinity();
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             TaskGroup g = scheduler.newStatement().newTaskGroup();
@@ -137,7 +137,7 @@ class PlacementTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void workersUnbindBeforeTasksWithoutAffinity(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             BitSet original = Libc.getAffinity();
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             Statement s = scheduler.newStatement();
@@ -169,7 +169,7 @@ class PlacementTest {
 
     @Test
     void anAffinityForAMissingNodeIsRejectedNamingIt() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             assertThatThrownBy(() -> g.submit(ctx -> { }, Affinity.node(7)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("7").hasMessageContaining("0..3");
@@ -179,7 +179,7 @@ class PlacementTest {
 
     @Test
     void aStatementMayOverrideTheEnginePolicy() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.OS)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.OS)) {
             Statement s = scheduler.newStatement(Statement.NORMAL_PRIORITY, StealPolicy.BOUND);
             assertThat(s.stealPolicy()).isEqualTo(StealPolicy.BOUND);
             assertThat(s.overridesStealPolicy()).isTrue();
@@ -198,7 +198,7 @@ class PlacementTest {
     void groupsOfANodeShareItsCpus() {
         Topology topology = Topology.fake(1);
         SchedulerConfig config = SchedulerConfig.defaults().withGroupsPerNode(3).withStealPolicy(StealPolicy.BOUND);
-        try (Scheduler scheduler = new Scheduler(topology, config)) {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(topology, config)) {
             int cpus = topology.node(0).cpus().length;
             assertThat(scheduler.hardwareThreads()).as("every group gets at least one hardware thread").isEqualTo(Math.max(cpus, 3));
             Queue<Integer> groups = new ConcurrentLinkedQueue<>();

@@ -18,7 +18,7 @@ class PriorityTest {
 
     @Test
     void higherUserPriorityThenOlderStatementThenDeeper() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             Statement old = scheduler.newStatement();
             Statement young = scheduler.newStatement();
             Statement urgent = scheduler.newStatement(5);
@@ -43,7 +43,7 @@ class PriorityTest {
 
     @Test
     void userPrioritiesOutsideTheRangeAreRejected() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             assertThatThrownBy(() -> scheduler.newStatement(Statement.MAX_PRIORITY + 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1001");
             assertThat(scheduler.newStatement(Statement.MAX_PRIORITY).userPriority()).isEqualTo(Statement.MAX_PRIORITY);
@@ -53,7 +53,7 @@ class PriorityTest {
     @Test
     void aBusyWorkerTakesQueuedTasksInPriorityOrder() {
         // BOUND on fake nodes with one hardware thread each: node 0's one worker runs everything.
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
             AtomicBoolean gateRunning = new AtomicBoolean();
             AtomicBoolean open = new AtomicBoolean();
             TaskGroup gate = scheduler.newStatement().newTaskGroup();

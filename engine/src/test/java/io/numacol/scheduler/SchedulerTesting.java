@@ -23,8 +23,8 @@ final class SchedulerTesting {
         return Stream.of(Topology.fake(4), Topology.detect());
     }
 
-    static Scheduler scheduler(Topology topology, StealPolicy policy) {
-        return new Scheduler(topology, SchedulerConfig.defaults().withStealPolicy(policy));
+    static WorkerPoolScheduler scheduler(Topology topology, StealPolicy policy) {
+        return new WorkerPoolScheduler(topology, SchedulerConfig.defaults().withStealPolicy(policy));
     }
 
     /** Waits (yielding, never sleeping long) until {@code condition} holds; fails after {@link #LIMIT}. */

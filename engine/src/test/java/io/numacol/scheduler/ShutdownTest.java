@@ -22,7 +22,7 @@ class ShutdownTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void closeDropsQueuedWorkLetsRunningTasksReturnAndLeavesNoThreads(Topology topology) throws Exception {
-        Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND);
+        WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND);
         // Workers that waited in tasks, plus watchdog replacements, are threads too.
         TaskGroup warm = scheduler.newStatement().newTaskGroup();
         warm.submit(ctx -> {
@@ -70,7 +70,7 @@ class ShutdownTest {
 
     @Test
     void closeFromATaskIsRefused() {
-        Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET);
+        WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET);
         AutoCloseable closer = scheduler; // a task may hold the scheduler as any resource
         TaskGroup g = scheduler.newStatement().newTaskGroup();
         g.submit(ctx -> closer.close());
@@ -84,7 +84,7 @@ class ShutdownTest {
     @Test
     void closeRemovesTheMetersFromAnApplicationsRegistry() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Scheduler scheduler = new Scheduler(Topology.fake(2), SchedulerConfig.defaults().withMeterRegistry(registry));
+        WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(2), SchedulerConfig.defaults().withMeterRegistry(registry));
         assertThat(scheduler.meterRegistry()).isSameAs(registry);
         assertThat(registry.getMeters()).isNotEmpty();
         scheduler.close();

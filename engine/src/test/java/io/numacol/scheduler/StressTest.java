@@ -22,7 +22,7 @@ class StressTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void aMillionTinyTasksNoneLostNoneRunTwice(Topology topology) throws Exception {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             AtomicIntegerArray runs = new AtomicIntegerArray(TASKS);
             int nodes = topology.nodeCount();
             // Half the submitters share one statement and stage, the others have their own.

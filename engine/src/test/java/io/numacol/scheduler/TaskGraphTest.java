@@ -24,7 +24,7 @@ class TaskGraphTest {
     @ParameterizedTest
     @MethodSource(SchedulerTesting.TOPOLOGIES)
     void childrenKeepTheirGroupOpenUntilTheyReturn(Topology topology) {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             AtomicLong leaves = new AtomicLong();
             g.submit(root -> spawnTree(root, 10, leaves));
@@ -50,7 +50,7 @@ class TaskGraphTest {
     void tasksWaitingOnChildStagesDoNotDeadlock(Topology topology) {
         for (StealPolicy policy : new StealPolicy[] {StealPolicy.TARGET, StealPolicy.BOUND}) {
             SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(policy).withWatchdogPeriod(NO_WATCHDOG);
-            try (Scheduler scheduler = new Scheduler(topology, config)) {
+            try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(topology, config)) {
                 assertThat(sumTree(scheduler, 7)).as("%s", policy).isEqualTo(1 << 7);
             }
         }
@@ -61,7 +61,7 @@ class TaskGraphTest {
     void waitingWorkersHelpWhenTheGroupMayCreateNoMoreThreads() {
         SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(StealPolicy.BOUND)
                 .withMaxWorkersPerGroup(1).withWatchdogPeriod(NO_WATCHDOG);
-        try (Scheduler scheduler = new Scheduler(Topology.fake(4), config)) {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(4), config)) {
             assertThat(sumTree(scheduler, 8)).isEqualTo(1 << 8);
             for (WorkerGroup g : scheduler.groups()) {
                 assertThat(g.workers()).hasSize(1);
@@ -69,7 +69,7 @@ class TaskGraphTest {
         }
     }
 
-    private static long sumTree(Scheduler scheduler, int depth) {
+    private static long sumTree(WorkerPoolScheduler scheduler, int depth) {
         Statement s = scheduler.newStatement();
         TaskGroup root = s.newTaskGroup();
         AtomicLong total = new AtomicLong();
@@ -98,7 +98,7 @@ class TaskGraphTest {
     @Test
     void anInactiveWorkerIsReplacedImmediately() throws Exception {
         SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(StealPolicy.BOUND).withWatchdogPeriod(NO_WATCHDOG);
-        try (Scheduler scheduler = new Scheduler(Topology.fake(4), config)) {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(4), config)) {
             CountDownLatch latch = new CountDownLatch(1);
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             AtomicInteger inactiveLevel = new AtomicInteger(-1);
@@ -119,7 +119,7 @@ class TaskGraphTest {
     /** A worker blocked outside the scheduler (a latch here) is replaced by the watchdog. */
     @Test
     void aBlockedWorkerIsReplacedByTheWatchdog() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
             CountDownLatch latch = new CountDownLatch(1);
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             g.submit(ctx -> latch.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS), Affinity.node(0));
@@ -133,7 +133,7 @@ class TaskGraphTest {
 
     @Test
     void aContextIsValidOnlyInsideItsTask() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             AtomicReference<TaskContext> escaped = new AtomicReference<>();
             g.submit(ctx -> {

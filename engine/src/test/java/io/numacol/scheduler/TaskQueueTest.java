@@ -22,7 +22,7 @@ class TaskQueueTest {
 
     @Test
     void pollsInTheOrderOfAPriorityQueueOfTasks() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             Random random = new Random(7);
             List<TaskGroup> groups = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
@@ -59,7 +59,7 @@ class TaskQueueTest {
 
     @Test
     void removesAStatementsTasksAndDrainsTheRest() {
-        try (Scheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
             Statement a = scheduler.newStatement();
             Statement b = scheduler.newStatement();
             TaskQueue queue = new TaskQueue();

@@ -7,6 +7,7 @@ import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.Task;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
+import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -76,7 +77,7 @@ public class SchedulerBenchmark {
         String[] spec = pool.split(":");
         Topology topology = spec[1].equals("real") ? Topology.detect() : Topology.fake(Integer.parseInt(spec[1].substring(4)));
         nodes = topology.nodeCount();
-        scheduler = new Scheduler(topology, SchedulerConfig.defaults().withStealPolicy(StealPolicy.valueOf(spec[2])));
+        scheduler = new WorkerPoolScheduler(topology, SchedulerConfig.defaults().withStealPolicy(StealPolicy.valueOf(spec[2])));
     }
 
     @TearDown(Level.Trial)

@@ -7,6 +7,7 @@ import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
+import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
 
@@ -41,7 +42,7 @@ public final class SchedulerBindingCheck {
         check(topology.nodeCount() == expectedNodes, "expected " + expectedNodes + " nodes, got " + topology.nodeCount());
         BitSet original = Libc.getAffinity();
         SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(StealPolicy.BOUND);
-        try (Scheduler scheduler = new Scheduler(topology, config)) {
+        try (Scheduler scheduler = new WorkerPoolScheduler(topology, config)) {
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             TaskGroup bound = scheduler.newStatement().newTaskGroup();
             for (int i = 0; i < TASKS_PER_NODE; i++) {
