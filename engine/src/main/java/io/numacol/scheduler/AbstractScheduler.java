@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * need of a scheduler beyond the public {@link Scheduler}: submitting, purging and awaiting stay
  * package-private here, so that the interface holds only what callers use.
  */
-abstract sealed class AbstractScheduler implements Scheduler permits WorkerPoolScheduler {
+abstract sealed class AbstractScheduler implements Scheduler permits WorkerPoolScheduler, InlineScheduler {
     final Topology topology;
     final SchedulerConfig config;
     private final AtomicLong statementIds = new AtomicLong();

@@ -5,8 +5,15 @@ import io.numacol.topology.Topology;
 
 /**
  * Where a query's work runs as tasks: a {@link Statement} per query, a {@link TaskGroup} per stage.
- * Its implementation is the {@link WorkerPoolScheduler}, the NUMA-aware scheduler of the thesis:
- * per-node worker groups, stealing, binding, a watchdog and a sampled concurrency hint.
+ * Two implementations:
+ *
+ * <ul>
+ *   <li>{@link WorkerPoolScheduler}, the NUMA-aware scheduler of the thesis: per-node worker
+ *       groups, stealing, binding, a watchdog and a sampled concurrency hint. A database runs on
+ *       it unless told otherwise.</li>
+ *   <li>{@link InlineScheduler}: every task on the thread that submits it, at once, for
+ *       deterministic tests and debugging with a single stack.</li>
+ * </ul>
  *
  * <p>Sealed: statements and task groups are made by this package and reach into their scheduler's
  * package-private side, so no other implementation could serve them.

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a {@link Scheduler} is set up.
+ * How a {@link Scheduler} is set up. The {@link InlineScheduler} reads the steal policy, the
+ * advisor, the meter registry and the node bandwidth, and the groups per node only for the
+ * concurrency hint it reports; the rest concerns the worker pool.
  *
  * @param groupsPerNode      WorkerGroups per NUMA node; more than one only spreads queue contention
  * @param stealPolicy        the engine's policy; a {@link Statement} may override it

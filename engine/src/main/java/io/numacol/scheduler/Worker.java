@@ -2,8 +2,6 @@ package io.numacol.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -38,21 +36,6 @@ final class Worker extends Thread implements TaskContext {
 
     /** Where a worker found the task it runs: its own group's queues, another group of its node, another node. */
     private enum Scope { OWN, LOCAL_NODE, REMOTE_NODE }
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    /** Whether {@link #busyClock} reads the thread's CPU time; else the wall clock. */
-    private static final boolean CPU_TIME = cpuTimeAvailable();
-
-    private static boolean cpuTimeAvailable() {
-        try {
-            if (THREADS.isCurrentThreadCpuTimeSupported() && !THREADS.isThreadCpuTimeEnabled()) {
-                THREADS.setThreadCpuTimeEnabled(true);
-            }
-            return THREADS.isCurrentThreadCpuTimeSupported() && THREADS.getCurrentThreadCpuTime() >= 0;
-        } catch (UnsupportedOperationException | SecurityException e) {
-            return false;
-        }
-    }
 
     /** The running task waits in the {@link BandwidthModel}; read by the watchdog. */
     private volatile boolean inModelledRead;
@@ -360,7 +343,7 @@ final class Worker extends Thread implements TaskContext {
 
     @Override
     public long busyClock() {
-        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+        return BusyClock.now();
     }
 
     @Override
@@ -379,7 +362,7 @@ final class Worker extends Thread implements TaskContext {
             }
             stalled = System.nanoTime() - before;
         }
-        long nanos = Math.max(0, busyClock() - startBusy - (CPU_TIME ? 0 : stalled)) + stalled;
+        long nanos = BusyClock.since(startBusy, stalled);
         if (currentScope == Scope.REMOTE_NODE) {
             // As the thesis (§6.2): stealing is a stopgap until the data is placed better, so a
             // task stolen from another node counts for neither node, and a node whose workers

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * numacol's NUMA-aware task scheduler (thesis §4.1 and §5.3), named for what sets it apart from
- * other implementations of {@link Scheduler}: it runs tasks on a pool of worker threads of its own.
+ * the {@link InlineScheduler}: it runs tasks on a pool of worker threads of its own.
  * {@link SchedulerConfig#groupsPerNode()} WorkerGroups per node, each with a stealable and a hard
  * priority queue and workers that bind to the node's CPUs for tasks with an affinity; a watchdog
  * thread that keeps every group's active concurrency level at its hardware threads and samples

@@ -7,7 +7,8 @@
  *       thesis, the {@link io.numacol.scheduler.WorkerPoolScheduler}, has one or more
  *       {@code WorkerGroup}s per NUMA node. Each group has a stealable priority queue, a hard queue
  *       for tasks bound to the node, and its workers; it keeps as many workers working as it has
- *       hardware threads.</li>
+ *       hardware threads. The {@link io.numacol.scheduler.InlineScheduler} runs every task on the
+ *       thread that submits it, for tests and debugging.</li>
  *   <li>A {@link io.numacol.scheduler.Statement} (the thesis's SQL statement) orders its tasks by
  *       its user priority and age, and carries the cancel flag and the first failure.</li>
  *   <li>A {@link io.numacol.scheduler.TaskGroup} is one stage of a statement: tasks are submitted

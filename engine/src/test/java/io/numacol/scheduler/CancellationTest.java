@@ -1,8 +1,10 @@
 package io.numacol.scheduler;
 
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
@@ -58,9 +60,44 @@ class CancellationTest {
         }
     }
 
-    @Test
-    void tasksOfACancelledStatementAreDroppedAtSubmission() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+    /** A task cancels its own statement: whatever ran, the group drains and awaiting it reports the cancellation. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aTaskCancellingItsStatementEndsTheStage(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(2), StealPolicy.TARGET)) {
+            Statement s = scheduler.newStatement();
+            TaskGroup g = s.newTaskGroup();
+            AtomicInteger ran = new AtomicInteger();
+            AtomicBoolean sawOwnCancel = new AtomicBoolean();
+            g.submit(ctx -> {
+                ctx.statement().cancel();
+                sawOwnCancel.set(ctx.isCancelled());
+            });
+            for (int i = 0; i < 1000; i++) {
+                g.submit(ctx -> ran.incrementAndGet(), Affinity.node(i % 2));
+            }
+            assertThatThrownBy(g::await).isInstanceOf(CancellationException.class).hasMessageContaining("cancelled");
+            assertThat(g.pending()).isZero();
+            assertThat(sawOwnCancel).isTrue();
+            assertThat(s.failure()).isEmpty();
+            g.submit(ctx -> ran.addAndGet(1_000_000));
+            assertThat(g.pending()).as("a task submitted after the cancellation is dropped").isZero();
+            assertThat(ran.get()).isLessThanOrEqualTo(1000);
+
+            TaskGroup next = scheduler.newStatement().newTaskGroup();
+            AtomicInteger ranNext = new AtomicInteger();
+            for (int i = 0; i < 100; i++) {
+                next.submit(ctx -> ranNext.incrementAndGet(), Affinity.node(i % 2));
+            }
+            next.await();
+            assertThat(ranNext).hasValue(100);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void tasksOfACancelledStatementAreDroppedAtSubmission(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(2), StealPolicy.TARGET)) {
             Statement s = scheduler.newStatement();
             s.cancel();
             TaskGroup g = s.newTaskGroup();
@@ -104,9 +141,9 @@ class CancellationTest {
     }
 
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void aTaskExceptionFailsTheStatementAndTheWorkerLivesOn(Topology topology) {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void aTaskExceptionFailsTheStatementAndTheWorkerLivesOn(Kind kind, Topology topology) {
+        try (Scheduler scheduler = kind.create(topology, StealPolicy.BOUND)) {
             int workersBefore = workerCount(scheduler);
             Statement s = scheduler.newStatement();
             TaskGroup g = s.newTaskGroup();
@@ -138,16 +175,18 @@ class CancellationTest {
             assertThatThrownBy(bad::await).isInstanceOf(StatementFailedException.class).cause().isInstanceOf(AssertionError.class);
 
             assertEveryNodeRunsWorkWith(scheduler, topology, workersBefore);
-            for (WorkerGroup wg : scheduler.groups()) {
-                assertThat(wg.workers()).allSatisfy(w -> assertThat(w.isAlive()).isTrue());
+            if (scheduler instanceof WorkerPoolScheduler pool) {
+                for (WorkerGroup wg : pool.groups()) {
+                    assertThat(wg.workers()).allSatisfy(w -> assertThat(w.isAlive()).isTrue());
+                }
             }
         }
     }
 
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void aVirtualMachineErrorIsThrownAsItselfAndTheWorkersLiveOn(Topology topology) {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.BOUND)) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void aVirtualMachineErrorIsThrownAsItselfAndTheWorkersLiveOn(Kind kind, Topology topology) {
+        try (Scheduler scheduler = kind.create(topology, StealPolicy.BOUND)) {
             int workersBefore = workerCount(scheduler);
             OutOfMemoryError oom = new OutOfMemoryError("injected: a task ran out of heap");
             TaskGroup g = scheduler.newStatement().newTaskGroup();
@@ -161,7 +200,7 @@ class CancellationTest {
     }
 
     /** A task on every node runs, and the scheduler has the workers it had. */
-    private static void assertEveryNodeRunsWorkWith(WorkerPoolScheduler scheduler, Topology topology, int workersBefore) {
+    private static void assertEveryNodeRunsWorkWith(Scheduler scheduler, Topology topology, int workersBefore) {
         TaskGroup fine = scheduler.newStatement().newTaskGroup();
         AtomicInteger ran = new AtomicInteger();
         for (int node = 0; node < topology.nodeCount(); node++) {
@@ -194,9 +233,10 @@ class CancellationTest {
         }
     }
 
-    @Test
-    void aCheckedExceptionIsTheCauseAsThrown() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aCheckedExceptionIsTheCauseAsThrown(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(2), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             Exception checked = new IOException("disk");
             g.submit(ctx -> {
@@ -206,9 +246,13 @@ class CancellationTest {
         }
     }
 
-    static int workerCount(WorkerPoolScheduler scheduler) {
+    /** The worker pool's threads; none inline. */
+    static int workerCount(Scheduler scheduler) {
+        if (!(scheduler instanceof WorkerPoolScheduler pool)) {
+            return 0;
+        }
         int n = 0;
-        for (WorkerGroup g : scheduler.groups()) {
+        for (WorkerGroup g : pool.groups()) {
             n += g.workers().length;
         }
         return n;

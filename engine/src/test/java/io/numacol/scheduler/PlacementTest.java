@@ -1,9 +1,11 @@
 package io.numacol.scheduler;
 
 import io.numacol.linux.Libc;
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.BitSet;
@@ -114,9 +116,9 @@ class PlacementTest {
     }
 
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void osTasksCarryNoAffinityAndNeverBind(Topology topology) {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.OS)) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void osTasksCarryNoAffinityAndNeverBind(Kind kind, Topology topology) {
+        try (Scheduler scheduler = kind.create(topology, StealPolicy.OS)) {
             BitSet original = Libc.getAffinity();
             Queue<Run> runs = new ConcurrentLinkedQueue<>();
             TaskGroup g = scheduler.newStatement().newTaskGroup();
@@ -167,9 +169,10 @@ class PlacementTest {
         }
     }
 
-    @Test
-    void anAffinityForAMissingNodeIsRejectedNamingIt() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.TARGET)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anAffinityForAMissingNodeIsRejectedNamingIt(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(4), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             assertThatThrownBy(() -> g.submit(ctx -> { }, Affinity.node(7)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("7").hasMessageContaining("0..3");
@@ -177,9 +180,10 @@ class PlacementTest {
         }
     }
 
-    @Test
-    void aStatementMayOverrideTheEnginePolicy() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.OS)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aStatementMayOverrideTheEnginePolicy(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(2), StealPolicy.OS)) {
             Statement s = scheduler.newStatement(Statement.NORMAL_PRIORITY, StealPolicy.BOUND);
             assertThat(s.stealPolicy()).isEqualTo(StealPolicy.BOUND);
             assertThat(s.overridesStealPolicy()).isTrue();
@@ -189,8 +193,8 @@ class PlacementTest {
             g.submit(ctx -> run.set(Run.of(1, ctx)), Affinity.node(1));
             g.await();
             assertThat(run.get().affinity()).isSameAs(Affinity.hard(1));
-            assertThat(run.get().workerNode()).isEqualTo(1);
-            assertThat(run.get().bound()).isTrue();
+            assertThat(run.get().workerNode()).as("inline: the node the affinity names").isEqualTo(1);
+            assertThat(run.get().bound()).as("bound on the worker pool only").isEqualTo(kind == Kind.POOL);
         }
     }
 

@@ -1,7 +1,10 @@
 package io.numacol.scheduler;
 
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PriorityTest {
 
-    @Test
-    void higherUserPriorityThenOlderStatementThenDeeper() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void higherUserPriorityThenOlderStatementThenDeeper(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(1), StealPolicy.TARGET)) {
             Statement old = scheduler.newStatement();
             Statement young = scheduler.newStatement();
             Statement urgent = scheduler.newStatement(5);
@@ -41,9 +45,10 @@ class PriorityTest {
         }
     }
 
-    @Test
-    void userPrioritiesOutsideTheRangeAreRejected() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void userPrioritiesOutsideTheRangeAreRejected(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(1), StealPolicy.TARGET)) {
             assertThatThrownBy(() -> scheduler.newStatement(Statement.MAX_PRIORITY + 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1001");
             assertThat(scheduler.newStatement(Statement.MAX_PRIORITY).userPriority()).isEqualTo(Statement.MAX_PRIORITY);

@@ -2,6 +2,7 @@ package io.numacol.scheduler;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.topology.Topology;
+import org.junit.jupiter.params.provider.Arguments;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -25,6 +26,36 @@ final class SchedulerTesting {
 
     static WorkerPoolScheduler scheduler(Topology topology, StealPolicy policy) {
         return new WorkerPoolScheduler(topology, SchedulerConfig.defaults().withStealPolicy(policy));
+    }
+
+    /** The two implementations, for the tests whose assertions hold on both (whatever order tasks run in). */
+    enum Kind {
+        POOL {
+            @Override
+            Scheduler create(Topology topology, SchedulerConfig config) {
+                return new WorkerPoolScheduler(topology, config);
+            }
+        },
+        INLINE {
+            @Override
+            Scheduler create(Topology topology, SchedulerConfig config) {
+                return new InlineScheduler(topology, config);
+            }
+        };
+
+        abstract Scheduler create(Topology topology, SchedulerConfig config);
+
+        Scheduler create(Topology topology, StealPolicy policy) {
+            return create(topology, SchedulerConfig.defaults().withStealPolicy(policy));
+        }
+    }
+
+    /** For {@code @MethodSource}: {@link #kindsAndTopologies()}. */
+    static final String KINDS_AND_TOPOLOGIES = "io.numacol.scheduler.SchedulerTesting#kindsAndTopologies";
+
+    /** Each {@link Kind} with each of {@link #topologies()}. */
+    static Stream<Arguments> kindsAndTopologies() {
+        return Stream.of(Kind.values()).flatMap(k -> topologies().map(t -> Arguments.of(k, t)));
     }
 
     /** Waits (yielding, never sleeping long) until {@code condition} holds; fails after {@link #LIMIT}. */

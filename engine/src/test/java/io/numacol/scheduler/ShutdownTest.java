@@ -1,10 +1,11 @@
 package io.numacol.scheduler;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -68,9 +69,10 @@ class ShutdownTest {
                 .hasMessageContaining("scheduler is closed");
     }
 
-    @Test
-    void closeFromATaskIsRefused() {
-        WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(2), StealPolicy.TARGET);
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void closeFromATaskIsRefused(Kind kind) {
+        Scheduler scheduler = kind.create(Topology.fake(2), StealPolicy.TARGET);
         AutoCloseable closer = scheduler; // a task may hold the scheduler as any resource
         TaskGroup g = scheduler.newStatement().newTaskGroup();
         g.submit(ctx -> closer.close());
@@ -81,10 +83,11 @@ class ShutdownTest {
         assertThat(numacolThreads()).isEmpty();
     }
 
-    @Test
-    void closeRemovesTheMetersFromAnApplicationsRegistry() {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void closeRemovesTheMetersFromAnApplicationsRegistry(Kind kind) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(2), SchedulerConfig.defaults().withMeterRegistry(registry));
+        Scheduler scheduler = kind.create(Topology.fake(2), SchedulerConfig.defaults().withMeterRegistry(registry));
         assertThat(scheduler.meterRegistry()).isSameAs(registry);
         assertThat(registry.getMeters()).isNotEmpty();
         scheduler.close();

@@ -1,5 +1,6 @@
 package io.numacol.scheduler;
 
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,9 +21,9 @@ class StressTest {
     private static final int SUBMITTERS = 8;
 
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void aMillionTinyTasksNoneLostNoneRunTwice(Topology topology) throws Exception {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void aMillionTinyTasksNoneLostNoneRunTwice(Kind kind, Topology topology) throws Exception {
+        try (Scheduler scheduler = kind.create(topology, StealPolicy.TARGET)) {
             AtomicIntegerArray runs = new AtomicIntegerArray(TASKS);
             int nodes = topology.nodeCount();
             // Half the submitters share one statement and stage, the others have their own.
@@ -80,7 +81,9 @@ class StressTest {
             assertThat(missing).as("tasks never run").isZero();
             assertThat(twice).as("tasks run more than once").isZero();
             assertThat(SchedulerTesting.sum(scheduler.meterRegistry(), "tasks.run")).isEqualTo(TASKS);
-            assertThat(threadsSeen.values).allSatisfy(name -> assertThat(name).startsWith("numacol-worker-"));
+            // Inline, each submitter ran its own tasks.
+            String runner = kind == Kind.POOL ? "numacol-worker-" : "stress-submitter-";
+            assertThat(threadsSeen.values).allSatisfy(name -> assertThat(name).startsWith(runner));
         }
     }
 

@@ -1,9 +1,11 @@
 package io.numacol.scheduler;
 
+import io.numacol.scheduler.SchedulerTesting.Kind;
 import io.numacol.topology.Topology;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
@@ -22,9 +24,9 @@ class TaskGraphTest {
     private static final Duration NO_WATCHDOG = Duration.ofHours(1);
 
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void childrenKeepTheirGroupOpenUntilTheyReturn(Topology topology) {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(topology, StealPolicy.TARGET)) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void childrenKeepTheirGroupOpenUntilTheyReturn(Kind kind, Topology topology) {
+        try (Scheduler scheduler = kind.create(topology, StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             AtomicLong leaves = new AtomicLong();
             g.submit(root -> spawnTree(root, 10, leaves));
@@ -46,11 +48,11 @@ class TaskGraphTest {
 
     /** Each task runs its children as a stage of its own and waits for it: no deadlock, no lost result. */
     @ParameterizedTest
-    @MethodSource(SchedulerTesting.TOPOLOGIES)
-    void tasksWaitingOnChildStagesDoNotDeadlock(Topology topology) {
+    @MethodSource(SchedulerTesting.KINDS_AND_TOPOLOGIES)
+    void tasksWaitingOnChildStagesDoNotDeadlock(Kind kind, Topology topology) {
         for (StealPolicy policy : new StealPolicy[] {StealPolicy.TARGET, StealPolicy.BOUND}) {
             SchedulerConfig config = SchedulerConfig.defaults().withStealPolicy(policy).withWatchdogPeriod(NO_WATCHDOG);
-            try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(topology, config)) {
+            try (Scheduler scheduler = kind.create(topology, config)) {
                 assertThat(sumTree(scheduler, 7)).as("%s", policy).isEqualTo(1 << 7);
             }
         }
@@ -69,7 +71,7 @@ class TaskGraphTest {
         }
     }
 
-    private static long sumTree(WorkerPoolScheduler scheduler, int depth) {
+    private static long sumTree(Scheduler scheduler, int depth) {
         Statement s = scheduler.newStatement();
         TaskGroup root = s.newTaskGroup();
         AtomicLong total = new AtomicLong();
@@ -131,19 +133,23 @@ class TaskGraphTest {
         }
     }
 
-    @Test
-    void aContextIsValidOnlyInsideItsTask() {
-        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(1), StealPolicy.TARGET)) {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aContextIsValidOnlyInsideItsTask(Kind kind) {
+        try (Scheduler scheduler = kind.create(Topology.fake(1), StealPolicy.TARGET)) {
             TaskGroup g = scheduler.newStatement().newTaskGroup();
             AtomicReference<TaskContext> escaped = new AtomicReference<>();
+            AtomicReference<String> workerName = new AtomicReference<>();
             g.submit(ctx -> {
                 escaped.set(ctx);
                 assertThat(ctx.taskGroup()).isSameAs(g);
                 assertThat(ctx.taskClass()).isEqualTo(TaskClass.OTHER);
-                assertThat(ctx.workerName()).startsWith("numacol-worker-n0-g0-");
+                workerName.set(ctx.workerName());
                 assertThat(ctx.concurrencyHint()).isPositive();
             });
             g.await();
+            assertThat(workerName.get()).as("the task's thread")
+                    .startsWith(kind == Kind.POOL ? "numacol-worker-n0-g0-" : Thread.currentThread().getName());
             Assertions.assertThatThrownBy(() -> escaped.get().statement())
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("only inside its task");
         }
