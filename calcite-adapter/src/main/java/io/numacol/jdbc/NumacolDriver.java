@@ -30,14 +30,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * {@code jdbc:numacol:[mem:NAME][;property=value...]}. Properties (URL or {@code Properties}):
  * {@code topology} ({@code real} or {@code fake:N}), {@code stealPolicy}, {@code groupsPerNode},
- * {@code rowsPerPart}; see {@link DatabaseConfig}. Tables live in schema {@code main}, the
+ * {@code rowsPerPart}, {@code scheduler} ({@code pool} or {@code inline}); see {@link DatabaseConfig}. Tables live in schema {@code main}, the
  * default; {@code sys} shows nodes, tables and columns.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
-        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold"};
+        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler"};
 
     private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
     private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();

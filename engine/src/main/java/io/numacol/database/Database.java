@@ -9,6 +9,7 @@ import io.numacol.placement.PlacerAlgorithm;
 import io.numacol.placement.StealingCalibration;
 import io.numacol.placement.ThresholdAdvisor;
 import io.numacol.placement.Utilization;
+import io.numacol.scheduler.InlineScheduler;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.SchedulerConfig;
 import io.numacol.scheduler.StealPolicy;
@@ -88,7 +89,10 @@ public final class Database implements AutoCloseable {
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
                 .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth())
                 .withHardAffinityAdvisor(stealAdvisor);
-        this.scheduler = new WorkerPoolScheduler(topology, config.meterRegistry() == null ? sc : sc.withMeterRegistry(config.meterRegistry()));
+        if (config.meterRegistry() != null) {
+            sc = sc.withMeterRegistry(config.meterRegistry());
+        }
+        this.scheduler = config.inlineScheduler() ? new InlineScheduler(topology, sc) : new WorkerPoolScheduler(topology, sc);
         stealAdvisor.readFrom(scheduler.dataUsage());
         this.stealCalibrator = startStealingThreshold();
         this.utilization = new Utilization(scheduler.dataUsage(), catalog);
@@ -112,8 +116,8 @@ public final class Database implements AutoCloseable {
             stealAdvisor.setThreshold((double) config.stealThreshold());
             return null;
         }
-        if (config.stealPolicy() != StealPolicy.ADAPTIVE || topology.nodeCount() < 2) {
-            return null;
+        if (config.stealPolicy() != StealPolicy.ADAPTIVE || topology.nodeCount() < 2 || config.inlineScheduler()) {
+            return null; // inline, tasks are never stolen: there is nothing to calibrate
         }
         String machine = topology.description() + ";groupsPerNode=" + config.groupsPerNode() + ";nodeBandwidth=" + config.nodeBandwidth();
         StealingCalibration.Result known = CALIBRATIONS.get(machine);

@@ -13,7 +13,7 @@ import java.util.Properties;
  * How a database is opened. Also read from JDBC connection properties: {@code topology}
  * ({@code real} or {@code fake:N}), {@code stealPolicy} (OS, TARGET, BOUND, ADAPTIVE),
  * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}, {@code nodeBandwidth},
- * {@code placer}, {@code placerPeriod}, {@code stealThreshold}.
+ * {@code placer}, {@code placerPeriod}, {@code stealThreshold}, {@code scheduler}.
  *
  * @param rowsPerPart the appender cuts a table into parts of at most this many rows, placed on
  *                    the nodes round-robin (physical partitioning by arrival order)
@@ -31,10 +31,13 @@ import java.util.Properties;
  *                      per task, as {@code sys.task_classes} shows it) above which a task class is
  *                      bound to its node; 0 to find it by the thesis's §6.4 experiment when the
  *                      database opens ({@code sys.stealing} shows the outcome, to pass here next time)
+ * @param scheduler     {@code pool} (null): the NUMA-aware {@link io.numacol.scheduler.WorkerPoolScheduler};
+ *                      {@code inline}: the {@link io.numacol.scheduler.InlineScheduler}, which runs every
+ *                      task on the thread that submits it, for deterministic tests and debugging
  */
 public record DatabaseConfig(String topology, StealPolicy stealPolicy, int groupsPerNode, int rowsPerPart,
                              MeterRegistry meterRegistry, String memoryLimit, long nodeBandwidth, String placer,
-                             long placerPeriod, long stealThreshold) {
+                             long placerPeriod, long stealThreshold, String scheduler) {
 
     public static final int DEFAULT_ROWS_PER_PART = 1 << 20;
     public static final long DEFAULT_PLACER_PERIOD = 1_000;
@@ -62,6 +65,10 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
             throw new IllegalArgumentException("stealThreshold must be a positive number of bytes per second, or 0 to calibrate, got "
                     + stealThreshold);
         }
+        scheduler = scheduler == null ? "pool" : scheduler.trim().toLowerCase(Locale.ROOT);
+        if (!scheduler.equals("pool") && !scheduler.equals("inline")) {
+            throw new IllegalArgumentException("scheduler must be pool or inline, got '" + scheduler + "'");
+        }
         if (nodeBandwidth > 0 && !topology.trim().startsWith("fake")) {
             throw new IllegalArgumentException("nodeBandwidth models the memory of a fake topology (topology=fake:N);"
                     + " topology '" + topology + "' has real memory");
@@ -70,7 +77,7 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
 
     public static DatabaseConfig defaults() {
         return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null, 0, null,
-                DEFAULT_PLACER_PERIOD, 0);
+                DEFAULT_PLACER_PERIOD, 0, null);
     }
 
     /** The defaults overridden by any of the properties named in the class comment. */
@@ -89,48 +96,60 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
                 properties.getProperty("nodeBandwidth") == null ? 0 : BandwidthModel.parse(properties.getProperty("nodeBandwidth")),
                 properties.getProperty("placer"), longProperty(properties, "placerPeriod", c.placerPeriod),
                 properties.getProperty("stealThreshold") == null ? 0
-                        : BandwidthModel.parse(properties.getProperty("stealThreshold"), "stealThreshold"));
+                        : BandwidthModel.parse(properties.getProperty("stealThreshold"), "stealThreshold"),
+                properties.getProperty("scheduler"));
     }
 
     public DatabaseConfig withTopology(String spec) {
         return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withStealPolicy(StealPolicy policy) {
         return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withRowsPerPart(int rows) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withMemoryLimit(String limit) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withMeterRegistry(MeterRegistry registry) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                bytesPerSecond, placer, placerPeriod, stealThreshold);
+                bytesPerSecond, placer, placerPeriod, stealThreshold, scheduler);
     }
 
     public DatabaseConfig withPlacer(String onOffAuto, long periodMillis) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                onOffAuto, periodMillis, stealThreshold);
+                onOffAuto, periodMillis, stealThreshold, scheduler);
     }
 
     /** The ADAPTIVE policy's threshold given (bytes per second), skipping the start-up calibration. */
     public DatabaseConfig withStealThreshold(long bytesPerSecond) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                placer, placerPeriod, bytesPerSecond);
+                placer, placerPeriod, bytesPerSecond, scheduler);
+    }
+
+    /** {@code pool} or {@code inline}: see {@code scheduler}. */
+    public DatabaseConfig withScheduler(String poolOrInline) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
+                placer, placerPeriod, stealThreshold, poolOrInline);
+    }
+
+    /** Whether the database runs its tasks on the {@link io.numacol.scheduler.InlineScheduler}. */
+    public boolean inlineScheduler() {
+        return scheduler.equals("inline");
     }
 
     /** Whether the DataPlacer runs on {@code topology}: see {@code placer}. */

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>What it is for: deterministic tests, whose runs repeat exactly whatever the machine's
  * threads do, and debugging with a single stack, where a breakpoint or a stack trace shows the
- * whole path from the query down to the task that failed.
+ * whole path from the query down to the task that failed. A whole database runs on it with the
+ * connection property {@code scheduler=inline}.
  *
  * <p>What callers rely on behaves as on the {@link WorkerPoolScheduler}: statements and task
  * groups and awaiting them; cancellation (a cancelled statement's later tasks are dropped at
