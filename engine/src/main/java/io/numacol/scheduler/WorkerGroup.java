@@ -82,6 +82,10 @@ final class WorkerGroup {
 
     /** Started under the lock, so that close() joins every thread it ever created. */
     private void createLocked(int inheritedBoundNode, boolean startParked) {
+        addLocked(inheritedBoundNode, startParked).start();
+    }
+
+    private Worker addLocked(int inheritedBoundNode, boolean startParked) {
         Worker w = new Worker(this, workers.length, inheritedBoundNode, startParked);
         Worker[] grown = Arrays.copyOf(workers, workers.length + 1);
         grown[workers.length] = w;
@@ -91,7 +95,20 @@ final class WorkerGroup {
         } else {
             working++;
         }
-        w.start();
+        return w;
+    }
+
+    /**
+     * For the jcstress tests, whose actor plays the worker: a worker counted as working whose
+     * thread is never started.
+     */
+    Worker addUnstartedWorker() {
+        lock.lock();
+        try {
+            return addLocked(-1, false);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Queues a task; wakes a parked worker if the group runs fewer than its hardware threads. */

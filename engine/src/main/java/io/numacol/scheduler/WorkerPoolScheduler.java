@@ -47,6 +47,15 @@ public final class WorkerPoolScheduler extends AbstractScheduler {
     private volatile boolean closed;
 
     public WorkerPoolScheduler(Topology topology, SchedulerConfig config) {
+        this(topology, config, true);
+    }
+
+    /**
+     * @param startThreads false only for the jcstress tests, which build their own WorkerGroups on
+     *                     this scheduler and play the workers themselves: no worker and no watchdog
+     *                     thread is started, so nothing runs a task
+     */
+    WorkerPoolScheduler(Topology topology, SchedulerConfig config, boolean startThreads) {
         super(topology, config);
         BitSet original = null;
         try {
@@ -87,12 +96,14 @@ public final class WorkerPoolScheduler extends AbstractScheduler {
         this.hardwareThreads = all.stream().mapToInt(g -> g.hardwareThreads).sum();
         this.hint = new ConcurrencyHint(hardwareThreads);
         this.metrics = new SchedulerMetrics(this, config.meterRegistry());
-        for (WorkerGroup g : groups) {
-            g.start();
-        }
         this.watchdog = new Thread(null, this::watchdogLoop, "numacol-watchdog", 0, false);
         watchdog.setDaemon(true);
-        watchdog.start();
+        if (startThreads) {
+            for (WorkerGroup g : groups) {
+                g.start();
+            }
+            watchdog.start();
+        }
     }
 
     /** The other groups of the node, starting after this one so that thieves spread out. */
