@@ -154,6 +154,7 @@ final class Decorrelator {
             }
             pushed = push(right);
         } catch (Unsupported e) {
+            builder.clear(); // what the push had stacked
             return null;
         }
         List<RexNode> matches = new ArrayList<>();
