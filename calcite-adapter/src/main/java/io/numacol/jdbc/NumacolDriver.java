@@ -17,6 +17,7 @@ import org.apache.calcite.avatica.HandlerImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteFactory;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.Driver;
 import org.apache.calcite.schema.SchemaPlus;
 
@@ -153,6 +154,12 @@ public final class NumacolDriver extends Driver {
                     throw new SQLException("cannot open numacol database: " + e.getMessage(), e);
                 }
                 SchemaPlus root = calcite.getRootSchema();
+                // Calcite's own metadata schema reads the Meta as Calcite's class, which numacol wraps;
+                // information_schema and sys answer what it would
+                CalciteSchema rootSchema = root.unwrap(CalciteSchema.class);
+                if (rootSchema != null) {
+                    rootSchema.removeSubSchema("metadata");
+                }
                 // Both schemas are live views of the catalog: Calcite must not cache their table names.
                 root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite)).setCacheEnabled(false);
                 root.add(SysSchema.NAME, new SysSchema(db)).setCacheEnabled(false);

@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -38,6 +39,16 @@ class ConnectionProxyTest {
             try (ResultSet r = p.executeQuery()) {
                 assertThat(r.next()).isTrue();
                 assertThat(r.getInt(1)).isEqualTo(1);
+            }
+            // Calcite's metadata schema, which needs Calcite's own Meta, is not there; information_schema is
+            assertThatThrownBy(() -> s.executeQuery("select * from \"metadata\".TABLES")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Object 'metadata' not found");
+            try (ResultSet schemas = c.getMetaData().getSchemas()) {
+                List<String> names = new ArrayList<>();
+                while (schemas.next()) {
+                    names.add(schemas.getString("TABLE_SCHEM"));
+                }
+                assertThat(names).contains("main", "sys", "information_schema").doesNotContain("metadata");
             }
         }
     }
