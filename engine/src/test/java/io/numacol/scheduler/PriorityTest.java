@@ -89,4 +89,44 @@ class PriorityTest {
                     "old0", "old1", "old2", "old3", "old4", "young0", "young1", "young2", "young3", "young4");
         }
     }
+
+    /**
+     * A worker drains the inbox into its queues only every so many polls while they hold tasks:
+     * a task of a higher priority submitted meanwhile waits behind at most that many.
+     */
+    @Test
+    void aHigherPriorityTaskWaitsBehindAtMostTheDrainInterval() {
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
+            AtomicBoolean gateRunning = new AtomicBoolean();
+            AtomicBoolean open = new AtomicBoolean();
+            TaskGroup gate = scheduler.newStatement().newTaskGroup();
+            gate.submit(ctx -> {
+                gateRunning.set(true);
+                spinUntil(open::get);
+            }, Affinity.node(0));
+            waitUntil(gateRunning::get, "the gate task holds node 0's worker");
+
+            Queue<String> order = new ConcurrentLinkedQueue<>();
+            TaskGroup urgent = scheduler.newStatement(10).newTaskGroup();
+            TaskGroup low = scheduler.newStatement().newTaskGroup();
+            int tasks = 5 * WorkerGroup.POLLS_PER_DRAIN;
+            for (int i = 0; i < tasks; i++) {
+                String label = "low" + i;
+                boolean submitsUrgent = i == 3;
+                low.submit(ctx -> {
+                    order.add(label);
+                    if (submitsUrgent) {
+                        urgent.submit(c -> order.add("urgent"), Affinity.node(0));
+                    }
+                }, Affinity.node(0));
+            }
+            open.set(true);
+            low.await();
+            urgent.await();
+            gate.await();
+            List<String> ran = List.copyOf(order);
+            assertThat(ran).hasSize(tasks + 1);
+            assertThat(ran.indexOf("urgent")).isBetween(4, 4 + WorkerGroup.POLLS_PER_DRAIN);
+        }
+    }
 }
