@@ -59,14 +59,8 @@ class PriorityTest {
     void aBusyWorkerTakesQueuedTasksInPriorityOrder() {
         // BOUND on fake nodes with one hardware thread each: node 0's one worker runs everything.
         try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
-            AtomicBoolean gateRunning = new AtomicBoolean();
             AtomicBoolean open = new AtomicBoolean();
-            TaskGroup gate = scheduler.newStatement().newTaskGroup();
-            gate.submit(ctx -> {
-                gateRunning.set(true);
-                spinUntil(open::get); // runnable, so the watchdog does not replace it
-            }, Affinity.node(0));
-            waitUntil(gateRunning::get, "the gate task holds node 0's worker");
+            TaskGroup gate = holdNodeZero(scheduler, open);
 
             Statement old = scheduler.newStatement();
             Statement young = scheduler.newStatement();
@@ -97,14 +91,8 @@ class PriorityTest {
     @Test
     void aHigherPriorityTaskWaitsBehindAtMostTheDrainInterval() {
         try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
-            AtomicBoolean gateRunning = new AtomicBoolean();
             AtomicBoolean open = new AtomicBoolean();
-            TaskGroup gate = scheduler.newStatement().newTaskGroup();
-            gate.submit(ctx -> {
-                gateRunning.set(true);
-                spinUntil(open::get);
-            }, Affinity.node(0));
-            waitUntil(gateRunning::get, "the gate task holds node 0's worker");
+            TaskGroup gate = holdNodeZero(scheduler, open);
 
             Queue<String> order = new ConcurrentLinkedQueue<>();
             TaskGroup urgent = scheduler.newStatement(10).newTaskGroup();
@@ -128,5 +116,17 @@ class PriorityTest {
             assertThat(ran).hasSize(tasks + 1);
             assertThat(ran.indexOf("urgent")).isBetween(4, 4 + WorkerGroup.POLLS_PER_DRAIN);
         }
+    }
+
+    /** A task that holds node 0's one worker (runnable, so the watchdog does not replace it) until {@code open}. */
+    private static TaskGroup holdNodeZero(WorkerPoolScheduler scheduler, AtomicBoolean open) {
+        AtomicBoolean running = new AtomicBoolean();
+        TaskGroup gate = scheduler.newStatement().newTaskGroup();
+        gate.submit(ctx -> {
+            running.set(true);
+            spinUntil(open::get);
+        }, Affinity.node(0));
+        waitUntil(running::get, "the gate task holds node 0's worker");
+        return gate;
     }
 }
