@@ -70,6 +70,8 @@ final class Worker extends Thread implements TaskContext {
     // Written by this thread only; the watchdog and the meters read them racily (opaque/acquire).
     private QueuedTask current;
     private final WorkerStats stats = new WorkerStats();
+    /** Tasks taken from the group's queue with the last one, not yet run (see {@link TaskBatch}). */
+    final TaskBatch batch = new TaskBatch();
 
     // The watchdog's previous look at this worker (watchdog thread only).
     private QueuedTask seenTask;
@@ -110,7 +112,7 @@ final class Worker extends Thread implements TaskContext {
     /** The thesis's worker loop (§5.3): park when surplus, own queues, same node, other nodes, park. */
     private void loop() {
         while (true) {
-            if (group.surplus() && group.parkIfSurplus(this)) {
+            if (group.surplus() && handBack() && group.parkIfSurplus(this)) {
                 waitForWake();
                 continue;
             }
@@ -134,7 +136,7 @@ final class Worker extends Thread implements TaskContext {
      * queues of the other nodes' groups, nearest node first.
      */
     private QueuedTask findTask(boolean remote) {
-        QueuedTask t = group.pollOwn();
+        QueuedTask t = batch.poll(group);
         if (t != null) {
             foundScope = Scope.OWN;
             return t;
@@ -220,6 +222,7 @@ final class Worker extends Thread implements TaskContext {
      * drains, so that nested waits cannot exhaust the workers.
      */
     boolean awaitGroup(TaskGroup g, boolean timed, long deadline) {
+        handBack(); // the awaited tasks may be among them
         if (group.goInactive(this, true)) {
             stopBusy();
             try {
@@ -247,6 +250,7 @@ final class Worker extends Thread implements TaskContext {
     @Override
     public <T> T inactive(Callable<T> region) throws Exception {
         task();
+        handBack();
         group.goInactive(this, false);
         stopBusy();
         try {
@@ -265,10 +269,18 @@ final class Worker extends Thread implements TaskContext {
             Thread.State s = getState();
             if (s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
                 group.markBlocked(this, t);
+                // the task may be waiting for one of them: the group's other workers run them
+                group.requeue(batch.takeBack(null));
             }
         }
         seenTask = t;
         seenTasksRun = run;
+    }
+
+    /** Gives the tasks of this worker's batch back to its group's queue, before it waits or parks; true, for use in a condition. */
+    private boolean handBack() {
+        group.requeue(batch.takeBack(null));
+        return true;
     }
 
     QueuedTask currentTask() {

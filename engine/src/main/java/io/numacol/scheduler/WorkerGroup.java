@@ -45,9 +45,9 @@ final class WorkerGroup {
 
     private final int maxWorkers;
     private final ReentrantLock lock = new ReentrantLock();
-    static final int POLLS_PER_DRAIN = 16;
-    /** Polls since the inbox was last drained; under the lock. */
-    private int pollsSinceDrain;
+    static final int TASKS_PER_DRAIN = 16;
+    /** Tasks taken from the queues since the inbox was last drained; under the lock. */
+    private int takenSinceDrain;
     private final TaskQueue stealable = new TaskQueue();
     private final TaskQueue hard = new TaskQueue();
     // Whether the queues hold tasks: written under the lock, and only when that changes (so that
@@ -153,15 +153,16 @@ final class WorkerGroup {
     }
 
     /**
-     * For a poll: the inbox moves into the queues when they are empty, else every {@value
-     * #POLLS_PER_DRAIN}th poll. Every submission writes the inbox's head, and a drain per poll
-     * pulled that line and the tasks' over from the submitters' cores for a task or two each
-     * time (a third of the workers' time with four outside submitters); a task of a higher
-     * priority waits behind at most that many polls.
+     * For a poll: the inbox moves into the queues when they are empty, else once {@value
+     * #TASKS_PER_DRAIN} tasks have been taken since the last time. Every submission writes the
+     * inbox's head, and a drain per poll pulled that line and the tasks' over from the
+     * submitters' cores for a task or two each time (a third of the workers' time with four
+     * outside submitters); a task of a higher priority waits behind at most that many, and a
+     * batch ({@link TaskBatch#MAX}).
      */
     private void drainInboxSometimesLocked() {
-        if (++pollsSinceDrain >= POLLS_PER_DRAIN || (stealable.isEmpty() && hard.isEmpty())) {
-            pollsSinceDrain = 0;
+        if (takenSinceDrain >= TASKS_PER_DRAIN || (stealable.isEmpty() && hard.isEmpty())) {
+            takenSinceDrain = 0;
             drainInboxLocked();
         }
     }
@@ -199,17 +200,66 @@ final class WorkerGroup {
         return caller != null ? caller.boundNode() : Worker.UNKNOWN_BINDING;
     }
 
-    /** The higher-priority head of the two queues, or null. */
-    QueuedTask pollOwn() {
+    /**
+     * For a worker's {@link TaskBatch}: the higher-priority head of the two queues into {@code
+     * out[0]}, and after it tasks of the same queue and priority while the queue keeps as many
+     * for each of the group's other hardware threads; returns how many.
+     */
+    int pollBatch(QueuedTask[] out) {
         if (!hasWork(true)) {
-            return null;
+            return 0;
         }
         lock.lock();
         try {
             drainInboxSometimesLocked();
-            return pollLocked(true);
+            QueuedTask first = pollLocked(true);
+            if (first == null) {
+                return 0;
+            }
+            out[0] = first;
+            int n = 1;
+            TaskQueue from = first.affinity.isHard() ? hard : stealable;
+            int more = Math.min(out.length, from.size() / (2 * hardwareThreads));
+            while (n < more) {
+                QueuedTask t = from.peek();
+                if (t == null || t.compareTo(first) != 0) {
+                    break;
+                }
+                out[n++] = from.poll();
+            }
+            if (n > 1) {
+                hasHard = !hard.isEmpty();
+                hasStealable = !stealable.isEmpty();
+            }
+            takenSinceDrain += n;
+            return n;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Tasks taken back from a worker's batch ({@link TaskBatch#takeBack}) queued again, and a
+     * worker woken for them; dropped as at close if the scheduler has closed.
+     */
+    void requeue(List<QueuedTask> tasks) {
+        if (tasks.isEmpty()) {
+            return;
+        }
+        lock.lock();
+        try {
+            for (QueuedTask t : tasks) {
+                (t.affinity.isHard() ? hard : stealable).offer(t);
+            }
+            hasHard = !hard.isEmpty();
+            hasStealable = !stealable.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+        if (scheduler.isClosed()) {
+            dropAll();
+        } else if (working - blocked < hardwareThreads) {
+            wakeOrCreate();
         }
     }
 
@@ -221,7 +271,11 @@ final class WorkerGroup {
         lock.lock();
         try {
             drainInboxSometimesLocked();
-            return pollLocked(includeHard);
+            QueuedTask t = pollLocked(includeHard);
+            if (t != null) {
+                takenSinceDrain++;
+            }
+            return t;
         } finally {
             lock.unlock();
         }
@@ -454,6 +508,9 @@ final class WorkerGroup {
 
     /** At close: drops every queued task and lets every parked worker go (the scheduler is closed already). */
     void closeGroup() {
+        for (Worker w : workers) {
+            requeue(w.batch.takeBack(null)); // the scheduler is closed: dropped
+        }
         dropAll();
         List<Worker> wake = new ArrayList<>();
         lock.lock();

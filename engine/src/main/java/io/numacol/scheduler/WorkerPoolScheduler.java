@@ -197,6 +197,11 @@ public final class WorkerPoolScheduler extends AbstractScheduler {
             for (QueuedTask t : g.remove(statement)) {
                 t.group.taskDone();
             }
+            for (Worker w : g.workers()) {
+                for (QueuedTask t : w.batch.takeBack(statement)) {
+                    t.group.taskDone();
+                }
+            }
         }
     }
 

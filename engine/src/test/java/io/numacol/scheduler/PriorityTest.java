@@ -85,8 +85,9 @@ class PriorityTest {
     }
 
     /**
-     * A worker drains the inbox into its queues only every so many polls while they hold tasks:
-     * a task of a higher priority submitted meanwhile waits behind at most that many.
+     * A worker drains the inbox into its queues only every so many tasks while they hold tasks,
+     * and takes tasks in batches: a task of a higher priority submitted meanwhile waits behind at
+     * most that many and a batch.
      */
     @Test
     void aHigherPriorityTaskWaitsBehindAtMostTheDrainInterval() {
@@ -97,7 +98,7 @@ class PriorityTest {
             Queue<String> order = new ConcurrentLinkedQueue<>();
             TaskGroup urgent = scheduler.newStatement(10).newTaskGroup();
             TaskGroup low = scheduler.newStatement().newTaskGroup();
-            int tasks = 5 * WorkerGroup.POLLS_PER_DRAIN;
+            int tasks = 5 * WorkerGroup.TASKS_PER_DRAIN;
             for (int i = 0; i < tasks; i++) {
                 String label = "low" + i;
                 boolean submitsUrgent = i == 3;
@@ -114,7 +115,7 @@ class PriorityTest {
             gate.await();
             List<String> ran = List.copyOf(order);
             assertThat(ran).hasSize(tasks + 1);
-            assertThat(ran.indexOf("urgent")).isBetween(4, 4 + WorkerGroup.POLLS_PER_DRAIN);
+            assertThat(ran.indexOf("urgent")).isBetween(4, 4 + WorkerGroup.TASKS_PER_DRAIN + TaskBatch.MAX);
         }
     }
 

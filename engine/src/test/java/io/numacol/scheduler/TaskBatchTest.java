@@ -1,0 +1,78 @@
+package io.numacol.scheduler;
+
+import io.numacol.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.util.BitSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.numacol.scheduler.SchedulerTesting.spinUntil;
+import static io.numacol.scheduler.SchedulerTesting.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TaskBatchTest {
+
+    /** A batch takes tasks of the head's priority only, and leaves the group's other hardware threads as many. */
+    @Test
+    void aBatchHoldsOnePriorityAndLeavesWorkForTheOthers() {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(1), SchedulerConfig.defaults(), false)) {
+            WorkerGroup group = new WorkerGroup(scheduler, 0, 0, 2, new BitSet(), 2);
+            group.addUnstartedWorker(); // two workers that never start: submissions wake no one
+            group.addUnstartedWorker();
+            TaskGroup older = scheduler.newStatement().newTaskGroup();
+            TaskGroup younger = scheduler.newStatement().newTaskGroup();
+            for (int i = 0; i < 3; i++) {
+                group.enqueue(new QueuedTask(ctx -> { }, older, Affinity.none(), TaskClass.OTHER, 0));
+            }
+            for (int i = 0; i < 40; i++) {
+                group.enqueue(new QueuedTask(ctx -> { }, younger, Affinity.none(), TaskClass.OTHER, 0));
+            }
+            QueuedTask[] out = new QueuedTask[TaskBatch.MAX];
+            assertThat(group.pollBatch(out)).as("the older statement's three").isEqualTo(3);
+            assertThat(out).extracting(t -> t == null ? null : t.statement).containsOnly(older.statement(), null);
+            assertThat(group.pollBatch(out)).as("a full batch: 40 leave 39 behind").isEqualTo(TaskBatch.MAX);
+            for (int left = 40 - TaskBatch.MAX; left > 0; ) {
+                int n = group.pollBatch(out);
+                assertThat(n).isBetween(1, Math.max(1, (left - 1) / 4 + 1));
+                left -= n;
+            }
+            assertThat(group.pollBatch(out)).isZero();
+        }
+    }
+
+    /**
+     * A task blocked on a sibling that sits in its own worker's batch: the watchdog finds the
+     * worker blocked and gives the batch back to the group, whose next worker runs the sibling.
+     */
+    @Test
+    void aBlockedWorkersBatchGoesBackToItsGroup() throws Exception {
+        // BOUND on fake nodes with one hardware thread each: node 0's one worker runs everything
+        try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
+            AtomicBoolean gateRunning = new AtomicBoolean();
+            AtomicBoolean open = new AtomicBoolean();
+            TaskGroup gate = scheduler.newStatement().newTaskGroup();
+            gate.submit(ctx -> {
+                gateRunning.set(true);
+                spinUntil(open::get);
+            }, Affinity.node(0));
+            waitUntil(gateRunning::get, "the gate task holds node 0's worker");
+
+            CountDownLatch released = new CountDownLatch(1);
+            TaskGroup tasks = scheduler.newStatement().newTaskGroup();
+            tasks.submit(ctx -> released.await(), Affinity.node(0)); // first in the batch: waits for the next
+            tasks.submit(ctx -> released.countDown(), Affinity.node(0));
+            for (int i = 0; i < 4 * TaskBatch.MAX; i++) {
+                tasks.submit(ctx -> { }, Affinity.node(0));
+            }
+            open.set(true);
+            try {
+                assertThat(tasks.await(SchedulerTesting.LIMIT.toSeconds(), TimeUnit.SECONDS)).as("the sibling ran").isTrue();
+            } finally {
+                released.countDown(); // so that close, which waits for running tasks, returns either way
+            }
+            gate.await();
+        }
+    }
+}
