@@ -45,9 +45,12 @@ final class WorkerGroup {
 
     private final int maxWorkers;
     private final ReentrantLock lock = new ReentrantLock();
-    static final int TASKS_PER_DRAIN = 16;
-    /** Tasks taken from the queues since the inbox was last drained; under the lock. */
+    static final int TASKS_PER_DRAIN = 64;
+    /** Or once this long has passed, so that tasks longer than a few microseconds see every arrival at once. */
+    private static final long DRAIN_NANOS = 20_000;
+    /** Tasks taken from the queues since the inbox was last drained, and when that was; under the lock. */
     private int takenSinceDrain;
+    private long lastDrain;
     private final TaskQueue stealable = new TaskQueue();
     private final TaskQueue hard = new TaskQueue();
     // Whether the queues hold tasks: written under the lock, and only when that changes (so that
@@ -154,15 +157,18 @@ final class WorkerGroup {
 
     /**
      * For a poll: the inbox moves into the queues when they are empty, else once {@value
-     * #TASKS_PER_DRAIN} tasks have been taken since the last time. Every submission writes the
-     * inbox's head, and a drain per poll pulled that line and the tasks' over from the
-     * submitters' cores for a task or two each time (a third of the workers' time with four
-     * outside submitters); a task of a higher priority waits behind at most that many, and a
-     * batch ({@link TaskBatch#MAX}).
+     * #TASKS_PER_DRAIN} tasks have been taken or {@value #DRAIN_NANOS} ns have passed since the
+     * last time. Every submission writes the inbox's head, and a drain per poll pulled that line
+     * and the tasks' over from the submitters' cores for a task or two each time (a third of the
+     * workers' time with four outside submitters, tasks of well under a microsecond); a task of
+     * a higher priority waits behind at most that many tasks, or that long, and a batch ({@link
+     * TaskBatch#MAX}).
      */
     private void drainInboxSometimesLocked() {
-        if (takenSinceDrain >= TASKS_PER_DRAIN || (stealable.isEmpty() && hard.isEmpty())) {
+        long now = System.nanoTime();
+        if (takenSinceDrain >= TASKS_PER_DRAIN || now - lastDrain >= DRAIN_NANOS || (stealable.isEmpty() && hard.isEmpty())) {
             takenSinceDrain = 0;
+            lastDrain = now;
             drainInboxLocked();
         }
     }
