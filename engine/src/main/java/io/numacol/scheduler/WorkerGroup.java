@@ -15,10 +15,12 @@ import java.util.function.ToLongFunction;
  * threads: a queued task wakes a parked worker only while the level is below them, and a worker
  * that finds the level above them parks after its task.
  *
- * <p>Submitters do not take the lock: they push onto a lock-free inbox, which whoever takes the
- * lock next (a worker about to poll, a thief, the watchdog) moves into the priority queues
- * first. So the lock is shared by the group's workers only, and a submitter preempted mid-submit
- * (the machine is often oversubscribed with query threads) never holds it.
+ * <p>Submitters do not take the lock: they push onto a lock-free inbox, which a poller holding
+ * the lock moves into the priority queues when they run empty or every so often ({@link
+ * #drainInboxSometimesLocked}), and a worker about to park always. So the lock is shared by the
+ * group's workers only, and a submitter preempted mid-submit (the machine is often
+ * oversubscribed with query threads) never holds it. A worker takes a few tasks of one priority
+ * per hold of the lock ({@link TaskBatch}).
  */
 // working and blocked change only under the lock; volatile for the readers that take no lock
 @SuppressWarnings("NonAtomicVolatileUpdate")
