@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <p>Tasks in a batch are out of the queues, so no other worker sees them: whoever would strand
  * them takes them back for the group to queue again ({@link #takeBack}): the worker itself
- * before it waits inactive or parks, the watchdog when it finds the worker blocked in a task
+ * before it waits inactive or parks and when it leaves a wait it helped in, the watchdog when it finds the worker blocked in a task
  * (the blocked task may be waiting for one of them), a cancelled statement's purge, and close.
  * Each slot is claimed by one atomic swap, so the worker and a taker never both get a task.
  */

@@ -232,19 +232,23 @@ final class Worker extends Thread implements TaskContext {
                 startBusy();
             }
         }
-        while (g.pending() > 0) {
-            long now = System.nanoTime();
-            if (timed && deadline - now <= 0) {
-                return false;
+        try {
+            while (g.pending() > 0) {
+                long now = System.nanoTime();
+                if (timed && deadline - now <= 0) {
+                    return false;
+                }
+                QueuedTask t = findTask(false);
+                if (t != null) {
+                    runTask(t, foundScope);
+                } else {
+                    g.block(true, timed && deadline - now < HELP_POLL_NANOS ? deadline : now + HELP_POLL_NANOS);
+                }
             }
-            QueuedTask t = findTask(false);
-            if (t != null) {
-                runTask(t, foundScope);
-            } else {
-                g.block(true, timed && deadline - now < HELP_POLL_NANOS ? deadline : now + HELP_POLL_NANOS);
-            }
+            return true;
+        } finally {
+            handBack(); // a batch taken while helping: the waiting task goes on, and may run long
         }
-        return true;
     }
 
     @Override
