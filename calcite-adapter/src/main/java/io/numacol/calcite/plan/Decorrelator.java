@@ -1,6 +1,7 @@
 package io.numacol.calcite.plan;
 
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.Strong;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.Aggregate;
@@ -26,7 +27,6 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.plan.Strong;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -53,8 +53,8 @@ import java.util.function.IntFunction;
  * where Calcite's decorrelator matched with {@code =} values it wrongly believed never NULL
  * (CalciteDefects 15). A filter {@code expr = $cor.f} over an uncorrelated input joins that input
  * with D on the equality instead of pairing it with every value; when such equalities bind every
- * correlation value, D is not needed there at all and the value is {@code expr} (TPC-H Q2, Q4,
- * Q17, Q20, Q22). A scalar aggregate answers one row for every value of D, COUNT 0 over no rows
+ * correlation value, D is not needed there at all and the value is {@code expr} (TPC-H Q2,
+ * Q17, Q20). A scalar aggregate answers one row for every value of D, COUNT 0 over no rows
  * (the "count bug"): D left-joined with the grouped aggregate, unless the Correlate's LEFT join
  * gives the NULLs an empty aggregate would. Each operator gets its own D columns, so no operator
  * reads a value generated for another (CalciteDefects 30 and 31 were of Calcite's sharing).
