@@ -4,7 +4,6 @@ import io.numacol.scheduler.StatementFailedException;
 
 import java.sql.SQLException;
 import java.util.Iterator;
-import java.util.function.Supplier;
 
 /**
  * How a failure while a query's rows are computed (a division by zero, a canceled scan, a
@@ -18,33 +17,49 @@ final class QueryFailures {
     private QueryFailures() {
     }
 
-    /** {@code rows}, whose iterator reports a failure as an SQLException. */
+    /** {@code rows}, whose iterator reports a failure as an SQLException (per row: no lambda per call). */
     static Iterable<Object> reported(Iterable<Object> rows) {
         return () -> {
-            Iterator<Object> iterator = computing(rows::iterator);
+            Iterator<Object> iterator;
+            try {
+                iterator = rows.iterator();
+            } catch (RuntimeException | Error e) {
+                throw asSqlException(e);
+            }
             return new Iterator<>() {
                 @Override
                 public boolean hasNext() {
-                    return computing(iterator::hasNext);
+                    try {
+                        return iterator.hasNext();
+                    } catch (RuntimeException | Error e) {
+                        throw asSqlException(e);
+                    }
                 }
 
                 @Override
                 public Object next() {
-                    return computing(iterator::next);
+                    try {
+                        return iterator.next();
+                    } catch (RuntimeException | Error e) {
+                        throw asSqlException(e);
+                    }
                 }
             };
         };
     }
 
-    /** {@code step}'s value; its failure thrown as an SQLException. */
-    static <T> T computing(Supplier<T> step) {
-        try {
-            return step.get();
-        } catch (RuntimeException | ExceptionInInitializerError e) {
-            throw sneaky(failed(e));
-        } catch (OutOfMemoryError e) {
-            throw sneaky(outOfHeap(e));
+    /**
+     * {@code e}, which computing rows threw, as the SQLException to throw instead (thrown from
+     * here): other Errors than a failed initializer and the heap running out pass as they are.
+     */
+    private static RuntimeException asSqlException(Throwable e) {
+        if (e instanceof OutOfMemoryError oom) {
+            throw sneaky(outOfHeap(oom));
         }
+        if (e instanceof Error error && !(e instanceof ExceptionInInitializerError)) {
+            throw error;
+        }
+        throw sneaky(failed(e));
     }
 
     /**

@@ -12,8 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static io.numacol.scheduler.SchedulerTesting.spinUntil;
-import static io.numacol.scheduler.SchedulerTesting.waitUntil;
+import static io.numacol.scheduler.SchedulerTesting.holdNodeZero;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,17 +116,5 @@ class PriorityTest {
             assertThat(ran).hasSize(tasks + 1);
             assertThat(ran.indexOf("urgent")).isBetween(4, 4 + WorkerGroup.TASKS_PER_DRAIN + TaskBatch.MAX);
         }
-    }
-
-    /** A task that holds node 0's one worker (runnable, so the watchdog does not replace it) until {@code open}. */
-    private static TaskGroup holdNodeZero(WorkerPoolScheduler scheduler, AtomicBoolean open) {
-        AtomicBoolean running = new AtomicBoolean();
-        TaskGroup gate = scheduler.newStatement().newTaskGroup();
-        gate.submit(ctx -> {
-            running.set(true);
-            spinUntil(open::get);
-        }, Affinity.node(0));
-        waitUntil(running::get, "the gate task holds node 0's worker");
-        return gate;
     }
 }

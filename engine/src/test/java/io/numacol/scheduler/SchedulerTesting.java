@@ -5,6 +5,7 @@ import io.numacol.topology.Topology;
 import org.junit.jupiter.params.provider.Arguments;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
@@ -68,6 +69,22 @@ final class SchedulerTesting {
             Thread.onSpinWait();
             yieldToWorkers();
         }
+    }
+
+    /**
+     * A task that holds node 0's worker (runnable, so the watchdog does not replace it) until
+     * {@code open}; returns once it runs. With BOUND on fake nodes of one hardware thread each,
+     * node 0's tasks then queue behind it.
+     */
+    static TaskGroup holdNodeZero(WorkerPoolScheduler scheduler, AtomicBoolean open) {
+        AtomicBoolean running = new AtomicBoolean();
+        TaskGroup gate = scheduler.newStatement().newTaskGroup();
+        gate.submit(ctx -> {
+            running.set(true);
+            spinUntil(open::get);
+        }, Affinity.node(0));
+        waitUntil(running::get, "the gate task holds node 0's worker");
+        return gate;
     }
 
     /** For tasks that must hold their worker: spins (staying runnable) until {@code condition} or the limit. */

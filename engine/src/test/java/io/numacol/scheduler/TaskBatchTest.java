@@ -8,8 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static io.numacol.scheduler.SchedulerTesting.spinUntil;
-import static io.numacol.scheduler.SchedulerTesting.waitUntil;
+import static io.numacol.scheduler.SchedulerTesting.holdNodeZero;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TaskBatchTest {
@@ -50,14 +49,8 @@ class TaskBatchTest {
     void aBlockedWorkersBatchGoesBackToItsGroup() throws Exception {
         // BOUND on fake nodes with one hardware thread each: node 0's one worker runs everything
         try (WorkerPoolScheduler scheduler = SchedulerTesting.scheduler(Topology.fake(4), StealPolicy.BOUND)) {
-            AtomicBoolean gateRunning = new AtomicBoolean();
             AtomicBoolean open = new AtomicBoolean();
-            TaskGroup gate = scheduler.newStatement().newTaskGroup();
-            gate.submit(ctx -> {
-                gateRunning.set(true);
-                spinUntil(open::get);
-            }, Affinity.node(0));
-            waitUntil(gateRunning::get, "the gate task holds node 0's worker");
+            TaskGroup gate = holdNodeZero(scheduler, open);
 
             CountDownLatch released = new CountDownLatch(1);
             TaskGroup tasks = scheduler.newStatement().newTaskGroup();
