@@ -41,7 +41,7 @@ public class BatchPollVsTakeBack {
         // a batch of three (seven queued, one hardware thread: three leave four behind), the first run
         batch.poll(group);
         QueuedTask[] rest = new QueuedTask[TaskBatch.MAX];
-        while (group.pollBatch(rest) > 0) {
+        while (group.pollBatch(rest, TaskBatch.MAX) > 0) {
             // the queue emptied: the batch's two are all there is
         }
     }

@@ -24,9 +24,9 @@ final class PaddedCounter extends PaddedCounterValue {
     @SuppressWarnings("unused")
     private long q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11, q12, q13, q14, q15;
 
-    /** Adds one and returns the new value. */
-    long increment() {
-        return (long) VALUE.getAndAdd(this, 1L) + 1L;
+    /** Adds {@code n} and returns the new value. */
+    long add(long n) {
+        return (long) VALUE.getAndAdd(this, n) + n;
     }
 
     long get() {

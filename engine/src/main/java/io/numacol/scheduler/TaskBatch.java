@@ -9,23 +9,32 @@ import java.util.List;
  * The tasks a worker took from its group's queue in one hold of the group's lock, to run one by
  * one: the lock and the queue are paid once per batch rather than once per task (with four
  * outside submitters on two cores, the lock taken per task was a quarter of the workers' time).
- * A batch holds tasks of one priority only, at most {@link #MAX}, and no more than leaves the
- * group's other workers as many ({@link WorkerGroup#pollBatch}).
+ * A batch holds tasks of one priority only, at most {@link #MAX}, no more than leaves the
+ * group's other workers as many ({@link WorkerGroup#pollBatch}), and no more than the last
+ * batch's tasks would run in {@link #BATCH_NANOS} (8 tasks a batch gave 21-23 tasks per
+ * microsecond with four submitters and empty tasks; up to 64 so bounded, 30-33).
  *
  * <p>Tasks in a batch are out of the queues, so no other worker sees them: whoever would strand
  * them takes them back for the group to queue again ({@link #takeBack}): the worker itself
- * before it waits inactive or parks and when it leaves a wait it helped in, the watchdog when it finds the worker blocked in a task
- * (the blocked task may be waiting for one of them), a cancelled statement's purge, and close.
+ * before it waits inactive or parks and when it leaves a wait it helped in, the watchdog when it
+ * finds the worker blocked in a task (the blocked task may be waiting for one of them), a
+ * cancelled statement's purge, and close.
  * Each slot is claimed by one atomic swap, so the worker and a taker never both get a task.
  */
 final class TaskBatch {
-    static final int MAX = 8;
+    static final int MAX = 64;
+    /**
+     * What a batch may take to run, by the last batch's tasks: a task of a higher priority that
+     * arrives meanwhile waits that long on this worker, so a batch of long tasks is one task.
+     */
+    static final long BATCH_NANOS = 20_000;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(QueuedTask[].class);
 
     private final QueuedTask[] slots = new QueuedTask[MAX];
-    // The worker's own: the slots filled by the last refill
+    // The worker's own: the slots filled by the last refill, and when that was
     private int next;
     private int end;
+    private long filledAt;
 
     /** The worker: the next task of the batch no one took back, else the first of a new batch from {@code group}, else null. */
     QueuedTask poll(WorkerGroup group) {
@@ -33,10 +42,22 @@ final class TaskBatch {
         if (t != null) {
             return t;
         }
+        long now = System.nanoTime();
+        int limit = MAX;
+        if (end > 0) {
+            long perTask = Math.max(1, (now - filledAt) / end); // over-estimated if tasks were taken back: fewer
+            limit = Math.clamp(BATCH_NANOS / perTask, 1, MAX);
+        }
         // filled under the group's lock, which every taker takes before it looks
-        end = group.pollBatch(slots);
+        end = group.pollBatch(slots, limit);
         next = 0;
+        filledAt = now;
         return next();
+    }
+
+    /** For tests: how many tasks the last refill took. */
+    int size() {
+        return end;
     }
 
     private QueuedTask next() {
@@ -47,6 +68,15 @@ final class TaskBatch {
             }
         }
         return null;
+    }
+
+    /** The worker: whether the next task of the batch, unless taken back first, is one of {@code group}'s. */
+    boolean nextIsOf(TaskGroup group) {
+        if (next >= end) {
+            return false;
+        }
+        QueuedTask t = (QueuedTask) SLOTS.getAcquire(slots, next);
+        return t != null && t.group == group;
     }
 
     /** Any thread: the tasks not yet taken, of {@code statement} or (if null) all of them, taken out of the batch. */

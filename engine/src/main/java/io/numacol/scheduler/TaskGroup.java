@@ -120,7 +120,12 @@ public final class TaskGroup {
     }
 
     void taskDone() {
-        long done = completed.increment();
+        tasksDone(1);
+    }
+
+    /** {@code n} tasks returned or were dropped. */
+    void tasksDone(int n) {
+        long done = completed.add(n);
         // Dekker with waitDrained(): waiters is raised before the counters are read there, so
         // either this sees the waiter or the waiter sees this completion. Of several tasks ending
         // at once, the last to count sees every completion.

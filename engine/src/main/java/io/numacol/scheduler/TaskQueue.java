@@ -86,6 +86,30 @@ final class TaskQueue {
         return t;
     }
 
+    /**
+     * After {@link #poll}: more tasks of the priority it returned, into {@code out[from..to)}, as
+     * long as there are; returns how many. It reads no task (their lines may sit in another core's
+     * cache, and this runs under the group's lock).
+     */
+    int pollSamePriority(QueuedTask[] out, int from, int to, QueuedTask polled) {
+        if (buckets == 0) {
+            return 0;
+        }
+        Bucket top = heap[0];
+        if (top.rank != polled.rank() || top.depthKey != polled.depthKey()) {
+            return 0;
+        }
+        int n = Math.min(to - from, top.tasks.size());
+        for (int i = 0; i < n; i++) {
+            out[from + i] = top.tasks.pollFirst();
+        }
+        size -= n;
+        if (top.tasks.isEmpty()) {
+            removeAt(0);
+        }
+        return n;
+    }
+
     /** Removes the tasks of {@code statement} (whole buckets: a bucket holds one statement's tasks). */
     List<QueuedTask> remove(Statement statement) {
         List<Bucket> matching = new ArrayList<>();

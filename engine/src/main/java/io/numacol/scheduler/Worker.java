@@ -72,6 +72,9 @@ final class Worker extends Thread implements TaskContext {
     private final WorkerStats stats = new WorkerStats();
     /** Tasks taken from the group's queue with the last one, not yet run (see {@link TaskBatch}). */
     final TaskBatch batch = new TaskBatch();
+    /** Tasks of {@code doneGroup} this worker ran and has not counted in it yet ({@link #countDone}). */
+    private TaskGroup doneGroup;
+    private int doneCount;
 
     // The watchdog's previous look at this worker (watchdog thread only).
     private QueuedTask seenTask;
@@ -104,6 +107,7 @@ final class Worker extends Thread implements TaskContext {
             }
             loop();
         } finally {
+            publishDone();
             stopBusy();
             group.exited(this);
         }
@@ -124,6 +128,7 @@ final class Worker extends Thread implements TaskContext {
             if (scheduler.isClosed()) {
                 return;
             }
+            publishDone();
             if (group.parkIfIdle(this)) {
                 waitForWake();
             }
@@ -164,8 +169,11 @@ final class Worker extends Thread implements TaskContext {
 
     private void runTask(QueuedTask task, Scope scope) {
         Statement statement = task.statement;
+        QueuedTask outer = current;
+        if (task.group != doneGroup) {
+            publishDone(); // this task may run long: its group's count must not wait for it
+        }
         if (!statement.isCancelled()) {
-            QueuedTask outer = current;
             Scope outerScope = currentScope;
             bindFor(task.affinity);
             CURRENT.setRelease(this, task);
@@ -193,7 +201,33 @@ final class Worker extends Thread implements TaskContext {
                 }
             }
         }
-        task.group.taskDone();
+        countDone(task.group, outer != null);
+    }
+
+    /**
+     * Counts a task done in its group, or defers the count while the next task of this worker's
+     * batch belongs to the same group: the group cannot drain before that task has run, and
+     * then both are counted at once. The two workers of a group counting every tiny task on one
+     * counter fought over its line. Deferred counts are published before a task of another
+     * group, before any wait or park, and at once for a task run while helping.
+     */
+    private void countDone(TaskGroup g, boolean nested) {
+        if (g != doneGroup) {
+            publishDone();
+            doneGroup = g;
+        }
+        doneCount++;
+        if (nested || !batch.nextIsOf(g)) {
+            publishDone();
+        }
+    }
+
+    private void publishDone() {
+        if (doneCount > 0) {
+            doneGroup.tasksDone(doneCount);
+            doneCount = 0;
+        }
+        doneGroup = null;
     }
 
     private void bindFor(Affinity affinity) {
@@ -281,8 +315,12 @@ final class Worker extends Thread implements TaskContext {
         seenTasksRun = run;
     }
 
-    /** Gives the tasks of this worker's batch back to its group's queue, before it waits or parks; true, for use in a condition. */
+    /**
+     * Before this worker waits or parks: its deferred task counts published, and its batch's
+     * tasks given back to its group's queue; true, for use in a condition.
+     */
     private boolean handBack() {
+        publishDone();
         group.requeue(batch.takeBack(null));
         return true;
     }

@@ -15,9 +15,9 @@ import java.util.function.ToLongFunction;
  * threads: a queued task wakes a parked worker only while the level is below them, and a worker
  * that finds the level above them parks after its task.
  *
- * <p>Submitters do not take the lock: they push onto a lock-free inbox, which a poller holding
- * the lock moves into the priority queues when they run empty or every so often ({@link
- * #drainInboxSometimesLocked}), and a worker about to park always. So the lock is shared by the
+ * <p>Submitters do not take the lock: they push onto a lock-free inbox, which a poller moves
+ * into the priority queues when they run empty or every so often ({@link #takeArrivalsIfDue}),
+ * and a worker about to park always. So the lock is shared by the
  * group's workers only, and a submitter preempted mid-submit (the machine is often
  * oversubscribed with query threads) never holds it. A worker takes a few tasks of one priority
  * per hold of the lock ({@link TaskBatch}).
@@ -61,7 +61,7 @@ final class WorkerGroup {
     private volatile boolean hasStealable;
     private volatile boolean hasHard;
     /** Tasks submitted but not yet in the queues, on cache lines of their own. */
-    private final Inbox inbox = new Inbox();
+    private final Inbox inbox;
     private volatile int working;
     private volatile int blocked;
     private volatile Worker[] workers = new Worker[0];
@@ -74,6 +74,8 @@ final class WorkerGroup {
         this.hardwareThreads = hardwareThreads;
         this.cpus = cpus;
         this.maxWorkers = Math.max(maxWorkers, hardwareThreads);
+        // a stripe per hardware thread, at least 4 (outside submitters often outnumber the cores), at most 16
+        this.inbox = new Inbox(Integer.highestOneBit(Math.clamp(hardwareThreads, 4, 16) * 2 - 1));
     }
 
     /** Creates one parked worker per hardware thread. */
@@ -158,26 +160,55 @@ final class WorkerGroup {
     }
 
     /**
-     * For a poll: the inbox moves into the queues when they are empty, else once {@value
-     * #TASKS_PER_DRAIN} tasks have been taken or {@value #DRAIN_NANOS} ns have passed since the
-     * last time. Every submission writes the inbox's head, and a drain per poll pulled that line
-     * and the tasks' over from the submitters' cores for a task or two each time (a third of the
-     * workers' time with four outside submitters, tasks of well under a microsecond); a task of
-     * a higher priority waits behind at most that many tasks, or that long, and a batch ({@link
-     * TaskBatch#MAX}).
+     * For a poll: the inbox, taken whole and put in arrival order without the lock, when the
+     * queues are empty, else once {@value #TASKS_PER_DRAIN} tasks have been taken or {@value
+     * #DRAIN_NANOS} ns have passed since the last time; null when it is not due or empty. Every
+     * submission writes the inbox's head, and a drain per poll pulled that line and the tasks'
+     * over from the submitters' cores for a task or two each time (a third of the workers' time
+     * with four outside submitters, tasks of well under a microsecond); a task of a higher
+     * priority waits behind at most that many tasks, or that long, and a batch ({@link
+     * TaskBatch#MAX}). The walk over the new tasks misses the cache on each, so it is done
+     * outside the lock: done under it, the other workers of the group parked on the lock
+     * meanwhile (a million parks in eight seconds with four submitters on two cores).
      */
-    private void drainInboxSometimesLocked() {
-        long now = System.nanoTime();
-        if (takenSinceDrain >= TASKS_PER_DRAIN || now - lastDrain >= DRAIN_NANOS || (stealable.isEmpty() && hard.isEmpty())) {
-            takenSinceDrain = 0;
-            lastDrain = now;
-            drainInboxLocked();
+    private QueuedTask takeArrivalsIfDue() {
+        // takenSinceDrain and lastDrain are read without the lock: a hint, as hasWork is
+        if (inbox.isEmpty()
+                || (takenSinceDrain < TASKS_PER_DRAIN && (hasStealable || hasHard) && System.nanoTime() - lastDrain < DRAIN_NANOS)) {
+            return null;
+        }
+        return inbox.takeAll();
+    }
+
+    /**
+     * Queues tasks taken by {@link #takeArrivalsIfDue}; under the lock. Until they are queued no
+     * other worker can see them, so {@link #afterArrivals} must follow once the lock is let go.
+     */
+    private void queueArrivalsLocked(QueuedTask oldest) {
+        takenSinceDrain = 0;
+        lastDrain = System.nanoTime();
+        queueLocked(oldest);
+    }
+
+    /**
+     * After tasks taken from the inbox without the lock were queued: a worker that parked while
+     * they were in nobody's sight is woken for them (a submitter woke nobody: the poller was
+     * working), and if the scheduler closed meanwhile they are dropped as at close.
+     */
+    private void afterArrivals() {
+        if (scheduler.isClosed()) {
+            dropAll();
+        } else if ((hasStealable || hasHard) && working - blocked < hardwareThreads) {
+            wakeOrCreate();
         }
     }
 
     /** Moves the inbox into the queues, oldest first; under the lock. */
     private void drainInboxLocked() {
-        QueuedTask oldest = inbox.takeAll();
+        queueLocked(inbox.takeAll());
+    }
+
+    private void queueLocked(QueuedTask oldest) {
         if (oldest == null) {
             return;
         }
@@ -213,37 +244,45 @@ final class WorkerGroup {
      * out[0]}, and after it tasks of the same queue and priority while the queue keeps as many
      * for each of the group's other hardware threads; returns how many.
      */
-    int pollBatch(QueuedTask[] out) {
+    int pollBatch(QueuedTask[] out, int limit) {
         if (!hasWork(true)) {
             return 0;
         }
+        QueuedTask arrived = takeArrivalsIfDue();
+        int n;
         lock.lock();
         try {
-            drainInboxSometimesLocked();
-            QueuedTask first = pollLocked(true);
-            if (first == null) {
-                return 0;
+            if (arrived != null) {
+                queueArrivalsLocked(arrived);
             }
-            out[0] = first;
-            int n = 1;
-            TaskQueue from = first.affinity.isHard() ? hard : stealable;
-            int more = Math.min(out.length, from.size() / (2 * hardwareThreads));
-            while (n < more) {
-                QueuedTask t = from.peek();
-                if (t == null || t.compareTo(first) != 0) {
-                    break;
-                }
-                out[n++] = from.poll();
-            }
-            if (n > 1) {
-                hasHard = !hard.isEmpty();
-                hasStealable = !stealable.isEmpty();
-            }
-            takenSinceDrain += n;
-            return n;
+            n = pollBatchLocked(out, limit);
         } finally {
             lock.unlock();
         }
+        if (arrived != null) {
+            afterArrivals();
+        }
+        return n;
+    }
+
+    private int pollBatchLocked(QueuedTask[] out, int limit) {
+        QueuedTask first = pollLocked(true);
+        if (first == null) {
+            return 0;
+        }
+        out[0] = first;
+        int n = 1;
+        TaskQueue from = first.affinity.isHard() ? hard : stealable;
+        int more = Math.min(limit, from.size() / (2 * hardwareThreads));
+        if (more > 1) {
+            n += from.pollSamePriority(out, 1, more, first);
+        }
+        if (n > 1) {
+            hasHard = !hard.isEmpty();
+            hasStealable = !stealable.isEmpty();
+        }
+        takenSinceDrain += n;
+        return n;
     }
 
     /**
@@ -276,17 +315,24 @@ final class WorkerGroup {
         if (!hasWork(includeHard)) {
             return null;
         }
+        QueuedTask arrived = takeArrivalsIfDue();
+        QueuedTask t;
         lock.lock();
         try {
-            drainInboxSometimesLocked();
-            QueuedTask t = pollLocked(includeHard);
+            if (arrived != null) {
+                queueArrivalsLocked(arrived);
+            }
+            t = pollLocked(includeHard);
             if (t != null) {
                 takenSinceDrain++;
             }
-            return t;
         } finally {
             lock.unlock();
         }
+        if (arrived != null) {
+            afterArrivals();
+        }
+        return t;
     }
 
     private QueuedTask pollLocked(boolean includeHard) {

@@ -28,16 +28,51 @@ class TaskBatchTest {
             for (int i = 0; i < 40; i++) {
                 group.enqueue(new QueuedTask(ctx -> { }, younger, Affinity.none(), TaskClass.OTHER, 0));
             }
+            int limit = 8;
             QueuedTask[] out = new QueuedTask[TaskBatch.MAX];
-            assertThat(group.pollBatch(out)).as("the older statement's three").isEqualTo(3);
+            assertThat(group.pollBatch(out, limit)).as("the older statement's three").isEqualTo(3);
             assertThat(out).extracting(t -> t == null ? null : t.statement).containsOnly(older.statement(), null);
-            assertThat(group.pollBatch(out)).as("a full batch: 40 leave 39 behind").isEqualTo(TaskBatch.MAX);
-            for (int left = 40 - TaskBatch.MAX; left > 0; ) {
-                int n = group.pollBatch(out);
+            assertThat(group.pollBatch(out, limit)).as("a full batch: 40 leave 32 behind").isEqualTo(limit);
+            for (int left = 40 - limit; left > 0; ) {
+                int n = group.pollBatch(out, limit);
                 assertThat(n).isBetween(1, Math.max(1, (left - 1) / 4 + 1));
                 left -= n;
             }
-            assertThat(group.pollBatch(out)).isZero();
+            assertThat(group.pollBatch(out, limit)).isZero();
+        }
+    }
+
+    /** Short tasks come in batches of up to MAX; once a batch's tasks took long, one task at a time. */
+    @Test
+    void aBatchIsAsLongAsItsTasksAllow() {
+        try (WorkerPoolScheduler scheduler = new WorkerPoolScheduler(Topology.fake(1), SchedulerConfig.defaults(), false)) {
+            WorkerGroup group = new WorkerGroup(scheduler, 0, 0, 1, new BitSet(), 1);
+            group.addUnstartedWorker();
+            TaskGroup tasks = scheduler.newStatement().newTaskGroup();
+            for (int i = 0; i < 8 * TaskBatch.MAX; i++) {
+                group.enqueue(new QueuedTask(ctx -> { }, tasks, Affinity.none(), TaskClass.OTHER, 0));
+            }
+            TaskBatch batch = new TaskBatch();
+            assertThat(batch.poll(group)).isNotNull();
+            assertThat(batch.size()).as("the first batch").isEqualTo(TaskBatch.MAX);
+            for (int i = 1; i < TaskBatch.MAX; i++) {
+                assertThat(batch.poll(group)).isNotNull();
+            }
+            // the last of them "runs" for as long as a whole batch may
+            long until = System.nanoTime() + TaskBatch.BATCH_NANOS + 1;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            assertThat(batch.poll(group)).isNotNull();
+            assertThat(batch.size()).as("after tasks of BATCH_NANOS / MAX or more").isLessThan(TaskBatch.MAX);
+            long slow = System.nanoTime() + 2 * TaskBatch.BATCH_NANOS;
+            while (batch.poll(group) != null && batch.size() > 1) {
+                while (System.nanoTime() < slow) {
+                    Thread.onSpinWait();
+                }
+                slow = System.nanoTime() + 2 * TaskBatch.BATCH_NANOS;
+            }
+            assertThat(batch.size()).as("after a task of twice BATCH_NANOS").isEqualTo(1);
         }
     }
 

@@ -44,7 +44,21 @@ class TaskQueueTest {
                     }
                 } else {
                     assertThat(queue.peek()).isSameAs(reference.peek().task());
-                    assertThat(queue.poll()).isSameAs(reference.poll().task());
+                    QueuedTask polled = queue.poll();
+                    assertThat(polled).isSameAs(reference.poll().task());
+                    if (random.nextBoolean()) {
+                        // a batch: more of the same priority, as many as there are up to the room
+                        QueuedTask[] out = new QueuedTask[8];
+                        int room = 1 + random.nextInt(7);
+                        int n = queue.pollSamePriority(out, 1, 1 + room, polled);
+                        for (int i = 1; i <= n; i++) {
+                            assertThat(reference.peek().task().compareTo(polled)).isZero();
+                            assertThat(out[i]).isSameAs(reference.poll().task());
+                        }
+                        if (n < room) {
+                            assertThat(reference.isEmpty() || reference.peek().task().compareTo(polled) != 0).isTrue();
+                        }
+                    }
                 }
                 assertThat(queue.size()).isEqualTo(reference.size());
             }
