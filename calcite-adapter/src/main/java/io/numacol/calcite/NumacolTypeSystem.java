@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
@@ -9,7 +10,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import java.math.RoundingMode;
 
 /**
- * Calcite's type system with four changes.
+ * Calcite's type system with these changes.
  * <ul>
  * <li>A CAST to fewer fraction digits (or from a fraction to an integer) rounds half away from
  * zero, as storing a value does, and as in DuckDB, PostgreSQL and H2; Calcite truncates.
@@ -21,6 +22,8 @@ import java.math.RoundingMode;
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
  * <li>SUM of a TINYINT or SMALLINT is a BIGINT.
+ * <li>TIMESTAMP without a precision keeps milliseconds ({@code CAST(s AS TIMESTAMP)} too), as
+ * numacol's TIMESTAMP columns do; Calcite's default keeps whole seconds.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
  * digits leave no room for them. Calcite types it like its argument, so AVG(l_discount) over
  * DECIMAL(15,2) would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give
@@ -44,6 +47,11 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.TIMESTAMP ? ColumnType.MAX_TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
     }
 
     @Override

@@ -10,7 +10,8 @@ import java.math.RoundingMode;
 
 /**
  * numacol column types as Calcite types, and computed values as Calcite's internal Java values
- * (DATE as days since the epoch in an int, DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}).
+ * (DATE as days since the epoch in an int, TIMESTAMP as milliseconds since the epoch in a long,
+ * DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}).
  */
 public final class SqlTypes {
     private SqlTypes() {
@@ -26,6 +27,7 @@ public final class SqlTypes {
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
+            case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.precision());
             // numacol keeps CHAR values without their trailing spaces (PAD SPACE by stripping, see
             // ColumnType) and reads them back so. To Calcite a CHAR(n) value is padded to n, and it
             // pads literals it compares with it: 'EUROPE' would never equal a stored 'EUROPE'.
@@ -48,6 +50,7 @@ public final class SqlTypes {
             case DECIMAL -> type.getPrecision() <= ColumnType.MAX_DECIMAL_PRECISION
                     ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
             case DATE -> ColumnType.date();
+            case TIMESTAMP -> ColumnType.timestamp(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
             case CHAR -> ColumnType.charType(Math.max(1, type.getPrecision())); // the empty literal is a CHAR(0)
             case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));
             default -> null;

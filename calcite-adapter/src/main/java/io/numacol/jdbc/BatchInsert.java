@@ -13,7 +13,10 @@ import org.apache.calcite.sql.SqlDynamicParam;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -122,13 +125,19 @@ final class BatchInsert {
                 cause instanceof SQLException e ? e.getErrorCode() : 0, counts, cause);
     }
 
-    /** A parameter as numacol's column types take it: Avatica carries a DATE as days since the epoch. */
+    /**
+     * A parameter as numacol's column types take it: Avatica carries a DATE as days since the
+     * epoch and a TIMESTAMP as wall-clock milliseconds.
+     */
     private static Object value(TypedValue v) {
         if (v == null || v.value == null) {
             return null;
         }
         if (v.type == ColumnMetaData.Rep.JAVA_SQL_DATE && v.value instanceof Number days) {
             return LocalDate.ofEpochDay(days.longValue());
+        }
+        if (v.type == ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP && v.value instanceof Number millis) {
+            return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis.longValue()), ZoneOffset.UTC);
         }
         return v.toLocal();
     }

@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData.Rep;
 import org.apache.calcite.avatica.Meta;
@@ -9,6 +10,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +83,10 @@ final class ParameterValues {
                     ? TypedValue.ofLocal(Rep.FLOAT, number(s).floatValue()) : requireNumber(value, v);
             case Types.CHAR, Types.VARCHAR -> string(p, value, v, stores);
             case Types.DATE -> value instanceof String s ? TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date(s).toEpochDay()) : v;
+            // Avatica's setObject keeps a String or a java.time value as it is, which the generated code cannot cast
+            case Types.TIMESTAMP -> value instanceof String || value instanceof LocalDateTime || value instanceof LocalDate
+                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION).toLong(value))
+                    : v;
             default -> v;
         };
     }

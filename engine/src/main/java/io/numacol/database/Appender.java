@@ -192,7 +192,7 @@ public final class Appender implements AutoCloseable {
     /**
      * Appends every record of a CSV source (see {@link CsvFormat}: empty unquoted field = NULL)
      * and flushes them at once. Text is converted per column type (BOOLEAN true/false, numbers
-     * as Java parses them, DATE yyyy-mm-dd); a malformed record fails the whole load naming its
+     * as Java parses them, DATE yyyy-mm-dd, TIMESTAMP yyyy-mm-dd hh:mm:ss[.fff]); a malformed record fails the whole load naming its
      * line, the column and the value, and nothing of it is stored. Returns the rows loaded.
      */
     public long appendCsv(Reader csv, CsvFormat format) {
@@ -251,7 +251,7 @@ public final class Appender implements AutoCloseable {
                 }
                 case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.parseLong(t);
                 case DOUBLE -> Double.parseDouble(t);
-                case DECIMAL, DATE -> t;
+                case DECIMAL, DATE, TIMESTAMP -> t;
                 case CHAR, VARCHAR -> text;
             };
         } catch (NumberFormatException e) {

@@ -11,8 +11,8 @@ import java.math.RoundingMode;
 
 /**
  * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
- * Boolean, INTEGER and DATE (epoch day) as Integer, BIGINT as Long, DECIMAL as BigDecimal,
- * DOUBLE as Double, CHAR/VARCHAR as String.
+ * Boolean, INTEGER and DATE (epoch day) as Integer, BIGINT and TIMESTAMP (epoch milliseconds)
+ * as Long, DECIMAL as BigDecimal, DOUBLE as Double, CHAR/VARCHAR as String.
  */
 public final class InternalValues {
     private InternalValues() {

@@ -275,18 +275,25 @@ public sealed interface PlanNode {
 
     /**
      * Whether keys of these types are equal exactly when their stored values are: the same
-     * storage kind, decimals of one scale (INTEGER and BIGINT both store the number itself), and
-     * strings of one kind (CHAR drops its trailing blanks, VARCHAR keeps them).
+     * storage kind, decimals of one scale (INTEGER and BIGINT both store the number itself),
+     * dates and timestamps only with their own kind (of any precision: all store milliseconds),
+     * and strings of one kind (CHAR drops its trailing blanks, VARCHAR keeps them).
      */
     static boolean comparableKeys(ColumnType a, ColumnType b) {
         if (a.storageKind() != b.storageKind()) {
             return false;
         }
         return switch (a.storageKind()) {
-            case LONG -> a.scale() == b.scale() && (a.kind() == ColumnType.Kind.DATE) == (b.kind() == ColumnType.Kind.DATE)
-                    && (a.kind() == ColumnType.Kind.BOOLEAN) == (b.kind() == ColumnType.Kind.BOOLEAN);
+            case LONG -> a.scale() == b.scale() && notNumber(a) == notNumber(b) && (!notNumber(a) || a.kind() == b.kind());
             case DOUBLE -> true;
             case STRING -> a.kind() == b.kind();
+        };
+    }
+
+    private static boolean notNumber(ColumnType t) {
+        return switch (t.kind()) {
+            case BOOLEAN, DATE, TIMESTAMP -> true;
+            default -> false;
         };
     }
 }

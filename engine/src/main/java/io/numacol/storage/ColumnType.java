@@ -4,8 +4,12 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.Date;
+import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoField;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
@@ -24,6 +28,9 @@ import java.util.regex.Pattern;
  *       at most p digits. p &lt;= 18 keeps every value, and the sum of two, inside a long.</li>
  *   <li>DOUBLE: stored as the double.</li>
  *   <li>DATE: stored as the epoch day (days since 1970-01-01, {@link LocalDate#toEpochDay()}).</li>
+ *   <li>TIMESTAMP(p), 0 &lt;= p &lt;= 3 (3 when left out): a date and time of day without a time
+ *       zone, stored as milliseconds since 1970-01-01 00:00 read as UTC, as Calcite computes with
+ *       them; inputs are rounded half up to p fraction digits; years 1 to 9999.</li>
  *   <li>CHAR(n), VARCHAR(n), n &gt;= 1: stored as the string. Lengths count Unicode code points
  *       (characters as a user sees them, an emoji is one), not UTF-16 chars or UTF-8 bytes.
  *       CHAR values lose their trailing spaces (U+0020) when stored and read back without
@@ -51,6 +58,13 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     }
 
     private static final Pattern DOUBLE_PRECISION = Pattern.compile("(?i)\\s*DOUBLE\\s+PRECISION\\s*");
+    /** TIMESTAMP[(p)] WITH[OUT] TIME ZONE: group 1 the type and its parameter, group 2 WITH or WITHOUT. */
+    private static final Pattern ZONED = Pattern.compile("(?i)\\s*(TIMESTAMP\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+TIME\\s+ZONE\\s*");
+    /** The largest TIMESTAMP precision: values are kept to the millisecond, as Calcite computes with them. */
+    public static final int MAX_TIMESTAMP_PRECISION = 3;
+    /** 0001-01-01 00:00 and 9999-12-31 23:59:59.999 as epoch milliseconds: the TIMESTAMP range. */
+    private static final long MIN_TIMESTAMP = -62_135_596_800_000L;
+    private static final long MAX_TIMESTAMP = 253_402_300_799_999L;
     private static final Pattern SPEC =
             Pattern.compile("\\s*([A-Za-z][A-Za-z0-9]*)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
 
@@ -63,6 +77,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         DOUBLE(StorageKind.DOUBLE),
         DECIMAL(StorageKind.LONG),
         DATE(StorageKind.LONG),
+        TIMESTAMP(StorageKind.LONG),
         CHAR(StorageKind.STRING),
         VARCHAR(StorageKind.STRING);
 
@@ -91,6 +106,15 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 }
                 if (length != 0) {
                     throw new IllegalArgumentException("DECIMAL has no length, got " + length);
+                }
+            }
+            case TIMESTAMP -> {
+                if (precision < 0 || precision > MAX_TIMESTAMP_PRECISION) {
+                    throw new IllegalArgumentException("TIMESTAMP precision (fraction digits) must be between 0 and "
+                            + MAX_TIMESTAMP_PRECISION + ", got " + precision + ": numacol keeps timestamps to the millisecond");
+                }
+                if (scale != 0 || length != 0) {
+                    throw new IllegalArgumentException("TIMESTAMP has no scale or length, got " + scale + "," + length);
                 }
             }
             case CHAR, VARCHAR -> {
@@ -145,6 +169,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.DATE, 0, 0, 0);
     }
 
+    /** TIMESTAMP(precision): a date and time of day, kept to {@code precision} fraction digits (at most 3). */
+    public static ColumnType timestamp(int precision) {
+        return new ColumnType(Kind.TIMESTAMP, precision, 0, 0);
+    }
+
     public static ColumnType charType(int length) {
         return new ColumnType(Kind.CHAR, 0, 0, length);
     }
@@ -159,12 +188,20 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * {@code INT2}), {@code INTEGER} (or {@code INT}, {@code INT4}), {@code BIGINT} (or {@code
      * INT8}), {@code DOUBLE} (or {@code DOUBLE PRECISION}, {@code FLOAT8}, {@code FLOAT}),
      * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
-     * {@code DATE}, {@code CHAR(n)}, {@code VARCHAR(n)}.
+     * {@code DATE}, {@code TIMESTAMP} or {@code TIMESTAMP(p)} (or {@code DATETIME}, and either with
+     * {@code WITHOUT TIME ZONE}), {@code CHAR(n)}, {@code VARCHAR(n)}.
      */
     public static ColumnType parse(String spec) {
         Objects.requireNonNull(spec, "spec");
         if (DOUBLE_PRECISION.matcher(spec).matches()) {
             return doubleType();
+        }
+        Matcher zoned = ZONED.matcher(spec);
+        if (zoned.matches()) {
+            if (zoned.group(2).equalsIgnoreCase("WITH")) {
+                throw bad(spec, "TIMESTAMP WITH TIME ZONE is not supported yet: use TIMESTAMP, whose values have no zone");
+            }
+            return parse(zoned.group(1));
         }
         Matcher m = SPEC.matcher(spec);
         if (!m.matches()) {
@@ -184,6 +221,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case "INT8" -> Kind.BIGINT;
             case "FLOAT8" -> Kind.DOUBLE;
             case "NUMERIC" -> Kind.DECIMAL;
+            case "DATETIME" -> Kind.TIMESTAMP;
             default -> kindNamed(name, spec);
         };
         try {
@@ -193,6 +231,12 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                         throw new IllegalArgumentException("DECIMAL needs a precision: DECIMAL(p) or DECIMAL(p,s)");
                     }
                     yield decimal(first, second == null ? 0 : second);
+                }
+                case TIMESTAMP -> {
+                    if (second != null) {
+                        throw new IllegalArgumentException("TIMESTAMP takes one parameter, its fraction digits: TIMESTAMP(p)");
+                    }
+                    yield timestamp(first == null ? MAX_TIMESTAMP_PRECISION : first);
                 }
                 case CHAR, VARCHAR -> {
                     if (first == null || second != null) {
@@ -235,7 +279,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             }
         }
         throw bad(spec, "unknown type " + name
-                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n), VARCHAR(n)");
+                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), CHAR(n),"
+                + " VARCHAR(n)");
     }
 
     private static Integer parameter(String digits, String spec) {
@@ -262,6 +307,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     public String toString() {
         return switch (kind) {
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+            case TIMESTAMP -> "TIMESTAMP(" + precision + ")";
             case CHAR, VARCHAR -> kind + "(" + length + ")";
             default -> kind.name();
         };
@@ -273,7 +319,9 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * The stored long of a BOOLEAN (Boolean), TINYINT, SMALLINT, INTEGER or BIGINT (Integer, Long, Short, Byte,
      * BigInteger, or a BigDecimal without fraction, in range), DECIMAL (BigDecimal, Long, Integer,
      * Short, Byte, BigInteger, a finite Double or Float taken at its shortest decimal form, or a
-     * String BigDecimal can parse) or DATE (LocalDate, java.sql.Date, or an ISO String yyyy-mm-dd).
+     * String BigDecimal can parse), DATE (LocalDate, java.sql.Date, or an ISO String yyyy-mm-dd) or
+     * TIMESTAMP (LocalDateTime, java.sql.Timestamp as its wall-clock time, LocalDate as its
+     * midnight, or a String yyyy-mm-dd hh:mm:ss[.fraction], with a space or T, or yyyy-mm-dd).
      */
     public long toLong(Object value) {
         requireStorage(StorageKind.LONG, "toLong");
@@ -288,6 +336,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> integral(value);
             case DECIMAL -> unscaled(value);
             case DATE -> epochDay(value);
+            case TIMESTAMP -> epochMilli(value);
             default -> throw new AssertionError(kind);
         };
     }
@@ -439,11 +488,51 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return date.toEpochDay();
     }
 
+    private long epochMilli(Object value) {
+        LocalDateTime time = switch (value) {
+            case LocalDateTime t -> t;
+            case Timestamp t -> t.toLocalDateTime();
+            case LocalDate d -> d.atStartOfDay();
+            case String s -> parseTimestamp(s);
+            default -> throw wrongType(value,
+                    "a LocalDateTime, java.sql.Timestamp, LocalDate or a String yyyy-mm-dd hh:mm:ss[.fraction]");
+        };
+        // rounded half up to the precision, as PostgreSQL does and Calcite does for a literal
+        long unitNanos = POWERS_OF_TEN[9 - precision];
+        long nanos = (time.get(ChronoField.NANO_OF_SECOND) + unitNanos / 2) / unitNanos * unitNanos;
+        long millis;
+        try {
+            millis = Math.addExact(Math.multiplyExact(time.toEpochSecond(ZoneOffset.UTC), 1000L), nanos / 1_000_000);
+        } catch (ArithmeticException e) {
+            throw outOfRange(value);
+        }
+        if (millis < MIN_TIMESTAMP || millis > MAX_TIMESTAMP) {
+            throw outOfRange(value);
+        }
+        return millis;
+    }
+
+    private LocalDateTime parseTimestamp(String s) {
+        String t = s.strip();
+        try {
+            if (t.length() == 10) {
+                return LocalDate.parse(t).atStartOfDay();
+            }
+            if (t.length() > 10 && t.charAt(10) == ' ') {
+                t = t.substring(0, 10) + 'T' + t.substring(11);
+            }
+            return LocalDateTime.parse(t);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(Describe.value(s) + " is not a valid TIMESTAMP (expected yyyy-mm-dd hh:mm:ss"
+                    + "[.fraction]): " + e.getMessage(), e);
+        }
+    }
+
     // ---- stored value -> Java value
 
     /**
      * BOOLEAN -> Boolean, TINYINT -> Byte, SMALLINT -> Short, INTEGER -> Integer, BIGINT -> Long,
-     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate.
+     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate, TIMESTAMP -> LocalDateTime.
      */
     public Object toJava(long stored) {
         requireStorage(StorageKind.LONG, "toJava(long)");
@@ -486,6 +575,13 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 } catch (DateTimeException e) {
                     throw badStored(stored, "an epoch day within LocalDate's range");
                 }
+            }
+            case TIMESTAMP -> {
+                if (stored < MIN_TIMESTAMP || stored > MAX_TIMESTAMP) {
+                    throw badStored(stored, "epoch milliseconds of a time in the years 1 to 9999");
+                }
+                yield LocalDateTime.ofEpochSecond(Math.floorDiv(stored, 1000L), (int) Math.floorMod(stored, 1000L) * 1_000_000,
+                        ZoneOffset.UTC);
             }
             default -> throw new AssertionError(kind);
         };

@@ -6,7 +6,7 @@ package io.numacol.storage;
  * ({@link StringDictionary}).
  */
 public enum StorageKind {
-    /** BOOLEAN as 0/1, INTEGER, BIGINT, DECIMAL as its unscaled value, DATE as its epoch day. */
+    /** BOOLEAN as 0/1, INTEGER, BIGINT, DECIMAL as its unscaled value, DATE as its epoch day, TIMESTAMP as epoch milliseconds. */
     LONG,
     DOUBLE,
     STRING

@@ -6,6 +6,7 @@ import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,6 +147,7 @@ public final class ResultComparison {
             case null -> null;
             case String s -> s.stripTrailing();
             case Date d -> d.toLocalDate();
+            case Timestamp t -> t.toLocalDateTime();
             default -> value;
         };
     }

@@ -311,12 +311,17 @@ final class DdlParser {
         }
     }
 
-    /** A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, or DATE 'yyyy-mm-dd'; null for NULL. */
+    /**
+     * A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, DATE
+     * 'yyyy-mm-dd' or TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]'; null for NULL.
+     */
     private String literal() {
         if (accept("NULL")) {
             return null;
         }
-        accept("DATE");
+        if (!accept("DATE")) {
+            accept("TIMESTAMP");
+        }
         String sign = accept("-") ? "-" : "";
         if (sign.isEmpty()) {
             accept("+"); // a plus sign says nothing

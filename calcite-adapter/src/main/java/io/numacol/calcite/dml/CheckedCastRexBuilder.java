@@ -72,6 +72,14 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 throw new IllegalArgumentException("value " + quoted(value) + " is not a valid DATE (expected yyyy-mm-dd)");
             }
         }
+        if (target == SqlTypeName.TIMESTAMP) {
+            try {
+                DateTimeUtils.timestampStringToUnixDate(value.trim());
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("value " + quoted(value) + " is not a valid TIMESTAMP (expected"
+                        + " yyyy-mm-dd hh:mm:ss[.fff])");
+            }
+        }
         if (SqlTypeName.NUMERIC_TYPES.contains(target)) {
             try {
                 new BigDecimal(value.trim());

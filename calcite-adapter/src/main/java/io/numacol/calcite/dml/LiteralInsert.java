@@ -13,9 +13,11 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -30,6 +32,7 @@ import java.math.BigDecimal;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -130,6 +133,7 @@ public final class LiteralInsert {
             case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
+            case TIMESTAMP -> timestamp(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
                     yield NO_FIT;
@@ -150,6 +154,19 @@ public final class LiteralInsert {
             }
         }
         return literal instanceof SqlDateLiteral date ? LocalDate.parse(date.getValueAs(DateString.class).toString()) : NO_FIT;
+    }
+
+    /** A TIMESTAMP literal's wall-clock time, all its fraction digits (the column keeps what its precision does). */
+    private static Object timestamp(SqlLiteral literal) {
+        if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("TIMESTAMP")) {
+            try {
+                literal = unknown.resolve(SqlTypeName.TIMESTAMP);
+            } catch (RuntimeException e) {
+                return NO_FIT; // no valid timestamp: the planner says so
+            }
+        }
+        return literal instanceof SqlTimestampLiteral t
+                ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')) : NO_FIT;
     }
 
     /**

@@ -12,22 +12,25 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 
 /** Where generated INSERT, UPDATE and DELETE code sends its rows: one table of one database. */
 public final class ModifyTarget {
     private final Database database;
     private final Table table;
-    private final boolean[] dates;
+    private final ColumnType.Kind[] kinds;
 
     ModifyTarget(Database database, Table table) {
         this.database = database;
         this.table = table;
         TableSchema schema = table.schema();
-        this.dates = new boolean[schema.size()];
-        for (int i = 0; i < dates.length; i++) {
-            dates[i] = schema.column(i).type().kind() == ColumnType.Kind.DATE;
+        this.kinds = new ColumnType.Kind[schema.size()];
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = schema.column(i).type().kind();
         }
     }
 
@@ -132,11 +135,16 @@ public final class ModifyTarget {
         }
     }
 
-    /** Calcite carries a DATE as days since the epoch in an Integer; numacol takes a LocalDate. */
+    /**
+     * Calcite carries a DATE as days since the epoch in an Integer and a TIMESTAMP as milliseconds
+     * in a Long; numacol takes a LocalDate and a LocalDateTime.
+     */
     private Object[] toJava(Object[] row) {
-        for (int i = 0; i < row.length && i < dates.length; i++) {
-            if (dates[i] && row[i] instanceof Integer days) {
+        for (int i = 0; i < row.length && i < kinds.length; i++) {
+            if (kinds[i] == ColumnType.Kind.DATE && row[i] instanceof Integer days) {
                 row[i] = LocalDate.ofEpochDay(days);
+            } else if (kinds[i] == ColumnType.Kind.TIMESTAMP && row[i] instanceof Long millis) {
+                row[i] = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
             }
         }
         return row;

@@ -17,11 +17,15 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimestampString;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Date;
+import java.sql.Timestamp;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.LinkedHashMap;
@@ -295,6 +299,8 @@ final class Predicates {
         return switch (type.kind()) {
             case BOOLEAN -> new Stored((Boolean) value ? 1L : 0L, true);
             case DATE -> new Stored(epochDay(value), true);
+            // the value's own milliseconds, not cut to the column's precision: TIMESTAMP(0) values never equal 10:00:00.5
+            case TIMESTAMP -> new Stored(epochMilli(value), true);
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> {
                 BigDecimal exact = decimal(value).movePointRight(type.scale());
                 BigDecimal rounded = exact.setScale(0, mode);
@@ -325,6 +331,20 @@ final class Predicates {
 
     private static String string(Object value) {
         return value instanceof NlsString n ? n.getValue() : value.toString();
+    }
+
+    /** Wall-clock milliseconds, as Calcite and numacol keep a TIMESTAMP. */
+    private static long epochMilli(Object value) {
+        return switch (value) {
+            case TimestampString t -> t.getMillisSinceEpoch();
+            case Long millis -> millis;
+            case Calendar c -> TimestampString.fromCalendarFields(c).getMillisSinceEpoch();
+            case DateString d -> d.getMillisSinceEpoch();
+            case Timestamp t -> t.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
+            case LocalDateTime t -> t.toInstant(ZoneOffset.UTC).toEpochMilli();
+            case String s -> ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION).toLong(s);
+            default -> throw new IllegalArgumentException("not a timestamp: " + value + " (" + value.getClass().getName() + ")");
+        };
     }
 
     private static long epochDay(Object value) {

@@ -44,7 +44,7 @@ final class RowExpressions {
         return switch (e) {
             case RexInputRef ref -> true;
             case RexLiteral l -> l.isNull() || switch (l.getType().getSqlTypeName().getFamily()) {
-                case NUMERIC, CHARACTER, BOOLEAN, DATE -> true;
+                case NUMERIC, CHARACTER, BOOLEAN, DATE, TIMESTAMP -> true;
                 case null, default -> false;
             };
             case RexCall c -> switch (c.getKind()) {
@@ -263,7 +263,8 @@ final class RowExpressions {
                 yield t != null && (c.type().approximate()
                         ? t.storageKind() == StorageKind.DOUBLE
                         : t.storageKind() == StorageKind.LONG && t.scale() == c.type().scale()
-                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.BOOLEAN);
+                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.TIMESTAMP
+                        && t.kind() != ColumnType.Kind.BOOLEAN);
             }
             case NumericExpr.Arithmetic a -> readsAsStored(a.left(), types) && readsAsStored(a.right(), types);
             case NumericExpr.Negate n -> readsAsStored(n.operand(), types);
@@ -555,7 +556,7 @@ final class RowExpressions {
         };
     }
 
-    /** A literal as Calcite's internal value (String, not NlsString; DATE as epoch day). */
+    /** A literal as Calcite's internal value (String, not NlsString; DATE as epoch day, TIMESTAMP as epoch milliseconds). */
     private static Object literal(RexLiteral l) {
         if (l.isNull()) {
             return null;
@@ -565,6 +566,7 @@ final class RowExpressions {
             case CHARACTER -> l.getValueAs(String.class);
             case BOOLEAN -> l.getValueAs(Boolean.class);
             case DATE -> l.getValueAs(Integer.class);
+            case TIMESTAMP -> l.getValueAs(Long.class);
             case null, default -> throw new IllegalArgumentException("not a numacol literal: " + l);
         };
     }

@@ -1,0 +1,217 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Appender;
+import io.numacol.database.Database;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * TIMESTAMP columns through every load path (literal INSERT, INSERT ... SELECT, prepared
+ * parameters, a batch, COPY, the Appender, UPDATE) and back (getTimestamp, getString, metadata,
+ * sys, information_schema), with their precision kept and bad values named.
+ */
+class TimestampTypeTest {
+    @TempDir
+    Path dir;
+
+    private static LocalDateTime at(String text) {
+        return LocalDateTime.parse(text.replace(' ', 'T'));
+    }
+
+    private static Timestamp ts(String text) {
+        return Timestamp.valueOf(text);
+    }
+
+    /** Column 2 of each row (ordered by column 1) as LocalDateTime. */
+    private static List<LocalDateTime> times(Statement s, String sql) throws SQLException {
+        List<LocalDateTime> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                Timestamp t = rs.getTimestamp(2);
+                out.add(t == null ? null : t.toLocalDateTime());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyLoadPathStoresTheTimeAndRefusesWhatIsNotOne() throws SQLException, IOException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE e (id INT, ts TIMESTAMP)");
+            s.execute("INSERT INTO e VALUES (1, TIMESTAMP '2024-03-31 01:59:59.123'), (2, TIMESTAMP '1969-12-31 23:59:59.999'),"
+                    + " (3, NULL), (4, TIMESTAMP '1900-01-01 00:00:00')");
+            s.execute("INSERT INTO e VALUES (5, '2300-06-15 12:00:00.5')");
+            s.execute("INSERT INTO e SELECT id + 100, ts FROM e WHERE id = 1");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO e VALUES (?, ?)")) {
+                p.setInt(1, 6);
+                p.setTimestamp(2, Timestamp.valueOf("2024-01-02 03:04:05.678"));
+                p.execute();
+                p.setInt(1, 7);
+                p.setObject(2, at("1970-01-01 00:00:00.001"));
+                p.execute();
+                p.setInt(1, 8);
+                p.setString(2, "9999-12-31 23:59:59.999");
+                p.execute();
+                p.setInt(1, 9);
+                p.setString(2, "yesterday");
+                assertThatThrownBy(p::execute).isInstanceOf(SQLException.class).hasMessageContaining("yesterday")
+                        .hasMessageContaining("TIMESTAMP");
+                p.setInt(1, 10);
+                p.setTimestamp(2, Timestamp.valueOf("2001-02-03 04:05:06"));
+                p.addBatch();
+                p.setInt(1, 11);
+                p.setNull(2, Types.TIMESTAMP);
+                p.addBatch();
+                p.executeBatch();
+            }
+            Path csv = dir.resolve("e.csv");
+            Files.writeString(csv, "12,2020-02-29 23:00:00.25\n13,\n14,2020-02-29T01:02:03\n");
+            s.execute("COPY e FROM '" + csv.toString().replace("'", "''") + "'");
+            Database db = NumacolDriver.database(c);
+            try (Appender a = db.appender("e")) {
+                a.append(15, at("1600-05-05 05:05:05.555"));
+                a.append(16, LocalDate.of(2010, 10, 10));
+            }
+            assertThat(times(s, "SELECT id, ts FROM e ORDER BY id")).containsExactly(
+                    at("2024-03-31 01:59:59.123"), at("1969-12-31 23:59:59.999"), null, at("1900-01-01 00:00:00"),
+                    at("2300-06-15 12:00:00.5"), at("2024-01-02 03:04:05.678"), at("1970-01-01 00:00:00.001"),
+                    at("9999-12-31 23:59:59.999"), at("2001-02-03 04:05:06"), null, at("2020-02-29 23:00:00.25"), null,
+                    at("2020-02-29 01:02:03"), at("1600-05-05 05:05:05.555"), at("2010-10-10 00:00:00"),
+                    at("2024-03-31 01:59:59.123"));
+            try (ResultSet rs = s.executeQuery("SELECT ts FROM e WHERE id = 1")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("2024-03-31 01:59:59.123");
+                assertThat(rs.getTimestamp(1)).isEqualTo(ts("2024-03-31 01:59:59.123"));
+            }
+
+            assertThatThrownBy(() -> s.execute("INSERT INTO e VALUES (20, TIMESTAMP '2024-01-01 00:00:00'), (21, 'noon')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("noon").hasMessageContaining("TIMESTAMP");
+            Files.writeString(csv, "22,2024-01-01 00:00:00\n23,2024-13-01 00:00:00\n");
+            assertThatThrownBy(() -> s.execute("COPY e FROM '" + csv.toString().replace("'", "''") + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("column ts").hasMessageContaining("2024-13-01");
+            assertThat(rows(s, "SELECT COUNT(*) FROM e")).as("the failed loads stored nothing").containsExactly(List.of(16L));
+
+            assertThat(s.executeUpdate("UPDATE e SET ts = ts + INTERVAL '1' DAY WHERE id = 2")).isEqualTo(1);
+            assertThat(s.executeUpdate("UPDATE e SET ts = '2000-01-01 10:00:00.5' WHERE id = 3")).isEqualTo(1);
+            assertThatThrownBy(() -> s.execute("UPDATE e SET ts = 'soon' WHERE id = 4")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("soon");
+            assertThat(times(s, "SELECT id, ts FROM e WHERE id IN (1, 2, 3, 4) ORDER BY id")).as("untouched rows keep their times")
+                    .containsExactly(at("2024-03-31 01:59:59.123"), at("1970-01-01 23:59:59.999"), at("2000-01-01 10:00:00.5"),
+                            at("1900-01-01 00:00:00"));
+        }
+    }
+
+    @Test
+    void precisionKeepsAsManyFractionDigitsAndTheTypeShowsInMetadata() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE p (id INT, s TIMESTAMP(0), d DATETIME, w TIMESTAMP(3) WITHOUT TIME ZONE)");
+            s.execute("INSERT INTO p VALUES (1, TIMESTAMP '2024-05-05 10:11:12.987', TIMESTAMP '2024-05-05 10:11:12.987',"
+                    + " TIMESTAMP '2024-05-05 10:11:12.9')");
+            s.execute("INSERT INTO p (id, d) VALUES (5, '2024-05-05 10:11:12.987654')");
+            // rounded half up to the column's digits, whichever path the values take
+            assertThat(rows(s, "SELECT s, d, w FROM p WHERE id = 1")).containsExactly(
+                    List.of(ts("2024-05-05 10:11:13"), ts("2024-05-05 10:11:12.987"), ts("2024-05-05 10:11:12.9")));
+            assertThat(rows(s, "SELECT d FROM p WHERE id = 5")).containsExactly(List.of(ts("2024-05-05 10:11:12.988")));
+            s.execute("INSERT INTO p (id, s) VALUES (2, TIMESTAMP '2024-05-05 10:11:12.499')");
+            s.execute("INSERT INTO p (id, s) SELECT 3, d FROM p WHERE id = 1");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO p (id, s) VALUES (4, ?)")) {
+                p.setTimestamp(1, ts("1969-12-31 23:59:59.5"));
+                p.execute();
+            }
+            assertThat(rows(s, "SELECT s FROM p WHERE id BETWEEN 2 AND 4 ORDER BY id")).containsExactly(
+                    List.of(ts("2024-05-05 10:11:12")), List.of(ts("2024-05-05 10:11:13")), List.of(ts("1970-01-01 00:00:00")));
+            assertThatThrownBy(() -> s.execute("CREATE TABLE q (t TIMESTAMP(6))")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("millisecond");
+            assertThatThrownBy(() -> s.execute("CREATE TABLE q (t TIMESTAMP WITH TIME ZONE)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("TIMESTAMP WITH TIME ZONE");
+            assertThatThrownBy(() -> s.execute("INSERT INTO p (id, s) VALUES (2, TIMESTAMP '10000-01-01 00:00:00')"))
+                    .isInstanceOf(SQLException.class);
+
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getColumns(null, "main", "p", "s")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt("DATA_TYPE")).isEqualTo(Types.TIMESTAMP);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT d FROM p")) {
+                assertThat(rs.getMetaData().getColumnType(1)).isEqualTo(Types.TIMESTAMP);
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getObject(1)).isEqualTo(Timestamp.valueOf("2024-05-05 10:11:12.987"));
+            }
+            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'p' ORDER BY column_name"))
+                    .contains(List.of("s", "TIMESTAMP(0)"), List.of("w", "TIMESTAMP(3)"));
+            assertThat(rows(s, "SELECT data_type FROM information_schema.columns WHERE table_name = 'p' AND column_name = 'd'"))
+                    .containsExactly(List.of("TIMESTAMP"));
+            s.execute("CREATE TABLE c AS SELECT id, d, CAST('2020-01-01 00:00:01.5' AS TIMESTAMP) AS lit FROM p WHERE id = 1");
+            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'c' ORDER BY column_name"))
+                    .containsExactly(List.of("d", "TIMESTAMP(3)"), List.of("id", "INTEGER"), List.of("lit", "TIMESTAMP(3)"));
+            assertThat(rows(s, "SELECT lit FROM c")).containsExactly(List.of(ts("2020-01-01 00:00:01.5")));
+            s.execute("ALTER TABLE c ADD COLUMN seen TIMESTAMP(0) DEFAULT TIMESTAMP '2021-02-03 04:05:06.7'");
+            assertThat(rows(s, "SELECT seen FROM c")).containsExactly(List.of(ts("2021-02-03 04:05:07")));
+        }
+    }
+
+    @Test
+    void queriesFilterGroupJoinAndOrderThem() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=3");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE e (id INT, ts TIMESTAMP, d DATE)");
+            s.execute("INSERT INTO e VALUES (1, TIMESTAMP '2024-01-01 10:00:00', DATE '2024-01-01'),"
+                    + " (2, TIMESTAMP '2024-01-01 10:00:00.001', DATE '2024-01-02'), (3, NULL, NULL),"
+                    + " (4, TIMESTAMP '1950-06-01 00:00:00', DATE '1950-06-01'), (5, TIMESTAMP '2024-01-01 10:00:00', NULL),"
+                    + " (6, TIMESTAMP '2024-01-01 00:00:00', DATE '2024-01-01')");
+            assertThat(rows(s, "SELECT id FROM e WHERE ts > TIMESTAMP '2024-01-01 10:00:00' ORDER BY id")).containsExactly(List.of(2));
+            assertThat(rows(s, "SELECT id FROM e WHERE ts >= '2024-01-01 10:00:00' AND ts < '2024-01-01 10:00:00.001' ORDER BY id"))
+                    .containsExactly(List.of(1), List.of(5));
+            assertThat(rows(s, "SELECT id FROM e WHERE ts BETWEEN TIMESTAMP '1900-01-01 00:00:00' AND TIMESTAMP '2000-01-01 00:00:00'"))
+                    .containsExactly(List.of(4));
+            assertThat(rows(s, "SELECT id FROM e WHERE ts IN (TIMESTAMP '2024-01-01 10:00:00', TIMESTAMP '1950-06-01 00:00:00') ORDER BY id"))
+                    .containsExactly(List.of(1), List.of(4), List.of(5));
+            assertThat(rows(s, "SELECT id FROM e WHERE ts = d ORDER BY id")).as("a DATE is its midnight")
+                    .containsExactly(List.of(4), List.of(6));
+            try (PreparedStatement p = c.prepareStatement("SELECT id FROM e WHERE ts < ? ORDER BY id")) {
+                p.setTimestamp(1, Timestamp.valueOf("2024-01-01 10:00:00"));
+                try (ResultSet rs = p.executeQuery()) {
+                    List<Integer> ids = new ArrayList<>();
+                    while (rs.next()) {
+                        ids.add(rs.getInt(1));
+                    }
+                    assertThat(ids).containsExactly(4, 6);
+                }
+            }
+            assertThat(rows(s, "SELECT ts, COUNT(*) FROM e GROUP BY ts ORDER BY ts NULLS FIRST")).containsExactly(
+                    Arrays.asList(null, 1L), List.of(ts("1950-06-01 00:00:00"), 1L), List.of(ts("2024-01-01 00:00:00"), 1L),
+                    List.of(ts("2024-01-01 10:00:00"), 2L), List.of(ts("2024-01-01 10:00:00.001"), 1L));
+            assertThat(rows(s, "SELECT MIN(ts), MAX(ts), COUNT(ts) FROM e"))
+                    .containsExactly(List.of(ts("1950-06-01 00:00:00"), ts("2024-01-01 10:00:00.001"), 5L));
+            assertThat(rows(s, "SELECT a.id, b.id FROM e a JOIN e b ON a.ts = b.ts AND a.id < b.id")).containsExactly(List.of(1, 5));
+            assertThat(rows(s, "SELECT id FROM e ORDER BY ts DESC NULLS LAST, id LIMIT 3")).containsExactly(List.of(2), List.of(1), List.of(5));
+            assertThat(rows(s, "SELECT EXTRACT(YEAR FROM ts), EXTRACT(HOUR FROM ts) FROM e WHERE id = 2"))
+                    .containsExactly(List.of(2024L, 10L));
+            assertThat(rows(s, "SELECT CAST(ts AS DATE) FROM e WHERE id = 4")).containsExactly(List.of(java.sql.Date.valueOf("1950-06-01")));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.numacol.differential;
+
+import io.numacol.tpch.ResultComparison;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * TIMESTAMP columns against DuckDB: filters, IN lists, grouping, MIN and MAX, joins on a
+ * timestamp and between a timestamp and a date, ordering, EXTRACT, casts and interval
+ * arithmetic, over seeded values to the millisecond from before 1900 to after 2262 (the end of
+ * nanosecond timestamps), with NULLs, repeats, and times around the 2024 DST changes.
+ */
+class TimestampDifferentialTest {
+    private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+    private static Connection numacol;
+    private static Connection duckdb;
+
+    @BeforeAll
+    static void load() throws SQLException {
+        numacol = DriverManager.getConnection("jdbc:numacol:mem:timestamps;rowsPerPart=500");
+        duckdb = DriverManager.getConnection("jdbc:duckdb:");
+        Random random = new Random(20261125);
+        LocalDateTime[] pool = new LocalDateTime[300];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = switch (i % 6) {
+                case 0 -> LocalDateTime.of(1850 + random.nextInt(120), 1 + random.nextInt(12), 1 + random.nextInt(28),
+                        random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000) * 1_000_000);
+                case 1 -> LocalDateTime.of(2262 + random.nextInt(500), 1 + random.nextInt(12), 1 + random.nextInt(28),
+                        random.nextInt(24), random.nextInt(60), random.nextInt(60));
+                // around the DST changes of 2024 in Europe and the US (no zone: plain wall-clock times)
+                case 2 -> LocalDateTime.of(2024, 3, 31, 1, 30).plusMinutes(random.nextInt(120)).plusNanos(random.nextInt(1000) * 1_000_000L);
+                case 3 -> LocalDateTime.of(2024, 11, 3, 1, 0).plusSeconds(random.nextInt(7200));
+                default -> LocalDateTime.of(1969, 12, 31, 23, 59, 59).plusNanos(random.nextInt(2000) * 1_000_000L)
+                        .plusDays(random.nextInt(3) - 1);
+            };
+        }
+        StringBuilder a = new StringBuilder("INSERT INTO a VALUES ");
+        StringBuilder b = new StringBuilder("INSERT INTO b VALUES ");
+        for (int i = 0; i < 2000; i++) {
+            a.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(", ")
+                    .append(random.nextInt(7)).append(", ")
+                    .append(random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(1969, 12, 30).plusDays(random.nextInt(4)) + "'")
+                    .append(')');
+        }
+        for (int i = 0; i < 400; i++) {
+            b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(')');
+        }
+        for (Connection c : List.of(numacol, duckdb)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE a (id INTEGER, ts TIMESTAMP, g INTEGER, d DATE)");
+                s.execute("CREATE TABLE b (id INTEGER, ts TIMESTAMP)");
+                s.execute(a.toString());
+                s.execute(b.toString());
+            }
+        }
+    }
+
+    private static String literal(Random random, LocalDateTime[] pool) {
+        if (random.nextInt(12) == 0) {
+            return "NULL";
+        }
+        return "TIMESTAMP '" + TEXT.format(pool[random.nextInt(pool.length)]) + "'";
+    }
+
+    @AfterAll
+    static void close() throws SQLException {
+        numacol.close();
+        duckdb.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT id, ts FROM a WHERE ts < TIMESTAMP '1970-01-01 00:00:00'",
+            "SELECT id FROM a WHERE ts >= TIMESTAMP '2024-03-31 02:00:00' AND ts < TIMESTAMP '2024-03-31 03:00:00.5'",
+            "SELECT id FROM a WHERE ts BETWEEN TIMESTAMP '1969-12-31 23:59:59.999' AND TIMESTAMP '1970-01-01 00:00:00.001'",
+            "SELECT id FROM a WHERE ts > TIMESTAMP '2262-04-11 23:47:16.854' OR ts IS NULL",
+            "SELECT id FROM a WHERE ts IN (SELECT ts FROM b WHERE id < 50)",
+            "SELECT id FROM a WHERE ts NOT IN (SELECT ts FROM b WHERE ts IS NOT NULL)",
+            "SELECT ts, COUNT(*), MIN(id), MAX(g) FROM a GROUP BY ts",
+            "SELECT g, MIN(ts), MAX(ts), COUNT(ts), COUNT(DISTINCT ts) FROM a GROUP BY g",
+            "SELECT MIN(ts), MAX(ts) FROM a WHERE g = 3",
+            "SELECT a.id, b.id FROM a JOIN b ON a.ts = b.ts",
+            "SELECT a.id, b.ts FROM a LEFT JOIN b ON a.ts = b.ts AND b.id < 100 WHERE a.g = 1",
+            "SELECT id FROM a WHERE ts >= d AND ts < d + INTERVAL '1' DAY",
+            "SELECT id, CAST(ts AS DATE) FROM a WHERE g = 2",
+            "SELECT EXTRACT(YEAR FROM ts), EXTRACT(MONTH FROM ts), EXTRACT(HOUR FROM ts), COUNT(*) FROM a GROUP BY 1, 2, 3",
+            "SELECT id, ts + INTERVAL '1' HOUR, ts - INTERVAL '2' DAY FROM a WHERE g = 4 AND ts < TIMESTAMP '2500-01-01 00:00:00'",
+            "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",
+            "SELECT ts FROM a UNION SELECT ts FROM b",
+            "SELECT id FROM a WHERE CAST(ts AS DATE) = d",
+    })
+    void agreesWithDuckDb(String sql) throws SQLException {
+        List<List<Object>> expected = ResultComparison.rows(duckdb, sql);
+        List<List<Object>> actual = ResultComparison.rows(numacol, sql);
+        System.out.printf("%d rows (DuckDB %d): %s%n", actual.size(), expected.size(), sql);
+        ResultComparison.assertSameResult(actual, expected, sql.contains("ORDER BY") ? new int[] {2, 1} : new int[0]);
+    }
+}
