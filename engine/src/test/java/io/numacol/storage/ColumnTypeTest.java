@@ -9,6 +9,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +41,10 @@ class ColumnTypeTest {
             "decimal(1,0);      DECIMAL(1,0)",
             "numeric(7);        DECIMAL(7,0)",
             "date;              DATE",
+            "timestamp;         TIMESTAMP(3)",
+            "' Timestamp ( 0 ) '; TIMESTAMP(0)",
+            "datetime;          TIMESTAMP(3)",
+            "'timestamp(2) without  time zone'; TIMESTAMP(2)",
             "char(1);           CHAR(1)",
             "VARCHAR(25);       VARCHAR(25)",
             "varchar(2147483647); VARCHAR(2147483647)"})
@@ -105,7 +111,10 @@ class ColumnTypeTest {
             "varchar(x);      expected a type name with optional parameters",
             "float(24);       FLOAT(24) is REAL (single precision), which numacol does not store: use DOUBLE",
             "float(54);       FLOAT takes one parameter, its binary digits from 1 to 53",
-            "float(30,2);     FLOAT takes one parameter"})
+            "float(30,2);     FLOAT takes one parameter",
+            "timestamp(6);    numacol keeps timestamps to the millisecond",
+            "timestamp(1,2);  TIMESTAMP takes one parameter",
+            "timestamp with time zone; TIMESTAMP WITH TIME ZONE is not supported yet"})
     void rejectsBadSpecsNamingThem(String spec, String why) {
         assertThatThrownBy(() -> ColumnType.parse(spec))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -293,6 +302,37 @@ class ColumnTypeTest {
         assertThat(t.toLong("2024-02-29")).isEqualTo(LocalDate.of(2024, 2, 29).toEpochDay());
         assertThat(t.toJava(day.toEpochDay())).isEqualTo(day);
         assertThatThrownBy(() -> t.toJava(Long.MAX_VALUE)).hasMessageContaining("stored value " + Long.MAX_VALUE + " is not a DATE");
+    }
+
+    @Test
+    void timestampStoresWallClockMillisecondsRoundedToItsPrecision() {
+        ColumnType t = ColumnType.timestamp(3);
+        LocalDateTime time = LocalDateTime.of(1998, 12, 1, 10, 11, 12, 345_000_000);
+        long millis = time.toInstant(ZoneOffset.UTC).toEpochMilli();
+        assertThat(t.toLong(time)).isEqualTo(millis);
+        assertThat(t.toLong(java.sql.Timestamp.valueOf(time))).isEqualTo(millis);
+        assertThat(t.toLong("1998-12-01 10:11:12.345")).isEqualTo(millis);
+        assertThat(t.toLong("1998-12-01T10:11:12.3454")).isEqualTo(millis);
+        assertThat(t.toLong("1998-12-01T10:11:12.3455")).isEqualTo(millis + 1);
+        assertThat(t.toLong(" 1998-12-01 ")).isEqualTo(LocalDate.of(1998, 12, 1).toEpochDay() * 86_400_000L);
+        assertThat(t.toLong(LocalDate.of(1970, 1, 1))).isZero();
+        assertThat(t.toLong("1969-12-31 23:59:59.999")).isEqualTo(-1);
+        assertThat(t.toLong("1969-12-31 23:59:59.9996")).as("rounds up across the epoch").isZero();
+        assertThat(t.toJava(-1)).isEqualTo(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000));
+        assertThat(t.toJava(millis)).isEqualTo(time);
+        assertThat(t.toJava(t.toLong("0001-01-01 00:00:00"))).isEqualTo(LocalDateTime.of(1, 1, 1, 0, 0));
+        assertThat(t.toJava(t.toLong("9999-12-31 23:59:59.999"))).isEqualTo(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_000_000));
+        assertThatThrownBy(() -> t.toLong("9999-12-31 23:59:59.9995")).hasMessageContaining("out of range");
+        assertThatThrownBy(() -> t.toLong(LocalDateTime.of(0, 12, 31, 0, 0))).hasMessageContaining("out of range");
+        assertThatThrownBy(() -> t.toLong("1998-12-01 25:00:00")).hasMessageContaining("is not a valid TIMESTAMP");
+        assertThatThrownBy(() -> t.toLong(1000L)).hasMessageContaining("LocalDateTime");
+        assertThatThrownBy(() -> t.toJava(Long.MAX_VALUE)).hasMessageContaining("is not a TIMESTAMP");
+
+        ColumnType seconds = ColumnType.timestamp(0);
+        assertThat(seconds.toJava(seconds.toLong("2024-05-05 10:11:12.5"))).isEqualTo(LocalDateTime.of(2024, 5, 5, 10, 11, 13));
+        assertThat(seconds.toJava(seconds.toLong("2024-12-31 23:59:59.7"))).isEqualTo(LocalDateTime.of(2025, 1, 1, 0, 0));
+        assertThat(ColumnType.timestamp(1).toLong("1970-01-01 00:00:00.04")).isZero();
+        assertThat(ColumnType.timestamp(1).toLong("1970-01-01 00:00:00.05")).isEqualTo(100);
     }
 
     @ParameterizedTest
