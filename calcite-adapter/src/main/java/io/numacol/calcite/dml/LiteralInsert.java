@@ -144,29 +144,32 @@ public final class LiteralInsert {
         };
     }
 
-    /** A DATE literal's day; the parser leaves {@code DATE '..'} untyped until validation. */
+    /** A DATE literal's day. */
     private static Object date(SqlLiteral literal) {
-        if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("DATE")) {
-            try {
-                literal = unknown.resolve(SqlTypeName.DATE);
-            } catch (RuntimeException e) {
-                return NO_FIT; // no valid date: the planner says so
-            }
-        }
-        return literal instanceof SqlDateLiteral date ? LocalDate.parse(date.getValueAs(DateString.class).toString()) : NO_FIT;
+        return typed(literal, SqlTypeName.DATE) instanceof SqlDateLiteral date
+                ? LocalDate.parse(date.getValueAs(DateString.class).toString()) : NO_FIT;
     }
 
     /** A TIMESTAMP literal's wall-clock time, all its fraction digits (the column keeps what its precision does). */
     private static Object timestamp(SqlLiteral literal) {
-        if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("TIMESTAMP")) {
+        return typed(literal, SqlTypeName.TIMESTAMP) instanceof SqlTimestampLiteral t
+                ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')) : NO_FIT;
+    }
+
+    /**
+     * The parser leaves {@code DATE '..'} and {@code TIMESTAMP '..'} untyped until validation: such
+     * a literal of {@code type} resolved, null when its text is no such value (the planner says
+     * so); any other literal as it is.
+     */
+    private static SqlLiteral typed(SqlLiteral literal, SqlTypeName type) {
+        if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase(type.getName())) {
             try {
-                literal = unknown.resolve(SqlTypeName.TIMESTAMP);
+                return unknown.resolve(type);
             } catch (RuntimeException e) {
-                return NO_FIT; // no valid timestamp: the planner says so
+                return null;
             }
         }
-        return literal instanceof SqlTimestampLiteral t
-                ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')) : NO_FIT;
+        return literal;
     }
 
     /**
