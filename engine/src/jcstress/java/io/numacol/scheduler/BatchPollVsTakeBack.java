@@ -39,7 +39,7 @@ public class BatchPollVsTakeBack {
             group.enqueue(new QueuedTask(ctx -> { }, tasks, Affinity.none(), TaskClass.OTHER, 0));
         }
         // a batch of three (seven queued, one hardware thread: three leave four behind), the first run
-        batch.poll(group);
+        batch.poll(group, TaskBatch.MAX);
         QueuedTask[] rest = new QueuedTask[TaskBatch.MAX];
         while (group.pollBatch(rest, TaskBatch.MAX) > 0) {
             // the queue emptied: the batch's two are all there is

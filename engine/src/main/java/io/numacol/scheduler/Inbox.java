@@ -61,7 +61,9 @@ final class Inbox {
 
     /**
      * Takes every task pushed so far, linked through {@link QueuedTask#next}, null when none: the
-     * tasks of each stripe oldest first (so a thread's tasks keep their order), stripe after stripe.
+     * tasks of each stripe oldest first, a later stripe's before an earlier one's. (A thread's
+     * tasks keep their order within one take; two takes may reach the queues in either order,
+     * as the second may be queued while the first's taker has not taken the lock yet.)
      */
     QueuedTask takeAll() {
         QueuedTask oldest = null;

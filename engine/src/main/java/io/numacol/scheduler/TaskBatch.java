@@ -24,17 +24,22 @@ import java.util.List;
 final class TaskBatch {
     static final int MAX = 64;
     /**
-     * What a batch may take to run, by the last batch's tasks: a task of a higher priority that
-     * arrives meanwhile waits that long on this worker, so a batch of long tasks is one task.
+     * What a batch may take to run, by the last batch's tasks of the same task group: a task of a
+     * higher priority that arrives meanwhile waits about that long on this worker, so a batch of
+     * long tasks is one task. A task group this worker has not timed yet comes one task first.
      */
     static final long BATCH_NANOS = 20_000;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(QueuedTask[].class);
 
     private final QueuedTask[] slots = new QueuedTask[MAX];
-    // The worker's own: the slots filled by the last refill, and when that was
+    // The worker's own: the slots filled by the last refill, when that was and from which task
+    // group; the last group timed and how many of its tasks a batch may take
     private int next;
     private int end;
     private long filledAt;
+    private TaskGroup filledFrom;
+    private TaskGroup timed;
+    private int timedLimit;
 
     /** The worker: the next task of the batch no one took back, else the first of a new batch from {@code group}, else null. */
     QueuedTask poll(WorkerGroup group) {
@@ -43,16 +48,28 @@ final class TaskBatch {
             return t;
         }
         long now = System.nanoTime();
-        int limit = MAX;
-        if (end > 0) {
+        if (end > 0 && filledFrom != null) {
             long perTask = Math.max(1, (now - filledAt) / end); // over-estimated if tasks were taken back: fewer
-            limit = Math.clamp(BATCH_NANOS / perTask, 1, MAX);
+            timed = filledFrom;
+            timedLimit = Math.clamp(BATCH_NANOS / perTask, 1, MAX);
         }
+        return refill(group, now, timed, timedLimit, 1);
+    }
+
+    /** For tests: {@link #poll(WorkerGroup)} with batches of up to {@code limit} tasks of any task group. */
+    QueuedTask poll(WorkerGroup group, int limit) {
+        QueuedTask t = next();
+        return t != null ? t : refill(group, System.nanoTime(), null, limit, limit);
+    }
+
+    private QueuedTask refill(WorkerGroup group, long now, TaskGroup timedGroup, int limit, int otherLimit) {
         // filled under the group's lock, which every taker takes before it looks
-        end = group.pollBatch(slots, limit);
+        end = group.pollBatch(slots, timedGroup, limit, otherLimit);
         next = 0;
         filledAt = now;
-        return next();
+        QueuedTask first = next();
+        filledFrom = first == null ? null : first.group;
+        return first;
     }
 
     /** For tests: how many tasks the last refill took. */

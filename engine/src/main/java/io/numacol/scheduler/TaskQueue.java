@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * of one statement at one depth). Tasks of equal priority share a FIFO bucket, and only the
  * buckets form a binary heap, so offering and polling within a run is O(1) and never touches
  * other tasks (a heap of tasks would compare, and pull into cache, log n of them per poll).
- * Equal-priority tasks leave in the order they arrived. Not thread-safe: the group's lock guards it.
+ * Equal-priority tasks leave in the order they were queued (about the order they were submitted:
+ * see {@link Inbox#takeAll}). Not thread-safe: the group's lock guards it.
  */
 final class TaskQueue {
     private static final int SPARE_BUCKETS = 16;

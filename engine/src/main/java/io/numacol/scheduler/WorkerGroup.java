@@ -50,9 +50,12 @@ final class WorkerGroup {
     static final int TASKS_PER_DRAIN = 64;
     /** Or once this long has passed, so that tasks longer than a few microseconds see every arrival at once. */
     private static final long DRAIN_NANOS = 20_000;
-    /** Tasks taken from the queues since the inbox was last drained, and when that was; under the lock. */
-    private int takenSinceDrain;
-    private long lastDrain;
+    /**
+     * Tasks taken from the queues since the inbox was last drained, and when that was: written
+     * under the lock, read without it as a hint (whether a poll should take the inbox).
+     */
+    private volatile int takenSinceDrain;
+    private volatile long lastDrain;
     private final TaskQueue stealable = new TaskQueue();
     private final TaskQueue hard = new TaskQueue();
     // Whether the queues hold tasks: written under the lock, and only when that changes (so that
@@ -245,6 +248,11 @@ final class WorkerGroup {
      * for each of the group's other hardware threads; returns how many.
      */
     int pollBatch(QueuedTask[] out, int limit) {
+        return pollBatch(out, null, limit, limit);
+    }
+
+    /** {@link #pollBatch(QueuedTask[], int)} with {@code limit} for tasks of {@code timed}, {@code otherLimit} for others. */
+    int pollBatch(QueuedTask[] out, TaskGroup timed, int limit, int otherLimit) {
         if (!hasWork(true)) {
             return 0;
         }
@@ -255,7 +263,7 @@ final class WorkerGroup {
             if (arrived != null) {
                 queueArrivalsLocked(arrived);
             }
-            n = pollBatchLocked(out, limit);
+            n = pollBatchLocked(out, timed, limit, otherLimit);
         } finally {
             lock.unlock();
         }
@@ -265,15 +273,16 @@ final class WorkerGroup {
         return n;
     }
 
-    private int pollBatchLocked(QueuedTask[] out, int limit) {
+    private int pollBatchLocked(QueuedTask[] out, TaskGroup timed, int limit, int otherLimit) {
         QueuedTask first = pollLocked(true);
         if (first == null) {
             return 0;
         }
+
         out[0] = first;
         int n = 1;
         TaskQueue from = first.affinity.isHard() ? hard : stealable;
-        int more = Math.min(limit, from.size() / (2 * hardwareThreads));
+        int more = Math.min(first.group == timed ? limit : otherLimit, from.size() / (2 * hardwareThreads));
         if (more > 1) {
             n += from.pollSamePriority(out, 1, more, first);
         }
