@@ -26,6 +26,9 @@ import java.util.function.IntFunction;
  * statement stores them (INSERT): in a query, {@code name = ?} with a longer string is no error.
  */
 final class ParameterValues {
+    /** Parses and converts a TIMESTAMP parameter given as a String or a java.time value, as a column does. */
+    private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
+
     private ParameterValues() {
     }
 
@@ -85,7 +88,7 @@ final class ParameterValues {
             case Types.DATE -> value instanceof String s ? TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date(s).toEpochDay()) : v;
             // Avatica's setObject keeps a String or a java.time value as it is, which the generated code cannot cast
             case Types.TIMESTAMP -> value instanceof String || value instanceof LocalDateTime || value instanceof LocalDate
-                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION).toLong(value))
+                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, MILLISECONDS.toLong(value))
                     : v;
             default -> v;
         };

@@ -209,13 +209,11 @@ final class Worker extends Thread implements TaskContext {
      * batch belongs to the same group: the group cannot drain before that task has run, and
      * then both are counted at once. The two workers of a group counting every tiny task on one
      * counter fought over its line. Deferred counts are published before a task of another
-     * group, before any wait or park, and at once for a task run while helping.
+     * group (so here any deferred count is {@code g}'s), before any wait or park, and at once
+     * for a task run while helping.
      */
     private void countDone(TaskGroup g, boolean nested) {
-        if (g != doneGroup) {
-            publishDone();
-            doneGroup = g;
-        }
+        doneGroup = g;
         doneCount++;
         if (nested || !batch.nextIsOf(g)) {
             publishDone();

@@ -46,6 +46,8 @@ final class Predicates {
     /** A comparison with NULL: unknown, so false, and NOT keeps it false. */
     @SuppressWarnings("UnnecessaryLambda") // a sentinel, recognized by identity where filters combine
     private static final Predicate<Object> UNKNOWN = v -> false;
+    /** Parses a TIMESTAMP given as a String, as a column does. */
+    private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
 
     private static ColumnFilter unknown(int column) {
         return new ColumnFilter.Matching(column, UNKNOWN, "unknown (NULL operand)");
@@ -342,7 +344,7 @@ final class Predicates {
             case DateString d -> d.getMillisSinceEpoch();
             case Timestamp t -> t.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
             case LocalDateTime t -> t.toInstant(ZoneOffset.UTC).toEpochMilli();
-            case String s -> ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION).toLong(s);
+            case String s -> MILLISECONDS.toLong(s);
             default -> throw new IllegalArgumentException("not a timestamp: " + value + " (" + value.getClass().getName() + ")");
         };
     }
