@@ -10,10 +10,13 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.ExtensibleTable;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.List;
 
@@ -21,14 +24,46 @@ import java.util.List;
  * A numacol table for Calcite. It plans as a {@link NumacolTableScan} in numacol's convention, so
  * filters, projections, aggregates and sorts above it can run in the engine; even a bare scan
  * runs there (through the converter), in parallel tasks per part.
+ *
+ * <p>Extended with the one column {@link #ROW_ID} ({@code t EXTEND ("numacol$rowid" BIGINT)},
+ * which only numacol's own UPDATE and DELETE sources write), its scan also puts out each row's
+ * {@link io.numacol.storage.TablePart#rowId}: the rows the statement deletes.
  */
-public final class NumacolTable extends AbstractTable implements TranslatableTable {
+public final class NumacolTable extends AbstractTable implements TranslatableTable, ExtensibleTable {
+    /** The extended column that names a row to UPDATE and DELETE. */
+    public static final String ROW_ID = "numacol$rowid";
+
     private final Database database;
     private final Table table;
+    private final boolean rowIds;
 
     public NumacolTable(Database database, Table table) {
+        this(database, table, false);
+    }
+
+    private NumacolTable(Database database, Table table, boolean rowIds) {
         this.database = database;
         this.table = table;
+        this.rowIds = rowIds;
+    }
+
+    /** Whether the scan puts out {@link #ROW_ID} after the table's columns. */
+    public boolean rowIds() {
+        return rowIds;
+    }
+
+    @Override
+    public org.apache.calcite.schema.Table extend(List<RelDataTypeField> fields) {
+        if (fields.size() != 1 || !fields.getFirst().getName().equals(ROW_ID)
+                || fields.getFirst().getType().getSqlTypeName() != SqlTypeName.BIGINT) {
+            throw new IllegalArgumentException("table " + table.name() + " takes no extended columns");
+        }
+        return new NumacolTable(database, table, true);
+    }
+
+    @Override
+    public int getExtendedColumnOffset() {
+        return table.schema().size();
     }
 
     public Table table() {
@@ -44,6 +79,9 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
         RelDataTypeFactory.Builder b = factory.builder();
         for (TableSchema.ColumnDef c : table.schema().columns()) {
             b.add(c.name(), SqlTypes.toRelType(factory, c.type(), c.nullable()));
+        }
+        if (rowIds) {
+            b.add(ROW_ID, factory.createSqlType(SqlTypeName.BIGINT));
         }
         return b.build();
     }

@@ -75,7 +75,8 @@ public final class SysSchema extends AbstractSchema {
                         root -> nodeRows())),
                 Map.entry("tables", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
-                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT)), root -> tableRows())),
+                        col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT),
+                        col("deleted_rows", SqlTypeName.BIGINT)), root -> tableRows())),
                 Map.entry("columns", new SystemTable(List.of(
                         col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("ordinal", SqlTypeName.INTEGER), col("type", SqlTypeName.VARCHAR),
@@ -164,7 +165,9 @@ public final class SysSchema extends AbstractSchema {
         forEachTable((table, parts) -> {
             long bytes = parts.stream().flatMap(p -> p.columns().stream())
                     .mapToLong(c -> Arrays.stream(Component.values()).mapToLong(c::byteSize).sum()).sum();
-            rows.add(new Object[] {table.name(), parts.stream().mapToLong(TablePart::rowCount).sum(), parts.size(), bytes});
+            // row_count: rows a query sees; deleted_rows: rows still held until a merge compacts their part
+            rows.add(new Object[] {table.name(), parts.stream().mapToLong(TablePart::liveRowCount).sum(), parts.size(), bytes,
+                parts.stream().mapToLong(p -> p.deleted().count()).sum()});
         });
         return rows;
     }

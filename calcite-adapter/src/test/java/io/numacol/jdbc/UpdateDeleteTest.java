@@ -118,7 +118,11 @@ class UpdateDeleteTest {
              Statement s = c.createStatement()) {
             s.execute("create table t (id int not null, name varchar(3), d date)");
             s.executeUpdate("insert into t values (1, 'a', null), (2, 'b', null), (3, 'c', null), (4, 'd', null), (5, 'e', null)");
+            s.executeUpdate("delete from t where id = 2"); // a part with a deleted row: the bitmap must stay as it is too
             List<List<Object>> before = rows(s, "select id, name, d from t order by id");
+            List<List<Object>> storage = rows(s, "select * from sys.columns where lower(table_name) = 't'");
+            List<List<Object>> tables = rows(s, "select * from sys.tables where lower(table_name) = 't'");
+            assertThat(tables).hasSize(1);
             assertThatThrownBy(() -> s.executeUpdate("update t set name = 'toolong' where id = 4")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("column name: 'toolong' (7 characters) is longer than VARCHAR(3)");
             assertThatThrownBy(() -> s.executeUpdate("update t set name = 'toolong'")).isInstanceOf(SQLException.class)
@@ -136,6 +140,49 @@ class UpdateDeleteTest {
             assertThatThrownBy(() -> s.executeUpdate("update t set nosuch = 1")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("Unknown target column 'nosuch'");
             assertThat(rows(s, "select id, name, d from t order by id")).isEqualTo(before);
+            assertThat(rows(s, "select * from sys.columns where lower(table_name) = 't'")).as("nothing stored, nothing marked").isEqualTo(storage);
+            assertThat(rows(s, "select * from sys.tables where lower(table_name) = 't'")).isEqualTo(tables);
+        }
+    }
+
+    /**
+     * DELETE marks rows in their parts' deletion bitmaps, UPDATE marks the old versions and
+     * appends the new ones (the delta): the parts read before stay as they are, until a merge
+     * rebuilds those with a fifth of their rows deleted.
+     */
+    @Test
+    void deletesMarkRowsInPlaceUntilAMergeCompactsTheirParts() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;rowsPerPart=1000");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id int not null, v varchar(10))");
+            try (Appender a = NumacolDriver.database(c).appender("T")) {
+                for (int i = 0; i < 5000; i++) {
+                    a.append(i, "v" + i % 7);
+                }
+            }
+            Table table = NumacolDriver.database(c).catalog().get("T");
+            NumacolDriver.database(c).mergeParts("T");
+            List<List<Object>> columns = rows(s, "select part, column_name, dictionary_size, index_vector_bytes from sys.columns "
+                    + "where lower(table_name) = 't' order by part, column_name");
+            assertThat(s.executeUpdate("delete from t where mod(id, 10) = 0")).isEqualTo(500);
+            assertThat(rows(s, "select row_count, deleted_rows, part_count from sys.tables where lower(table_name) = 't'"))
+                    .containsExactly(List.of(4500L, 500L, 5));
+            assertThat(rows(s, "select part, column_name, dictionary_size, index_vector_bytes from sys.columns "
+                    + "where lower(table_name) = 't' order by part, column_name")).as("the parts themselves unchanged").isEqualTo(columns);
+            assertThat(s.executeUpdate("update t set v = 'new' where id between 1 and 9")).isEqualTo(9);
+            assertThat(rows(s, "select row_count, deleted_rows, part_count from sys.tables where lower(table_name) = 't'"))
+                    .as("the new versions in a part of their own").containsExactly(List.of(4500L, 509L, 6));
+            assertThat(rows(s, "select count(*), count(distinct id), min(id), max(id) from t"))
+                    .containsExactly(List.of(4500L, 4500L, 1, 4999));
+            assertThat(rows(s, "select v, count(*) from t where id < 20 group by v order by v")).containsExactly(
+                    List.of("new", 9L), List.of("v0", 1L), List.of("v1", 1L), List.of("v2", 1L), List.of("v3", 1L),
+                    List.of("v4", 2L), List.of("v5", 2L), List.of("v6", 1L));
+            assertThat(s.executeUpdate("delete from t where id >= 4000 and id < 4150")).isEqualTo(135);
+            assertThat(table.parts().get(4).deleted().count()).isEqualTo(235);
+            NumacolDriver.database(c).mergeParts("T"); // the last part of the load: 235 of 1,000 deleted, rebuilt
+            assertThat(rows(s, "select row_count, deleted_rows from sys.tables where lower(table_name) = 't'"))
+                    .containsExactly(List.of(4365L, 409L));
+            assertThat(rows(s, "select count(*) from t where mod(id, 10) = 0 or id between 4000 and 4149")).containsExactly(List.of(0L));
         }
     }
 

@@ -121,18 +121,19 @@ public final class Appender implements AutoCloseable {
 
     /** Makes every appended row visible, all at once. */
     public void flush() {
-        publish(List.of());
+        publish(List.of(), List.of());
     }
 
     /**
-     * Makes every appended row visible in place of the rows of {@code replaced}, all at once (the
-     * parts an UPDATE or DELETE read, holding {@link Table#lockWrites()}).
+     * Makes every appended row visible, and {@code versions} in place of {@code replaced}, all at
+     * once (an UPDATE's new rows and the parts it deleted their old versions from, holding
+     * {@link Table#lockWrites()}).
      */
-    void flushReplacing(List<TablePart> replaced) {
-        publish(replaced);
+    void flushReplacing(List<TablePart> replaced, List<TablePart> versions) {
+        publish(replaced, versions);
     }
 
-    private void publish(List<TablePart> replaced) {
+    private void publish(List<TablePart> replaced, List<TablePart> versions) {
         try {
             for (int p = 0; p < parts.length; p++) {
                 if (parts[p] != null && parts[p].rowCount() > 0) {
@@ -145,7 +146,7 @@ public final class Appender implements AutoCloseable {
         }
         if (!pending.isEmpty() || !replaced.isEmpty()) {
             try {
-                List<TablePart> built = new ArrayList<>(pending.size());
+                List<TablePart> built = new ArrayList<>(versions);
                 for (PartBuild b : pending) {
                     built.add(b.await());
                 }

@@ -309,8 +309,9 @@ public final class Database implements AutoCloseable {
     /**
      * Merges the table's small parts (those under half of {@code rowsPerPart}, which batched
      * inserts leave behind) into parts of up to {@code rowsPerPart} rows now, rather than in the
-     * background after the next flush; readers see the table whole throughout. Returns how many
-     * merged parts were made.
+     * background after the next flush, and rebuilds parts with many deleted rows without them
+     * ({@code PartMerger.COMPACT_DELETED_SHARE}); readers see the table whole throughout. Returns
+     * how many merges were made.
      */
     public int mergeParts(String table) {
         checkOpen();
@@ -382,6 +383,9 @@ public final class Database implements AutoCloseable {
                     try (TableSnapshot snapshot = old.snapshot()) {
                         for (TablePart part : snapshot.parts()) {
                             for (int r = 0; r < part.rowCount(); r++) {
+                                if (part.deleted().isDeleted(r)) {
+                                    continue;
+                                }
                                 Object[] values = new Object[part.columns().size()];
                                 for (int c = 0; c < values.length; c++) {
                                     values[c] = part.column(c).value(r);
@@ -512,7 +516,7 @@ public final class Database implements AutoCloseable {
             for (TablePart part : snapshot.parts()) {
                 for (long r = Math.floorMod(-at, step); r < part.rowCount(); r += step) {
                     int vid = part.column(key).indexVector().get((int) r);
-                    if (vid != part.column(key).nullVid()) {
+                    if (vid != part.column(key).nullVid() && !part.deleted().isDeleted((int) r)) {
                         sample.add(part.column(key).dictionary().stored(vid));
                     }
                 }

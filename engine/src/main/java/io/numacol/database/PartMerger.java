@@ -27,7 +27,8 @@ import java.util.logging.Logger;
  * half of {@code rowsPerPart}), a background task of the lowest priority rebuilds them into
  * parts of up to {@code rowsPerPart} rows and swaps them in at once with
  * {@link Table#replaceParts}: a reader sees the small parts or the merged one, never both or
- * neither, and the small parts are freed once their last reader lets go.
+ * neither, and the small parts are freed once their last reader lets go. A part with at least
+ * {@link #COMPACT_DELETED_SHARE} of its rows deleted is rebuilt alone, without them.
  */
 final class PartMerger {
     private static final Logger LOG = Logger.getLogger(PartMerger.class.getName());
@@ -44,7 +45,10 @@ final class PartMerger {
         this.database = database;
     }
 
-    /** After a flush into {@code table}: starts a background merge if it has small parts to merge. */
+    /**
+     * After a flush into {@code table}, or a DELETE or UPDATE: starts a background merge if it has
+     * small parts to merge or parts to compact.
+     */
     void afterFlush(Table table) {
         if (paused || database.isClosed() || !mergeable(table.parts()) || !merging.add(table)) {
             return;
@@ -141,9 +145,9 @@ final class PartMerger {
                 List<TablePart> fit = new ArrayList<>();
                 long rows = 0;
                 for (TablePart p : same) {
-                    if (rows + p.rowCount() <= rowsPerPart) {
+                    if (rows + p.liveRowCount() <= rowsPerPart) {
                         fit.add(p);
-                        rows += p.rowCount();
+                        rows += p.liveRowCount();
                     }
                 }
                 if (fit.size() >= 2) {
@@ -152,20 +156,28 @@ final class PartMerger {
                 }
             }
             if (chosen.size() < 2) {
-                return false;
+                TablePart worn = snapshot.parts().stream().filter(PartMerger::compactable).findFirst().orElse(null);
+                if (worn == null) {
+                    return false;
+                }
+                chosen = List.of(worn);
             }
-            PartBuilder builder = table.newPart();
-            chosen.forEach(builder::appendPart);
-            TablePart merged = builder.build(database.newPartPlacement(table, chosen.getFirst()), false);
+            List<TablePart> merged = List.of();
+            if (chosen.stream().anyMatch(p -> p.liveRowCount() > 0)) {
+                PartBuilder builder = table.newPart();
+                chosen.forEach(builder::appendPart); // deleted rows stay behind
+                merged = List.of(builder.build(database.newPartPlacement(table, chosen.getFirst()), false));
+            }
             try {
                 // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
-                if (table.tryReplaceParts(chosen, List.of(merged))) {
+                if (table.tryReplaceParts(chosen, merged)) {
                     return true;
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
-                // dropped, or the parts replaced meanwhile (merges of one table are serialized)
+                // dropped, or the parts replaced meanwhile (merges of one table are serialized); a
+                // DELETE that published a new version of a part replaced it too, so its rows stay deleted
             }
-            merged.release();
+            merged.forEach(TablePart::release);
             return false;
         }
     }
@@ -178,7 +190,7 @@ final class PartMerger {
         int limit = database.config().rowsPerPart() / 2;
         Map<PartitionOf, List<TablePart>> byPartition = new LinkedHashMap<>();
         for (TablePart p : parts) {
-            if (p.rowCount() < limit) {
+            if (p.liveRowCount() < limit) {
                 byPartition.computeIfAbsent(new PartitionOf(p.partitioning(), p.partition()), k -> new ArrayList<>()).add(p);
             }
         }
@@ -188,8 +200,19 @@ final class PartMerger {
     private record PartitionOf(Partitioning partitioning, int partition) {
     }
 
-    /** Whether some partition has two small parts. */
+    /** Whether some partition has two small parts, or some part many deleted rows. */
     private boolean mergeable(List<TablePart> parts) {
-        return small(parts).values().stream().anyMatch(same -> same.size() >= 2);
+        return small(parts).values().stream().anyMatch(same -> same.size() >= 2) || parts.stream().anyMatch(PartMerger::compactable);
+    }
+
+    /**
+     * The share of a part's rows deleted from which a merge rebuilds it without them: below it,
+     * scans skip the deleted rows (a word of the deleted set per 64 rows) more cheaply than the
+     * rebuild costs; a part with every row deleted is simply dropped.
+     */
+    static final double COMPACT_DELETED_SHARE = 0.2;
+
+    private static boolean compactable(TablePart part) {
+        return part.deleted().count() > 0 && part.deleted().count() >= COMPACT_DELETED_SHARE * part.rowCount();
     }
 }

@@ -55,6 +55,7 @@ final class Batch implements ColumnVectors {
     private final long[][] heapLongs;
     private final double[][] heapDoubles;
     private final int[] words = new int[IndexVector.LANES * IndexVector.MAX_BITCASE];
+    private long[] rowIds;
 
     Batch(TablePart part) {
         this.part = part;
@@ -136,6 +137,18 @@ final class Batch implements ColumnVectors {
         for (int i = 0; i < n; i++) {
             selection[selected[i] >>> 6] |= 1L << selected[i];
         }
+    }
+
+    /** The selected rows' {@link TablePart#rowId}s, in an array reused block after block. */
+    long[] rowIds() {
+        if (rowIds == null) {
+            rowIds = new long[BLOCK];
+        }
+        int first = block * BLOCK;
+        for (int i = 0; i < size; i++) {
+            rowIds[i] = part.rowId(first + selected[i]);
+        }
+        return rowIds;
     }
 
     /** The selected rows' vids of {@code column}. */

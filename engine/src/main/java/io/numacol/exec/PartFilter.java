@@ -3,14 +3,18 @@ package io.numacol.exec;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.VidPredicate;
+import io.numacol.storage.DeletedRows;
 import io.numacol.storage.IndexVector;
+import io.numacol.storage.TablePart;
 
 import java.util.List;
 
 /**
  * A {@link ColumnFilter} bound to one part's dictionaries: vid predicates on its IndexVectors,
  * combined word by word. Evaluation writes only the bits of {@code [from, to)} of the output,
- * so tasks whose ranges start at multiples of 64 can share one BitVector per part.
+ * so tasks whose ranges start at multiples of 64 can share one BitVector per part. A part with
+ * deleted rows always has one ({@link Live}): its rows are skipped word by word as the filter's
+ * result is written, not in a second pass over the rows.
  */
 sealed interface PartFilter {
 
@@ -27,6 +31,19 @@ sealed interface PartFilter {
     record AndNot(PartFilter left, PartFilter right) implements PartFilter {
     }
 
+    /** The rows {@code filter} keeps (every row when null) less {@code deleted}. */
+    record Live(PartFilter filter, DeletedRows deleted) implements PartFilter {
+    }
+
+    /**
+     * What a scan of {@code part} tests: {@code filter} on its dictionaries (large ones tested in
+     * pieces by {@code fork}) and its deleted rows; null when every row qualifies.
+     */
+    static PartFilter of(ColumnFilter filter, TablePart part, Fork fork) {
+        PartFilter prepared = filter == null ? null : filter.prepare(part, fork);
+        return part.deleted().isEmpty() ? prepared : new Live(prepared, part.deleted());
+    }
+
     /** Sets the rows of {@code [from, to)} that qualify and clears the others; {@code from} is a multiple of 64. */
     default void eval(ScanKernel kernel, int from, int to, BitVector out) {
         switch (this) {
@@ -38,6 +55,23 @@ sealed interface PartFilter {
                 BitVector scratch = new BitVector(out.size());
                 n.right().eval(kernel, from, to, scratch);
                 apply(out, scratch, from, to, Op.AND_NOT);
+            }
+            case Live l -> {
+                long[] w = out.words();
+                int end = (to + 63) >>> 6;
+                if (l.filter() == null) {
+                    for (int i = from >>> 6; i < end; i++) {
+                        w[i] = ~l.deleted().word(i);
+                    }
+                    if ((to & 63) != 0) {
+                        w[end - 1] &= -1L >>> -to; // a scan sets no bit past its rows
+                    }
+                } else {
+                    l.filter().eval(kernel, from, to, out);
+                    for (int i = from >>> 6; i < end; i++) {
+                        w[i] &= ~l.deleted().word(i);
+                    }
+                }
             }
         }
     }

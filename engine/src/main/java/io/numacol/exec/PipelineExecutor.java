@@ -352,7 +352,8 @@ public final class PipelineExecutor {
                     RowPredicate condition = filter.condition();
                     if (condition instanceof RowPredicate.InKeys k && k.keys() != null && k.keys().testsVids()
                             && input.operators().isEmpty() && input.source() instanceof TableSource table) {
-                        TableSource keyed = table.withKeys(table.scan().columns()[k.column()], k.keys());
+                        int keyColumn = table.scan().columns()[k.column()];
+                        TableSource keyed = table.scan().isRowId(keyColumn) ? null : table.withKeys(keyColumn, k.keys());
                         if (keyed != null) {
                             yield new Pipeline(keyed, input.operators(), input.types(), input.taskClass(), input.empty());
                         }
@@ -617,16 +618,15 @@ public final class PipelineExecutor {
                             TaskGroup group = statement.newTaskGroup();
                             try {
                                 int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), Math.max(1, scheduler.concurrencyHint()));
-                                int[] read = Morsels.columnsRead(scan.filter(), scan.columns());
+                                int[] read = Morsels.columnsRead(scan.filter(), scan.tableColumns());
                                 for (TablePart part : snapshot.parts()) {
-                                    if (part.rowCount() == 0) {
+                                    if (part.liveRowCount() == 0) {
                                         continue;
                                     }
-                                    PartFilter filter = scan.filter() == null ? null
-                                            : scan.filter().prepare(part, Fork.tasks(statement, QueryExecutor.affinity(scan.table(), part)));
+                                    PartFilter filter = PartFilter.of(scan.filter(), part, Fork.tasks(statement, QueryExecutor.affinity(scan.table(), part)));
                                     // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
                                     BitVector bits = filter == null ? null : new BitVector(part.rowCount());
-                                    int driving = Morsels.drivingColumn(part, scan.filter(), scan.columns());
+                                    int driving = Morsels.drivingColumn(part, scan.filter(), read);
                                     for (Morsels.Morsel m : Morsels.of(scan.table(), part, driving, rangeRows)) {
                                         PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
                                         task.scan(part, filter, bits, m, Morsels.bytes(part, read, m.to() - m.from()));
@@ -699,6 +699,9 @@ public final class PipelineExecutor {
                     case PlanNode.Scan scan -> {
                         for (int i = 0; i < columns.length; i++) {
                             columns[i] = scan.columns()[columns[i]];
+                            if (scan.isRowId(columns[i])) {
+                                return null; // no column of the table: no dictionary to test keys on
+                            }
                         }
                         return new Traced(scan, columns);
                     }
@@ -889,6 +892,11 @@ public final class PipelineExecutor {
                 }
                 for (int i = 0; i < columns.length; i++) {
                     int c = columns[i];
+                    if (scan.isRowId(c)) {
+                        chunk.nulls[i] = null;
+                        chunk.longs[i] = batch.rowIds();
+                        continue;
+                    }
                     chunk.nulls[i] = batch.nulls(c);
                     switch (chunk.types[i].storageKind()) {
                         case LONG -> chunk.longs[i] = batch.longs(c);

@@ -19,17 +19,38 @@ public sealed interface PlanNode {
 
     List<ColumnType> types();
 
-    /** The rows of {@code table} that {@code filter} keeps (null: all), as its columns {@code columns}, in that order. */
+    /**
+     * The rows of {@code table} that {@code filter} keeps (null: all), as its columns {@code
+     * columns}, in that order. Column {@link #rowIdColumn} is no column of the table but each
+     * row's {@link io.numacol.storage.TablePart#rowId}, a BIGINT: what an UPDATE or DELETE names
+     * its rows by.
+     */
     record Scan(Table table, ColumnFilter filter, int[] columns) implements PlanNode {
         public Scan {
             columns = columns.clone();
         }
 
+        /** The column number of the row id: one past the table's last column. */
+        public static int rowIdColumn(Table table) {
+            return table.schema().size();
+        }
+
+        boolean isRowId(int column) {
+            return column == rowIdColumn(table);
+        }
+
+        /** {@link #columns}, less the row id: the table columns the scan reads. */
+        int[] tableColumns() {
+            return Arrays.stream(columns).filter(c -> !isRowId(c)).toArray();
+        }
+
         @Override
         public List<ColumnType> types() {
             List<TableSchema.ColumnDef> defs = table.schema().columns();
-            return Arrays.stream(columns).mapToObj(c -> defs.get(c).type()).toList();
+            return Arrays.stream(columns).mapToObj(c -> isRowId(c) ? ROW_ID_TYPE : defs.get(c).type()).toList();
         }
+
+        private static final ColumnType ROW_ID_TYPE = ColumnType.bigint();
 
         @Override
         public String toString() {

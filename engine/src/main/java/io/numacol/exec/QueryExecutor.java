@@ -128,11 +128,10 @@ public final class QueryExecutor {
         int[] read = columnsRead(plan);
         try {
             for (TablePart part : parts) {
-                if (part.rowCount() == 0) {
+                if (part.liveRowCount() == 0) {
                     continue;
                 }
-                PartFilter filter = plan.filter() == null ? null
-                        : plan.filter().prepare(part, Fork.tasks(statement, affinity(plan, part)));
+                PartFilter filter = PartFilter.of(plan.filter(), part, Fork.tasks(statement, affinity(plan, part)));
                 RangeTasks<R> ranges = strategy.of(part, filter);
                 for (Morsels.Morsel m : morsels(plan, part, rangeRows)) {
                     RangeTask<? extends R> task = ranges.task(m.from(), m.to());
@@ -275,7 +274,7 @@ public final class QueryExecutor {
             this.cancelled = cancelled;
             this.statement = scheduler.newStatement(); // first: it may refuse (closing), the snapshot must then not be taken
             this.snapshot = plan.table().snapshot();
-            this.parts = snapshot.parts().stream().filter(p -> p.rowCount() > 0).toList();
+            this.parts = snapshot.parts().stream().filter(p -> p.liveRowCount() > 0).toList();
             this.read = columnsRead(plan);
             int hint = Math.max(1, scheduler.concurrencyHint());
             this.window = hint * WINDOW_PER_HINT;
@@ -329,8 +328,7 @@ public final class QueryExecutor {
             while (running.size() < window && partIndex < parts.size() && remaining != 0) {
                 TablePart part = parts.get(partIndex);
                 if (morsels == null) {
-                    filter = plan.filter() == null ? null
-                            : plan.filter().prepare(part, Fork.tasks(statement, affinity(plan, part)));
+                    filter = PartFilter.of(plan.filter(), part, Fork.tasks(statement, affinity(plan, part)));
                     bits = bits(part, filter);
                     morsels = morsels(plan, part, rangeRows);
                     nextMorsel = 0;

@@ -85,7 +85,7 @@ final class RuntimeFilters {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
         } // a scan runs for each parent anyway (Q2's two of partsupp): a filter over it changes no other
         return switch (node) {
-            case PlanNode.Scan scan -> Pushed.atScan(here.node, scan, column);
+            case PlanNode.Scan scan -> scan.isRowId(scan.columns()[column]) ? here : Pushed.atScan(here.node, scan, column);
             case PlanNode.Rows rows -> here;
             case PlanNode.Filter filter -> {
                 Pushed below = into(filter.input(), column, keys, shared);

@@ -77,8 +77,9 @@ public final class PartBuilder {
     }
 
     /**
-     * Appends every row of {@code part}, a part of a table of the same schema, in its stored
-     * form column by column: a merge of parts converts and checks nothing again. Should it fail
+     * Appends every row of {@code part} that is not deleted, the part being of a table of the same
+     * schema, in its stored form column by column: a merge of parts converts and checks nothing
+     * again, and leaves deleted rows behind. Should it fail
      * midway (a NOT NULL column meeting a NULL), the builder is left unusable: drop it.
      */
     public void appendPart(TablePart part) {
@@ -92,14 +93,22 @@ public final class PartBuilder {
     public void appendRows(TablePart part, int from, int to) {
         Objects.checkFromToIndex(from, to, part.rowCount());
         adoptPartition(part);
-        checkShape(part, to - from);
+        DeletedRows deleted = part.deleted();
+        int live = 0;
+        for (int r = from; r < to; r++) {
+            live += deleted.isDeleted(r) ? 0 : 1;
+        }
+        checkShape(part, live);
         for (int c = 0; c < columns.size(); c++) {
             ColumnBuilder into = columns.get(c);
-            for (Object v : part.column(c).storedValues(from, to)) {
-                into.append(v);
+            Object[] values = part.column(c).storedValues(from, to);
+            for (int i = 0; i < values.length; i++) {
+                if (!deleted.isDeleted(from + i)) {
+                    into.append(values[i]);
+                }
             }
         }
-        rows += to - from;
+        rows += live;
     }
 
     /** Whether rows of {@code part} (of this many) fit this builder: its columns' storage, and the size limit. */
@@ -135,14 +144,15 @@ public final class PartBuilder {
     }
 
     /**
-     * Deals the rows of {@code part} to {@code into}: row {@code r} to {@code
+     * Deals the rows of {@code part} but deleted ones to {@code into}: row {@code r} to {@code
      * into[partitionOfRow[r]]}, column by column in their stored form, each column decoded once
      * (a repartitioning deals a part's rows this way). Every builder a row goes to must be there.
      */
     public static void scatter(TablePart part, int[] partitionOfRow, PartBuilder[] into) {
+        DeletedRows deleted = part.deleted();
         int[] counts = new int[into.length];
-        for (int p : partitionOfRow) {
-            counts[p]++;
+        for (int r = 0; r < partitionOfRow.length; r++) {
+            counts[partitionOfRow[r]] += deleted.isDeleted(r) ? 0 : 1;
         }
         for (int p = 0; p < into.length; p++) {
             if (counts[p] > 0) {
@@ -152,7 +162,9 @@ public final class PartBuilder {
         for (int c = 0; c < part.columns().size(); c++) {
             Object[] values = part.column(c).storedValues(0, part.rowCount());
             for (int r = 0; r < values.length; r++) {
-                into[partitionOfRow[r]].columns.get(c).append(values[r]);
+                if (!deleted.isDeleted(r)) {
+                    into[partitionOfRow[r]].columns.get(c).append(values[r]);
+                }
             }
         }
         for (int p = 0; p < into.length; p++) {
@@ -186,7 +198,7 @@ public final class PartBuilder {
             for (int i = 0; i < columns.size(); i++) {
                 built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
             }
-            return new TablePart(built, rows, arena, partitioning, partition);
+            return new TablePart(table.nextPartId(), built, rows, arena, partitioning, partition);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;

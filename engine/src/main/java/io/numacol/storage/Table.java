@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,6 +22,7 @@ public final class Table {
     /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
     private final ReentrantLock writes = new ReentrantLock();
     private volatile boolean dropped;
+    private final AtomicLong partIds = new AtomicLong();
 
     Table(String name, TableSchema schema, NumaMemory memory) {
         this.name = name;
@@ -45,8 +47,19 @@ public final class Table {
         return parts;
     }
 
+    /** Rows, deleted ones not counted. */
     public long rowCount() {
-        return parts.stream().mapToLong(TablePart::rowCount).sum();
+        return parts.stream().mapToLong(TablePart::liveRowCount).sum();
+    }
+
+    /** Rows deleted but still held by parts (until a merge compacts them). */
+    public long deletedRowCount() {
+        return parts.stream().mapToLong(p -> p.deleted().count()).sum();
+    }
+
+    /** A new part's {@link TablePart#id()}. */
+    long nextPartId() {
+        return partIds.getAndIncrement() & 0xffff_ffffL;
     }
 
     /** A builder for one new part of this table. */
@@ -84,7 +97,11 @@ public final class Table {
         replaceParts(List.of(), added);
     }
 
-    /** Replaces some parts by others at once (re-placement, merges); the old ones go when their readers do. */
+    /**
+     * Replaces some parts by others at once (re-placement, merges, deletions); the old ones go
+     * when their readers do. A replacement that is a version of an old part ({@link
+     * TablePart#withDeleted}) takes its place in the order of parts; the others come last.
+     */
     public void replaceParts(List<TablePart> old, List<TablePart> replacement) {
         writes.lock();
         try {
@@ -159,12 +176,27 @@ public final class Table {
     private void swap(List<TablePart> old, List<TablePart> replacement) {
         checkNotDropped();
         List<TablePart> next = new ArrayList<>(parts);
+        List<TablePart> added = new ArrayList<>(replacement);
         for (TablePart p : old) {
-            if (!next.remove(Objects.requireNonNull(p))) {
+            int at = next.indexOf(Objects.requireNonNull(p));
+            if (at < 0) {
                 throw new IllegalArgumentException(p + " is not a part of table " + name);
             }
+            TablePart version = null;
+            for (TablePart r : added) {
+                if (r.sameData(p)) {
+                    version = r;
+                    break;
+                }
+            }
+            if (version == null) {
+                next.remove(at);
+            } else {
+                next.set(at, version);
+                added.remove(version);
+            }
         }
-        next.addAll(replacement);
+        next.addAll(added);
         parts = List.copyOf(next);
         old.forEach(TablePart::release);
     }

@@ -21,8 +21,14 @@ public final class TableSnapshot implements AutoCloseable {
         return parts;
     }
 
+    /** Row positions of its parts, deleted rows included: what scans step through. */
     public long rowCount() {
         return parts.stream().mapToLong(TablePart::rowCount).sum();
+    }
+
+    /** Rows, deleted ones not counted. */
+    public long liveRowCount() {
+        return parts.stream().mapToLong(TablePart::liveRowCount).sum();
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.numacol.calcite.QueryCancel;
 import org.apache.calcite.DataContext;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.database.TableRewrite;
+import io.numacol.database.TableChange;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
@@ -56,35 +56,25 @@ public final class ModifyTarget {
     }
 
     /**
-     * Deletes the rows whose last value is TRUE: {@code rows} is every row of the table with that
-     * flag ({@link ModifyValidator}), and the rest replace the table's parts at once
-     * ({@link TableRewrite}). Yields the number deleted. Called by generated code.
+     * Deletes the rows named by {@code rows}, each a row id alone ({@link ModifyValidator}): marks
+     * them in their parts' deletion bitmaps and publishes those at once ({@link TableChange}).
+     * Yields the number deleted. Called by generated code.
      */
     public Enumerable<Long> delete(Enumerable<Object[]> rows, DataContext root) {
-        int width = table.schema().size();
-        try (TableRewrite rewrite = TableRewrite.begin(database, table, QueryCancel.of(root)::check)) {
-            long seen = 0;
-            long deleted = 0;
-            for (Object[] row : rows) { // read only now, holding the table: the scans see what the rewrite replaces
-                seen++;
-                if (Boolean.TRUE.equals(row[width])) {
-                    deleted++;
-                } else {
-                    rewrite.keep(toJava(Arrays.copyOf(row, width)));
-                }
+        try (TableChange change = TableChange.begin(database, table, QueryCancel.of(root)::check)) {
+            for (Object[] row : rows) { // read only now, holding the table: the scans see the parts the change marks
+                change.delete((Long) row[0]);
             }
-            if (deleted > 0) {
-                rewrite.commit(seen);
-            }
-            return Linq4j.singletonEnumerable(deleted);
+            change.commit();
+            return Linq4j.singletonEnumerable(change.deletedRows());
         }
     }
 
     /**
-     * Sets {@code columns} of the rows whose last value is TRUE to the values after the table's
-     * own: {@code rows} is every row of the table, its new values and that flag ({@link
-     * ModifyValidator}). The new values are checked as an INSERT's are; every row, changed or
-     * not, replaces the table's parts at once ({@link TableRewrite}). Yields the number of rows
+     * Sets {@code columns} of the rows of {@code rows} to the values after the table's own: each
+     * row is the table's columns, the new values and the row id ({@link ModifyValidator}). The
+     * old version of each row is deleted and the new one, checked as an INSERT's values are,
+     * appended; both are published at once ({@link TableChange}). Yields the number of rows
      * changed. Called by generated code.
      */
     public Enumerable<Long> update(Enumerable<Object[]> rows, String[] columns, DataContext root) {
@@ -94,24 +84,19 @@ public final class ModifyTarget {
         for (int i = 0; i < columns.length; i++) {
             targets[i] = schema.indexOf(columns[i]);
         }
-        try (TableRewrite rewrite = TableRewrite.begin(database, table, QueryCancel.of(root)::check)) {
-            long seen = 0;
-            long updated = 0;
+        try (TableChange change = TableChange.begin(database, table, QueryCancel.of(root)::check)) {
             for (Object[] row : rows) {
-                seen++;
-                Object[] stored = Arrays.copyOf(row, width);
-                if (Boolean.TRUE.equals(row[row.length - 1])) {
-                    updated++;
-                    for (int i = 0; i < targets.length; i++) {
-                        stored[targets[i]] = number(schema.column(targets[i]), row[width + i]);
-                    }
+                if (!change.delete((Long) row[row.length - 1])) {
+                    continue; // a row the source named twice (a join in the WHERE) changes once
                 }
-                rewrite.keep(toJava(stored));
+                Object[] stored = Arrays.copyOf(row, width);
+                for (int i = 0; i < targets.length; i++) {
+                    stored[targets[i]] = number(schema.column(targets[i]), row[width + i]);
+                }
+                change.insert(toJava(stored));
             }
-            if (updated > 0) {
-                rewrite.commit(seen);
-            }
-            return Linq4j.singletonEnumerable(updated);
+            change.commit();
+            return Linq4j.singletonEnumerable(change.deletedRows());
         }
     }
 

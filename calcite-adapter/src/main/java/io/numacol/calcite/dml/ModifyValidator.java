@@ -6,14 +6,12 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlIntervalQualifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -22,6 +20,7 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -34,24 +33,24 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
- * Calcite's validator, with the source of an UPDATE or DELETE made for numacol's copy-on-write
- * (see {@code io.numacol.database.TableRewrite}): every row of the table, not only the rows
- * the WHERE keeps, and a last column that says whether the statement changes the row.
+ * Calcite's validator, with the source of an UPDATE or DELETE made for numacol's deletion bitmaps
+ * (see {@code io.numacol.database.TableChange}): the rows the WHERE keeps, each with its row id,
+ * read from the table extended with {@link NumacolTable#ROW_ID}.
  * <ul>
- *   <li>{@code DELETE FROM t WHERE c}: {@code SELECT *, CASE WHEN c THEN TRUE ELSE FALSE END FROM t}.</li>
- *   <li>{@code UPDATE t AS x SET a = e WHERE c}: {@code SELECT x.col, .., CASE WHEN x.m THEN e END,
- *       .., x.m FROM (SELECT *, CASE WHEN c THEN TRUE ELSE FALSE END AS m FROM t AS x) AS x}: the
- *       WHERE is evaluated once per row, and a new value computed only where it holds (1 / x on
- *       a row with x = 0 that the WHERE drops fails nothing). For a literal or a parameter
- *       ({@code SET a = NULL}, {@code SET a = ?}) the CASE has ELSE x.a, which types the value.
- *       Where a value has a subquery, each value has a copy of the WHERE instead (see below).</li>
+ *   <li>{@code DELETE FROM t WHERE c}: {@code SELECT "numacol$rowid" FROM t EXTEND ("numacol$rowid"
+ *       BIGINT) WHERE c}.</li>
+ *   <li>{@code UPDATE t AS x SET a = e WHERE c}: {@code SELECT x.col, .., e, .., x."numacol$rowid"
+ *       FROM t EXTEND (..) AS x WHERE c}: the table's columns, the new values (Calcite takes the
+ *       values from the end of the list, and numacol's converter from after the columns), the row
+ *       id last. A literal or a parameter ({@code SET a = NULL}, {@code SET a = ?}) is given as
+ *       {@code CASE WHEN TRUE THEN value ELSE x.a END}, which types it as the column.</li>
  * </ul>
+ * Rows the statement leaves alone are never read into Calcite's rows: they stay where they are,
+ * as they are stored.
  */
 public final class ModifyValidator extends CalciteSqlValidator {
-    private static final String MODIFIED = "numacol$modified";
 
     public ModifyValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader, JavaTypeFactory typeFactory,
                            Config config) {
@@ -61,68 +60,53 @@ public final class ModifyValidator extends CalciteSqlValidator {
     @Override
     protected SqlSelect createSourceSelectForDelete(SqlDelete call) {
         SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
-        select.add(SqlIdentifier.star(SqlParserPos.ZERO));
-        select.add(SqlValidatorUtil.addAlias(modified(call.getCondition()), MODIFIED));
-        return new SqlSelect(SqlParserPos.ZERO, null, select, source(call.getTargetTable(), call.getAlias()),
-                null, null, null, null, null, null, null, null, null);
+        select.add(new SqlIdentifier(NumacolTable.ROW_ID, SqlParserPos.ZERO));
+        return new SqlSelect(SqlParserPos.ZERO, null, select, withRowIds(call.getTargetTable(), call.getAlias()),
+                call.getCondition(), null, null, null, null, null, null, null, null);
     }
 
     @Override
     protected SqlSelect createSourceSelectForUpdate(SqlUpdate call) {
-        SqlNode condition = call.getCondition();
         SqlIdentifier target = (SqlIdentifier) call.getTargetTable();
-        SqlValidatorTable table = condition == null ? null : getCatalogReader().getTable(target.names);
-        if (table == null || call.getSourceExpressionList().stream().anyMatch(ModifyValidator::hasSubQuery)) {
-            // no WHERE (or no such table, which validation reports): every row changes. A value
-            // with a subquery: Calcite does not decorrelate it over the derived table below (its
-            // correlate then fails to compile), so each value gets a copy of the WHERE, which
-            // agrees with the flag but for a WHERE that is not deterministic (RAND()) or reads a
-            // table another statement changes meanwhile
-            SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
-            select.add(SqlIdentifier.star(SqlParserPos.ZERO));
-            addValues(call, select, List.of(), condition == null ? null : () -> copy(condition));
-            select.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
-            return new SqlSelect(SqlParserPos.ZERO, null, select, source(target, call.getAlias()),
-                    null, null, null, null, null, null, null, null, null);
-        }
-        // the WHERE is evaluated once, in a derived table under the table's own alias, and each
-        // value is computed where its flag holds: a copy per value could disagree with the flag
-        // (RAND(), a subquery over a table another statement changes meanwhile)
+        SqlValidatorTable table = getCatalogReader().getTable(target.names);
         String alias = call.getAlias() != null ? call.getAlias().getSimple() : target.names.getLast();
-        SqlNodeList inner = new SqlNodeList(SqlParserPos.ZERO);
-        inner.add(SqlIdentifier.star(SqlParserPos.ZERO));
-        inner.add(SqlValidatorUtil.addAlias(modified(condition), MODIFIED));
-        SqlSelect flagged = new SqlSelect(SqlParserPos.ZERO, null, inner, SqlValidatorUtil.addAlias(target, alias),
-                null, null, null, null, null, null, null, null, null);
         SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
-        for (RelDataTypeField column : table.getRowType().getFieldList()) {
-            select.add(new SqlIdentifier(List.of(alias, column.getName()), SqlParserPos.ZERO));
+        if (table == null) {
+            select.add(SqlIdentifier.star(SqlParserPos.ZERO)); // validation reports the missing table
+        } else {
+            for (RelDataTypeField column : table.getRowType().getFieldList()) {
+                select.add(new SqlIdentifier(List.of(alias, column.getName()), SqlParserPos.ZERO));
+            }
         }
-        SqlIdentifier flag = new SqlIdentifier(List.of(alias, MODIFIED), SqlParserPos.ZERO);
-        addValues(call, select, List.of(alias), () -> flag.clone(SqlParserPos.ZERO));
-        select.add(SqlValidatorUtil.addAlias(flag.clone(SqlParserPos.ZERO), MODIFIED));
-        return new SqlSelect(SqlParserPos.ZERO, null, select, SqlValidatorUtil.addAlias(flagged, alias),
-                null, null, null, null, null, null, null, null, null);
+        addValues(call, select, alias);
+        select.add(new SqlIdentifier(List.of(alias, NumacolTable.ROW_ID), SqlParserPos.ZERO));
+        return new SqlSelect(SqlParserPos.ZERO, null, select, withRowIds(target, new SqlIdentifier(alias, SqlParserPos.ZERO)),
+                call.getCondition(), null, null, null, null, null, null, null, null);
+    }
+
+    /** {@code table EXTEND ("numacol$rowid" BIGINT) [AS alias]}. */
+    private static SqlNode withRowIds(SqlNode table, SqlIdentifier alias) {
+        SqlNode extended = SqlStdOperatorTable.EXTEND.createCall(SqlParserPos.ZERO, table, SqlNodeList.of(
+                new SqlIdentifier(NumacolTable.ROW_ID, SqlParserPos.ZERO),
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.BIGINT, SqlParserPos.ZERO), SqlParserPos.ZERO)));
+        return alias == null ? extended : SqlValidatorUtil.addAlias(extended, alias.getSimple());
     }
 
     /**
-     * The UPDATE's values, each as {@code CASE WHEN when THEN value END} where there is a {@code
-     * when} (a new node per value). A literal or a parameter is typed with its column (named
-     * under {@code qualifier}), given as the ELSE (a literal the column's type cannot take fails
-     * as the statement is converted, naming it); any other value keeps its own type, for numacol
-     * to check as it stores it.
+     * The UPDATE's values. A literal or a parameter is typed with its column (named under {@code
+     * alias}), as {@code CASE WHEN TRUE THEN value ELSE column END} (a literal the column's type
+     * cannot take fails as the statement is converted, naming it); any other value keeps its own
+     * type, for numacol to check as it stores it.
      */
-    private static void addValues(SqlUpdate call, SqlNodeList select, List<String> qualifier, Supplier<SqlNode> when) {
+    private static void addValues(SqlUpdate call, SqlNodeList select, String alias) {
         List<SqlNode> values = call.getSourceExpressionList();
         for (int i = 0; i < values.size(); i++) {
             SqlNode value = values.get(i);
-            if (when != null) {
+            if (SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam) {
                 SqlIdentifier target = (SqlIdentifier) call.getTargetColumnList().get(i);
-                List<String> column = new ArrayList<>(qualifier);
-                column.add(target.names.getLast());
-                SqlNode typed = SqlUtil.isLiteral(value, true) || value instanceof SqlDynamicParam
-                        ? new SqlIdentifier(column, target.getParserPosition()) : SqlLiteral.createNull(SqlParserPos.ZERO);
-                value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(when.get()), SqlNodeList.of(value), typed);
+                SqlNode column = new SqlIdentifier(List.of(alias, target.names.getLast()), target.getParserPosition());
+                value = new SqlCase(value.getParserPosition(), null, SqlNodeList.of(SqlLiteral.createBoolean(true, SqlParserPos.ZERO)),
+                        SqlNodeList.of(value), column);
             }
             // unique aliases, as Calcite's own: SET x = y would otherwise name two columns y
             select.add(SqlValidatorUtil.addAlias(value, SqlUtil.deriveAliasFromOrdinal(i)));
@@ -159,15 +143,15 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     /**
      * Calcite's check of an UPDATE's source against its columns, less the source's last column
-     * (whether the row changes), which no column is assigned, and without the casts Calcite would
-     * add where numacol checks the value itself as an INSERT's: a CAST to VARCHAR(5) would cut
-     * {@code 'toolong'} silently, one to INTEGER would round 1.5.
+     * (the row id), which no column is assigned, and without the casts Calcite would add where
+     * numacol checks the value itself as an INSERT's: a CAST to VARCHAR(5) would cut {@code
+     * 'toolong'} silently, one to INTEGER would round 1.5.
      */
     @Override
     protected void checkTypeAssignment(SqlValidatorScope sourceScope, SqlValidatorTable table, RelDataType sourceRowType,
                                        RelDataType targetRowType, SqlNode query) {
         if (query instanceof SqlUpdate && sourceRowType.getFieldCount() == targetRowType.getFieldCount() + 1
-                && sourceRowType.getFieldList().getLast().getName().equals(MODIFIED)) {
+                && sourceRowType.getFieldList().getLast().getName().equals(NumacolTable.ROW_ID)) {
             List<RelDataTypeField> fields = sourceRowType.getFieldList();
             List<RelDataTypeField> targets = targetRowType.getFieldList();
             List<RelDataType> types = new ArrayList<>();
@@ -203,78 +187,5 @@ public final class ModifyValidator extends CalciteSqlValidator {
         List<String> names = new ArrayList<>();
         types.keySet().forEach(i -> names.add("?" + i));
         return typeFactory.createStructType(List.copyOf(types.values()), names);
-    }
-
-    /** Whether {@code node} has a query in it. */
-    private static boolean hasSubQuery(SqlNode node) {
-        boolean[] found = {false};
-        node.accept(new SqlShuttle() {
-            @Override
-            public SqlNode visit(SqlCall call) {
-                found[0] |= call instanceof SqlSelect || call.getKind() == SqlKind.WITH || call.getKind() == SqlKind.UNION
-                        || call.getKind() == SqlKind.VALUES;
-                return found[0] ? call : super.visit(call);
-            }
-        });
-        return found[0];
-    }
-
-    private static SqlNode source(SqlNode table, SqlIdentifier alias) {
-        return alias == null ? table : SqlValidatorUtil.addAlias(table, alias.getSimple());
-    }
-
-    private static SqlNode modified(SqlNode condition) {
-        if (condition == null) {
-            return SqlLiteral.createBoolean(true, SqlParserPos.ZERO);
-        }
-        return new SqlCase(condition.getParserPosition(), null, SqlNodeList.of(condition),
-                SqlNodeList.of(SqlLiteral.createBoolean(true, SqlParserPos.ZERO)), SqlLiteral.createBoolean(false, SqlParserPos.ZERO));
-    }
-
-
-    /** A deep copy of {@code node}: the validator rewrites what it validates in place, so no node may appear twice. */
-    private static SqlNode copy(SqlNode node) {
-        return node.accept(new SqlShuttle() {
-            @Override
-            public SqlNode visit(SqlLiteral literal) {
-                return literal.clone(literal.getParserPosition());
-            }
-
-            @Override
-            public SqlNode visit(SqlIdentifier id) {
-                return id.clone(id.getParserPosition());
-            }
-
-            @Override
-            public SqlNode visit(SqlDataTypeSpec type) {
-                return type.clone(type.getParserPosition());
-            }
-
-            @Override
-            public SqlNode visit(SqlDynamicParam param) {
-                return param.clone(param.getParserPosition());
-            }
-
-            @Override
-            public SqlNode visit(SqlIntervalQualifier qualifier) {
-                return qualifier.clone(qualifier.getParserPosition());
-            }
-
-            @Override
-            public SqlNode visit(SqlCall call) {
-                CallCopyingArgHandler copying = new CallCopyingArgHandler(call, true);
-                call.getOperator().acceptCall(this, call, false, copying);
-                return copying.result();
-            }
-
-            @Override
-            public SqlNode visit(SqlNodeList list) {
-                List<SqlNode> copied = new ArrayList<>(list.size());
-                for (SqlNode n : list) {
-                    copied.add(n == null ? null : n.accept(this));
-                }
-                return SqlNodeList.of(list.getParserPosition(), copied);
-            }
-        });
     }
 }

@@ -49,7 +49,8 @@ public final class JoinEstimates {
                 return null;
             }
             NumacolTable numacol = scan.getTable().unwrap(NumacolTable.class);
-            if (numacol == null) { // Calcite's answer for other tables
+            if (numacol == null || (numacol.rowIds() && groupKey.get(numacol.table().schema().size()))) {
+                // Calcite's answer for other tables; the row id of an UPDATE's or DELETE's source is unique
                 return Boolean.TRUE.equals(mq.areColumnsUnique(scan, groupKey)) ? rows * selectivity : null;
             }
             double distinct = 1;

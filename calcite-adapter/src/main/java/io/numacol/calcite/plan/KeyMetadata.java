@@ -143,6 +143,9 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
         if (numacol == null) {
             return table.isKey(columns);
         }
+        if (numacol.rowIds() && columns.get(numacol.table().schema().size())) {
+            return true; // the row id of an UPDATE's or DELETE's source
+        }
         try (TableSnapshot snapshot = numacol.table().snapshot()) {
             for (int column : columns) {
                 if (!numacol.table().schema().column(column).nullable() && unique(snapshot.parts(), column)) {

@@ -114,7 +114,7 @@ public final class NumacolQuery {
         while (r instanceof NumacolFilter filter && !filter.isResidual()) {
             r = filter.getInput();
         }
-        return r instanceof NumacolTableScan;
+        return r instanceof NumacolTableScan scan && !scan.numacolTable().rowIds(); // row ids: the pipeline executor's scan
     }
 
     private static NumacolTable anyTable(RelNode rel) {
