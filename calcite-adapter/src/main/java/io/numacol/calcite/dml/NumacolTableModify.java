@@ -26,8 +26,8 @@ import java.util.List;
 /**
  * INSERT, UPDATE or DELETE of a numacol table, in Calcite's enumerable convention: the generated
  * code hands the whole input to {@link ModifyTarget}, which stores the rows, each statement at
- * once, and yields the row count. An UPDATE's or DELETE's input is every row of the table with
- * what the statement does to it ({@link ModifyValidator}).
+ * once, and yields the row count. An UPDATE's or DELETE's input is the rows it changes, each
+ * with its row id ({@link ModifyValidator}).
  */
 public final class NumacolTableModify extends TableModify implements EnumerableRel {
     private static final Method INSERT = Types.lookupMethod(ModifyTarget.class, "insert", Enumerable.class, DataContext.class);

@@ -84,7 +84,7 @@ final class NumacolTableModifyRule extends ConverterRule {
         if (modify.getOperation() == TableModify.Operation.MERGE) {
             throw new UnsupportedOperationException("numacol does not support MERGE yet: tables take INSERT, UPDATE, DELETE and COPY");
         }
-        // an UPDATE's new values are coerced as an INSERT's (the table's own values and the flag are no casts)
+        // an UPDATE's new values are coerced as an INSERT's (the table's own values and the row id are no casts)
         RelNode input = modify.getOperation() == TableModify.Operation.DELETE ? modify.getInput() : withoutCoercions(modify.getInput());
         return new NumacolTableModify(modify.getCluster(), modify.getTraitSet().replace(EnumerableConvention.INSTANCE),
                 modify.getTable(), modify.getCatalogReader(),

@@ -210,7 +210,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 
-                    /* An UPDATE whose source has one more column than Calcite's, as {@link ModifyValidator} made it. */
+                    /* An UPDATE whose source has one more column than Calcite's (the row id), as {@link ModifyValidator} made it. */
                     @Override
                     protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
                         if (!(query instanceof SqlUpdate update)) {
