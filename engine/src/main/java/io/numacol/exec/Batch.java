@@ -144,9 +144,9 @@ final class Batch implements ColumnVectors {
         if (rowIds == null) {
             rowIds = new long[BLOCK];
         }
-        int first = block * BLOCK;
+        long first = part.rowId(block * BLOCK); // the ids of one part's rows are its positions over a base
         for (int i = 0; i < size; i++) {
-            rowIds[i] = part.rowId(first + selected[i]);
+            rowIds[i] = first + selected[i];
         }
         return rowIds;
     }

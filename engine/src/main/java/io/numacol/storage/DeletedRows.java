@@ -33,6 +33,22 @@ public final class DeletedRows {
         return w < words.length && (words[w] >>> row & 1) != 0;
     }
 
+    /** How many of rows {@code [from, to)} are deleted. */
+    public int count(int from, int to) {
+        int n = 0;
+        for (int w = from >>> 6, last = Math.min(words.length, (to + 63) >>> 6); w < last; w++) {
+            long word = words[w];
+            if (w == from >>> 6) {
+                word &= -1L << from;
+            }
+            if (w == (to - 1) >>> 6 && (to & 63) != 0) {
+                word &= -1L >>> -to;
+            }
+            n += Long.bitCount(word);
+        }
+        return n;
+    }
+
     /** Word {@code i} of the set (0 past its end): rows {@code 64 i} to {@code 64 i + 63}. */
     public long word(int i) {
         return i < words.length ? words[i] : 0;

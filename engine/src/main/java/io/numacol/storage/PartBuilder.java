@@ -94,10 +94,7 @@ public final class PartBuilder {
         Objects.checkFromToIndex(from, to, part.rowCount());
         adoptPartition(part);
         DeletedRows deleted = part.deleted();
-        int live = 0;
-        for (int r = from; r < to; r++) {
-            live += deleted.isDeleted(r) ? 0 : 1;
-        }
+        int live = to - from - deleted.count(from, to);
         checkShape(part, live);
         for (int c = 0; c < columns.size(); c++) {
             ColumnBuilder into = columns.get(c);
