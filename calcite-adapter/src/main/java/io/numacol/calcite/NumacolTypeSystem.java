@@ -21,7 +21,7 @@ import java.math.RoundingMode;
  * <li>Character literals of different lengths in one list ({@code IN ('AIR', 'AIR REG')}, CASE
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
- * <li>SUM of a TINYINT or SMALLINT is a BIGINT.
+ * <li>SUM of a TINYINT or SMALLINT is a BIGINT; SUM and AVG of a REAL are DOUBLEs.
  * <li>TIMESTAMP without a precision keeps milliseconds ({@code CAST(s AS TIMESTAMP)} too), as
  * numacol's TIMESTAMP columns do; Calcite's default keeps whole seconds.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
@@ -73,12 +73,15 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     /**
      * SUM of a TINYINT or SMALLINT is a BIGINT, as in PostgreSQL and H2 (DuckDB: a 128-bit
-     * integer); Calcite keeps the argument's type, which a few hundred rows overflow.
+     * integer); Calcite keeps the argument's type, which a few hundred rows overflow. SUM of a REAL
+     * is a DOUBLE, as in DuckDB and H2: a float sum loses the low digits after a few million rows.
      */
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         return switch (argumentType.getSqlTypeName()) {
             case TINYINT, SMALLINT -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
+                    argumentType.isNullable());
+            case REAL -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
                     argumentType.isNullable());
             default -> super.deriveSumType(typeFactory, argumentType);
         };
@@ -86,6 +89,9 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        if (argumentType.getSqlTypeName() == SqlTypeName.REAL) {
+            return deriveSumType(typeFactory, argumentType); // a DOUBLE, as in DuckDB and H2
+        }
         if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL || argumentType.getScale() >= AVG_SCALE) {
             return super.deriveAvgAggType(typeFactory, argumentType);
         }

@@ -24,6 +24,7 @@ public final class SqlTypes {
             case SMALLINT -> factory.createSqlType(SqlTypeName.SMALLINT);
             case INTEGER -> factory.createSqlType(SqlTypeName.INTEGER);
             case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
+            case REAL -> factory.createSqlType(SqlTypeName.REAL);
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
@@ -46,7 +47,8 @@ public final class SqlTypes {
             case SMALLINT -> ColumnType.smallint();
             case INTEGER -> ColumnType.integer();
             case BIGINT -> ColumnType.bigint();
-            case DOUBLE -> ColumnType.doubleType();
+            case REAL -> ColumnType.real();
+            case DOUBLE, FLOAT -> ColumnType.doubleType();
             case DECIMAL -> type.getPrecision() <= ColumnType.MAX_DECIMAL_PRECISION
                     ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
             case DATE -> ColumnType.date();

@@ -82,8 +82,7 @@ final class ParameterValues {
                     ? TypedValue.ofLocal(Rep.NUMBER, number(s)) : requireNumber(value, v);
             case Types.DOUBLE, Types.FLOAT -> value instanceof String s
                     ? TypedValue.ofLocal(Rep.DOUBLE, number(s).doubleValue()) : requireNumber(value, v);
-            case Types.REAL -> value instanceof String s
-                    ? TypedValue.ofLocal(Rep.FLOAT, number(s).floatValue()) : requireNumber(value, v);
+            case Types.REAL -> real(value, v);
             case Types.CHAR, Types.VARCHAR -> string(p, value, v, stores);
             case Types.DATE -> value instanceof String s ? TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date(s).toEpochDay()) : v;
             // Avatica's setObject keeps a String or a java.time value as it is, which the generated code cannot cast
@@ -92,6 +91,22 @@ final class ParameterValues {
                     : v;
             default -> v;
         };
+    }
+
+    /** A number rounded to a float, as the generated code for a REAL expects; beyond the float range is an error. */
+    private static TypedValue real(Object value, TypedValue v) {
+        if (value instanceof Float) {
+            return v;
+        }
+        if (!(value instanceof String)) {
+            requireNumber(value, v);
+        }
+        Number n = value instanceof String s ? number(s) : (Number) value;
+        float f = n.floatValue();
+        if (Float.isInfinite(f) && !(value instanceof Double d && d.isInfinite())) {
+            throw new IllegalArgumentException("value " + show(value) + " is out of range for REAL");
+        }
+        return TypedValue.ofLocal(Rep.FLOAT, f);
     }
 
     /** A whole number in [min, max], as the rep the type's generated code expects (the value as it is when it already is). */

@@ -252,6 +252,12 @@ public final class Appender implements AutoCloseable {
                 }
                 case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.parseLong(t);
                 case DOUBLE -> Double.parseDouble(t);
+                case REAL -> {
+                    // parsed as a float at once: through a double it could round twice
+                    float f = Float.parseFloat(t);
+                    double d = Double.parseDouble(t);
+                    yield Float.isInfinite(f) && !Double.isInfinite(d) ? (Object) d : (Object) f; // the column says: out of range
+                }
                 case DECIMAL, DATE, TIMESTAMP -> t;
                 case CHAR, VARCHAR -> text;
             };

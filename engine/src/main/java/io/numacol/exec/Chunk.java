@@ -148,8 +148,7 @@ final class Chunk {
         }
         return switch (types[c].storageKind()) {
             case LONG -> InternalValues.ofStored(types[c], longs[c][row]);
-            // + 0.0 turns -0.0 into 0.0: equal in SQL, but two keys to the hash sets of Calcite's operators above
-            case DOUBLE -> doubles[c][row] + 0.0;
+            case DOUBLE -> InternalValues.ofStored(types[c], doubles[c][row]);
             case STRING -> strings[c][row];
         };
     }

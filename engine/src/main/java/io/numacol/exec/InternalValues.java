@@ -12,7 +12,7 @@ import java.math.RoundingMode;
 /**
  * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
  * Boolean, INTEGER and DATE (epoch day) as Integer, BIGINT and TIMESTAMP (epoch milliseconds)
- * as Long, DECIMAL as BigDecimal, DOUBLE as Double, CHAR/VARCHAR as String.
+ * as Long, DECIMAL as BigDecimal, REAL as Float, DOUBLE as Double, CHAR/VARCHAR as String.
  */
 public final class InternalValues {
     private InternalValues() {
@@ -28,6 +28,17 @@ public final class InternalValues {
             case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
             default -> stored;
         };
+    }
+
+    /**
+     * A stored double as its internal value: a Float for REAL; + 0.0 turns -0.0 into 0.0, equal in
+     * SQL but two keys to the hash sets of Calcite's operators.
+     */
+    public static Object ofStored(ColumnType type, double stored) {
+        if (type.kind() == ColumnType.Kind.REAL) {
+            return (float) stored + 0.0f; // not in a ?: with the double, which would promote it back
+        }
+        return stored + 0.0;
     }
 
     /** The stored long of a non-null internal value of a LONG-stored type (the inverse of {@link #ofStored}). */
@@ -61,7 +72,7 @@ public final class InternalValues {
         }
         return switch (column.dictionary()) {
             case LongDictionary d -> ofStored(column.type(), d.getLong(vid));
-            case DoubleDictionary d -> d.getDouble(vid);
+            case DoubleDictionary d -> ofStored(column.type(), d.getDouble(vid));
             case StringDictionary d -> d.getString(vid);
         };
     }

@@ -94,7 +94,7 @@ final class VectorAggregator {
             case INTEGER -> NumericExpr.Type.INTEGER;
             case BIGINT -> NumericExpr.Type.BIGINT;
             case DECIMAL -> NumericExpr.Type.decimal(type.precision(), type.scale());
-            case DOUBLE -> NumericExpr.Type.DOUBLE;
+            case REAL, DOUBLE -> NumericExpr.Type.DOUBLE; // a REAL's stored double is its exact value
             default -> null;
         };
     }

@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  *   <li>DECIMAL(p,s), 1 &lt;= p &lt;= 18, 0 &lt;= s &lt;= p: stored as the unscaled value, so
  *       12.34 in DECIMAL(15,2) is 1234. Inputs are rounded HALF_UP to s digits, then must have
  *       at most p digits. p &lt;= 18 keeps every value, and the sum of two, inside a long.</li>
+ *   <li>REAL (single precision): stored as the double of the float it rounds to, read back as a
+ *       Float; a finite value beyond the float range is out of range.</li>
  *   <li>DOUBLE: stored as the double.</li>
  *   <li>DATE: stored as the epoch day (days since 1970-01-01, {@link LocalDate#toEpochDay()}).</li>
  *   <li>TIMESTAMP(p), 0 &lt;= p &lt;= 3 (3 when left out): a date and time of day without a time
@@ -74,6 +76,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         SMALLINT(StorageKind.LONG),
         INTEGER(StorageKind.LONG),
         BIGINT(StorageKind.LONG),
+        REAL(StorageKind.DOUBLE),
         DOUBLE(StorageKind.DOUBLE),
         DECIMAL(StorageKind.LONG),
         DATE(StorageKind.LONG),
@@ -157,6 +160,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.BIGINT, 0, 0, 0);
     }
 
+    /** REAL: a single-precision float. */
+    public static ColumnType real() {
+        return new ColumnType(Kind.REAL, 0, 0, 0);
+    }
+
     public static ColumnType doubleType() {
         return new ColumnType(Kind.DOUBLE, 0, 0, 0);
     }
@@ -186,7 +194,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * Parses what {@link #toString()} prints, case-insensitively and with optional blanks:
      * {@code BOOLEAN} (or {@code BOOL}), {@code TINYINT} (or {@code INT1}), {@code SMALLINT} (or
      * {@code INT2}), {@code INTEGER} (or {@code INT}, {@code INT4}), {@code BIGINT} (or {@code
-     * INT8}), {@code DOUBLE} (or {@code DOUBLE PRECISION}, {@code FLOAT8}, {@code FLOAT}),
+     * INT8}), {@code REAL} (or {@code FLOAT4}, {@code FLOAT(p)} for p &lt;= 24), {@code DOUBLE} (or
+     * {@code DOUBLE PRECISION}, {@code FLOAT8}, {@code FLOAT}, {@code FLOAT(p)} for p &gt; 24),
      * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
      * {@code DATE}, {@code TIMESTAMP} or {@code TIMESTAMP(p)} (or {@code DATETIME}, and either with
      * {@code WITHOUT TIME ZONE}), {@code CHAR(n)}, {@code VARCHAR(n)}.
@@ -219,6 +228,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case "INT2" -> Kind.SMALLINT;
             case "INT", "INT4" -> Kind.INTEGER;
             case "INT8" -> Kind.BIGINT;
+            case "FLOAT4" -> Kind.REAL;
             case "FLOAT8" -> Kind.DOUBLE;
             case "NUMERIC" -> Kind.DECIMAL;
             case "DATETIME" -> Kind.TIMESTAMP;
@@ -258,18 +268,14 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     }
 
     /**
-     * FLOAT and FLOAT(p) for 25 &lt;= p &lt;= 53 are DOUBLE, as in SQL and PostgreSQL; FLOAT(p) with fewer
-     * binary digits is REAL, which numacol does not store.
+     * FLOAT and FLOAT(p) for 25 &lt;= p &lt;= 53 are DOUBLE, FLOAT(p) with fewer binary digits is REAL,
+     * as in PostgreSQL (SQL leaves the choice to the implementation, at least p digits).
      */
     private static ColumnType floatType(Integer precision, Integer second, String spec) {
         if (second != null || (precision != null && (precision < 1 || precision > 53))) {
             throw bad(spec, "FLOAT takes one parameter, its binary digits from 1 to 53: FLOAT or FLOAT(p)");
         }
-        if (precision != null && precision <= 24) {
-            throw bad(spec, "FLOAT(" + precision + ") is REAL (single precision), which numacol does not store: "
-                    + "use DOUBLE (FLOAT(53))");
-        }
-        return doubleType();
+        return precision != null && precision <= 24 ? real() : doubleType();
     }
 
     private static Kind kindNamed(String name, String spec) {
@@ -279,7 +285,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             }
         }
         throw bad(spec, "unknown type " + name
-                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), CHAR(n),"
+                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), CHAR(n),"
                 + " VARCHAR(n)");
     }
 
@@ -351,15 +357,19 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         };
     }
 
-    /** The stored double of a DOUBLE: any Number; NaN and infinities are values, overflow to infinity is not. */
+    /**
+     * The stored double of a DOUBLE or REAL: any Number, a REAL's rounded to the nearest float; NaN
+     * and infinities are values, overflow to infinity is not.
+     */
     public double toDouble(Object value) {
         requireStorage(StorageKind.DOUBLE, "toDouble");
         requireNonNullValue(value);
         if (!(value instanceof Number n)) {
             throw wrongType(value, "a Number");
         }
-        double d = n.doubleValue();
-        if (Double.isInfinite(d) && !(value instanceof Double || value instanceof Float)) {
+        boolean infinityGiven = value instanceof Double x ? x.isInfinite() : value instanceof Float f && f.isInfinite();
+        double d = kind == Kind.REAL ? n.floatValue() : n.doubleValue();
+        if (Double.isInfinite(d) && !infinityGiven) {
             throw outOfRange(value);
         }
         return d;
@@ -587,9 +597,16 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         };
     }
 
-    /** DOUBLE -> Double. */
+    /** DOUBLE -> Double, REAL -> Float. */
     public Object toJava(double stored) {
         requireStorage(StorageKind.DOUBLE, "toJava(double)");
+        if (kind == Kind.REAL) {
+            float f = (float) stored;
+            if (f != stored && !Double.isNaN(stored)) {
+                throw new IllegalArgumentException("stored value " + stored + " is not a " + this + " value: expected a float");
+            }
+            return f;
+        }
         return stored;
     }
 

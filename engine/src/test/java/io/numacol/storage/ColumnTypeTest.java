@@ -41,6 +41,10 @@ class ColumnTypeTest {
             "decimal(1,0);      DECIMAL(1,0)",
             "numeric(7);        DECIMAL(7,0)",
             "date;              DATE",
+            "real;              REAL",
+            "float4;            REAL",
+            "float(1);          REAL",
+            "' FLOAT ( 24 ) ';  REAL",
             "timestamp;         TIMESTAMP(3)",
             "' Timestamp ( 0 ) '; TIMESTAMP(0)",
             "datetime;          TIMESTAMP(3)",
@@ -83,6 +87,7 @@ class ColumnTypeTest {
             "DECIMAL(9,3); LONG",
             "DATE;        LONG",
             "DOUBLE;      DOUBLE",
+            "REAL;        DOUBLE",
             "CHAR(3);     STRING",
             "VARCHAR(3);  STRING"})
     void storageKindPerType(String spec, StorageKind storage) {
@@ -109,7 +114,8 @@ class ColumnTypeTest {
             "double precision(3); expected a type name with optional parameters",
             "smallint(2);     SMALLINT takes no parameters",
             "varchar(x);      expected a type name with optional parameters",
-            "float(24);       FLOAT(24) is REAL (single precision), which numacol does not store: use DOUBLE",
+            "float(0);        FLOAT takes one parameter, its binary digits from 1 to 53",
+            "real(4);         REAL takes no parameters",
             "float(54);       FLOAT takes one parameter, its binary digits from 1 to 53",
             "float(30,2);     FLOAT takes one parameter",
             "timestamp(6);    numacol keeps timestamps to the millisecond",
@@ -286,6 +292,25 @@ class ColumnTypeTest {
         assertThat(t.toJava(-2.5)).isEqualTo(-2.5);
         assertThatThrownBy(() -> t.toDouble(new BigDecimal("1E+400"))).hasMessage("value 1E+400 is out of range for DOUBLE");
         assertThatThrownBy(() -> t.toDouble("1.5")).hasMessageContaining("'1.5' (java.lang.String) cannot be stored as DOUBLE");
+    }
+
+    @Test
+    void realRoundsToTheNearestFloatAndReadsBackAsFloat() {
+        ColumnType t = ColumnType.real();
+        assertThat(t.toDouble(0.1)).isEqualTo((double) 0.1f);
+        assertThat(t.toDouble(new BigDecimal("0.1"))).isEqualTo((double) 0.1f);
+        assertThat(t.toDouble(1.5f)).isEqualTo(1.5);
+        assertThat(t.toDouble(16_777_217)).as("past 2^24 integers round to even").isEqualTo(16_777_216.0);
+        assertThat(t.toDouble(Float.MAX_VALUE)).isEqualTo(Float.MAX_VALUE);
+        assertThat(t.toDouble(1e-50)).as("below the smallest float: zero, as a cast gives").isEqualTo(0.0);
+        assertThat(t.toDouble(Double.NaN)).isNaN();
+        assertThat(t.toDouble(Double.POSITIVE_INFINITY)).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(t.toDouble(Float.NEGATIVE_INFINITY)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(t.toJava((double) 0.1f)).isEqualTo(0.1f);
+        assertThatThrownBy(() -> t.toDouble(1e39)).hasMessage("value 1.0E39 is out of range for REAL");
+        assertThatThrownBy(() -> t.toDouble(-4e38)).hasMessage("value -4.0E38 is out of range for REAL");
+        assertThatThrownBy(() -> t.toDouble(new BigDecimal("1E+400"))).hasMessage("value 1E+400 is out of range for REAL");
+        assertThatThrownBy(() -> t.toJava(0.1)).hasMessageContaining("stored value 0.1 is not a REAL value");
     }
 
     // ---- DATE

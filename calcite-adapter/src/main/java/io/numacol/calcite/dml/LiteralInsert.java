@@ -94,7 +94,7 @@ public final class LiteralInsert {
                 if (value instanceof OutOfRange(BigDecimal number)) {
                     // the planner's validator would say only "Value 40000 out of range"
                     throw new IllegalArgumentException("row " + (rows.size() + 1) + " of table " + insert.table().name()
-                            + ": column " + column.name() + ": value " + number.toPlainString() + " is out of range for "
+                            + ": column " + column.name() + ": value " + (number.scale() < -20 ? number : number.toPlainString()) + " is out of range for "
                             + column.type());
                 }
                 if (value == NO_FIT || (value == null && !column.nullable())) {
@@ -131,7 +131,7 @@ public final class LiteralInsert {
         }
         return switch (type.kind()) {
             case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
-            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, DOUBLE -> NO_FIT; // not a number
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case TIMESTAMP -> timestamp(literal);
             case CHAR, VARCHAR -> {
@@ -175,7 +175,7 @@ public final class LiteralInsert {
     /**
      * A number as its column stores it, where it fits without rounding: an exact literal the
      * validator takes (38 digits, 19 after the point) into any numeric column, an approximate
-     * one into DOUBLE.
+     * one into DOUBLE or REAL (rounded to their precision, as a cast does).
      */
     private static Object number(BigDecimal v, boolean exact, ColumnType type) {
         if (exact) {
@@ -188,6 +188,10 @@ public final class LiteralInsert {
             case DOUBLE -> {
                 double d = v.doubleValue();
                 yield Double.isFinite(d) ? (Object) d : NO_FIT;
+            }
+            case REAL -> {
+                float f = v.floatValue();
+                yield Float.isFinite(f) ? (Object) f : new OutOfRange(v); // a cast would make it infinite
             }
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> exact ? exact(v, type) : NO_FIT;
             default -> NO_FIT;

@@ -109,7 +109,7 @@ public final class ModifyTarget {
         ColumnType.Kind kind = column.type().kind();
         if (!(value instanceof String text) || !(kind == ColumnType.Kind.TINYINT || kind == ColumnType.Kind.SMALLINT
                 || kind == ColumnType.Kind.INTEGER || kind == ColumnType.Kind.BIGINT
-                || kind == ColumnType.Kind.DOUBLE || kind == ColumnType.Kind.DECIMAL)) {
+                || kind == ColumnType.Kind.REAL || kind == ColumnType.Kind.DOUBLE || kind == ColumnType.Kind.DECIMAL)) {
             return value;
         }
         try {

@@ -73,7 +73,8 @@ final class NumacolTableModifyRule extends ConverterRule {
         }
         if (target == SqlTypeFamily.NUMERIC) {
             return SqlTypeName.EXACT_TYPES.contains(source)
-                    || (to.getSqlTypeName() == SqlTypeName.DOUBLE && SqlTypeName.APPROX_TYPES.contains(source));
+                    || ((to.getSqlTypeName() == SqlTypeName.DOUBLE || to.getSqlTypeName() == SqlTypeName.REAL)
+                    && SqlTypeName.APPROX_TYPES.contains(source)); // a DOUBLE beyond a REAL's range is an error, not infinity
         }
         return false;
     }

@@ -311,6 +311,8 @@ final class Predicates {
                 yield new Stored(clamped.longValue(), rounded.compareTo(exact) == 0 && clamped.compareTo(rounded) == 0);
             }
             case DOUBLE -> new Stored(((Number) numeric(value)).doubleValue(), true);
+            // compared as REALs: the value rounds to a float as Calcite's cast of it does
+            case REAL -> new Stored((double) ((Number) numeric(value)).floatValue(), true);
             case CHAR -> new Stored(string(value).replaceFirst(" +$", ""), true);
             case VARCHAR -> new Stored(string(value), true);
         };

@@ -47,6 +47,8 @@ final class RowExpressions {
                 case NUMERIC, CHARACTER, BOOLEAN, DATE, TIMESTAMP -> true;
                 case null, default -> false;
             };
+            // REAL arithmetic rounds each step to a float: Calcite's code does that, numacol's keeps doubles
+            case RexCall c when c.getType().getSqlTypeName() == SqlTypeName.REAL && c.getKind() != SqlKind.CAST -> false;
             case RexCall c -> switch (c.getKind()) {
                 case PLUS, MINUS, TIMES, DIVIDE -> SqlTypeUtil.isNumeric(c.getType())
                         && c.getOperands().stream().allMatch(RowExpressions::supports);
@@ -353,6 +355,10 @@ final class RowExpressions {
      * that would round or needs types it has not (DATE, REAL, NULL literals).
      */
     static NumericExpr numeric(RexNode e) {
+        if (e instanceof RexInputRef ref && e.getType().getSqlTypeName() == SqlTypeName.REAL) {
+            // a REAL column's stored double is its exact value; REAL arithmetic rounds each step to a float
+            return new NumericExpr.Column(ref.getIndex(), NumericExpr.Type.DOUBLE);
+        }
         NumericExpr.Type t = numericType(e.getType());
         if (t == null) {
             return null;
