@@ -22,8 +22,8 @@ import java.math.RoundingMode;
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
  * <li>SUM of a TINYINT or SMALLINT is a BIGINT; SUM and AVG of a REAL are DOUBLEs.
- * <li>TIMESTAMP without a precision keeps milliseconds ({@code CAST(s AS TIMESTAMP)} too), as
- * numacol's TIMESTAMP columns do; Calcite's default keeps whole seconds.
+ * <li>TIMESTAMP and TIME without a precision keep milliseconds ({@code CAST(s AS TIMESTAMP)} too),
+ * as numacol's columns do; Calcite's default keeps whole seconds.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
  * digits leave no room for them. Calcite types it like its argument, so AVG(l_discount) over
  * DECIMAL(15,2) would be cut to 0.04 where TPC-H expects 0.0499...; DuckDB and PostgreSQL give
@@ -51,7 +51,8 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.TIMESTAMP ? ColumnType.MAX_TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
+        return typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIME ? ColumnType.MAX_TIMESTAMP_PRECISION
+                : super.getDefaultPrecision(typeName);
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.math.RoundingMode;
 /**
  * numacol column types as Calcite types, and computed values as Calcite's internal Java values
  * (DATE as days since the epoch in an int, TIMESTAMP as milliseconds since the epoch in a long,
+ * TIME as milliseconds of the day in an int,
  * DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}).
  */
 public final class SqlTypes {
@@ -29,6 +30,7 @@ public final class SqlTypes {
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.precision());
+            case TIME -> factory.createSqlType(SqlTypeName.TIME, type.precision());
             // numacol keeps CHAR values without their trailing spaces (PAD SPACE by stripping, see
             // ColumnType) and reads them back so. To Calcite a CHAR(n) value is padded to n, and it
             // pads literals it compares with it: 'EUROPE' would never equal a stored 'EUROPE'.
@@ -53,6 +55,7 @@ public final class SqlTypes {
                     ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
             case DATE -> ColumnType.date();
             case TIMESTAMP -> ColumnType.timestamp(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
+            case TIME -> ColumnType.time(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
             case CHAR -> ColumnType.charType(Math.max(1, type.getPrecision())); // the empty literal is a CHAR(0)
             case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));
             default -> null;

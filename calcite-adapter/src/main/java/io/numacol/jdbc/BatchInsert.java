@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
@@ -127,7 +128,7 @@ final class BatchInsert {
 
     /**
      * A parameter as numacol's column types take it: Avatica carries a DATE as days since the
-     * epoch and a TIMESTAMP as wall-clock milliseconds.
+     * epoch, a TIMESTAMP as wall-clock milliseconds and a TIME as milliseconds of the day.
      */
     private static Object value(TypedValue v) {
         if (v == null || v.value == null) {
@@ -138,6 +139,9 @@ final class BatchInsert {
         }
         if (v.type == ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP && v.value instanceof Number millis) {
             return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis.longValue()), ZoneOffset.UTC);
+        }
+        if (v.type == ColumnMetaData.Rep.JAVA_SQL_TIME && v.value instanceof Number millis) {
+            return LocalTime.ofNanoOfDay(millis.longValue() * 1_000_000L);
         }
         return v.toLocal();
     }

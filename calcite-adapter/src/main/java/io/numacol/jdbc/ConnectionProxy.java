@@ -10,6 +10,7 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Set;
 
@@ -19,8 +20,10 @@ import java.util.Set;
  * throws from a batch in a plain SQLException, and the statement classes that could undo it are
  * package-private in Calcite; the proxies do it instead, as connection pools wrap a driver's
  * objects. Statements, prepared statements and metadata are proxied too, so that their {@code
- * getConnection()} is the connection the user holds; result sets are not (their getters are the
- * hot path of reading an answer), so a result set's {@code getStatement()} is Calcite's statement.
+ * getConnection()} is the connection the user holds. Result sets are wrapped in a {@link
+ * NumacolResultSet}, a plain forwarding class rather than a proxy, as their getters are the hot
+ * path of reading an answer: its {@code getStatement()} is the statement the user holds, and it
+ * adds JDBC 4.2's {@code getObject(column, type)}.
  */
 final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
@@ -69,6 +72,9 @@ final class ConnectionProxy implements InvocationHandler {
         }
         Object result = invoke(method, args);
         Class<?> type = method.getReturnType();
+        if (result instanceof ResultSet rs && !(result instanceof NumacolResultSet)) {
+            return new NumacolResultSet(rs, proxy instanceof Statement statement ? statement : null);
+        }
         return result != null && PROXIED.contains(type)
                 ? Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type},
                 new ConnectionProxy(result, connection))

@@ -11,6 +11,7 @@ import java.math.BigInteger;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,8 @@ import java.util.function.IntFunction;
 final class ParameterValues {
     /** Parses and converts a TIMESTAMP parameter given as a String or a java.time value, as a column does. */
     private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
+    /** Parses and converts a TIME parameter given as a String or a LocalTime, as a column does. */
+    private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
 
     private ParameterValues() {
     }
@@ -88,6 +91,9 @@ final class ParameterValues {
             // Avatica's setObject keeps a String or a java.time value as it is, which the generated code cannot cast
             case Types.TIMESTAMP -> value instanceof String || value instanceof LocalDateTime || value instanceof LocalDate
                     ? TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, MILLISECONDS.toLong(value))
+                    : v;
+            case Types.TIME -> value instanceof String || value instanceof LocalTime
+                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIME, (int) TIME_MILLISECONDS.toLong(value))
                     : v;
             default -> v;
         };

@@ -235,7 +235,7 @@ public final class Appender implements AutoCloseable {
 
     /**
      * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
-     * (strings pass through for DECIMAL, DATE, CHAR, VARCHAR, which the column checks); null stays null.
+     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, which the column checks); null stays null.
      */
     public static Object valueOfText(TableSchema.ColumnDef column, String text) {
         if (text == null) {
@@ -258,7 +258,7 @@ public final class Appender implements AutoCloseable {
                     double d = Double.parseDouble(t);
                     yield Float.isInfinite(f) && !Double.isInfinite(d) ? (Object) d : (Object) f; // the column says: out of range
                 }
-                case DECIMAL, DATE, TIMESTAMP -> t;
+                case DECIMAL, DATE, TIMESTAMP, TIME -> t;
                 case CHAR, VARCHAR -> text;
             };
         } catch (NumberFormatException e) {

@@ -11,7 +11,7 @@ import java.math.RoundingMode;
 
 /**
  * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
- * Boolean, INTEGER and DATE (epoch day) as Integer, BIGINT and TIMESTAMP (epoch milliseconds)
+ * Boolean, INTEGER, DATE (epoch day) and TIME (milliseconds of the day) as Integer, BIGINT and TIMESTAMP (epoch milliseconds)
  * as Long, DECIMAL as BigDecimal, REAL as Float, DOUBLE as Double, CHAR/VARCHAR as String.
  */
 public final class InternalValues {
@@ -24,7 +24,7 @@ public final class InternalValues {
             case BOOLEAN -> stored != 0;
             case TINYINT -> (byte) stored;
             case SMALLINT -> (short) stored;
-            case INTEGER, DATE -> (int) stored;
+            case INTEGER, DATE, TIME -> (int) stored;
             case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
             default -> stored;
         };

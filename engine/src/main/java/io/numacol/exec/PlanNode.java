@@ -297,7 +297,7 @@ public sealed interface PlanNode {
     /**
      * Whether keys of these types are equal exactly when their stored values are: the same
      * storage kind, decimals of one scale (INTEGER and BIGINT both store the number itself),
-     * dates and timestamps only with their own kind (of any precision: all store milliseconds),
+     * dates, timestamps and times only with their own kind (of any precision: all store milliseconds),
      * and strings of one kind (CHAR drops its trailing blanks, VARCHAR keeps them).
      */
     static boolean comparableKeys(ColumnType a, ColumnType b) {
@@ -313,7 +313,7 @@ public sealed interface PlanNode {
 
     private static boolean notNumber(ColumnType t) {
         return switch (t.kind()) {
-            case BOOLEAN, DATE, TIMESTAMP -> true;
+            case BOOLEAN, DATE, TIMESTAMP, TIME -> true;
             default -> false;
         };
     }

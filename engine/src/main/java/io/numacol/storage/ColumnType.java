@@ -4,10 +4,12 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.Date;
+import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoField;
 import java.time.format.DateTimeParseException;
@@ -33,6 +35,9 @@ import java.util.regex.Pattern;
  *   <li>TIMESTAMP(p), 0 &lt;= p &lt;= 3 (3 when left out): a date and time of day without a time
  *       zone, stored as milliseconds since 1970-01-01 00:00 read as UTC, as Calcite computes with
  *       them; inputs are rounded half up to p fraction digits; years 1 to 9999.</li>
+ *   <li>TIME(p), 0 &lt;= p &lt;= 3 (3 when left out): a time of day without a time zone, stored as
+ *       milliseconds since midnight, as Calcite computes with them; inputs are rounded half up to
+ *       p fraction digits, and one that rounds up to 24:00 is out of range.</li>
  *   <li>CHAR(n), VARCHAR(n), n &gt;= 1: stored as the string. Lengths count Unicode code points
  *       (characters as a user sees them, an emoji is one), not UTF-16 chars or UTF-8 bytes.
  *       CHAR values lose their trailing spaces (U+0020) when stored and read back without
@@ -60,13 +65,15 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     }
 
     private static final Pattern DOUBLE_PRECISION = Pattern.compile("(?i)\\s*DOUBLE\\s+PRECISION\\s*");
-    /** TIMESTAMP[(p)] WITH[OUT] TIME ZONE: group 1 the type and its parameter, group 2 WITH or WITHOUT. */
-    private static final Pattern ZONED = Pattern.compile("(?i)\\s*(TIMESTAMP\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+TIME\\s+ZONE\\s*");
+    /** TIME or TIMESTAMP[(p)] WITH[OUT] TIME ZONE: group 1 the type and its parameter, group 2 WITH or WITHOUT. */
+    private static final Pattern ZONED = Pattern.compile("(?i)\\s*((?:TIMESTAMP|TIME)\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+TIME\\s+ZONE\\s*");
     /** The largest TIMESTAMP precision: values are kept to the millisecond, as Calcite computes with them. */
     public static final int MAX_TIMESTAMP_PRECISION = 3;
     /** 0001-01-01 00:00 and 9999-12-31 23:59:59.999 as epoch milliseconds: the TIMESTAMP range. */
     private static final long MIN_TIMESTAMP = -62_135_596_800_000L;
     private static final long MAX_TIMESTAMP = 253_402_300_799_999L;
+    /** The milliseconds of a day: TIME values are below. */
+    private static final long MILLIS_PER_DAY = 86_400_000L;
     private static final Pattern SPEC =
             Pattern.compile("\\s*([A-Za-z][A-Za-z0-9]*)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
 
@@ -81,6 +88,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         DECIMAL(StorageKind.LONG),
         DATE(StorageKind.LONG),
         TIMESTAMP(StorageKind.LONG),
+        TIME(StorageKind.LONG),
         CHAR(StorageKind.STRING),
         VARCHAR(StorageKind.STRING);
 
@@ -111,13 +119,13 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     throw new IllegalArgumentException("DECIMAL has no length, got " + length);
                 }
             }
-            case TIMESTAMP -> {
+            case TIMESTAMP, TIME -> {
                 if (precision < 0 || precision > MAX_TIMESTAMP_PRECISION) {
-                    throw new IllegalArgumentException("TIMESTAMP precision (fraction digits) must be between 0 and "
-                            + MAX_TIMESTAMP_PRECISION + ", got " + precision + ": numacol keeps timestamps to the millisecond");
+                    throw new IllegalArgumentException(kind + " precision (fraction digits) must be between 0 and "
+                            + MAX_TIMESTAMP_PRECISION + ", got " + precision + ": numacol keeps times to the millisecond");
                 }
                 if (scale != 0 || length != 0) {
-                    throw new IllegalArgumentException("TIMESTAMP has no scale or length, got " + scale + "," + length);
+                    throw new IllegalArgumentException(kind + " has no scale or length, got " + scale + "," + length);
                 }
             }
             case CHAR, VARCHAR -> {
@@ -182,6 +190,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.TIMESTAMP, precision, 0, 0);
     }
 
+    /** TIME(precision): a time of day, kept to {@code precision} fraction digits (at most 3). */
+    public static ColumnType time(int precision) {
+        return new ColumnType(Kind.TIME, precision, 0, 0);
+    }
+
     public static ColumnType charType(int length) {
         return new ColumnType(Kind.CHAR, 0, 0, length);
     }
@@ -198,7 +211,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * {@code DOUBLE PRECISION}, {@code FLOAT8}, {@code FLOAT}, {@code FLOAT(p)} for p &gt; 24),
      * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
      * {@code DATE}, {@code TIMESTAMP} or {@code TIMESTAMP(p)} (or {@code DATETIME}, and either with
-     * {@code WITHOUT TIME ZONE}), {@code CHAR(n)}, {@code VARCHAR(n)}.
+     * {@code WITHOUT TIME ZONE}), {@code TIME} or {@code TIME(p)} (also {@code WITHOUT TIME ZONE}),
+     * {@code CHAR(n)}, {@code VARCHAR(n)}.
      */
     public static ColumnType parse(String spec) {
         Objects.requireNonNull(spec, "spec");
@@ -208,7 +222,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         Matcher zoned = ZONED.matcher(spec);
         if (zoned.matches()) {
             if (zoned.group(2).equalsIgnoreCase("WITH")) {
-                throw bad(spec, "TIMESTAMP WITH TIME ZONE is not supported yet: use TIMESTAMP, whose values have no zone");
+                String type = zoned.group(1).toUpperCase(Locale.ROOT).startsWith("TIMESTAMP") ? "TIMESTAMP" : "TIME";
+                throw bad(spec, type + " WITH TIME ZONE is not supported yet: use " + type + ", whose values have no zone");
             }
             return parse(zoned.group(1));
         }
@@ -242,11 +257,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     }
                     yield decimal(first, second == null ? 0 : second);
                 }
-                case TIMESTAMP -> {
+                case TIMESTAMP, TIME -> {
                     if (second != null) {
-                        throw new IllegalArgumentException("TIMESTAMP takes one parameter, its fraction digits: TIMESTAMP(p)");
+                        throw new IllegalArgumentException(kind + " takes one parameter, its fraction digits: " + kind + "(p)");
                     }
-                    yield timestamp(first == null ? MAX_TIMESTAMP_PRECISION : first);
+                    yield new ColumnType(kind, first == null ? MAX_TIMESTAMP_PRECISION : first, 0, 0);
                 }
                 case CHAR, VARCHAR -> {
                     if (first == null || second != null) {
@@ -285,7 +300,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             }
         }
         throw bad(spec, "unknown type " + name
-                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), CHAR(n),"
+                + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), TIME(p), CHAR(n),"
                 + " VARCHAR(n)");
     }
 
@@ -313,7 +328,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     public String toString() {
         return switch (kind) {
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
-            case TIMESTAMP -> "TIMESTAMP(" + precision + ")";
+            case TIMESTAMP, TIME -> kind + "(" + precision + ")";
             case CHAR, VARCHAR -> kind + "(" + length + ")";
             default -> kind.name();
         };
@@ -327,7 +342,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * Short, Byte, BigInteger, a finite Double or Float taken at its shortest decimal form, or a
      * String BigDecimal can parse), DATE (LocalDate, java.sql.Date, or an ISO String yyyy-mm-dd) or
      * TIMESTAMP (LocalDateTime, java.sql.Timestamp as its wall-clock time, LocalDate as its
-     * midnight, or a String yyyy-mm-dd hh:mm:ss[.fraction], with a space or T, or yyyy-mm-dd).
+     * midnight, or a String yyyy-mm-dd hh:mm:ss[.fraction], with a space or T, or yyyy-mm-dd) or
+     * TIME (LocalTime, java.sql.Time, or a String hh:mm[:ss[.fraction]]).
      */
     public long toLong(Object value) {
         requireStorage(StorageKind.LONG, "toLong");
@@ -343,6 +359,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case DECIMAL -> unscaled(value);
             case DATE -> epochDay(value);
             case TIMESTAMP -> epochMilli(value);
+            case TIME -> milliOfDay(value);
             default -> throw new AssertionError(kind);
         };
     }
@@ -522,6 +539,29 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return millis;
     }
 
+    private long milliOfDay(Object value) {
+        LocalTime time = switch (value) {
+            case LocalTime t -> t;
+            case Time t -> t.toLocalTime().withNano((int) Math.floorMod(t.getTime(), 1000L) * 1_000_000);
+            case String s -> {
+                try {
+                    yield LocalTime.parse(s.strip());
+                } catch (DateTimeParseException e) {
+                    throw new IllegalArgumentException(Describe.value(s) + " is not a valid TIME (expected hh:mm[:ss[.fraction]]): "
+                            + e.getMessage(), e);
+                }
+            }
+            default -> throw wrongType(value, "a LocalTime, java.sql.Time or a String hh:mm[:ss[.fraction]]");
+        };
+        long unitNanos = POWERS_OF_TEN[9 - precision];
+        long nanos = (time.toNanoOfDay() + unitNanos / 2) / unitNanos * unitNanos;
+        long millis = nanos / 1_000_000;
+        if (millis >= MILLIS_PER_DAY) {
+            throw outOfRange(value); // rounds up to 24:00, which is no time of day
+        }
+        return millis;
+    }
+
     private LocalDateTime parseTimestamp(String s) {
         String t = s.strip();
         try {
@@ -542,7 +582,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     /**
      * BOOLEAN -> Boolean, TINYINT -> Byte, SMALLINT -> Short, INTEGER -> Integer, BIGINT -> Long,
-     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate, TIMESTAMP -> LocalDateTime.
+     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate, TIMESTAMP -> LocalDateTime, TIME -> LocalTime.
      */
     public Object toJava(long stored) {
         requireStorage(StorageKind.LONG, "toJava(long)");
@@ -592,6 +632,12 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 }
                 yield LocalDateTime.ofEpochSecond(Math.floorDiv(stored, 1000L), (int) Math.floorMod(stored, 1000L) * 1_000_000,
                         ZoneOffset.UTC);
+            }
+            case TIME -> {
+                if (stored < 0 || stored >= MILLIS_PER_DAY) {
+                    throw badStored(stored, "milliseconds of a day");
+                }
+                yield LocalTime.ofNanoOfDay(stored * 1_000_000);
             }
             default -> throw new AssertionError(kind);
         };

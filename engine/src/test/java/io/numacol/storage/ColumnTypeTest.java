@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Random;
 
@@ -48,6 +49,9 @@ class ColumnTypeTest {
             "timestamp;         TIMESTAMP(3)",
             "' Timestamp ( 0 ) '; TIMESTAMP(0)",
             "datetime;          TIMESTAMP(3)",
+            "time;              TIME(3)",
+            "' Time ( 0 ) ';    TIME(0)",
+            "'time(2) without time zone'; TIME(2)",
             "'timestamp(2) without  time zone'; TIMESTAMP(2)",
             "char(1);           CHAR(1)",
             "VARCHAR(25);       VARCHAR(25)",
@@ -118,9 +122,12 @@ class ColumnTypeTest {
             "real(4);         REAL takes no parameters",
             "float(54);       FLOAT takes one parameter, its binary digits from 1 to 53",
             "float(30,2);     FLOAT takes one parameter",
-            "timestamp(6);    numacol keeps timestamps to the millisecond",
+            "timestamp(6);    numacol keeps times to the millisecond",
             "timestamp(1,2);  TIMESTAMP takes one parameter",
-            "timestamp with time zone; TIMESTAMP WITH TIME ZONE is not supported yet"})
+            "timestamp with time zone; TIMESTAMP WITH TIME ZONE is not supported yet",
+            "time with time zone; TIME WITH TIME ZONE is not supported yet",
+            "time(4);         numacol keeps times to the millisecond",
+            "time(1,2);       TIME takes one parameter"})
     void rejectsBadSpecsNamingThem(String spec, String why) {
         assertThatThrownBy(() -> ColumnType.parse(spec))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -292,6 +299,25 @@ class ColumnTypeTest {
         assertThat(t.toJava(-2.5)).isEqualTo(-2.5);
         assertThatThrownBy(() -> t.toDouble(new BigDecimal("1E+400"))).hasMessage("value 1E+400 is out of range for DOUBLE");
         assertThatThrownBy(() -> t.toDouble("1.5")).hasMessageContaining("'1.5' (java.lang.String) cannot be stored as DOUBLE");
+    }
+
+    @Test
+    void timeStoresMillisecondsOfTheDayRoundedToItsPrecision() {
+        ColumnType t = ColumnType.time(3);
+        assertThat(t.toLong(LocalTime.MIDNIGHT)).isZero();
+        assertThat(t.toLong(LocalTime.of(23, 59, 59, 999_000_000))).isEqualTo(86_399_999L);
+        assertThat(t.toLong("01:02")).isEqualTo(3_720_000L);
+        assertThat(t.toLong(" 01:02:03.4567 ")).as("rounded half up").isEqualTo(3_723_457L);
+        assertThat(t.toLong(java.sql.Time.valueOf("10:11:12"))).isEqualTo(36_672_000L);
+        assertThat(t.toJava(3_723_457L)).isEqualTo(LocalTime.of(1, 2, 3, 457_000_000));
+        assertThat(ColumnType.time(0).toLong("10:00:00.5")).isEqualTo(36_001_000L);
+        assertThat(ColumnType.time(0).toLong("10:00:00.4999")).isEqualTo(36_000_000L);
+        assertThatThrownBy(() -> t.toLong("23:59:59.9996")).hasMessageContaining("out of range for TIME(3)");
+        assertThatThrownBy(() -> ColumnType.time(0).toLong("23:59:59.5")).hasMessageContaining("out of range for TIME(0)");
+        assertThatThrownBy(() -> t.toLong("24:00")).hasMessageContaining("'24:00' is not a valid TIME");
+        assertThatThrownBy(() -> t.toLong(12)).hasMessageContaining("cannot be stored as TIME(3)");
+        assertThatThrownBy(() -> t.toJava(86_400_000L)).hasMessageContaining("not a TIME(3) value");
+        assertThatThrownBy(() -> t.toJava(-1L)).hasMessageContaining("not a TIME(3) value");
     }
 
     @Test

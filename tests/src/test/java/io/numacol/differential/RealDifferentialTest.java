@@ -1,16 +1,11 @@
 package io.numacol.differential;
 
-import io.numacol.tpch.ResultComparison;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.List;
 import java.util.Random;
 
 /**
@@ -20,13 +15,11 @@ import java.util.Random;
  * NULLs, repeats, negative zero, tiny and huge magnitudes.
  */
 class RealDifferentialTest {
-    private static Connection numacol;
-    private static Connection duckdb;
+    private static EnginePair engines;
 
     @BeforeAll
     static void load() throws SQLException {
-        numacol = DriverManager.getConnection("jdbc:numacol:mem:reals;rowsPerPart=500");
-        duckdb = DriverManager.getConnection("jdbc:duckdb:");
+        engines = new EnginePair("jdbc:numacol:mem:reals;rowsPerPart=500");
         Random random = new Random(20261126);
         String[] pool = new String[200];
         for (int i = 0; i < pool.length; i++) {
@@ -53,20 +46,15 @@ class RealDifferentialTest {
             b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ")
                     .append(random.nextInt(12) == 0 ? "NULL" : pool[random.nextInt(pool.length)]).append(')');
         }
-        for (Connection c : List.of(numacol, duckdb)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE a (id INTEGER, r REAL, g INTEGER, d DOUBLE)");
-                s.execute("CREATE TABLE b (id INTEGER, r FLOAT4)");
-                s.execute(a.toString());
-                s.execute(b.toString());
-            }
-        }
+        engines.executeOnBoth("CREATE TABLE a (id INTEGER, r REAL, g INTEGER, d DOUBLE)",
+                "CREATE TABLE b (id INTEGER, r FLOAT4)",
+                a.toString(),
+                b.toString());
     }
 
     @AfterAll
     static void close() throws SQLException {
-        numacol.close();
-        duckdb.close();
+        engines.close();
     }
 
     @ParameterizedTest
@@ -95,9 +83,6 @@ class RealDifferentialTest {
             "SELECT r FROM a UNION SELECT r FROM b",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
-        List<List<Object>> expected = ResultComparison.rows(duckdb, sql);
-        List<List<Object>> actual = ResultComparison.rows(numacol, sql);
-        System.out.printf("%d rows (DuckDB %d): %s%n", actual.size(), expected.size(), sql);
-        ResultComparison.assertSameResult(actual, expected, sql.contains("ORDER BY") ? new int[] {2, 1} : new int[0]);
+        engines.assertAgree(sql);
     }
 }

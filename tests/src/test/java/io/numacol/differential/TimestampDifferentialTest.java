@@ -1,19 +1,14 @@
 package io.numacol.differential;
 
-import io.numacol.tpch.ResultComparison;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Random;
 
 /**
@@ -24,13 +19,11 @@ import java.util.Random;
  */
 class TimestampDifferentialTest {
     private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
-    private static Connection numacol;
-    private static Connection duckdb;
+    private static EnginePair engines;
 
     @BeforeAll
     static void load() throws SQLException {
-        numacol = DriverManager.getConnection("jdbc:numacol:mem:timestamps;rowsPerPart=500");
-        duckdb = DriverManager.getConnection("jdbc:duckdb:");
+        engines = new EnginePair("jdbc:numacol:mem:timestamps;rowsPerPart=500");
         Random random = new Random(20261125);
         LocalDateTime[] pool = new LocalDateTime[300];
         for (int i = 0; i < pool.length; i++) {
@@ -57,14 +50,10 @@ class TimestampDifferentialTest {
         for (int i = 0; i < 400; i++) {
             b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(')');
         }
-        for (Connection c : List.of(numacol, duckdb)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE a (id INTEGER, ts TIMESTAMP, g INTEGER, d DATE)");
-                s.execute("CREATE TABLE b (id INTEGER, ts TIMESTAMP)");
-                s.execute(a.toString());
-                s.execute(b.toString());
-            }
-        }
+        engines.executeOnBoth("CREATE TABLE a (id INTEGER, ts TIMESTAMP, g INTEGER, d DATE)",
+                "CREATE TABLE b (id INTEGER, ts TIMESTAMP)",
+                a.toString(),
+                b.toString());
     }
 
     private static String literal(Random random, LocalDateTime[] pool) {
@@ -76,8 +65,7 @@ class TimestampDifferentialTest {
 
     @AfterAll
     static void close() throws SQLException {
-        numacol.close();
-        duckdb.close();
+        engines.close();
     }
 
     @ParameterizedTest
@@ -102,9 +90,6 @@ class TimestampDifferentialTest {
             "SELECT id FROM a WHERE CAST(ts AS DATE) = d",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
-        List<List<Object>> expected = ResultComparison.rows(duckdb, sql);
-        List<List<Object>> actual = ResultComparison.rows(numacol, sql);
-        System.out.printf("%d rows (DuckDB %d): %s%n", actual.size(), expected.size(), sql);
-        ResultComparison.assertSameResult(actual, expected, sql.contains("ORDER BY") ? new int[] {2, 1} : new int[0]);
+        engines.assertAgree(sql);
     }
 }

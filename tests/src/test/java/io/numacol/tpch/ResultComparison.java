@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +44,9 @@ public final class ResultComparison {
             while (rs.next()) {
                 List<Object> row = new ArrayList<>(n);
                 for (int i = 1; i <= n; i++) {
-                    row.add(normalise(rs.getObject(i)));
+                    // java.sql.Time has no milliseconds to show: a TIME is read as a LocalTime
+                    row.add(rs.getMetaData().getColumnType(i) == Types.TIME ? rs.getObject(i, LocalTime.class)
+                            : normalise(rs.getObject(i)));
                 }
                 out.add(row);
             }

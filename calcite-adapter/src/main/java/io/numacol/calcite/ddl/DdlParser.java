@@ -313,14 +313,14 @@ final class DdlParser {
 
     /**
      * A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, DATE
-     * 'yyyy-mm-dd' or TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]'; null for NULL.
+     * 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]' or TIME 'hh:mm:ss[.fff]'; null for NULL.
      */
     private String literal() {
         if (accept("NULL")) {
             return null;
         }
-        if (!accept("DATE")) {
-            accept("TIMESTAMP");
+        if (!accept("DATE") && !accept("TIMESTAMP")) {
+            accept("TIME");
         }
         String sign = accept("-") ? "-" : "";
         if (sign.isEmpty()) {

@@ -80,6 +80,13 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                         + " yyyy-mm-dd hh:mm:ss[.fff])");
             }
         }
+        if (target == SqlTypeName.TIME) {
+            try {
+                DateTimeUtils.timeStringToUnixDate(value.trim());
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("value " + quoted(value) + " is not a valid TIME (expected hh:mm:ss[.fff])");
+            }
+        }
         if (SqlTypeName.NUMERIC_TYPES.contains(target)) {
             try {
                 new BigDecimal(value.trim());

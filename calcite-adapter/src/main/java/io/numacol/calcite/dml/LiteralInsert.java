@@ -13,10 +13,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlTimeLiteral;
 import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -33,6 +35,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +137,7 @@ public final class LiteralInsert {
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case TIMESTAMP -> timestamp(literal);
+            case TIME -> time(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
                     yield NO_FIT;
@@ -156,8 +160,14 @@ public final class LiteralInsert {
                 ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')) : NO_FIT;
     }
 
+    /** A TIME literal's time of day, all its fraction digits (the column keeps what its precision does). */
+    private static Object time(SqlLiteral literal) {
+        return typed(literal, SqlTypeName.TIME) instanceof SqlTimeLiteral t
+                ? LocalTime.parse(t.getValueAs(TimeString.class).toString()) : NO_FIT;
+    }
+
     /**
-     * The parser leaves {@code DATE '..'} and {@code TIMESTAMP '..'} untyped until validation: such
+     * The parser leaves {@code DATE '..'}, {@code TIME '..'} and {@code TIMESTAMP '..'} untyped until validation: such
      * a literal of {@code type} resolved, null when its text is no such value (the planner says
      * so); any other literal as it is.
      */

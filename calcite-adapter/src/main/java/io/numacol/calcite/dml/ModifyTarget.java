@@ -15,6 +15,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 
@@ -121,8 +122,9 @@ public final class ModifyTarget {
     }
 
     /**
-     * Calcite carries a DATE as days since the epoch in an Integer and a TIMESTAMP as milliseconds
-     * in a Long; numacol takes a LocalDate and a LocalDateTime.
+     * Calcite carries a DATE as days since the epoch in an Integer, a TIMESTAMP as milliseconds
+     * in a Long and a TIME as milliseconds of the day in an Integer; numacol takes a LocalDate, a
+     * LocalDateTime and a LocalTime.
      */
     private Object[] toJava(Object[] row) {
         for (int i = 0; i < row.length && i < kinds.length; i++) {
@@ -130,6 +132,8 @@ public final class ModifyTarget {
                 row[i] = LocalDate.ofEpochDay(days);
             } else if (kinds[i] == ColumnType.Kind.TIMESTAMP && row[i] instanceof Long millis) {
                 row[i] = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+            } else if (kinds[i] == ColumnType.Kind.TIME && row[i] instanceof Integer millis) {
+                row[i] = LocalTime.ofNanoOfDay(millis * 1_000_000L);
             }
         }
         return row;

@@ -64,9 +64,9 @@ final class NumacolTableModifyRule extends ConverterRule {
     static boolean checkedByNumacol(RelDataType from, RelDataType to) {
         SqlTypeFamily target = to.getSqlTypeName().getFamily();
         SqlTypeName source = from.getSqlTypeName();
-        if (to.getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+        if (to.getSqlTypeName() == SqlTypeName.TIMESTAMP || to.getSqlTypeName() == SqlTypeName.TIME) {
             // numacol rounds to the column's precision, where Calcite's cast to fewer digits cuts them off
-            return SqlTypeName.CHAR_TYPES.contains(source) || source == SqlTypeName.TIMESTAMP;
+            return SqlTypeName.CHAR_TYPES.contains(source) || source == to.getSqlTypeName();
         }
         if (target == SqlTypeFamily.CHARACTER || to.getSqlTypeName() == SqlTypeName.DATE) {
             return SqlTypeName.CHAR_TYPES.contains(source);

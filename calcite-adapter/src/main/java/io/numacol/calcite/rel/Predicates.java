@@ -17,14 +17,17 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Date;
+import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Calendar;
@@ -48,6 +51,7 @@ final class Predicates {
     private static final Predicate<Object> UNKNOWN = v -> false;
     /** Parses a TIMESTAMP given as a String, as a column does. */
     private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
+    private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
 
     private static ColumnFilter unknown(int column) {
         return new ColumnFilter.Matching(column, UNKNOWN, "unknown (NULL operand)");
@@ -303,6 +307,7 @@ final class Predicates {
             case DATE -> new Stored(epochDay(value), true);
             // the value's own milliseconds, not cut to the column's precision: TIMESTAMP(0) values never equal 10:00:00.5
             case TIMESTAMP -> new Stored(epochMilli(value), true);
+            case TIME -> new Stored(milliOfDay(value), true);
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> {
                 BigDecimal exact = decimal(value).movePointRight(type.scale());
                 BigDecimal rounded = exact.setScale(0, mode);
@@ -348,6 +353,18 @@ final class Predicates {
             case LocalDateTime t -> t.toInstant(ZoneOffset.UTC).toEpochMilli();
             case String s -> MILLISECONDS.toLong(s);
             default -> throw new IllegalArgumentException("not a timestamp: " + value + " (" + value.getClass().getName() + ")");
+        };
+    }
+
+    private static long milliOfDay(Object value) {
+        return switch (value) {
+            case TimeString t -> t.getMillisOfDay();
+            case Integer millis -> millis;
+            case Calendar c -> TimeString.fromCalendarFields(c).getMillisOfDay();
+            case Time t -> TIME_MILLISECONDS.toLong(t);
+            case LocalTime t -> TIME_MILLISECONDS.toLong(t);
+            case String s -> TIME_MILLISECONDS.toLong(s);
+            default -> throw new IllegalArgumentException("not a time: " + value + " (" + value.getClass().getName() + ")");
         };
     }
 

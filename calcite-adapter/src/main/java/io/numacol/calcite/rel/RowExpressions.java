@@ -44,7 +44,7 @@ final class RowExpressions {
         return switch (e) {
             case RexInputRef ref -> true;
             case RexLiteral l -> l.isNull() || switch (l.getType().getSqlTypeName().getFamily()) {
-                case NUMERIC, CHARACTER, BOOLEAN, DATE, TIMESTAMP -> true;
+                case NUMERIC, CHARACTER, BOOLEAN, DATE, TIMESTAMP, TIME -> true;
                 case null, default -> false;
             };
             // REAL arithmetic rounds each step to a float: Calcite's code does that, numacol's keeps doubles
@@ -265,7 +265,7 @@ final class RowExpressions {
                 yield t != null && (c.type().approximate()
                         ? t.storageKind() == StorageKind.DOUBLE
                         : t.storageKind() == StorageKind.LONG && t.scale() == c.type().scale()
-                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.TIMESTAMP
+                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.TIMESTAMP && t.kind() != ColumnType.Kind.TIME
                         && t.kind() != ColumnType.Kind.BOOLEAN);
             }
             case NumericExpr.Arithmetic a -> readsAsStored(a.left(), types) && readsAsStored(a.right(), types);
@@ -562,7 +562,10 @@ final class RowExpressions {
         };
     }
 
-    /** A literal as Calcite's internal value (String, not NlsString; DATE as epoch day, TIMESTAMP as epoch milliseconds). */
+    /**
+     * A literal as Calcite's internal value (String, not NlsString; DATE as epoch day, TIMESTAMP as
+     * epoch milliseconds, TIME as milliseconds of the day).
+     */
     private static Object literal(RexLiteral l) {
         if (l.isNull()) {
             return null;
@@ -573,6 +576,7 @@ final class RowExpressions {
             case BOOLEAN -> l.getValueAs(Boolean.class);
             case DATE -> l.getValueAs(Integer.class);
             case TIMESTAMP -> l.getValueAs(Long.class);
+            case TIME -> l.getValueAs(Integer.class);
             case null, default -> throw new IllegalArgumentException("not a numacol literal: " + l);
         };
     }
