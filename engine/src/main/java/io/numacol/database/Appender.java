@@ -235,7 +235,8 @@ public final class Appender implements AutoCloseable {
 
     /**
      * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
-     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, which the column checks); null stays null.
+     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, which the column
+     * checks); null stays null.
      */
     public static Object valueOfText(TableSchema.ColumnDef column, String text) {
         if (text == null) {

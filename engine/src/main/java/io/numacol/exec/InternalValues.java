@@ -11,8 +11,9 @@ import java.math.RoundingMode;
 
 /**
  * Stored values as the internal Java values SQL engines (Calcite) compute with: BOOLEAN as
- * Boolean, INTEGER, DATE (epoch day) and TIME (milliseconds of the day) as Integer, BIGINT and TIMESTAMP (epoch milliseconds)
- * as Long, DECIMAL as BigDecimal, REAL as Float, DOUBLE as Double, CHAR/VARCHAR as String.
+ * Boolean, INTEGER, DATE (epoch day) and TIME (milliseconds of the day) as Integer, BIGINT and
+ * TIMESTAMP (epoch milliseconds) as Long, DECIMAL as BigDecimal, REAL as Float, DOUBLE as
+ * Double, CHAR/VARCHAR as String.
  */
 public final class InternalValues {
     private InternalValues() {

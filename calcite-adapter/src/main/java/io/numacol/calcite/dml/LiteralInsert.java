@@ -95,10 +95,10 @@ public final class LiteralInsert {
                 TableSchema.ColumnDef column = schema.column(columns[i]);
                 Object value = value(row.operand(i), column.type());
                 if (value instanceof OutOfRange(BigDecimal number)) {
-                    // the planner's validator would say only "Value 40000 out of range"
+                    // the planner's validator would say only "Value 40000 out of range"; a REAL's 1E+39 keeps its exponent
+                    String shown = number.scale() < -20 ? number.toString() : number.toPlainString();
                     throw new IllegalArgumentException("row " + (rows.size() + 1) + " of table " + insert.table().name()
-                            + ": column " + column.name() + ": value " + (number.scale() < -20 ? number : number.toPlainString()) + " is out of range for "
-                            + column.type());
+                            + ": column " + column.name() + ": value " + shown + " is out of range for " + column.type());
                 }
                 if (value == NO_FIT || (value == null && !column.nullable())) {
                     return null;
@@ -167,9 +167,9 @@ public final class LiteralInsert {
     }
 
     /**
-     * The parser leaves {@code DATE '..'}, {@code TIME '..'} and {@code TIMESTAMP '..'} untyped until validation: such
-     * a literal of {@code type} resolved, null when its text is no such value (the planner says
-     * so); any other literal as it is.
+     * The parser leaves {@code DATE '..'}, {@code TIME '..'} and {@code TIMESTAMP '..'} untyped
+     * until validation: such a literal of {@code type} resolved, null when its text is no such
+     * value (the planner says so); any other literal as it is.
      */
     private static SqlLiteral typed(SqlLiteral literal, SqlTypeName type) {
         if (literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase(type.getName())) {
