@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
+import java.util.function.Function;
 
 /**
  * The result set a user of the driver reads: Calcite's, with what JDBC 4.2 adds that Avatica
@@ -52,7 +53,7 @@ final class NumacolResultSet extends ForwardingResultSet {
             throw new SQLException("getObject(" + columnIndex + ", null): name a class to convert to");
         }
         if (getObject(columnIndex) == null) {
-            return null; // before any getter, as Avatica's check the column's type even for a NULL
+            return null; // before any getter: Avatica's check the column's type even for a NULL
         }
         Object value;
         if (type == String.class) {
@@ -99,15 +100,11 @@ final class NumacolResultSet extends ForwardingResultSet {
         return type.cast(value);
     }
 
-    private interface Parser {
-        Object parse(String text);
-    }
-
     /** A date or time read from its text, which Avatica writes from the stored value as it is. */
-    private Object parsed(int columnIndex, Class<?> type, Parser parser) throws SQLException {
+    private Object parsed(int columnIndex, Class<?> type, Function<String, Object> parser) throws SQLException {
         String text = getString(columnIndex);
         try {
-            return parser.parse(text);
+            return parser.apply(text);
         } catch (DateTimeParseException e) {
             throw cannotConvert(columnIndex, type, "'" + text + "'");
         }
