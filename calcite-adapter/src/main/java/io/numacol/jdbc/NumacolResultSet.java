@@ -52,7 +52,8 @@ final class NumacolResultSet extends ForwardingResultSet {
         if (type == null) {
             throw new SQLException("getObject(" + columnIndex + ", null): name a class to convert to");
         }
-        if (getObject(columnIndex) == null) {
+        Object raw = getObject(columnIndex);
+        if (raw == null) {
             return null; // before any getter: Avatica's check the column's type even for a NULL
         }
         Object value;
@@ -92,10 +93,10 @@ final class NumacolResultSet extends ForwardingResultSet {
             value = parsed(columnIndex, type, s -> s.length() == 10 ? LocalDate.parse(s).atStartOfDay()
                     : LocalDateTime.parse(s.replace(' ', 'T')));
         } else {
-            value = getObject(columnIndex);
-            if (value != null && !type.isInstance(value)) {
-                throw cannotConvert(columnIndex, type, value.getClass().getName());
+            if (!type.isInstance(raw)) {
+                throw cannotConvert(columnIndex, type, raw.getClass().getName());
             }
+            value = raw;
         }
         return type.cast(value);
     }

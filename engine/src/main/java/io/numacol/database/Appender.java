@@ -256,8 +256,11 @@ public final class Appender implements AutoCloseable {
                 case REAL -> {
                     // parsed as a float at once: through a double it could round twice
                     float f = Float.parseFloat(t);
-                    double d = Double.parseDouble(t);
-                    yield Float.isInfinite(f) && !Double.isInfinite(d) ? (Object) d : (Object) f; // the column says: out of range
+                    if (Float.isInfinite(f)) {
+                        double d = Double.parseDouble(t); // only here: each value of a COPY passes this way
+                        yield Double.isInfinite(d) ? (Object) f : (Object) d; // a finite d: the column says out of range
+                    }
+                    yield f;
                 }
                 case DECIMAL, DATE, TIMESTAMP, TIME -> t;
                 case CHAR, VARCHAR -> text;
