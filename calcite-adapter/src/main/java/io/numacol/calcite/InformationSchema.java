@@ -54,7 +54,8 @@ public final class InformationSchema extends AbstractSchema {
                             }
                             for (RelDataTypeField f : rowType.getFieldList()) {
                                 RelDataType t = f.getType();
-                                boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName());
+                                boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName())
+                                        || SqlTypeName.BINARY_TYPES.contains(t.getSqlTypeName()); // in bytes, as SQL Server gives
                                 boolean numeric = SqlTypeName.NUMERIC_TYPES.contains(t.getSqlTypeName());
                                 out.add(new Object[]{f.getName(), f.getIndex() + 1, t.isNullable() ? "YES" : "NO",
                                         t.getSqlTypeName().getName(),

@@ -2,11 +2,14 @@ package io.numacol.calcite;
 
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactoryImpl.JavaType;
 import org.apache.calcite.sql.type.SqlTypeMappingRule;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.lang.reflect.Type;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Calcite's type factory over {@link NumacolTypeSystem}, whose common type of DECIMALs keeps
@@ -22,6 +25,15 @@ public final class NumacolTypeFactory extends JavaTypeFactoryImpl {
 
     public NumacolTypeFactory() {
         super(NumacolTypeSystem.INSTANCE);
+    }
+
+    /**
+     * A UUID is a java.util.UUID in generated code, as Calcite's own functions on it (uuidToString,
+     * the casts) take; Calcite's factory leaves it Object, and {@code CAST(u AS VARCHAR)} then fails to compile.
+     */
+    @Override
+    public Type getJavaClass(RelDataType type) {
+        return type.getSqlTypeName() == SqlTypeName.UUID && !(type instanceof JavaType) ? UUID.class : super.getJavaClass(type);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.math.RoundingMode;
  * <li>Character literals of different lengths in one list ({@code IN ('AIR', 'AIR REG')}, CASE
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
+ * <li>VARCHAR and VARBINARY have no length limit (Calcite's is 65536), as a column without a length.
  * <li>SUM of a TINYINT or SMALLINT is a BIGINT; SUM and AVG of a REAL are DOUBLEs.
  * <li>TIMESTAMP and TIME without a precision keep milliseconds ({@code CAST(s AS TIMESTAMP)} too),
  * as numacol's columns do; Calcite's default keeps whole seconds.
@@ -46,7 +47,12 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getMaxPrecision(typeName);
+        return switch (typeName) {
+            case DECIMAL -> MAX_DECIMAL_PRECISION;
+            // a VARCHAR or VARBINARY column without a length holds any length (Calcite's 65536 would cut or refuse longer values)
+            case VARCHAR, VARBINARY -> Integer.MAX_VALUE;
+            default -> super.getMaxPrecision(typeName);
+        };
     }
 
     @Override

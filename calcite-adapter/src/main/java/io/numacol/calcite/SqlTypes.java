@@ -1,18 +1,23 @@
 package io.numacol.calcite;
 
 import io.numacol.storage.ColumnType;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 
 /**
  * numacol column types as Calcite types, and computed values as Calcite's internal Java values
  * (DATE as days since the epoch in an int, TIMESTAMP as milliseconds since the epoch in a long,
  * TIME as milliseconds of the day in an int,
- * DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}).
+ * DECIMAL as BigDecimal; stored values: {@link io.numacol.exec.InternalValues}). A VARBINARY and a
+ * UUID are kept as strings inside numacol's operators (see {@link ColumnType}) and leave them as
+ * the ByteString and the java.util.UUID Calcite computes with ({@link #fromKept}).
  */
 public final class SqlTypes {
     private SqlTypes() {
@@ -37,6 +42,8 @@ public final class SqlTypes {
             // As VARCHAR(n) the unpadded values compare right, as in DuckDB, where CHAR is VARCHAR.
             case CHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
             case VARCHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
+            case VARBINARY -> factory.createSqlType(SqlTypeName.VARBINARY, type.length());
+            case UUID -> factory.createSqlType(SqlTypeName.UUID);
         };
         return factory.createTypeWithNullability(t, nullable);
     }
@@ -58,6 +65,8 @@ public final class SqlTypes {
             case TIME -> ColumnType.time(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
             case CHAR -> ColumnType.charType(Math.max(1, type.getPrecision())); // the empty literal is a CHAR(0)
             case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));
+            case BINARY, VARBINARY -> ColumnType.varbinary(Math.max(1, type.getPrecision()));
+            case UUID -> ColumnType.uuid();
             default -> null;
         };
     }
@@ -83,6 +92,39 @@ public final class SqlTypes {
                 yield d.setScale(type.getScale(), RoundingMode.HALF_UP);
             }
             default -> value;
+        };
+    }
+
+    /** Whether values of {@code type} leave numacol's operators as another class than the String they are kept in. */
+    public static boolean keptAsString(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BINARY, VARBINARY, UUID -> true;
+            default -> false;
+        };
+    }
+
+    /** A value numacol's operators keep as a String (a VARBINARY's ISO 8859-1 chars, a UUID's text) as Calcite's internal value. */
+    public static Object fromKept(Object value, RelDataType type) {
+        if (!(value instanceof String s)) {
+            return value;
+        }
+        return switch (type.getSqlTypeName()) {
+            case BINARY, VARBINARY -> new ByteString(s.getBytes(StandardCharsets.ISO_8859_1));
+            case UUID -> UUID.fromString(s);
+            default -> value;
+        };
+    }
+
+    /**
+     * A VARBINARY (ByteString, byte[]) or UUID (java.util.UUID) value as numacol's operators keep
+     * it; any other value as it is.
+     */
+    public static Object toKept(Object value) {
+        return switch (value) {
+            case ByteString b -> new String(b.getBytes(), StandardCharsets.ISO_8859_1);
+            case byte[] b -> new String(b, StandardCharsets.ISO_8859_1);
+            case UUID u -> u.toString();
+            case null, default -> value;
         };
     }
 

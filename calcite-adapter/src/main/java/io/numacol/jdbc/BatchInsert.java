@@ -7,6 +7,7 @@ import io.numacol.storage.Table;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 
@@ -128,7 +129,7 @@ final class BatchInsert {
 
     /**
      * A parameter as numacol's column types take it: Avatica carries a DATE as days since the
-     * epoch, a TIMESTAMP as wall-clock milliseconds and a TIME as milliseconds of the day.
+     * epoch, a TIMESTAMP as wall-clock milliseconds, a TIME as milliseconds of the day and bytes as a ByteString.
      */
     private static Object value(TypedValue v) {
         if (v == null || v.value == null) {
@@ -143,6 +144,7 @@ final class BatchInsert {
         if (v.type == ColumnMetaData.Rep.JAVA_SQL_TIME && v.value instanceof Number millis) {
             return LocalTime.ofNanoOfDay(millis.longValue() * 1_000_000L);
         }
-        return v.toLocal();
+        Object local = v.toLocal();
+        return local instanceof ByteString bytes ? bytes.getBytes() : local;
     }
 }

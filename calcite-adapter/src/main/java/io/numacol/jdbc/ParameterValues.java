@@ -5,6 +5,7 @@ import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData.Rep;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.avatica.util.ByteString;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -15,6 +16,7 @@ import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.IntFunction;
 
 /**
@@ -31,6 +33,8 @@ final class ParameterValues {
     private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
     /** Parses and converts a TIME parameter given as a String or a LocalTime, as a column does. */
     private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
+    /** Parses a UUID parameter given as a String, as a column does. */
+    private static final ColumnType UUIDS = ColumnType.uuid();
 
     private ParameterValues() {
     }
@@ -95,8 +99,28 @@ final class ParameterValues {
             case Types.TIME -> value instanceof String || value instanceof LocalTime
                     ? TypedValue.ofLocal(Rep.JAVA_SQL_TIME, (int) TIME_MILLISECONDS.toLong(value))
                     : v;
+            case Types.BINARY, Types.VARBINARY -> binary(p, value, v, stores);
+            case Types.OTHER -> "UUID".equals(p.typeName) && !(value instanceof UUID)
+                    ? TypedValue.ofLocal(Rep.OBJECT, UUID.fromString(UUIDS.toStringValue(value))) : v;
             default -> v;
         };
+    }
+
+    /**
+     * Bytes as the ByteString the generated code expects, held to their length where the statement
+     * stores them (the generated code would cut them); a string has no bytes but those of an
+     * encoding, so it is refused.
+     */
+    private static TypedValue binary(AvaticaParameter p, Object value, TypedValue v, boolean stores) {
+        ByteString bytes = switch (value) {
+            case ByteString b -> b;
+            case byte[] b -> new ByteString(b);
+            default -> throw new IllegalArgumentException("value " + show(value) + " is not bytes: give a byte[] (setBytes)");
+        };
+        if (stores && p.precision > 0 && bytes.length() > p.precision) {
+            throw new IllegalArgumentException("value of " + bytes.length() + " bytes is longer than " + typeName(p) + " allows");
+        }
+        return value instanceof ByteString ? v : TypedValue.ofLocal(Rep.BYTE_STRING, bytes);
     }
 
     /** A number rounded to a float, as the generated code for a REAL expects; beyond the float range is an error. */
@@ -201,7 +225,7 @@ final class ParameterValues {
     }
 
     private static String typeName(AvaticaParameter p) {
-        return (p.parameterType == Types.CHAR || p.parameterType == Types.VARCHAR) && p.precision > 0
+        return (p.parameterType == Types.CHAR || p.parameterType == Types.VARCHAR || p.parameterType == Types.VARBINARY) && p.precision > 0
                 ? p.typeName + "(" + p.precision + ")" : p.typeName;
     }
 

@@ -5,6 +5,7 @@ import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.ColumnType;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
@@ -235,8 +236,8 @@ public final class Appender implements AutoCloseable {
 
     /**
      * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
-     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, which the column
-     * checks); null stays null.
+     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, UUID, which the
+     * column checks; a VARBINARY is {@code \x} and hex digits, see {@link ColumnType#binaryFromText}); null stays null.
      */
     public static Object valueOfText(TableSchema.ColumnDef column, String text) {
         if (text == null) {
@@ -262,8 +263,15 @@ public final class Appender implements AutoCloseable {
                     }
                     yield f;
                 }
-                case DECIMAL, DATE, TIMESTAMP, TIME -> t;
+                case DECIMAL, DATE, TIMESTAMP, TIME, UUID -> t;
                 case CHAR, VARCHAR -> text;
+                case VARBINARY -> {
+                    try {
+                        yield ColumnType.binaryFromText(t);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("column " + column.name() + ": " + e.getMessage(), e);
+                    }
+                }
             };
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("column " + column.name() + ": value '" + text + "' is not a valid " + column.type());

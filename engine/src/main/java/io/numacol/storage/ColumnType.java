@@ -3,6 +3,7 @@ package io.numacol.storage;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.sql.Date;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -43,10 +44,16 @@ import java.util.regex.Pattern;
  *       CHAR values lose their trailing spaces (U+0020) when stored and read back without
  *       padding, so comparing CHAR values behaves like SQL's PAD SPACE; a CHAR value longer
  *       than n only in trailing spaces therefore fits. VARCHAR values are stored exactly.</li>
+ *   <li>VARBINARY(n), n &gt;= 1: up to n bytes, stored as the string of the chars U+0000 to
+ *       U+00FF that are the bytes (ISO 8859-1), so the dictionaries' code point order is the
+ *       unsigned byte order of SQL, DuckDB and PostgreSQL; read back as a byte[].</li>
+ *   <li>UUID: stored as its 36-character lowercase text, whose order is the unsigned order of
+ *       the 128 bits, as in DuckDB and PostgreSQL (not java.util.UUID's signed compareTo); read
+ *       back as a java.util.UUID.</li>
  * </ul>
  *
- * <p>{@code precision} and {@code scale} are 0 for all but DECIMAL, {@code length} is 0 for all but
- * CHAR and VARCHAR. The conversion methods take the natural Java types of a kind and throw
+ * <p>{@code precision} and {@code scale} are 0 for all but DECIMAL, TIMESTAMP and TIME, {@code length}
+ * is 0 for all but CHAR, VARCHAR and VARBINARY. The conversion methods take the natural Java types of a kind and throw
  * IllegalArgumentException naming the value and the type for anything else; a null value is
  * rejected too, since a SQL NULL is not encoded as a value.
  */
@@ -64,6 +71,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         }
     }
 
+    /** BINARY VARYING(n): group 1 the parameter list. */
+    private static final Pattern BINARY_VARYING = Pattern.compile("(?i)\\s*BINARY\\s+VARYING\\s*(\\(.*)?");
     private static final Pattern DOUBLE_PRECISION = Pattern.compile("(?i)\\s*DOUBLE\\s+PRECISION\\s*");
     /** TIME or TIMESTAMP[(p)] WITH[OUT] TIME ZONE: group 1 the type and its parameter, group 2 WITH or WITHOUT. */
     private static final Pattern ZONED = Pattern.compile("(?i)\\s*((?:TIMESTAMP|TIME)\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+TIME\\s+ZONE\\s*");
@@ -74,6 +83,9 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     private static final long MAX_TIMESTAMP = 253_402_300_799_999L;
     /** The milliseconds of a day: TIME values are below. */
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    /** A UUID's text: 32 hex digits, 8-4-4-4-12 with or without the hyphens, in braces or not. */
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "\\{?(\\p{XDigit}{8})-?(\\p{XDigit}{4})-?(\\p{XDigit}{4})-?(\\p{XDigit}{4})-?(\\p{XDigit}{12})}?");
     private static final Pattern SPEC =
             Pattern.compile("\\s*([A-Za-z][A-Za-z0-9]*)\\s*(?:\\(\\s*([+-]?\\d+)\\s*(?:,\\s*([+-]?\\d+)\\s*)?\\))?\\s*");
 
@@ -90,7 +102,9 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         TIMESTAMP(StorageKind.LONG),
         TIME(StorageKind.LONG),
         CHAR(StorageKind.STRING),
-        VARCHAR(StorageKind.STRING);
+        VARCHAR(StorageKind.STRING),
+        VARBINARY(StorageKind.STRING),
+        UUID(StorageKind.STRING);
 
         private final StorageKind storageKind;
 
@@ -128,7 +142,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     throw new IllegalArgumentException(kind + " has no scale or length, got " + scale + "," + length);
                 }
             }
-            case CHAR, VARCHAR -> {
+            case CHAR, VARCHAR, VARBINARY -> {
                 if (length < 1) {
                     throw new IllegalArgumentException(kind + " length must be at least 1, got " + length);
                 }
@@ -203,6 +217,15 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.VARCHAR, 0, 0, length);
     }
 
+    /** VARBINARY(length): up to {@code length} bytes. */
+    public static ColumnType varbinary(int length) {
+        return new ColumnType(Kind.VARBINARY, 0, 0, length);
+    }
+
+    public static ColumnType uuid() {
+        return new ColumnType(Kind.UUID, 0, 0, 0);
+    }
+
     /**
      * Parses what {@link #toString()} prints, case-insensitively and with optional blanks:
      * {@code BOOLEAN} (or {@code BOOL}), {@code TINYINT} (or {@code INT1}), {@code SMALLINT} (or
@@ -212,7 +235,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * {@code DECIMAL(p)} or {@code DECIMAL(p,s)} (or {@code NUMERIC}; scale 0 when left out),
      * {@code DATE}, {@code TIMESTAMP} or {@code TIMESTAMP(p)} (or {@code DATETIME}, and either with
      * {@code WITHOUT TIME ZONE}), {@code TIME} or {@code TIME(p)} (also {@code WITHOUT TIME ZONE}),
-     * {@code CHAR(n)}, {@code VARCHAR(n)}.
+     * {@code CHAR(n)}, {@code VARCHAR(n)}, {@code VARBINARY(n)} (or {@code BINARY VARYING(n)}), {@code UUID}.
      */
     public static ColumnType parse(String spec) {
         Objects.requireNonNull(spec, "spec");
@@ -226,6 +249,10 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 throw bad(spec, type + " WITH TIME ZONE is not supported yet: use " + type + ", whose values have no zone");
             }
             return parse(zoned.group(1));
+        }
+        Matcher varying = BINARY_VARYING.matcher(spec);
+        if (varying.matches()) {
+            return parse("VARBINARY" + varying.group(1));
         }
         Matcher m = SPEC.matcher(spec);
         if (!m.matches()) {
@@ -247,6 +274,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case "FLOAT8" -> Kind.DOUBLE;
             case "NUMERIC" -> Kind.DECIMAL;
             case "DATETIME" -> Kind.TIMESTAMP;
+            case "BINARY" -> throw bad(spec, "BINARY(n) would pad its values with zero bytes to n: use VARBINARY(n)");
             default -> kindNamed(name, spec);
         };
         try {
@@ -263,7 +291,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     }
                     yield new ColumnType(kind, first == null ? MAX_TIMESTAMP_PRECISION : first, 0, 0);
                 }
-                case CHAR, VARCHAR -> {
+                case CHAR, VARCHAR, VARBINARY -> {
                     if (first == null || second != null) {
                         throw new IllegalArgumentException(kind + " takes exactly one parameter, its length: "
                                 + kind + "(n)");
@@ -301,7 +329,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         }
         throw bad(spec, "unknown type " + name
                 + "; known: BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), TIME(p), CHAR(n),"
-                + " VARCHAR(n)");
+                + " VARCHAR(n), VARBINARY(n), UUID");
     }
 
     private static Integer parameter(String digits, String spec) {
@@ -329,7 +357,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return switch (kind) {
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
             case TIMESTAMP, TIME -> kind + "(" + precision + ")";
-            case CHAR, VARCHAR -> kind + "(" + length + ")";
+            case CHAR, VARCHAR, VARBINARY -> kind + "(" + length + ")";
             default -> kind.name();
         };
     }
@@ -392,10 +420,21 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return d;
     }
 
-    /** The stored string of a CHAR (trailing spaces stripped) or VARCHAR, checked against the length in code points. */
+    /**
+     * The stored string of a CHAR (trailing spaces stripped) or VARCHAR (a String, checked against
+     * the length in code points), a VARBINARY (a byte[], checked against the length in bytes) or a
+     * UUID (a java.util.UUID, or a String of 32 hex digits, hyphens between the groups 8-4-4-4-12
+     * or none, braces around them or none).
+     */
     public String toStringValue(Object value) {
         requireStorage(StorageKind.STRING, "toStringValue");
         requireNonNullValue(value);
+        if (kind == Kind.VARBINARY) {
+            return binary(value);
+        }
+        if (kind == Kind.UUID) {
+            return uuid(value);
+        }
         if (!(value instanceof String s)) {
             throw wrongType(value, "a String");
         }
@@ -409,6 +448,54 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             }
         }
         return stored;
+    }
+
+    private String binary(Object value) {
+        if (!(value instanceof byte[] bytes)) {
+            throw wrongType(value, "a byte[]");
+        }
+        if (bytes.length > length) {
+            throw new IllegalArgumentException(Describe.value(value) + " (" + bytes.length + " bytes) is longer than " + this);
+        }
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    private String uuid(Object value) {
+        return switch (value) {
+            case java.util.UUID u -> u.toString();
+            case String s -> {
+                Matcher m = UUID_TEXT.matcher(s.strip());
+                if (!m.matches()) {
+                    throw new IllegalArgumentException(Describe.value(s) + " is not a valid UUID (expected 32 hex digits"
+                            + " as 8-4-4-4-12, such as 123e4567-e89b-12d3-a456-426614174000)");
+                }
+                yield (m.group(1) + '-' + m.group(2) + '-' + m.group(3) + '-' + m.group(4) + '-' + m.group(5)).toLowerCase(Locale.ROOT);
+            }
+            default -> throw wrongType(value, "a java.util.UUID or a String such as 123e4567-e89b-12d3-a456-426614174000");
+        };
+    }
+
+    /**
+     * The bytes of a VARBINARY written as text: {@code \x} and two hex digits per byte, as
+     * PostgreSQL writes a bytea ({@code \x0102ff}); the empty value is {@code \x}.
+     */
+    public static byte[] binaryFromText(String text) {
+        String t = text.strip();
+        if (!t.startsWith("\\x") || t.length() % 2 != 0) {
+            throw new IllegalArgumentException(Describe.value(text) + " is not a valid VARBINARY text: expected \\x and two hex"
+                    + " digits per byte, such as \\x0102ff");
+        }
+        byte[] bytes = new byte[(t.length() - 2) / 2];
+        for (int i = 0; i < bytes.length; i++) {
+            int hi = Character.digit(t.charAt(2 + 2 * i), 16);
+            int lo = Character.digit(t.charAt(3 + 2 * i), 16);
+            if (hi < 0 || lo < 0) {
+                throw new IllegalArgumentException(Describe.value(text) + " is not a valid VARBINARY text: '"
+                        + t.substring(2 + 2 * i, 4 + 2 * i) + "' is not two hex digits");
+            }
+            bytes[i] = (byte) (hi << 4 | lo);
+        }
+        return bytes;
     }
 
     private static String stripTrailingSpaces(String s) {
@@ -656,10 +743,14 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return stored;
     }
 
-    /** CHAR, VARCHAR -> the String as stored (a CHAR without its trailing spaces). */
+    /** CHAR, VARCHAR -> the String as stored (a CHAR without its trailing spaces), VARBINARY -> byte[], UUID -> java.util.UUID. */
     public Object toJava(String stored) {
         requireStorage(StorageKind.STRING, "toJava(String)");
-        return stored;
+        return switch (kind) {
+            case VARBINARY -> stored.getBytes(StandardCharsets.ISO_8859_1);
+            case UUID -> java.util.UUID.fromString(stored);
+            default -> stored;
+        };
     }
 
     private void requireStorage(StorageKind expected, String method) {

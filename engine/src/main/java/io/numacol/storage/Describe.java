@@ -14,6 +14,11 @@ final class Describe {
             }
             return "'" + s.substring(0, s.offsetByCodePoints(0, MAX_SHOWN_CODE_POINTS)) + "...'";
         }
+        if (value instanceof byte[] bytes) {
+            // as a binary literal, X'0102ff'
+            int shown = Math.min(bytes.length, MAX_SHOWN_CODE_POINTS / 2);
+            return "X'" + java.util.HexFormat.of().formatHex(bytes, 0, shown) + (shown < bytes.length ? "...'" : "'");
+        }
         return String.valueOf(value);
     }
 }

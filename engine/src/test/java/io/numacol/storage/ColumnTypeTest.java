@@ -55,7 +55,10 @@ class ColumnTypeTest {
             "'timestamp(2) without  time zone'; TIMESTAMP(2)",
             "char(1);           CHAR(1)",
             "VARCHAR(25);       VARCHAR(25)",
-            "varchar(2147483647); VARCHAR(2147483647)"})
+            "varchar(2147483647); VARCHAR(2147483647)",
+            "varbinary(16);     VARBINARY(16)",
+            "'binary varying (4)'; VARBINARY(4)",
+            "uuid;              UUID"})
     void parsesAndPrintsSqlSpelling(String spec, String printed) {
         ColumnType type = ColumnType.parse(spec);
         assertThat(type).hasToString(printed);
@@ -93,7 +96,9 @@ class ColumnTypeTest {
             "DOUBLE;      DOUBLE",
             "REAL;        DOUBLE",
             "CHAR(3);     STRING",
-            "VARCHAR(3);  STRING"})
+            "VARCHAR(3);  STRING",
+            "VARBINARY(3); STRING",
+            "UUID;        STRING"})
     void storageKindPerType(String spec, StorageKind storage) {
         assertThat(ColumnType.parse(spec).storageKind()).isEqualTo(storage);
     }
@@ -127,7 +132,10 @@ class ColumnTypeTest {
             "timestamp with time zone; TIMESTAMP WITH TIME ZONE is not supported yet",
             "time with time zone; TIME WITH TIME ZONE is not supported yet",
             "time(4);         numacol keeps times to the millisecond",
-            "time(1,2);       TIME takes one parameter"})
+            "time(1,2);       TIME takes one parameter",
+            "binary(4);       use VARBINARY(n)",
+            "varbinary;       VARBINARY takes exactly one parameter",
+            "uuid(16);        UUID takes no parameters"})
     void rejectsBadSpecsNamingThem(String spec, String why) {
         assertThatThrownBy(() -> ColumnType.parse(spec))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -142,6 +150,42 @@ class ColumnTypeTest {
         assertThatThrownBy(() -> new ColumnType(Kind.VARCHAR, 3, 0, 10)).hasMessageContaining("VARCHAR has no precision");
         assertThatThrownBy(() -> new ColumnType(Kind.DECIMAL, 5, 2, 7)).hasMessageContaining("DECIMAL has no length");
         assertThatThrownBy(() -> new ColumnType(null, 0, 0, 0)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void uuidStoresItsLowercaseTextAndReadsBackAsUuid() {
+        ColumnType t = ColumnType.uuid();
+        String canonical = "123e4567-e89b-12d3-a456-426614174000";
+        assertThat(t.toStringValue(java.util.UUID.fromString(canonical))).isEqualTo(canonical);
+        assertThat(t.toStringValue("123E4567-E89B-12D3-A456-426614174000")).isEqualTo(canonical);
+        assertThat(t.toStringValue("{123e4567e89b12d3a456426614174000}")).isEqualTo(canonical);
+        assertThat(t.toStringValue(" " + canonical + " ")).isEqualTo(canonical);
+        assertThat(t.toJava(canonical)).isEqualTo(java.util.UUID.fromString(canonical));
+        for (String bad : new String[] {"1-1-1-1-1", "123e4567-e89b-12d3-a456-42661417400", "123e4567-e89b-12d3-a456-42661417400g", ""}) {
+            assertThatThrownBy(() -> t.toStringValue(bad)).hasMessageContaining("is not a valid UUID");
+        }
+        assertThatThrownBy(() -> t.toStringValue(5)).hasMessageContaining("cannot be stored as UUID");
+        // the stored text orders as the unsigned 128 bits
+        assertThat(StringDictionary.compare(t.toStringValue("f0000000-0000-0000-0000-000000000000"), canonical)).isPositive();
+    }
+
+    @Test
+    void varbinaryStoresOneCharPerByteInUnsignedOrderAndChecksTheLengthInBytes() {
+        ColumnType t = ColumnType.varbinary(3);
+        byte[] bytes = {0, (byte) 0x80, (byte) 0xff};
+        String stored = t.toStringValue(bytes);
+        assertThat(stored).hasSize(3);
+        assertThat((byte[]) t.toJava(stored)).isEqualTo(bytes);
+        assertThat(StringDictionary.compare(t.toStringValue(new byte[] {(byte) 0x80}), t.toStringValue(new byte[] {0x7f})))
+                .as("0x80 is 128").isPositive();
+        assertThat(StringDictionary.compare(t.toStringValue(new byte[] {1}), t.toStringValue(new byte[] {1, 0}))).isNegative();
+        assertThatThrownBy(() -> t.toStringValue(new byte[4])).hasMessageContaining("X'00000000' (4 bytes) is longer than VARBINARY(3)");
+        assertThatThrownBy(() -> t.toStringValue("abc")).hasMessageContaining("expected a byte[]");
+        assertThat(ColumnType.binaryFromText("\\x00FFab")).containsExactly(0, 0xff, 0xab);
+        assertThat(ColumnType.binaryFromText("\\x")).isEmpty();
+        for (String bad : new String[] {"00ff", "\\x0", "\\xzz", "x00"}) {
+            assertThatThrownBy(() -> ColumnType.binaryFromText(bad)).hasMessageContaining("VARBINARY text");
+        }
     }
 
     // ---- BOOLEAN

@@ -11,6 +11,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -44,9 +45,13 @@ public final class ResultComparison {
             while (rs.next()) {
                 List<Object> row = new ArrayList<>(n);
                 for (int i = 1; i <= n; i++) {
-                    // java.sql.Time has no milliseconds to show: a TIME is read as a LocalTime
-                    row.add(rs.getMetaData().getColumnType(i) == Types.TIME ? rs.getObject(i, LocalTime.class)
-                            : normalise(rs.getObject(i)));
+                    row.add(switch (rs.getMetaData().getColumnType(i)) {
+                        // java.sql.Time has no milliseconds to show: a TIME is read as a LocalTime
+                        case Types.TIME -> rs.getObject(i, LocalTime.class);
+                        // a byte[] has no equals, DuckDB's BLOB no bytes of its own: both as hex text
+                        case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> hex(rs.getBytes(i));
+                        default -> normalise(rs.getObject(i));
+                    });
                 }
                 out.add(row);
             }
@@ -144,6 +149,10 @@ public final class ResultComparison {
 
     private static BigDecimal exact(Number n) {
         return n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
+    }
+
+    private static String hex(byte[] bytes) {
+        return bytes == null ? null : "X'" + HexFormat.of().formatHex(bytes) + "'";
     }
 
     private static Object normalise(Object value) {

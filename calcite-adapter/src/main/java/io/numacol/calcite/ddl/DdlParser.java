@@ -313,14 +313,20 @@ final class DdlParser {
 
     /**
      * A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, DATE
-     * 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]' or TIME 'hh:mm:ss[.fff]'; null for NULL.
+     * 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]', TIME 'hh:mm:ss[.fff]', UUID '..', or
+     * X'0102ff' (as \x0102ff, the text a VARBINARY is read from); null for NULL.
      */
     private String literal() {
         if (accept("NULL")) {
             return null;
         }
-        if (!accept("DATE") && !accept("TIMESTAMP")) {
-            accept("TIME");
+        if (pos + 1 < tokens.size() && tokens.get(pos).equalsIgnoreCase("X") && tokens.get(pos + 1).startsWith("'")) {
+            pos++;
+            String hex = tokens.get(pos++);
+            return "\\x" + hex.substring(1, hex.length() - 1); // the text COPY reads a VARBINARY from
+        }
+        if (!accept("DATE") && !accept("TIMESTAMP") && !accept("TIME")) {
+            accept("UUID");
         }
         String sign = accept("-") ? "-" : "";
         if (sign.isEmpty()) {
@@ -343,6 +349,9 @@ final class DdlParser {
         String u = spec.toUpperCase(Locale.ROOT);
         if (u.equals("VARCHAR") || u.equals("TEXT") || u.equals("STRING") || u.equals("CHARACTER VARYING")) {
             return ColumnType.varchar(UNBOUNDED_VARCHAR);
+        }
+        if (u.equals("VARBINARY") || u.equals("BLOB") || u.equals("BYTEA") || u.matches("BINARY\\s+VARYING")) {
+            return ColumnType.varbinary(UNBOUNDED_VARCHAR);
         }
         try {
             return ColumnType.parse(spec);

@@ -1,5 +1,7 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.storage.ColumnType;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -18,7 +20,8 @@ import java.util.function.Supplier;
  * while the statement is converted, naming the value. Calcite folds such casts at once: it would
  * silently cut {@code 'toolong'} to fit VARCHAR(3) (the SQL standard calls that an error, "string
  * data, right truncation"), and a bad DATE or number would fail only inside generated code with
- * a message that names nothing. The length check applies to INSERT only (see
+ * a message that names nothing. A string cast to a UUID is read as a column reads it. The
+ * length checks (of strings and of binary literals) apply to INSERT only (see
  * {@link #assigning}); a bad DATE or number would fail anyway, here it fails early and clearly.
  */
 public final class CheckedCastRexBuilder extends RexBuilder {
@@ -29,6 +32,8 @@ public final class CheckedCastRexBuilder extends RexBuilder {
      */
     private int assignments;
 
+    private static final ColumnType UUIDS = ColumnType.uuid();
+
     public CheckedCastRexBuilder(RelDataTypeFactory typeFactory) {
         super(typeFactory);
     }
@@ -38,7 +43,22 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                             RexLiteral format) {
         if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
                 && SqlTypeName.CHAR_TYPES.contains(literal.getType().getSqlTypeName())) {
-            check(literal.getValueAs(String.class), type);
+            String value = literal.getValueAs(String.class);
+            check(value, type);
+            if (type.getSqlTypeName() == SqlTypeName.UUID) {
+                // as a column reads it (braces, no hyphens, blanks), which java.util.UUID.fromString does not
+                exp = makeLiteral(uuid(value));
+            }
+        }
+        if (!safe && exp instanceof RexLiteral literal && !literal.isNull() && assignments > 0
+                && SqlTypeName.BINARY_TYPES.contains(literal.getType().getSqlTypeName())
+                && SqlTypeName.BINARY_TYPES.contains(type.getSqlTypeName()) && type.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED) {
+            ByteString bytes = literal.getValueAs(ByteString.class);
+            if (bytes.length() > type.getPrecision()) {
+                throw new IllegalArgumentException("value X'" + (bytes.length() > 20 ? bytes.substring(0, 20).toString() + "..."
+                        : bytes.toString()) + "' (" + bytes.length() + " bytes) is longer than "
+                        + type.getFullTypeString().replace(" NOT NULL", "") + " allows");
+            }
         }
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
@@ -87,6 +107,9 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 throw new IllegalArgumentException("value " + quoted(value) + " is not a valid TIME (expected hh:mm:ss[.fff])");
             }
         }
+        if (target == SqlTypeName.UUID) {
+            uuid(value);
+        }
         if (SqlTypeName.NUMERIC_TYPES.contains(target)) {
             try {
                 new BigDecimal(value.trim());
@@ -96,6 +119,11 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 }
             }
         }
+    }
+
+    /** A UUID's canonical text; IllegalArgumentException naming the value when it is no UUID. */
+    private static String uuid(String value) {
+        return UUIDS.toStringValue(value);
     }
 
     private static boolean isSpecialDouble(String v) {

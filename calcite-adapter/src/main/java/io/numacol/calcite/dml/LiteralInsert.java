@@ -7,6 +7,7 @@ import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryStringLiteral;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDateLiteral;
 import org.apache.calcite.sql.SqlKind;
@@ -17,6 +18,7 @@ import org.apache.calcite.sql.SqlTimeLiteral;
 import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.BitString;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -145,7 +147,29 @@ public final class LiteralInsert {
                 String s = chars.getValueAs(String.class);
                 yield s.codePointCount(0, s.length()) <= type.length() ? s : NO_FIT;
             }
+            case VARBINARY -> {
+                if (!(literal instanceof SqlBinaryStringLiteral binary)) {
+                    yield NO_FIT;
+                }
+                byte[] bytes = binary.getValueAs(BitString.class).getAsByteArray();
+                yield bytes.length <= type.length() ? bytes : NO_FIT;
+            }
+            case UUID -> uuid(literal, type);
         };
+    }
+
+    /** {@code UUID '..'} or a string literal as a UUID's text; NO_FIT when it is none (the planner says why). */
+    private static Object uuid(SqlLiteral literal, ColumnType type) {
+        String text = literal instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("UUID") ? unknown.getValue()
+                : literal instanceof SqlCharStringLiteral chars ? chars.getValueAs(String.class) : null;
+        if (text == null) {
+            return NO_FIT;
+        }
+        try {
+            return type.toStringValue(text);
+        } catch (IllegalArgumentException e) {
+            return NO_FIT;
+        }
     }
 
     /** A DATE literal's day. */

@@ -1,13 +1,14 @@
 package io.numacol.calcite.dml;
 
 import io.numacol.calcite.QueryCancel;
-import org.apache.calcite.DataContext;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.TableChange;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 
@@ -124,7 +125,7 @@ public final class ModifyTarget {
     /**
      * Calcite carries a DATE as days since the epoch in an Integer, a TIMESTAMP as milliseconds
      * in a Long and a TIME as milliseconds of the day in an Integer; numacol takes a LocalDate, a
-     * LocalDateTime and a LocalTime.
+     * LocalDateTime and a LocalTime; a VARBINARY comes as a ByteString, numacol takes a byte[].
      */
     private Object[] toJava(Object[] row) {
         for (int i = 0; i < row.length && i < kinds.length; i++) {
@@ -134,6 +135,8 @@ public final class ModifyTarget {
                 row[i] = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
             } else if (kinds[i] == ColumnType.Kind.TIME && row[i] instanceof Integer millis) {
                 row[i] = LocalTime.ofNanoOfDay(millis * 1_000_000L);
+            } else if (row[i] instanceof ByteString bytes) {
+                row[i] = bytes.getBytes();
             }
         }
         return row;

@@ -68,7 +68,10 @@ final class NumacolTableModifyRule extends ConverterRule {
             // numacol rounds to the column's precision, where Calcite's cast to fewer digits cuts them off
             return SqlTypeName.CHAR_TYPES.contains(source) || source == to.getSqlTypeName();
         }
-        if (target == SqlTypeFamily.CHARACTER || to.getSqlTypeName() == SqlTypeName.DATE) {
+        if (to.getSqlTypeName() == SqlTypeName.VARBINARY) {
+            return SqlTypeName.BINARY_TYPES.contains(source); // a cast would cut bytes beyond the length
+        }
+        if (target == SqlTypeFamily.CHARACTER || to.getSqlTypeName() == SqlTypeName.DATE || to.getSqlTypeName() == SqlTypeName.UUID) {
             return SqlTypeName.CHAR_TYPES.contains(source);
         }
         if (target == SqlTypeFamily.NUMERIC) {

@@ -9,6 +9,7 @@ import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
 import io.numacol.calcite.dml.ModifyValidator;
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.runtime.ArrayBindable;
@@ -38,13 +39,17 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlUuidLiteral;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
@@ -60,6 +65,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /** Calcite's statement preparation with numacol's planner rules added to every planner. */
@@ -152,7 +158,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 if (!(root.rel instanceof NumacolToEnumerableConverter converter) || !root.isRefTrivial()
                         || root.kind.belongsTo(SqlKind.DML)) {
                     PlanCache.planned(root.rel, true);
-                    return super.implement(root.withRel(CheckedArithmetic.apply(root.rel)));
+                    return super.implement(root.withRel(UuidOrder.apply(CheckedArithmetic.apply(root.rel))));
                 }
                 PlanCache.planned(root.rel, false);
                 Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
@@ -179,7 +185,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 };
             }
 
-            /* Calcite's validator, with UPDATE and DELETE reading the whole table ({@link ModifyValidator}). */
+            /*
+             * Calcite's validator, with UPDATE and DELETE reading the whole table ({@link ModifyValidator})
+             * and a UUID compared with a string as a UUID ({@link NumacolTypeCoercion}).
+             */
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> transform) {
                 CalciteConnectionConfig config = context.config();
@@ -190,7 +199,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                 .withLenientOperatorLookup(config.lenientOperatorLookup())
                                 .withConformance(config.conformance())
                                 .withDefaultNullCollation(config.defaultNullCollation())
-                                .withIdentifierExpansion(true)));
+                                .withIdentifierExpansion(true)
+                                .withTypeCoercionFactory(NumacolTypeCoercion::new)));
             }
 
             /*
@@ -207,6 +217,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 SqlToRelConverter dml = new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
                     @Override
                     protected RelNode convertInsert(SqlInsert call) {
+                        uuidLiterals(call.getSource(), validator);
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 
@@ -244,7 +255,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         SqlNode validated = needsValidation ? validator.validate(query) : query;
                         try {
                             RelRoot root = super.convertQuery(validated, false, top);
-                            return root.withRel(CheckedArithmetic.wideWindowSums(root.rel));
+                            return root.withRel(UuidOrder.windows(CheckedArithmetic.wideWindowSums(root.rel)));
                         } catch (AssertionError e) {
                             if (!CalciteDefects.isNullComparisonInPredicates(e)) {
                                 throw e;
@@ -287,5 +298,28 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         CalciteDefects.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;
+    }
+
+    /**
+     * In a VALUES column of UUIDs ({@code (1, UUID '..'), (2, '..')}) the strings as UUID literals:
+     * Calcite keeps them as strings in a UUID column, which its collation metadata then compares
+     * with the UUIDs and fails (ClassCastException).
+     */
+    private static void uuidLiterals(SqlNode source, SqlValidator validator) {
+        if (source.getKind() != SqlKind.VALUES) {
+            return;
+        }
+        List<RelDataTypeField> fields = validator.getValidatedNodeType(source).getFieldList();
+        for (SqlNode row : ((SqlCall) source).getOperandList()) {
+            if (!(row instanceof SqlCall r) || r.getKind() != SqlKind.ROW) {
+                continue;
+            }
+            for (int i = 0; i < r.operandCount() && i < fields.size(); i++) {
+                if (fields.get(i).getType().getSqlTypeName() == SqlTypeName.UUID && r.operand(i) instanceof SqlCharStringLiteral text) {
+                    String canonical = ColumnType.uuid().toStringValue(text.getValueAs(String.class));
+                    r.setOperand(i, new SqlUuidLiteral(UUID.fromString(canonical), text.getParserPosition()));
+                }
+            }
+        }
     }
 }

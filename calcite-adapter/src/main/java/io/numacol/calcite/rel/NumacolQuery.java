@@ -246,8 +246,23 @@ public final class NumacolQuery {
         };
     }
 
-    /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
+    /** The rows, values numacol keeps as strings (VARBINARY, UUID) turned into Calcite's classes. */
     private Enumerator<Object[]> rows(DataContext root) {
+        Enumerator<Object[]> rows = keptRows(root);
+        if (outputTypes.stream().noneMatch(SqlTypes::keptAsString)) {
+            return rows;
+        }
+        return Linq4j.transform(rows, row -> {
+            Object[] out = row.clone(); // a whole result may be kept for the next enumeration
+            for (int i = 0; i < out.length; i++) {
+                out[i] = SqlTypes.fromKept(out[i], outputTypes.get(i));
+            }
+            return out;
+        });
+    }
+
+    /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
+    private Enumerator<Object[]> keptRows(DataContext root) {
         QueryPlan plan = pipelineTree == null ? plan(root) : null;
         if (plan != null && QueryExecutor.streams(plan)) {
             return new Batches(plan, root);

@@ -1,10 +1,10 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.LikePattern;
 import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -15,6 +15,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.util.BitString;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.TimeString;
@@ -52,6 +53,8 @@ final class Predicates {
     /** Parses a TIMESTAMP given as a String, as a column does. */
     private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
     private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
+    /** Parses a UUID given as a String, as a column does. */
+    private static final ColumnType UUIDS = ColumnType.uuid();
 
     private static ColumnFilter unknown(int column) {
         return new ColumnFilter.Matching(column, UNKNOWN, "unknown (NULL operand)");
@@ -112,7 +115,7 @@ final class Predicates {
                 }
                 if (!(ops.getFirst() instanceof RexInputRef ref) || !isValue(ops.get(1))
                         || (ops.size() > 2 && !isValue(ops.get(2)))
-                        || types.get(ref.getIndex()).storageKind() != StorageKind.STRING) {
+                        || !text(types.get(ref.getIndex()))) {
                     return null;
                 }
                 ColumnFilter like = like(ref.getIndex(), ops, root);
@@ -132,7 +135,8 @@ final class Predicates {
                     value = ops.get(0);
                 }
                 column = column(column);
-                if (!(column instanceof RexInputRef ref) || !isValue(value) || !sameFamily(column, value)) {
+                if (!(column instanceof RexInputRef ref) || !isValue(value) || !sameFamily(column, value)
+                        || (SqlTypeUtil.isBinary(column.getType()) && !binaryValue(value))) {
                     return null;
                 }
                 return comparison(kind, ref.getIndex(), types.get(ref.getIndex()), root == null ? null : value(value, root),
@@ -161,8 +165,7 @@ final class Predicates {
             b = t;
             sub = RowExpressions.substring(a);
         }
-        if (sub == null || !isValue(b) || types.get(sub[0]) == null
-                || types.get(sub[0]).storageKind() != StorageKind.STRING) {
+        if (sub == null || !isValue(b) || !text(types.get(sub[0]))) {
             return null;
         }
         if (root == null) {
@@ -203,6 +206,17 @@ final class Predicates {
         // string searches rather than Calcite's regular expressions: Q13 tests 1.5 M distinct comments
         Predicate<String> like = LikePattern.compile(p, e);
         return new ColumnFilter.Matching(column, v -> like.test((String) v), "LIKE '" + p + "'", LikePattern.utf8(p, e));
+    }
+
+    /** Whether a column holds text (CHAR, VARCHAR), not bytes or UUIDs kept as strings. */
+    static boolean text(ColumnType type) {
+        return type != null && (type.kind() == ColumnType.Kind.CHAR || type.kind() == ColumnType.Kind.VARCHAR);
+    }
+
+    /** A binary value, not text cast to bytes (whose bytes Calcite's cast decides). */
+    static boolean binaryValue(RexNode value) {
+        return SqlTypeUtil.isBinary(value.getType())
+                && (value.getKind() != SqlKind.CAST || binaryValue(((RexCall) value).getOperands().getFirst()));
     }
 
     private static boolean hasSurrogates(String s) {
@@ -320,6 +334,8 @@ final class Predicates {
             case REAL -> new Stored((double) ((Number) numeric(value)).floatValue(), true);
             case CHAR -> new Stored(string(value).replaceFirst(" +$", ""), true);
             case VARCHAR -> new Stored(string(value), true);
+            case VARBINARY -> new Stored(SqlTypes.toKept(value instanceof BitString b ? b.getAsByteArray() : value), true);
+            case UUID -> new Stored(UUIDS.toStringValue(value instanceof NlsString n ? n.getValue() : value), true);
         };
     }
 

@@ -5,7 +5,6 @@ import io.numacol.exec.LikePattern;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
@@ -17,6 +16,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFactoryImpl;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.NlsString;
 
 import java.math.RoundingMode;
@@ -92,8 +92,7 @@ final class RowConditions {
                 return p == null ? null : new RowPredicate.Not(p);
             }
             case LIKE -> {
-                if (!(ops.getFirst() instanceof RexInputRef ref) || types.get(ref.getIndex()) == null
-                        || types.get(ref.getIndex()).storageKind() != StorageKind.STRING
+                if (!(ops.getFirst() instanceof RexInputRef ref) || !Predicates.text(types.get(ref.getIndex()))
                         || !ops.subList(1, ops.size()).stream().allMatch(Predicates::isValue)) {
                     return null;
                 }
@@ -152,7 +151,8 @@ final class RowConditions {
                     };
                 }
                 if (!(a instanceof RexInputRef ref) || !Predicates.isValue(b) || types.get(ref.getIndex()) == null
-                        || a.getType().getSqlTypeName().getFamily() != b.getType().getSqlTypeName().getFamily()) {
+                        || a.getType().getSqlTypeName().getFamily() != b.getType().getSqlTypeName().getFamily()
+                        || (SqlTypeUtil.isBinary(a.getType()) && !Predicates.binaryValue(b))) {
                     return null;
                 }
                 ColumnType type = types.get(ref.getIndex());

@@ -143,8 +143,7 @@ final class RowExpressions {
             case RexCall c when substring(c) != null -> {
                 int[] sub = substring(c);
                 ColumnType in = types.get(sub[0]);
-                return in == null || in.storageKind() != StorageKind.STRING
-                        || type.storageKind() != StorageKind.STRING ? null
+                return !Predicates.text(in) || !Predicates.text(type) ? null
                         : new ChunkExpr.Substring(sub[0], sub[1], sub[2], type);
             }
             case RexCall c when type.kind() == ColumnType.Kind.DATE && dateShift(c) != null -> {
