@@ -8,10 +8,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.Period;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -23,6 +26,8 @@ import java.util.function.Function;
 final class NumacolResultSet extends ForwardingResultSet {
     /** The user's statement, or null to ask Calcite's result set (metadata result sets). */
     private final Statement statement;
+    /** Per column (1-based), whether it is an interval ending in seconds; made on first use. */
+    private boolean[] secondsIntervals;
 
     NumacolResultSet(ResultSet delegate, Statement statement) {
         super(delegate);
@@ -42,7 +47,8 @@ final class NumacolResultSet extends ForwardingResultSet {
     /**
      * The value of a column as {@code type}: any class JDBC 4.2's table B-6 maps a SQL type to
      * (String, BigDecimal, BigInteger, Boolean, Byte, Short, Integer, Long, Float, Double, byte[],
-     * Date, Time, Timestamp), LocalDate, LocalTime and LocalDateTime, or Object; null for NULL.
+     * Date, Time, Timestamp), LocalDate, LocalTime and LocalDateTime, Duration for an interval of
+     * days to seconds and Period for one of years and months, or Object; null for NULL.
      * Times and timestamps go by their text, not by {@code java.sql} values, which pass through the
      * JVM's zone and lose a wall-clock time that does not exist there (a DST gap) and TIME's
      * milliseconds.
@@ -89,6 +95,10 @@ final class NumacolResultSet extends ForwardingResultSet {
             value = parsed(columnIndex, type, s -> LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s));
         } else if (type == LocalTime.class) {
             value = parsed(columnIndex, type, LocalTime::parse);
+        } else if (type == Duration.class && raw instanceof Long millis && dayTimeInterval(columnIndex)) {
+            value = Duration.ofMillis(millis);
+        } else if (type == Period.class && raw instanceof Integer months && intervalType(columnIndex).startsWith("INTERVAL_")) {
+            value = Period.ofMonths(months).normalized();
         } else if (type == LocalDateTime.class) {
             value = parsed(columnIndex, type, s -> s.length() == 10 ? LocalDate.parse(s).atStartOfDay()
                     : LocalDateTime.parse(s.replace(' ', 'T')));
@@ -99,6 +109,58 @@ final class NumacolResultSet extends ForwardingResultSet {
             value = raw;
         }
         return type.cast(value);
+    }
+
+    /**
+     * The value as text; an interval ending in seconds with its milliseconds, which Avatica's text
+     * drops ({@code +0 13:59:59.000000} for 13:59:59.5): as {@code +d hh:mm:ss.fff}, with the
+     * fields of its type.
+     */
+    @Override
+    public String getString(int columnIndex) throws SQLException {
+        String text = delegate.getString(columnIndex);
+        if (text == null || !secondsInterval(columnIndex) || !(delegate.getObject(columnIndex) instanceof Long millis)) {
+            return text;
+        }
+        long abs = Math.abs(millis);
+        String fraction = String.format(Locale.ROOT, "%02d.%03d", abs / 1000 % 60, abs % 1000);
+        String sign = millis < 0 ? "-" : "+";
+        return switch (intervalType(columnIndex)) {
+            case "INTERVAL_SECOND" -> String.format(Locale.ROOT, "%s%d.%03d", sign, abs / 1000, abs % 1000);
+            case "INTERVAL_MINUTE_TO_SECOND" -> String.format(Locale.ROOT, "%s%d:%s", sign, abs / 60_000, fraction);
+            case "INTERVAL_HOUR_TO_SECOND" -> String.format(Locale.ROOT, "%s%d:%02d:%s", sign, abs / 3_600_000, abs / 60_000 % 60, fraction);
+            default -> String.format(Locale.ROOT, "%s%d %02d:%02d:%s", sign, abs / 86_400_000, abs / 3_600_000 % 24,
+                    abs / 60_000 % 60, fraction);
+        };
+    }
+
+    @Override
+    public String getString(String columnLabel) throws SQLException {
+        return getString(findColumn(columnLabel));
+    }
+
+    /** Whether a column is an interval ending in seconds, per column from the metadata once (getString is a hot path). */
+    private boolean secondsInterval(int columnIndex) throws SQLException {
+        if (secondsIntervals == null) {
+            int n = getMetaData().getColumnCount();
+            boolean[] seconds = new boolean[n + 1];
+            for (int i = 1; i <= n; i++) {
+                seconds[i] = intervalType(i).startsWith("INTERVAL_") && intervalType(i).endsWith("SECOND");
+            }
+            secondsIntervals = seconds;
+        }
+        return columnIndex > 0 && columnIndex < secondsIntervals.length && secondsIntervals[columnIndex];
+    }
+
+    /** The column's type name as Avatica gives it, such as INTERVAL_DAY_TO_SECOND. */
+    private String intervalType(int columnIndex) throws SQLException {
+        return getMetaData().getColumnTypeName(columnIndex);
+    }
+
+    /** Whether the column is an interval of days, hours, minutes and seconds (held as milliseconds). */
+    private boolean dayTimeInterval(int columnIndex) throws SQLException {
+        String type = intervalType(columnIndex);
+        return type.startsWith("INTERVAL_") && !type.contains("YEAR") && !type.contains("MONTH");
     }
 
     /** A date or time read from its text, which Avatica writes from the stored value as it is. */

@@ -13,9 +13,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.Period;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -109,6 +111,34 @@ class GetObjectTest {
                 assertThat(rs.next()).isFalse();
                 assertThat(rs.getMetaData().getColumnCount()).isPositive();
             }
+        }
+    }
+
+    @Test
+    void intervalsConvertToDurationAndPeriodAndShowTheirMilliseconds() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT INTERVAL '1' DAY, INTERVAL '1-2' YEAR TO MONTH,"
+                     + " (TIMESTAMP '2020-01-02 00:00:00' - TIMESTAMP '2020-01-01 10:00:00.5') DAY TO SECOND,"
+                     + " INTERVAL '-1.5' SECOND, INTERVAL '61:02.25' MINUTE TO SECOND, INTERVAL '-3' MONTH,"
+                     + " INTERVAL '26:00:00.001' HOUR TO SECOND, CAST(NULL AS INTERVAL DAY)")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getObject(1, Duration.class)).isEqualTo(Duration.ofDays(1));
+            assertThat(rs.getString(1)).isEqualTo("+1");
+            assertThat(rs.getObject(2, Period.class)).isEqualTo(Period.of(1, 2, 0));
+            assertThat(rs.getString(2)).isEqualTo("+1-02");
+            assertThat(rs.getObject(3, Duration.class)).isEqualTo(Duration.ofMillis(50_399_500));
+            assertThat(rs.getString(3)).as("Avatica's text dropped the .5").isEqualTo("+0 13:59:59.500");
+            assertThat(rs.getObject(4, Duration.class)).isEqualTo(Duration.ofMillis(-1500));
+            assertThat(rs.getString(4)).isEqualTo("-1.500");
+            assertThat(rs.getString(5)).isEqualTo("+61:02.250");
+            assertThat(rs.getObject(6, Period.class)).isEqualTo(Period.ofMonths(-3));
+            assertThat(rs.getString(7)).isEqualTo("+26:00:00.001");
+            assertThat(rs.getObject(8, Duration.class)).isNull();
+            assertThatThrownBy(() -> rs.getObject(1, Period.class)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("INTERVAL_DAY");
+            assertThatThrownBy(() -> rs.getObject(2, Duration.class)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("INTERVAL_YEAR_TO_MONTH");
         }
     }
 }
