@@ -145,7 +145,8 @@ final class NumacolResultSet extends ForwardingResultSet {
             int n = getMetaData().getColumnCount();
             boolean[] seconds = new boolean[n + 1];
             for (int i = 1; i <= n; i++) {
-                seconds[i] = intervalType(i).startsWith("INTERVAL_") && intervalType(i).endsWith("SECOND");
+                String type = intervalType(i);
+                seconds[i] = type.startsWith("INTERVAL_") && type.endsWith("SECOND");
             }
             secondsIntervals = seconds;
         }

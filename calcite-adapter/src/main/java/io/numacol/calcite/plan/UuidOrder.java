@@ -78,37 +78,20 @@ final class UuidOrder {
 
     /** A sort with UUID keys as a sort on their text, the text added as columns below and dropped above. */
     private static RelNode sortByText(Sort sort, RexBuilder builder) {
-        RelNode input = sort.getInput();
-        List<RelDataType> fields = input.getRowType().getFieldList().stream().map(f -> f.getType()).toList();
-        if (sort.getCollation().getFieldCollations().stream().noneMatch(c -> fields.get(c.getFieldIndex()).getSqlTypeName() == SqlTypeName.UUID)) {
+        List<RelFieldCollation> keys = sort.getCollation().getFieldCollations();
+        Widened widened = withText(sort.getInput(), keys.stream().mapToInt(RelFieldCollation::getFieldIndex).toArray(), builder);
+        if (widened == null) {
             return sort;
         }
-        List<RexNode> below = new ArrayList<>();
-        List<String> names = new ArrayList<>(input.getRowType().getFieldNames());
-        for (int i = 0; i < fields.size(); i++) {
-            below.add(RexInputRef.of(i, input.getRowType()));
+        List<RelFieldCollation> textKeys = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+            textKeys.add(widened.text()[k] < 0 ? keys.get(k) : keys.get(k).withFieldIndex(widened.text()[k]));
         }
-        List<RelFieldCollation> keys = new ArrayList<>();
-        for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
-            if (fields.get(c.getFieldIndex()).getSqlTypeName() == SqlTypeName.UUID) {
-                below.add(text(builder, below.get(c.getFieldIndex())));
-                names.add("$uuid_text" + below.size());
-                keys.add(c.withFieldIndex(below.size() - 1));
-            } else {
-                keys.add(c);
-            }
-        }
-        RelNode widened = calc(input, below, builder.getTypeFactory().createStructType(below.stream().map(RexNode::getType).toList(), names),
-                builder);
-        RelCollation collation = RelCollations.of(keys);
+        RelCollation collation = RelCollations.of(textKeys);
         RelNode sorted = sort instanceof EnumerableLimitSort
-                ? EnumerableLimitSort.create(widened, collation, sort.offset, sort.fetch)
-                : EnumerableSort.create(widened, collation, sort.offset, sort.fetch);
-        List<RexNode> above = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-            above.add(RexInputRef.of(i, sorted.getRowType()));
-        }
-        return calc(sorted, above, sort.getRowType(), builder);
+                ? EnumerableLimitSort.create(widened.rel(), collation, sort.offset, sort.fetch)
+                : EnumerableSort.create(widened.rel(), collation, sort.offset, sort.fetch);
+        return calc(sorted, List.copyOf(builder.identityProjects(sort.getRowType())), sort.getRowType(), builder);
     }
 
     /**
@@ -116,45 +99,54 @@ final class UuidOrder {
      * columns below the aggregate (COUNT DISTINCT and the grouping compare UUIDs only for equality).
      */
     private static RelNode extremesOfText(Aggregate aggregate, RexBuilder builder) {
-        RelNode input = aggregate.getInput();
-        List<RelDataType> fields = input.getRowType().getFieldList().stream().map(f -> f.getType()).toList();
         List<AggregateCall> calls = aggregate.getAggCallList();
-        if (calls.stream().noneMatch(c -> extreme(c) && fields.get(c.getArgList().getFirst()).getSqlTypeName() == SqlTypeName.UUID)) {
+        Widened widened = withText(aggregate.getInput(), calls.stream().mapToInt(c -> extreme(c) ? c.getArgList().getFirst() : -1).toArray(),
+                builder);
+        if (widened == null) {
             return aggregate;
         }
-        List<RexNode> below = new ArrayList<>();
-        List<String> names = new ArrayList<>(input.getRowType().getFieldNames());
-        for (int i = 0; i < fields.size(); i++) {
-            below.add(RexInputRef.of(i, input.getRowType()));
-        }
-        List<Integer> textArgs = new ArrayList<>();
-        for (AggregateCall c : calls) {
-            if (extreme(c) && fields.get(c.getArgList().getFirst()).getSqlTypeName() == SqlTypeName.UUID) {
-                below.add(text(builder, below.get(c.getArgList().getFirst())));
-                names.add("$uuid_text" + below.size());
-                textArgs.add(below.size() - 1);
-            } else {
-                textArgs.add(-1);
-            }
-        }
-        RelDataType widenedType = builder.getTypeFactory().createStructType(below.stream().map(RexNode::getType).toList(), names);
-        RelNode widened = calc(input, below, widenedType, builder);
         List<AggregateCall> textCalls = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
             AggregateCall c = calls.get(i);
-            textCalls.add(textArgs.get(i) < 0 ? c : AggregateCall.create(c.getParserPosition(), c.getAggregation(), c.isDistinct(),
-                    c.isApproximate(), c.ignoreNulls(), c.rexList, List.of(textArgs.get(i)), c.filterArg, c.distinctKeys, c.collation,
-                    aggregate.hasEmptyGroup(), widened, null, c.getName()));
+            textCalls.add(widened.text()[i] < 0 ? c : AggregateCall.create(c.getParserPosition(), c.getAggregation(), c.isDistinct(),
+                    c.isApproximate(), c.ignoreNulls(), c.rexList, List.of(widened.text()[i]), c.filterArg, c.distinctKeys, c.collation,
+                    aggregate.hasEmptyGroup(), widened.rel(), null, c.getName()));
         }
-        Aggregate textual = aggregate.copy(aggregate.getTraitSet(), widened, aggregate.getGroupSet(), aggregate.getGroupSets(), textCalls);
+        Aggregate textual = aggregate.copy(aggregate.getTraitSet(), widened.rel(), aggregate.getGroupSet(), aggregate.getGroupSets(),
+                textCalls);
         List<RexNode> above = new ArrayList<>();
         int groups = aggregate.getGroupCount();
         for (int i = 0; i < textual.getRowType().getFieldCount(); i++) {
             RexNode field = RexInputRef.of(i, textual.getRowType());
-            above.add(i >= groups && textArgs.get(i - groups) >= 0
+            above.add(i >= groups && widened.text()[i - groups] >= 0
                     ? builder.makeCast(aggregate.getRowType().getFieldList().get(i).getType(), field) : field);
         }
         return calc(textual, above, aggregate.getRowType(), builder);
+    }
+
+    /** An input with the text of some of its UUID columns added after its own: {@code text[i]} is that of the i-th column asked for, or -1. */
+    private record Widened(RelNode rel, int[] text) {
+    }
+
+    /** {@code input} with the text of each UUID among {@code columns} (-1: none) added; null when none is a UUID. */
+    private static Widened withText(RelNode input, int[] columns, RexBuilder builder) {
+        RelDataType row = input.getRowType();
+        List<RexNode> below = new ArrayList<>(builder.identityProjects(row));
+        List<String> names = new ArrayList<>(row.getFieldNames());
+        int[] text = new int[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+            text[k] = -1;
+            if (columns[k] >= 0 && uuid(below.get(columns[k]))) {
+                below.add(text(builder, below.get(columns[k])));
+                names.add("$uuid_text" + below.size());
+                text[k] = below.size() - 1;
+            }
+        }
+        if (below.size() == row.getFieldCount()) {
+            return null;
+        }
+        RelDataType widened = builder.getTypeFactory().createStructType(below.stream().map(RexNode::getType).toList(), names);
+        return new Widened(calc(input, below, widened, builder), text);
     }
 
     private static boolean extreme(AggregateCall call) {
