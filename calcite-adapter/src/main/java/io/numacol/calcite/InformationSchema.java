@@ -58,7 +58,8 @@ public final class InformationSchema extends AbstractSchema {
                                         || SqlTypeName.BINARY_TYPES.contains(t.getSqlTypeName()); // in bytes, as SQL Server gives
                                 boolean numeric = SqlTypeName.NUMERIC_TYPES.contains(t.getSqlTypeName());
                                 out.add(new Object[]{f.getName(), f.getIndex() + 1, t.isNullable() ? "YES" : "NO",
-                                        t.getSqlTypeName().getName(),
+                                        t.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "TIMESTAMP WITH TIME ZONE"
+                                                : t.getSqlTypeName().getName(),
                                         chars && t.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? t.getPrecision() : null,
                                         numeric ? t.getPrecision() : null,
                                         numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null});

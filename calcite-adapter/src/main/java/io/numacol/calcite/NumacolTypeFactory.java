@@ -39,7 +39,10 @@ public final class NumacolTypeFactory extends JavaTypeFactoryImpl {
     @Override
     public @Nullable RelDataType leastRestrictive(List<RelDataType> types, SqlTypeMappingRule mappingRule) {
         RelDataType common = super.leastRestrictive(types, mappingRule);
-        if (common == null || common.getSqlTypeName() != SqlTypeName.DECIMAL) {
+        if (common == null) {
+            return instants(types);
+        }
+        if (common.getSqlTypeName() != SqlTypeName.DECIMAL) {
             return common;
         }
         int scale = 0;
@@ -55,5 +58,29 @@ public final class NumacolTypeFactory extends JavaTypeFactoryImpl {
         scale = Math.min(scale, getTypeSystem().getMaxScale(SqlTypeName.DECIMAL));
         RelDataType kept = createSqlType(SqlTypeName.DECIMAL, max, scale);
         return createTypeWithNullability(kept, common.isNullable());
+    }
+
+    /**
+     * The common type of instants (TIMESTAMP WITH LOCAL TIME ZONE), text and NULLs, which Calcite
+     * has none of: {@code INSERT INTO t VALUES ('2024-01-01 10:00+01'), (NULL)} into an instant
+     * column failed as "values of incompatible types" (Calcite casts the NULL to the column's type,
+     * the text not yet). Null for any other mix, and for text alone.
+     */
+    private @Nullable RelDataType instants(List<RelDataType> types) {
+        RelDataType widest = null;
+        boolean nullable = false;
+        for (RelDataType type : types) {
+            if (type.getSqlTypeName() == SqlTypeName.NULL) {
+                nullable = true;
+            } else if (SqlTypeName.CHAR_TYPES.contains(type.getSqlTypeName())) {
+                nullable |= type.isNullable(); // text, read as an instant where it is cast
+            } else if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                widest = widest == null || type.getPrecision() > widest.getPrecision() ? type : widest;
+                nullable |= type.isNullable();
+            } else {
+                return null;
+            }
+        }
+        return widest == null ? null : createTypeWithNullability(widest, nullable);
     }
 }

@@ -35,6 +35,8 @@ public final class SqlTypes {
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.precision());
+            // an instant, as Calcite's TIMESTAMP WITH LOCAL TIME ZONE is (epoch milliseconds, shown in the session's zone)
+            case TIMESTAMP_TZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, type.precision());
             case TIME -> factory.createSqlType(SqlTypeName.TIME, type.precision());
             // numacol keeps CHAR values without their trailing spaces (PAD SPACE by stripping, see
             // ColumnType) and reads them back so. To Calcite a CHAR(n) value is padded to n, and it
@@ -62,6 +64,7 @@ public final class SqlTypes {
                     ? ColumnType.decimal(type.getPrecision(), type.getScale()) : null;
             case DATE -> ColumnType.date();
             case TIMESTAMP -> ColumnType.timestamp(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ColumnType.timestampTz(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
             case TIME -> ColumnType.time(Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION));
             case CHAR -> ColumnType.charType(Math.max(1, type.getPrecision())); // the empty literal is a CHAR(0)
             case VARCHAR -> ColumnType.varchar(Math.max(1, type.getPrecision()));

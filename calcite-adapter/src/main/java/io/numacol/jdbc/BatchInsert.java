@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
@@ -68,7 +69,7 @@ final class BatchInsert {
      * Appends every parameter row and publishes them at once. A refused row stores nothing and
      * fails the batch with a BatchUpdateException naming its entry.
      */
-    long[] run(Meta.Signature signature, List<List<TypedValue>> batch) throws BatchUpdateException {
+    long[] run(Meta.Signature signature, List<List<TypedValue>> batch, ZoneId zone) throws BatchUpdateException {
         String[] columnOfParameter = new String[parameterOfColumn.length];
         for (int c = 0; c < parameterOfColumn.length; c++) {
             if (parameterOfColumn[c] >= 0) {
@@ -81,7 +82,7 @@ final class BatchInsert {
         try {
             for (; entry < batch.size(); entry++) {
                 // The same conversions as a single execute (a numeric string for a number...), then the Appender's checks.
-                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf)));
+                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf, zone)));
             }
             appender.flush();
         } catch (RuntimeException e) {

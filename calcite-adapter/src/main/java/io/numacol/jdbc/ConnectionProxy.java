@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.lang.reflect.InvocationHandler;
@@ -9,10 +10,18 @@ import java.lang.reflect.Proxy;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Calendar;
+import java.util.Locale;
 import java.util.Set;
+import java.util.TimeZone;
 
 /**
  * The connection a user of the driver holds: Calcite's, behind a proxy, so that {@code
@@ -23,7 +32,8 @@ import java.util.Set;
  * getConnection()} is the connection the user holds. Result sets are wrapped in a {@link
  * NumacolResultSet}, a plain forwarding class rather than a proxy, as their getters are the hot
  * path of reading an answer: its {@code getStatement()} is the statement the user holds, and it
- * adds JDBC 4.2's {@code getObject(column, type)}.
+ * adds JDBC 4.2's {@code getObject(column, type)}. A prepared statement's TIMESTAMP WITH TIME ZONE
+ * parameters are set as their instants, whatever class they are given as.
  */
 final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
@@ -66,6 +76,12 @@ final class ConnectionProxy implements InvocationHandler {
             case "isWrapperFor" -> {
                 return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) invoke(method, args);
             }
+            case "setTimestamp", "setObject", "setString" -> {
+                if (target instanceof PreparedStatement p && args[0] instanceof Integer index && args[1] != null && instantParameter(p, index)) {
+                    setInstant(p, index, args[1]);
+                    return null;
+                }
+            }
             default -> {
                 // handled below
             }
@@ -79,6 +95,45 @@ final class ConnectionProxy implements InvocationHandler {
                 ? Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type},
                 new ConnectionProxy(result, connection))
                 : result;
+    }
+
+    /**
+     * Per parameter (1-based) of a prepared statement, whether it is a TIMESTAMP WITH TIME ZONE;
+     * made on first use.
+     */
+    private boolean[] instantParameters;
+    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
+    private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
+
+    private boolean instantParameter(PreparedStatement p, int index) throws SQLException {
+        if (instantParameters == null) {
+            ParameterMetaData m = p.getParameterMetaData();
+            boolean[] instants = new boolean[m.getParameterCount() + 1];
+            for (int i = 1; i < instants.length; i++) {
+                instants[i] = "TIMESTAMP_WITH_LOCAL_TIME_ZONE".equals(m.getParameterTypeName(i));
+            }
+            instantParameters = instants;
+        }
+        return index > 0 && index < instantParameters.length && instantParameters[index];
+    }
+
+    /**
+     * An instant parameter as the epoch milliseconds Calcite computes with. Avatica would keep a
+     * java.time value as it is (which the generated code cannot cast), a string too (which Calcite
+     * cannot read without a zone name), and turn a Timestamp into the session's wall clock (which
+     * Calcite would take for UTC): each is made its instant here, text and LocalDateTime in the
+     * session's zone, and set through a UTC calendar, which keeps the milliseconds as they are.
+     */
+    private void setInstant(PreparedStatement p, int index, Object value) throws SQLException {
+        String id = connection.unwrap(CalciteConnection.class).config().timeZone();
+        ZoneId zone = id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+        long millis;
+        try {
+            millis = INSTANTS.toLong(value, zone);
+        } catch (IllegalArgumentException e) {
+            throw new SQLException("parameter " + index + " (TIMESTAMP WITH TIME ZONE): " + e.getMessage(), e);
+        }
+        p.setTimestamp(index, new Timestamp(millis), UTC);
     }
 
     private Object invoke(Method method, Object[] args) throws Throwable {

@@ -23,15 +23,20 @@ import org.apache.calcite.schema.SchemaPlus;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TimeZone;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code jdbc:numacol:[mem:NAME][;property=value...]}. Properties (URL or {@code Properties}):
  * {@code topology} ({@code real} or {@code fake:N}), {@code stealPolicy}, {@code groupsPerNode},
- * {@code rowsPerPart}, {@code scheduler} ({@code pool} or {@code inline}); see {@link DatabaseConfig}. Tables live in schema {@code main}, the
+ * {@code rowsPerPart}, {@code scheduler} ({@code pool} or {@code inline}); see {@link DatabaseConfig}. {@code timeZone}
+ * (a zone name or an offset; the JVM's by default) is the session's: TIMESTAMP WITH TIME ZONE values are shown in it,
+ * and text without an offset is read in it. Tables live in schema {@code main}, the
  * default; {@code sys} shows nodes, tables and columns.
  */
 public final class NumacolDriver extends Driver {
@@ -119,6 +124,16 @@ public final class NumacolDriver extends Driver {
         } else if (!location.isEmpty()) {
             throw new SQLException("unknown numacol location '" + location + "' in '" + url
                     + "': use jdbc:numacol: (private) or jdbc:numacol:mem:NAME (shared)");
+        }
+        String zone = props.getProperty("timeZone");
+        if (zone != null) {
+            // Calcite reads the zone with java.util.TimeZone, which takes an unknown name or +01:00 for GMT
+            try {
+                props.setProperty("timeZone", TimeZone.getTimeZone(ZoneId.of(zone.strip())).getID());
+            } catch (DateTimeException e) {
+                throw new SQLException("in '" + url + "': unknown time zone '" + zone + "' in timeZone: use a zone name such as"
+                        + " Europe/Berlin, or an offset such as +01:00 or UTC", e);
+            }
         }
         // SQL as DuckDB and H2 users write it: identifiers ignore case, numacol's DDL and planner.
         props.putIfAbsent("caseSensitive", "false");

@@ -16,6 +16,7 @@ import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.time.ZoneId;
 import java.util.List;
 
 /**
@@ -141,6 +142,12 @@ final class NumacolMeta extends ForwardingMeta {
         return new ExecuteBatchResult(counts);
     }
 
+    /** The session's zone: the connection's {@code timeZone}, else the JVM's. */
+    private ZoneId zone() {
+        String id = ((CalciteConnection) connection).config().timeZone();
+        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+    }
+
     /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */
     @Override
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
@@ -154,7 +161,7 @@ final class NumacolMeta extends ForwardingMeta {
                 throw new IllegalStateException(e.getMessage(), e);
             }
         }
-        return super.execute(h, ParameterValues.fit(signature, parameterValues), maxRowsInFirstFrame);
+        return super.execute(h, ParameterValues.fit(signature, parameterValues, zone()), maxRowsInFirstFrame);
     }
 
     @Override
@@ -165,7 +172,7 @@ final class NumacolMeta extends ForwardingMeta {
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
         try {
-            return insert == null ? plannedBatch(h, parameterValueLists) : new ExecuteBatchResult(insert.run(signature, parameterValueLists));
+            return insert == null ? plannedBatch(h, parameterValueLists) : new ExecuteBatchResult(insert.run(signature, parameterValueLists, zone()));
         } catch (BatchUpdateException e) {
             // Meta's executeBatch cannot declare it; PreparedStatement's executeBatch does
             throw QueryFailures.<RuntimeException>sneaky(e);

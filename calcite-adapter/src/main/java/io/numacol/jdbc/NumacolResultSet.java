@@ -1,5 +1,7 @@
 package io.numacol.jdbc;
 
+import org.apache.calcite.jdbc.CalciteConnection;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Date;
@@ -9,12 +11,22 @@ import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.time.Period;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.Calendar;
 import java.util.Locale;
+import java.util.TimeZone;
 import java.util.function.Function;
 
 /**
@@ -26,8 +38,19 @@ import java.util.function.Function;
 final class NumacolResultSet extends ForwardingResultSet {
     /** The user's statement, or null to ask Calcite's result set (metadata result sets). */
     private final Statement statement;
-    /** Per column (1-based), whether it is an interval ending in seconds; made on first use. */
-    private boolean[] secondsIntervals;
+    /** Per column (1-based), {@link #SECONDS_INTERVAL}, {@link #INSTANT} or 0; made on first use. */
+    private byte[] specials;
+    /** The session's zone, in which instants are shown; read on first use. */
+    private ZoneId zone;
+
+    private static final byte SECONDS_INTERVAL = 1;
+    /** A TIMESTAMP WITH TIME ZONE: Avatica would show its UTC wall clock and read it as the JVM's local time. */
+    private static final byte INSTANT = 2;
+    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
+    /** DuckDB's and PostgreSQL's text of an offset: +01, -05:30. */
+    private static final DateTimeFormatter INSTANT_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true)
+            .appendOffset("+HH:mm", "+00").toFormatter(Locale.ROOT);
 
     NumacolResultSet(ResultSet delegate, Statement statement) {
         super(delegate);
@@ -63,7 +86,26 @@ final class NumacolResultSet extends ForwardingResultSet {
             return null; // before any getter: Avatica's check the column's type even for a NULL
         }
         Object value;
-        if (type == String.class) {
+        if (special(columnIndex) == INSTANT) {
+            Instant instant = instant(columnIndex);
+            if (type == Instant.class) {
+                value = instant;
+            } else if (type == OffsetDateTime.class) {
+                value = instant.atZone(zone()).toOffsetDateTime();
+            } else if (type == ZonedDateTime.class) {
+                value = instant.atZone(zone());
+            } else if (type == LocalDateTime.class) {
+                value = LocalDateTime.ofInstant(instant, zone());
+            } else if (type == LocalDate.class) {
+                value = LocalDate.ofInstant(instant, zone());
+            } else if (type == Timestamp.class || type == Object.class) {
+                value = Timestamp.from(instant);
+            } else if (type == String.class) {
+                value = getString(columnIndex);
+            } else {
+                throw cannotConvert(columnIndex, type, "an instant");
+            }
+        } else if (type == String.class) {
             value = getString(columnIndex);
         } else if (type == BigDecimal.class) {
             value = getBigDecimal(columnIndex);
@@ -118,8 +160,13 @@ final class NumacolResultSet extends ForwardingResultSet {
      */
     @Override
     public String getString(int columnIndex) throws SQLException {
+        byte special = special(columnIndex);
+        if (special == INSTANT) {
+            Instant instant = instant(columnIndex);
+            return instant == null ? null : INSTANT_TEXT.format(instant.atZone(zone()));
+        }
         String text = delegate.getString(columnIndex);
-        if (text == null || !secondsInterval(columnIndex) || !(delegate.getObject(columnIndex) instanceof Long millis)) {
+        if (text == null || special != SECONDS_INTERVAL || !(delegate.getObject(columnIndex) instanceof Long millis)) {
             return text;
         }
         long abs = Math.abs(millis);
@@ -139,18 +186,72 @@ final class NumacolResultSet extends ForwardingResultSet {
         return getString(findColumn(columnLabel));
     }
 
-    /** Whether a column is an interval ending in seconds, per column from the metadata once (getString is a hot path). */
-    private boolean secondsInterval(int columnIndex) throws SQLException {
-        if (secondsIntervals == null) {
+    /**
+     * An instant as a java.sql.Timestamp, which JDBC defines as one (Avatica's would be its UTC
+     * wall clock read in the session's zone).
+     */
+    @Override
+    public Object getObject(int columnIndex) throws SQLException {
+        return special(columnIndex) == INSTANT ? getTimestamp(columnIndex) : delegate.getObject(columnIndex);
+    }
+
+    @Override
+    public Object getObject(String columnLabel) throws SQLException {
+        return getObject(findColumn(columnLabel));
+    }
+
+    @Override
+    public Timestamp getTimestamp(int columnIndex) throws SQLException {
+        if (special(columnIndex) != INSTANT) {
+            return delegate.getTimestamp(columnIndex);
+        }
+        Instant instant = instant(columnIndex);
+        return instant == null ? null : Timestamp.from(instant);
+    }
+
+    @Override
+    public Timestamp getTimestamp(String columnLabel) throws SQLException {
+        return getTimestamp(findColumn(columnLabel));
+    }
+
+    /** An instant needs no calendar: the same Timestamp whatever {@code cal} says. */
+    @Override
+    public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
+        return special(columnIndex) == INSTANT ? getTimestamp(columnIndex) : delegate.getTimestamp(columnIndex, cal);
+    }
+
+    @Override
+    public Timestamp getTimestamp(String columnLabel, Calendar cal) throws SQLException {
+        return getTimestamp(findColumn(columnLabel), cal);
+    }
+
+    /** The instant Calcite holds as epoch milliseconds, which Avatica gives back unshifted through a UTC calendar. */
+    private Instant instant(int columnIndex) throws SQLException {
+        Timestamp raw = delegate.getTimestamp(columnIndex, UTC);
+        return raw == null ? null : Instant.ofEpochMilli(raw.getTime());
+    }
+
+    private ZoneId zone() throws SQLException {
+        if (zone == null) {
+            String id = delegate.getStatement().getConnection().unwrap(CalciteConnection.class).config().timeZone();
+            zone = id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+        }
+        return zone;
+    }
+
+    /** What a column needs beyond Avatica's getters, from the metadata once per result set (getString is a hot path). */
+    private byte special(int columnIndex) throws SQLException {
+        if (specials == null) {
             int n = getMetaData().getColumnCount();
-            boolean[] seconds = new boolean[n + 1];
+            byte[] kinds = new byte[n + 1];
             for (int i = 1; i <= n; i++) {
                 String type = intervalType(i);
-                seconds[i] = type.startsWith("INTERVAL_") && type.endsWith("SECOND");
+                kinds[i] = type.startsWith("INTERVAL_") && type.endsWith("SECOND") ? SECONDS_INTERVAL
+                        : type.equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? INSTANT : 0;
             }
-            secondsIntervals = seconds;
+            specials = kinds;
         }
-        return columnIndex > 0 && columnIndex < secondsIntervals.length && secondsIntervals[columnIndex];
+        return columnIndex > 0 && columnIndex < specials.length ? specials[columnIndex] : 0;
     }
 
     /** The column's type name as Avatica gives it, such as INTERVAL_DAY_TO_SECOND. */

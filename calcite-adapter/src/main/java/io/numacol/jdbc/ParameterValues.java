@@ -13,6 +13,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,10 @@ final class ParameterValues {
     private static final ColumnType MILLISECONDS = ColumnType.timestamp(ColumnType.MAX_TIMESTAMP_PRECISION);
     /** Parses and converts a TIME parameter given as a String or a LocalTime, as a column does. */
     private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
+    /** Converts a TIMESTAMP WITH TIME ZONE parameter, as a column does. */
+    private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
+    /** Calcite's name of an instant type, a parameter's {@code typeName}. */
+    private static final String INSTANT = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
     /** Parses a UUID parameter given as a String, as a column does. */
     private static final ColumnType UUIDS = ColumnType.uuid();
 
@@ -40,15 +45,16 @@ final class ParameterValues {
     }
 
     /** {@code values} converted for {@code signature}'s parameters; IllegalArgumentException when one does not fit. */
-    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values) {
-        return fit(signature, values, i -> null);
+    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values, ZoneId zone) {
+        return fit(signature, values, i -> null, zone);
     }
 
     /**
-     * As {@link #fit(Meta.Signature, List)}, the error naming the column a parameter fills where
-     * {@code columnOf} knows it (0-based parameter index to column name, or null).
+     * As {@link #fit(Meta.Signature, List, ZoneId)}, the error naming the column a parameter fills where
+     * {@code columnOf} knows it (0-based parameter index to column name, or null). {@code zone} is
+     * the session's: a TIMESTAMP WITH TIME ZONE given without an offset is read in it.
      */
-    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values, IntFunction<String> columnOf) {
+    static List<TypedValue> fit(Meta.Signature signature, List<TypedValue> values, IntFunction<String> columnOf, ZoneId zone) {
         if (signature == null || signature.parameters == null || values == null) {
             return values;
         }
@@ -62,7 +68,7 @@ final class ParameterValues {
             AvaticaParameter p = signature.parameters.get(i);
             TypedValue fitted;
             try {
-                fitted = fit(p, v, stores);
+                fitted = fit(p, v, stores, zone);
             } catch (IllegalArgumentException e) {
                 String column = columnOf.apply(i);
                 throw new IllegalArgumentException("parameter " + (i + 1) + " (" + typeName(p)
@@ -78,8 +84,11 @@ final class ParameterValues {
         return out == null ? values : out;
     }
 
-    private static TypedValue fit(AvaticaParameter p, TypedValue v, boolean stores) {
+    private static TypedValue fit(AvaticaParameter p, TypedValue v, boolean stores, ZoneId zone) {
         Object value = v.toLocal();
+        if (INSTANT.equals(p.typeName)) {
+            return instant(v, value, zone);
+        }
         return switch (p.parameterType) {
             case Types.TINYINT -> whole(value, Byte.MIN_VALUE, Byte.MAX_VALUE, Rep.BYTE, v);
             case Types.SMALLINT -> whole(value, Short.MIN_VALUE, Short.MAX_VALUE, Rep.SHORT, v);
@@ -104,6 +113,18 @@ final class ParameterValues {
                     ? TypedValue.ofLocal(Rep.OBJECT, UUID.fromString(UUIDS.toStringValue(value))) : v;
             default -> v;
         };
+    }
+
+    /**
+     * An instant as the epoch milliseconds Calcite computes with. The connection's proxy sets every
+     * instant parameter so ({@code ConnectionProxy}); what reaches here otherwise (a value of
+     * Avatica's own, text) is read as a column reads it, without an offset in the session's zone.
+     */
+    private static TypedValue instant(TypedValue v, Object value, ZoneId zone) {
+        if (v.type == Rep.JAVA_SQL_TIMESTAMP && value instanceof Long) {
+            return v;
+        }
+        return TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, INSTANTS.toLong(value, zone));
     }
 
     /**

@@ -16,6 +16,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -216,7 +219,7 @@ public final class Appender implements AutoCloseable {
                 Object[] row = new Object[fields.size()];
                 try {
                     for (int i = 0; i < row.length; i++) {
-                        row[i] = valueOfText(schema.column(i), fields.get(i));
+                        row[i] = valueOfText(schema.column(i), fields.get(i), format.zone());
                     }
                     append(row);
                 } catch (IllegalArgumentException e) {
@@ -237,9 +240,15 @@ public final class Appender implements AutoCloseable {
     /**
      * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
      * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, UUID, which the
-     * column checks; a VARBINARY is {@code \x} and hex digits, see {@link ColumnType#binaryFromText}); null stays null.
+     * column checks; a TIMESTAMP WITH TIME ZONE becomes its Instant, read in UTC when it has no offset;
+     * a VARBINARY is {@code \x} and hex digits, see {@link ColumnType#binaryFromText}); null stays null.
      */
     public static Object valueOfText(TableSchema.ColumnDef column, String text) {
+        return valueOfText(column, text, ZoneOffset.UTC);
+    }
+
+    /** {@link #valueOfText(TableSchema.ColumnDef, String)}, a TIMESTAMP WITH TIME ZONE without an offset read in {@code zone}. */
+    public static Object valueOfText(TableSchema.ColumnDef column, String text, ZoneId zone) {
         if (text == null) {
             return null;
         }
@@ -264,6 +273,13 @@ public final class Appender implements AutoCloseable {
                     yield f;
                 }
                 case DECIMAL, DATE, TIMESTAMP, TIME, UUID -> t;
+                case TIMESTAMP_TZ -> {
+                    try {
+                        yield Instant.ofEpochMilli(column.type().toLong(t, zone));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("column " + column.name() + ": " + e.getMessage(), e);
+                    }
+                }
                 case CHAR, VARCHAR -> text;
                 case VARBINARY -> {
                     try {

@@ -313,7 +313,7 @@ public sealed interface PlanNode {
 
     private static boolean notNumber(ColumnType t) {
         return switch (t.kind()) {
-            case BOOLEAN, DATE, TIMESTAMP, TIME -> true;
+            case BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME -> true;
             default -> false;
         };
     }

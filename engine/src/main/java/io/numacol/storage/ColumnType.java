@@ -8,10 +8,14 @@ import java.sql.Date;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.temporal.ChronoField;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -36,6 +40,10 @@ import java.util.regex.Pattern;
  *   <li>TIMESTAMP(p), 0 &lt;= p &lt;= 3 (3 when left out): a date and time of day without a time
  *       zone, stored as milliseconds since 1970-01-01 00:00 read as UTC, as Calcite computes with
  *       them; inputs are rounded half up to p fraction digits; years 1 to 9999.</li>
+ *   <li>TIMESTAMP(p) WITH TIME ZONE: an instant, stored as milliseconds since 1970-01-01 00:00
+ *       UTC, rounded as TIMESTAMP; years 1 to 9999 in UTC. No zone is kept: a value is shown in the
+ *       reader's zone (PostgreSQL's and DuckDB's timestamptz). Inputs without an offset are read in
+ *       the zone the caller names ({@link #toLong(Object, ZoneId)}), UTC where it names none.</li>
  *   <li>TIME(p), 0 &lt;= p &lt;= 3 (3 when left out): a time of day without a time zone, stored as
  *       milliseconds since midnight, as Calcite computes with them; inputs are rounded half up to
  *       p fraction digits, and one that rounds up to 24:00 is out of range.</li>
@@ -74,8 +82,19 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     /** BINARY VARYING(n): group 1 the parameter list. */
     private static final Pattern BINARY_VARYING = Pattern.compile("(?i)\\s*BINARY\\s+VARYING\\s*(\\(.*)?");
     private static final Pattern DOUBLE_PRECISION = Pattern.compile("(?i)\\s*DOUBLE\\s+PRECISION\\s*");
-    /** TIME or TIMESTAMP[(p)] WITH[OUT] TIME ZONE: group 1 the type and its parameter, group 2 WITH or WITHOUT. */
-    private static final Pattern ZONED = Pattern.compile("(?i)\\s*((?:TIMESTAMP|TIME)\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+TIME\\s+ZONE\\s*");
+    /**
+     * TIME or TIMESTAMP[(p)] WITH[OUT] [LOCAL] TIME ZONE: group 1 the type and its parameter, group 2
+     * WITH or WITHOUT, group 3 LOCAL (Calcite's spelling of an instant type).
+     */
+    private static final Pattern ZONED = Pattern.compile(
+            "(?i)\\s*((?:TIMESTAMP|TIME)\\s*(?:\\(\\s*[+-]?\\d+\\s*\\))?)\\s+(WITH|WITHOUT)\\s+(LOCAL\\s+)?TIME\\s+ZONE\\s*");
+    /**
+     * The zone at the end of a TIMESTAMP WITH TIME ZONE's text: group 1 the date and time, group 2
+     * an offset ({@code Z}, {@code +01}, {@code -05:30}, {@code +0530}), group 3 a zone name ({@code UTC},
+     * {@code Europe/Berlin}) after a blank.
+     */
+    private static final Pattern ZONE_SUFFIX = Pattern.compile(
+            "(.*?\\d)\\s*(?:(Z|[+-]\\d{1,2}(?::?\\d{2}){0,2})|\\s([A-Za-z][A-Za-z0-9_/+-]*))");
     /** The largest TIMESTAMP precision: values are kept to the millisecond, as Calcite computes with them. */
     public static final int MAX_TIMESTAMP_PRECISION = 3;
     /** 0001-01-01 00:00 and 9999-12-31 23:59:59.999 as epoch milliseconds: the TIMESTAMP range. */
@@ -100,6 +119,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         DECIMAL(StorageKind.LONG),
         DATE(StorageKind.LONG),
         TIMESTAMP(StorageKind.LONG),
+        TIMESTAMP_TZ(StorageKind.LONG),
         TIME(StorageKind.LONG),
         CHAR(StorageKind.STRING),
         VARCHAR(StorageKind.STRING),
@@ -133,7 +153,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     throw new IllegalArgumentException("DECIMAL has no length, got " + length);
                 }
             }
-            case TIMESTAMP, TIME -> {
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
                 if (precision < 0 || precision > MAX_TIMESTAMP_PRECISION) {
                     throw new IllegalArgumentException(kind + " precision (fraction digits) must be between 0 and "
                             + MAX_TIMESTAMP_PRECISION + ", got " + precision + ": numacol keeps times to the millisecond");
@@ -204,6 +224,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.TIMESTAMP, precision, 0, 0);
     }
 
+    /** TIMESTAMP(precision) WITH TIME ZONE: an instant, kept to {@code precision} fraction digits (at most 3). */
+    public static ColumnType timestampTz(int precision) {
+        return new ColumnType(Kind.TIMESTAMP_TZ, precision, 0, 0);
+    }
+
     /** TIME(precision): a time of day, kept to {@code precision} fraction digits (at most 3). */
     public static ColumnType time(int precision) {
         return new ColumnType(Kind.TIME, precision, 0, 0);
@@ -244,11 +269,19 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         }
         Matcher zoned = ZONED.matcher(spec);
         if (zoned.matches()) {
-            if (zoned.group(2).equalsIgnoreCase("WITH")) {
-                String type = zoned.group(1).toUpperCase(Locale.ROOT).startsWith("TIMESTAMP") ? "TIMESTAMP" : "TIME";
-                throw bad(spec, type + " WITH TIME ZONE is not supported yet: use " + type + ", whose values have no zone");
+            boolean timestamp = zoned.group(1).toUpperCase(Locale.ROOT).startsWith("TIMESTAMP");
+            if (zoned.group(2).equalsIgnoreCase("WITHOUT")) {
+                if (zoned.group(3) != null) {
+                    throw bad(spec, "write WITHOUT TIME ZONE (or nothing)");
+                }
+                return parse(zoned.group(1));
             }
-            return parse(zoned.group(1));
+            if (!timestamp) {
+                throw bad(spec, "TIME WITH TIME ZONE is not supported: a time of day with an offset but no date cannot follow"
+                        + " daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME");
+            }
+            ColumnType local = parse(zoned.group(1));
+            return timestampTz(local.precision());
         }
         Matcher varying = BINARY_VARYING.matcher(spec);
         if (varying.matches()) {
@@ -274,6 +307,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case "FLOAT8" -> Kind.DOUBLE;
             case "NUMERIC" -> Kind.DECIMAL;
             case "DATETIME" -> Kind.TIMESTAMP;
+            case "TIMESTAMPTZ" -> Kind.TIMESTAMP_TZ;
+            case "TIMESTAMP_TZ" -> throw bad(spec, "unknown type TIMESTAMP_TZ: write TIMESTAMP WITH TIME ZONE or TIMESTAMPTZ");
             case "BINARY" -> throw bad(spec, "BINARY(n) would pad its values with zero bytes to n: use VARBINARY(n)");
             default -> kindNamed(name, spec);
         };
@@ -285,7 +320,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                     }
                     yield decimal(first, second == null ? 0 : second);
                 }
-                case TIMESTAMP, TIME -> {
+                case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
                     if (second != null) {
                         throw new IllegalArgumentException(kind + " takes one parameter, its fraction digits: " + kind + "(p)");
                     }
@@ -357,6 +392,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return switch (kind) {
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
             case TIMESTAMP, TIME -> kind + "(" + precision + ")";
+            case TIMESTAMP_TZ -> "TIMESTAMP(" + precision + ") WITH TIME ZONE";
             case CHAR, VARCHAR, VARBINARY -> kind + "(" + length + ")";
             default -> kind.name();
         };
@@ -374,6 +410,19 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
      * TIME (LocalTime, java.sql.Time, or a String hh:mm[:ss[.fraction]]).
      */
     public long toLong(Object value) {
+        return toLong(value, ZoneOffset.UTC);
+    }
+
+    /**
+     * {@link #toLong(Object)}, where a TIMESTAMP WITH TIME ZONE given without an offset (a String
+     * without one, a LocalDateTime, a LocalDate) is read in {@code zone}: a wall-clock time that
+     * daylight saving skips moves forward by the gap, one it repeats is the later instant (standard
+     * time), as DuckDB and PostgreSQL read them. Its other inputs: Instant, OffsetDateTime,
+     * ZonedDateTime, java.sql.Timestamp (an instant, as JDBC has it) and a String
+     * {@code yyyy-mm-dd hh:mm:ss[.fraction]} followed by an offset ({@code Z}, {@code +01}, {@code
+     * -05:30}) or a zone name ({@code UTC}, {@code America/New_York}).
+     */
+    public long toLong(Object value, ZoneId zone) {
         requireStorage(StorageKind.LONG, "toLong");
         requireNonNullValue(value);
         return switch (kind) {
@@ -387,6 +436,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             case DECIMAL -> unscaled(value);
             case DATE -> epochDay(value);
             case TIMESTAMP -> epochMilli(value);
+            case TIMESTAMP_TZ -> instantMilli(value, zone);
             case TIME -> milliOfDay(value);
             default -> throw new AssertionError(kind);
         };
@@ -626,6 +676,72 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return millis;
     }
 
+    private long instantMilli(Object value, ZoneId zone) {
+        Instant instant = switch (value) {
+            case Instant i -> i;
+            case OffsetDateTime t -> t.toInstant();
+            case ZonedDateTime t -> t.toInstant();
+            case Timestamp t -> t.toInstant();
+            case LocalDateTime t -> t.atZone(zone).withLaterOffsetAtOverlap().toInstant();
+            case LocalDate d -> d.atStartOfDay(zone).withLaterOffsetAtOverlap().toInstant();
+            case String s -> parseInstant(s, zone);
+            default -> throw wrongType(value, "an Instant, OffsetDateTime, ZonedDateTime, java.sql.Timestamp, LocalDateTime"
+                    + " or a String yyyy-mm-dd hh:mm:ss[.fraction][offset]");
+        };
+        long unitNanos = POWERS_OF_TEN[9 - precision];
+        long nanos = (instant.getNano() + unitNanos / 2) / unitNanos * unitNanos;
+        long millis;
+        try {
+            millis = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1000L), nanos / 1_000_000);
+        } catch (ArithmeticException e) {
+            throw outOfRange(value);
+        }
+        if (millis < MIN_TIMESTAMP || millis > MAX_TIMESTAMP) {
+            throw outOfRange(value);
+        }
+        return millis;
+    }
+
+    private Instant parseInstant(String s, ZoneId zone) {
+        String t = s.strip();
+        Matcher m = ZONE_SUFFIX.matcher(t);
+        ZoneId at = zone;
+        // a date alone ends in a digit group that reads as an offset (2024-01-05 is 2024-01 at -05)
+        if (t.length() > 10 && m.matches()) {
+            t = m.group(1);
+            String name = m.group(2) != null ? m.group(2) : m.group(3);
+            try {
+                at = m.group(2) != null ? ZoneOffset.of(offsetText(name)) : ZoneId.of(name);
+            } catch (DateTimeException e) {
+                throw new IllegalArgumentException(Describe.value(s) + " has no valid time zone: " + name
+                        + " (expected an offset such as +01, -05:30 or Z, or a zone name such as UTC or Europe/Berlin)", e);
+            }
+        }
+        try {
+            return parseTimestamp(t).atZone(at).withLaterOffsetAtOverlap().toInstant();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Describe.value(s) + " is not a valid TIMESTAMP WITH TIME ZONE (expected"
+                    + " yyyy-mm-dd hh:mm:ss[.fraction] and an offset such as +01 or a zone name, or none for "
+                    + zone.getId() + ")", e);
+        }
+    }
+
+    /** {@code +1} and {@code +0530} as ZoneOffset reads them ({@code +01}, {@code +05:30}). */
+    private static String offsetText(String offset) {
+        if (offset.equals("Z")) {
+            return offset;
+        }
+        String digits = offset.substring(1).replace(":", "");
+        if (digits.length() % 2 == 1) {
+            digits = "0" + digits;
+        }
+        StringBuilder b = new StringBuilder().append(offset.charAt(0));
+        for (int i = 0; i < digits.length(); i += 2) {
+            b.append(i > 0 ? ":" : "").append(digits, i, i + 2);
+        }
+        return b.toString();
+    }
+
     private long milliOfDay(Object value) {
         LocalTime time = switch (value) {
             case LocalTime t -> t;
@@ -669,7 +785,8 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     /**
      * BOOLEAN -> Boolean, TINYINT -> Byte, SMALLINT -> Short, INTEGER -> Integer, BIGINT -> Long,
-     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate, TIMESTAMP -> LocalDateTime, TIME -> LocalTime.
+     * DECIMAL -> BigDecimal with scale s, DATE -> LocalDate, TIMESTAMP -> LocalDateTime,
+     * TIMESTAMP WITH TIME ZONE -> Instant, TIME -> LocalTime.
      */
     public Object toJava(long stored) {
         requireStorage(StorageKind.LONG, "toJava(long)");
@@ -719,6 +836,12 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 }
                 yield LocalDateTime.ofEpochSecond(Math.floorDiv(stored, 1000L), (int) Math.floorMod(stored, 1000L) * 1_000_000,
                         ZoneOffset.UTC);
+            }
+            case TIMESTAMP_TZ -> {
+                if (stored < MIN_TIMESTAMP || stored > MAX_TIMESTAMP) {
+                    throw badStored(stored, "epoch milliseconds of an instant in the years 1 to 9999");
+                }
+                yield Instant.ofEpochMilli(stored);
             }
             case TIME -> {
                 if (stored < 0 || stored >= MILLIS_PER_DAY) {

@@ -129,8 +129,9 @@ class ColumnTypeTest {
             "float(30,2);     FLOAT takes one parameter",
             "timestamp(6);    numacol keeps times to the millisecond",
             "timestamp(1,2);  TIMESTAMP takes one parameter",
-            "timestamp with time zone; TIMESTAMP WITH TIME ZONE is not supported yet",
-            "time with time zone; TIME WITH TIME ZONE is not supported yet",
+            "timestamptz(4);  numacol keeps times to the millisecond",
+            "timestamp without local time zone; write WITHOUT TIME ZONE",
+            "time with time zone; TIME WITH TIME ZONE is not supported",
             "time(4);         numacol keeps times to the millisecond",
             "time(1,2);       TIME takes one parameter",
             "binary(4);       use VARBINARY(n)",
@@ -537,5 +538,44 @@ class ColumnTypeTest {
             assertThat(t.toLong(value.toPlainString())).isEqualTo(unscaled);
             assertThat(t.toJava(unscaled)).isEqualTo(value);
         }
+    }
+
+    @Test
+    void timestampsWithTimeZoneAreInstantsReadWithTheirOffsetOrInTheGivenZone() {
+        assertThat(ColumnType.parse("TIMESTAMP WITH TIME ZONE")).isEqualTo(ColumnType.timestampTz(3));
+        assertThat(ColumnType.parse("timestamp(0) with time zone")).isEqualTo(ColumnType.timestampTz(0));
+        assertThat(ColumnType.parse("TIMESTAMPTZ(1)")).isEqualTo(ColumnType.timestampTz(1));
+        assertThat(ColumnType.parse("TIMESTAMP WITH LOCAL TIME ZONE")).isEqualTo(ColumnType.timestampTz(3));
+        assertThat(ColumnType.parse(ColumnType.timestampTz(2).toString())).isEqualTo(ColumnType.timestampTz(2));
+        assertThat(ColumnType.timestampTz(3).toString()).isEqualTo("TIMESTAMP(3) WITH TIME ZONE");
+        ColumnType t = ColumnType.timestampTz(3);
+        java.time.ZoneId ny = java.time.ZoneId.of("America/New_York");
+        long noon = java.time.Instant.parse("2024-01-01T12:00:00Z").toEpochMilli();
+        assertThat(t.toLong("2024-01-01 12:00:00Z")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01T13:00:00+01")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 17:30:00+0530")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 06:30:00-05:30")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 07:00:00 America/New_York")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 12:00:00 UTC")).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 12:00:00")).as("no offset: UTC unless a zone is given").isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01 07:00:00", ny)).isEqualTo(noon);
+        assertThat(t.toLong("2024-01-01", ny)).isEqualTo(java.time.Instant.parse("2024-01-01T05:00:00Z").toEpochMilli());
+        assertThat(t.toLong("2024-03-10 02:30:00", ny)).as("the gap moves forward")
+                .isEqualTo(java.time.Instant.parse("2024-03-10T07:30:00Z").toEpochMilli());
+        assertThat(t.toLong("2024-11-03 01:30:00", ny)).as("the overlap takes the later, standard time")
+                .isEqualTo(java.time.Instant.parse("2024-11-03T06:30:00Z").toEpochMilli());
+        assertThat(t.toLong(java.time.OffsetDateTime.parse("2024-01-01T14:00:00+02:00"))).isEqualTo(noon);
+        assertThat(t.toLong(java.time.LocalDateTime.parse("2024-01-01T07:00:00"), ny)).isEqualTo(noon);
+        assertThat(t.toLong(java.sql.Timestamp.from(java.time.Instant.ofEpochMilli(noon)))).isEqualTo(noon);
+        assertThat(ColumnType.timestampTz(0).toLong(java.time.Instant.parse("2024-01-01T11:59:59.5Z"))).as("rounded half up")
+                .isEqualTo(noon);
+        assertThat(t.toJava(noon)).isEqualTo(java.time.Instant.ofEpochMilli(noon));
+        assertThat(t.toLong(java.time.Instant.parse("1969-12-31T23:59:59.999Z"))).isEqualTo(-1L);
+        assertThatThrownBy(() -> t.toLong("2024-01-01 12:00:00+25")).hasMessageContaining("has no valid time zone: +25");
+        assertThatThrownBy(() -> t.toLong("2024-01-01 12:00:00 Mars/Olympus")).hasMessageContaining("has no valid time zone");
+        assertThatThrownBy(() -> t.toLong("noon", ny)).hasMessageContaining("'noon' is not a valid TIMESTAMP WITH TIME ZONE")
+                .hasMessageContaining("none for America/New_York");
+        assertThatThrownBy(() -> t.toLong(java.time.Instant.parse("+10000-01-01T00:00:00Z"))).hasMessageContaining("out of range");
+        assertThatThrownBy(() -> t.toLong(42)).hasMessageContaining("an Instant");
     }
 }

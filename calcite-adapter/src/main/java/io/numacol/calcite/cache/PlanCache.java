@@ -18,6 +18,7 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.lang.reflect.Type;
+import java.time.ZoneId;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,7 +173,8 @@ public final class PlanCache {
         }
     }
 
-    private record Key(String sql, List<String> schemaPath, long maxRowCount, Type elementType) {
+    /** The session's zone is part of a plan: Calcite folds casts between TIMESTAMP and instants with it. */
+    private record Key(String sql, List<String> schemaPath, ZoneId zone, long maxRowCount, Type elementType) {
     }
 
     /** A plan, or null for a template that did not plan (the text as written is planned each time). */
@@ -185,13 +187,13 @@ public final class PlanCache {
      * errors a user sees are those of the text written).
      */
     @SuppressWarnings("unchecked")
-    public <T> CalciteSignature<T> signature(String sql, SqlParser.Config parser, List<String> schemaPath, long maxRowCount,
+    public <T> CalciteSignature<T> signature(String sql, SqlParser.Config parser, List<String> schemaPath, ZoneId zone, long maxRowCount,
                                              Type elementType, Function<String, CalciteSignature<T>> prepare) {
         SqlTemplate template = SqlTemplate.of(sql, parser);
         if (template == null) {
             return prepare.apply(sql);
         }
-        Key key = new Key(template.sql(), List.copyOf(schemaPath), maxRowCount, elementType);
+        Key key = new Key(template.sql(), List.copyOf(schemaPath), zone, maxRowCount, elementType);
         dropStale();
         Entry entry = plans.getIfPresent(key);
         if (entry != null && fresh(entry)) {

@@ -313,7 +313,8 @@ final class DdlParser {
 
     /**
      * A literal as its text: 'quoted' (unquoted), a number with its sign, TRUE, FALSE, NULL, DATE
-     * 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]', TIME 'hh:mm:ss[.fff]', UUID '..', or
+     * 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.fff]', TIMESTAMP WITH TIME ZONE (or TIMESTAMPTZ)
+     * 'yyyy-mm-dd hh:mm:ss[.fff][offset]', TIME 'hh:mm:ss[.fff]', UUID '..', or
      * X'0102ff' (as \x0102ff, the text a VARBINARY is read from); null for NULL.
      */
     private String literal() {
@@ -325,7 +326,14 @@ final class DdlParser {
             String hex = tokens.get(pos++);
             return "\\x" + hex.substring(1, hex.length() - 1); // the text COPY reads a VARBINARY from
         }
-        if (!accept("DATE") && !accept("TIMESTAMP") && !accept("TIME")) {
+        if (accept("TIMESTAMP")) {
+            if (accept("WITH")) {
+                accept("LOCAL");
+                if (!accept("TIME") || !accept("ZONE")) {
+                    throw error("expected TIMESTAMP WITH TIME ZONE '...'");
+                }
+            }
+        } else if (!accept("DATE") && !accept("TIME") && !accept("TIMESTAMPTZ")) {
             accept("UUID");
         }
         String sign = accept("-") ? "-" : "";

@@ -17,6 +17,7 @@ import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,8 +30,11 @@ abstract sealed class DdlStatement extends SqlDdl {
         super(operator, SqlParserPos.ZERO);
     }
 
-    /** Runs the statement; returns the rows it loaded (the JDBC update count), 0 for CREATE and DROP. */
-    abstract long execute(Database database);
+    /**
+     * Runs the statement; returns the rows it loaded (the JDBC update count), 0 for CREATE and DROP.
+     * {@code zone} is the session's, in which text of a TIMESTAMP WITH TIME ZONE without an offset is read.
+     */
+    abstract long execute(Database database, ZoneId zone);
 
     @Override
     public List<SqlNode> getOperandList() {
@@ -54,7 +58,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             if (placement != null) {
                 placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
             }
@@ -80,7 +84,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             if (!(ifExists && database.catalog().find(name).isEmpty())) {
                 database.dropTable(name);
             }
@@ -106,7 +110,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             if (!(ifNotExists && database.catalog().findIndex(name).isPresent())) {
                 database.catalog().createIndex(name, table, columns, unique);
             }
@@ -126,7 +130,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             if (!(ifExists && database.catalog().findIndex(name).isEmpty())) {
                 database.catalog().dropIndex(name);
             }
@@ -154,7 +158,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             throw new IllegalStateException("CREATE TABLE AS needs its query planned: NumacolDdlExecutor runs it");
         }
     }
@@ -198,7 +202,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             Optional<Table> found = database.catalog().find(table);
             if (found.isEmpty()) {
                 if (ifExists) {
@@ -216,7 +220,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                         }
                         throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
                     }
-                    Object value = Appender.valueOfText(add.column(), add.defaultValue());
+                    Object value = Appender.valueOfText(add.column(), add.defaultValue(), zone);
                     if (value == null && !add.column().nullable() && t.rowCount() > 0) {
                         throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
                                 + t.rowCount() + " rows of table " + t.name());
@@ -279,7 +283,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             return database.truncate(name);
         }
     }
@@ -301,7 +305,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             database.catalog().createView(new ViewDef(name, query, columns), orReplace);
             return 0;
         }
@@ -319,7 +323,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             if (!(ifExists && database.catalog().findView(name).isEmpty())) {
                 database.catalog().dropView(name);
             }
@@ -341,8 +345,8 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
-            return database.loadCsv(table, Path.of(file), format);
+        long execute(Database database, ZoneId zone) {
+            return database.loadCsv(table, Path.of(file), format.withZone(zone));
         }
     }
 
@@ -357,7 +361,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database) {
+        long execute(Database database, ZoneId zone) {
             return TpchLoader.load(database, scaleFactor).totalRows();
         }
     }

@@ -49,7 +49,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
         }
         Database database = schema.database();
         DdlUpdateCount.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(context, database, ctas)
-                : ddl.execute(database));
+                : ddl.execute(database, NumacolPrepare.zone(context)));
     }
 
     /** Creates the table of the query's columns, then fills it as INSERT ... SELECT would; dropped again if that fails. */

@@ -7,12 +7,19 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.TimestampString;
 
 import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.function.Supplier;
 
 /**
@@ -33,9 +40,12 @@ public final class CheckedCastRexBuilder extends RexBuilder {
     private int assignments;
 
     private static final ColumnType UUIDS = ColumnType.uuid();
+    /** The session's zone, in which a string without an offset names an instant. */
+    private final ZoneId zone;
 
-    public CheckedCastRexBuilder(RelDataTypeFactory typeFactory) {
+    public CheckedCastRexBuilder(RelDataTypeFactory typeFactory, ZoneId zone) {
         super(typeFactory);
+        this.zone = zone;
     }
 
     @Override
@@ -49,6 +59,27 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 // as a column reads it (braces, no hyphens, blanks), which java.util.UUID.fromString does not
                 exp = makeLiteral(uuid(value));
             }
+            if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                // Calcite's cast wants 'yyyy-mm-dd hh:mm:ss zone'; a column reads offsets and the session's zone
+                int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
+                        : Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION);
+                exp = makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(instant(value, precision)), precision);
+            }
+        } else if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
+                && literal.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
+                && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            // a wall-clock time in the session's zone; Calcite's planner folds this cast in another zone
+            LocalDateTime wall = LocalDateTime.ofEpochSecond(Math.floorDiv(literal.getValueAs(Long.class), 1000L),
+                    (int) Math.floorMod(literal.getValueAs(Long.class), 1000L) * 1_000_000, ZoneOffset.UTC);
+            int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
+                    : Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION);
+            exp = makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(instant(wall, precision)), precision);
+        } else if (exp.getType().getSqlTypeName().getFamily() == SqlTypeFamily.CHARACTER
+                && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && hasParameter(exp)) {
+            // the plan cache's stand-in for a string literal, which Calcite's cast would read without the
+            // session's zone at run time: failing here plans the text itself, whose literal converts above
+            throw new IllegalArgumentException("a string parameter as TIMESTAMP WITH TIME ZONE: give a java.sql.Timestamp,"
+                    + " an Instant or an OffsetDateTime (setObject), or write the value in the statement");
         }
         if (!safe && exp instanceof RexLiteral literal && !literal.isNull() && assignments > 0
                 && SqlTypeName.BINARY_TYPES.contains(literal.getType().getSqlTypeName())
@@ -61,6 +92,19 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             }
         }
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
+    }
+
+    private long instant(Object value, int precision) {
+        try {
+            return ColumnType.timestampTz(precision).toLong(value, zone);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("value " + e.getMessage(), e); // it names the value, and the zone read
+        }
+    }
+
+    private static boolean hasParameter(RexNode node) {
+        return node instanceof RexDynamicParam
+                || (node instanceof RexCall c && c.getOperands().stream().anyMatch(CheckedCastRexBuilder::hasParameter));
     }
 
     /** Converts an INSERT with string literals checked as assignments to their columns. */

@@ -139,6 +139,7 @@ public final class LiteralInsert {
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case TIMESTAMP -> timestamp(literal);
+            case TIMESTAMP_TZ -> NO_FIT; // read in the session's zone, which the planner knows
             case TIME -> time(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {

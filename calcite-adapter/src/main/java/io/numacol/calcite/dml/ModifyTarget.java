@@ -124,8 +124,8 @@ public final class ModifyTarget {
 
     /**
      * Calcite carries a DATE as days since the epoch in an Integer, a TIMESTAMP as milliseconds
-     * in a Long and a TIME as milliseconds of the day in an Integer; numacol takes a LocalDate, a
-     * LocalDateTime and a LocalTime; a VARBINARY comes as a ByteString, numacol takes a byte[].
+     * in a Long (a TIMESTAMP WITH TIME ZONE too, since the epoch in UTC) and a TIME as milliseconds of the day in an Integer; numacol takes a LocalDate, a
+     * LocalDateTime, an Instant and a LocalTime; a VARBINARY comes as a ByteString, numacol takes a byte[].
      */
     private Object[] toJava(Object[] row) {
         for (int i = 0; i < row.length && i < kinds.length; i++) {
@@ -133,6 +133,8 @@ public final class ModifyTarget {
                 row[i] = LocalDate.ofEpochDay(days);
             } else if (kinds[i] == ColumnType.Kind.TIMESTAMP && row[i] instanceof Long millis) {
                 row[i] = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+            } else if (kinds[i] == ColumnType.Kind.TIMESTAMP_TZ && row[i] instanceof Long millis) {
+                row[i] = Instant.ofEpochMilli(millis);
             } else if (kinds[i] == ColumnType.Kind.TIME && row[i] instanceof Integer millis) {
                 row[i] = LocalTime.ofNanoOfDay(millis * 1_000_000L);
             } else if (row[i] instanceof ByteString bytes) {

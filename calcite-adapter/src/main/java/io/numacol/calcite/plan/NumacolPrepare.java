@@ -44,6 +44,7 @@ import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlUpdate;
@@ -60,8 +61,10 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.TimestampString;
 
 import java.lang.reflect.Type;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -99,8 +102,14 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         if (cache == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
-        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), maxRowCount, elementType,
+        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), zone(context), maxRowCount, elementType,
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+    }
+
+    /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */
+    public static ZoneId zone(Context context) {
+        String id = context.config().timeZone();
+        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
     }
 
     private static NumacolSchema main(Context context) {
@@ -129,7 +138,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
      */
     @Override
     protected RelOptCluster createCluster(RelOptPlanner planner, RexBuilder rexBuilder) {
-        RelOptCluster cluster = super.createCluster(planner, new CheckedCastRexBuilder(rexBuilder.getTypeFactory()));
+        RelOptCluster cluster = super.createCluster(planner, rexBuilder instanceof CheckedCastRexBuilder checked ? checked
+                : new CheckedCastRexBuilder(rexBuilder.getTypeFactory(), ZoneId.systemDefault()));
         cluster.setMetadataProvider(KeyMetadata.PROVIDER);
         return cluster;
     }
@@ -142,7 +152,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
         SqlRexConvertletTable convertlets = createConvertletTable();
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
-                createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE, convertlets) {
+                createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context))), EnumerableConvention.INSTANCE,
+                convertlets) {
             @Override
             protected Program getProgram() {
                 return JoinPlanning.program();
@@ -213,11 +224,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
                                                              SqlToRelConverter.Config config) {
-                RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
+                RelOptCluster cluster = createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context)));
                 SqlToRelConverter dml = new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
                     @Override
                     protected RelNode convertInsert(SqlInsert call) {
-                        uuidLiterals(call.getSource(), validator);
+                        valuesLiterals(call.getSource(), validator, zone(context));
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 
@@ -303,9 +314,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     /**
      * In a VALUES column of UUIDs ({@code (1, UUID '..'), (2, '..')}) the strings as UUID literals:
      * Calcite keeps them as strings in a UUID column, which its collation metadata then compares
-     * with the UUIDs and fails (ClassCastException).
+     * with the UUIDs and fails (ClassCastException). In a column of instants (strings beside a NULL,
+     * see {@code NumacolTypeFactory}) the strings as instants read in the session's {@code zone}:
+     * Calcite would make each a literal of the column's type holding the string.
      */
-    private static void uuidLiterals(SqlNode source, SqlValidator validator) {
+    private static void valuesLiterals(SqlNode source, SqlValidator validator, ZoneId zone) {
         if (source.getKind() != SqlKind.VALUES) {
             return;
         }
@@ -315,9 +328,22 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 continue;
             }
             for (int i = 0; i < r.operandCount() && i < fields.size(); i++) {
-                if (fields.get(i).getType().getSqlTypeName() == SqlTypeName.UUID && r.operand(i) instanceof SqlCharStringLiteral text) {
+                RelDataType type = fields.get(i).getType();
+                if (type.getSqlTypeName() == SqlTypeName.UUID && r.operand(i) instanceof SqlCharStringLiteral text) {
                     String canonical = ColumnType.uuid().toStringValue(text.getValueAs(String.class));
                     r.setOperand(i, new SqlUuidLiteral(UUID.fromString(canonical), text.getParserPosition()));
+                }
+                if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && r.operand(i) instanceof SqlCharStringLiteral text) {
+                    int precision = Math.min(Math.max(type.getPrecision(), 0), ColumnType.MAX_TIMESTAMP_PRECISION);
+                    String value = text.getValueAs(String.class);
+                    long millis;
+                    try {
+                        millis = ColumnType.timestampTz(precision).toLong(value, zone);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("value " + e.getMessage(), e);
+                    }
+                    r.setOperand(i, SqlLiteral.createTimestamp(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                            TimestampString.fromMillisSinceEpoch(millis), precision, text.getParserPosition()));
                 }
             }
         }

@@ -14,6 +14,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.BitString;
 import org.apache.calcite.util.DateString;
@@ -135,8 +136,7 @@ final class Predicates {
                     value = ops.get(0);
                 }
                 column = column(column);
-                if (!(column instanceof RexInputRef ref) || !isValue(value) || !sameFamily(column, value)
-                        || (SqlTypeUtil.isBinary(column.getType()) && !binaryValue(value))) {
+                if (!(column instanceof RexInputRef ref) || !isValue(value) || !comparable(column, value)) {
                     return null;
                 }
                 return comparison(kind, ref.getIndex(), types.get(ref.getIndex()), root == null ? null : value(value, root),
@@ -211,6 +211,31 @@ final class Predicates {
     /** Whether a column holds text (CHAR, VARCHAR), not bytes or UUIDs kept as strings. */
     static boolean text(ColumnType type) {
         return type != null && (type.kind() == ColumnType.Kind.CHAR || type.kind() == ColumnType.Kind.VARCHAR);
+    }
+
+    /**
+     * Whether a value compares with a column as the value it is: of the column's type family, a
+     * binary value for a binary column, and an instant for an instant column (Calcite's TIMESTAMP
+     * WITH LOCAL TIME ZONE) at every CAST down to the literal, and for a wall-clock column at
+     * none: {@link #value} skips CASTs, and a CAST between the two shifts by the session's zone.
+     */
+    static boolean comparable(RexNode column, RexNode value) {
+        if (!sameFamily(column, value) || (SqlTypeUtil.isBinary(column.getType()) && !binaryValue(value))) {
+            return false;
+        }
+        boolean instant = instant(column);
+        for (RexNode v = value; ; v = ((RexCall) v).getOperands().getFirst()) {
+            if (instant(v) != instant) {
+                return false;
+            }
+            if (v.getKind() != SqlKind.CAST) {
+                return true;
+            }
+        }
+    }
+
+    private static boolean instant(RexNode node) {
+        return node.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     /** A binary value, not text cast to bytes (whose bytes Calcite's cast decides). */
@@ -321,6 +346,8 @@ final class Predicates {
             case DATE -> new Stored(epochDay(value), true);
             // the value's own milliseconds, not cut to the column's precision: TIMESTAMP(0) values never equal 10:00:00.5
             case TIMESTAMP -> new Stored(epochMilli(value), true);
+            // Calcite keeps an instant as epoch milliseconds too; its literal's TimestampString is in UTC
+            case TIMESTAMP_TZ -> new Stored(instantMilli(value), true);
             case TIME -> new Stored(milliOfDay(value), true);
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> {
                 BigDecimal exact = decimal(value).movePointRight(type.scale());
@@ -369,6 +396,15 @@ final class Predicates {
             case LocalDateTime t -> t.toInstant(ZoneOffset.UTC).toEpochMilli();
             case String s -> MILLISECONDS.toLong(s);
             default -> throw new IllegalArgumentException("not a timestamp: " + value + " (" + value.getClass().getName() + ")");
+        };
+    }
+
+    private static long instantMilli(Object value) {
+        return switch (value) {
+            case TimestampString t -> t.getMillisSinceEpoch();
+            case Long millis -> millis;
+            case Timestamp t -> t.getTime();
+            default -> throw new IllegalArgumentException("not an instant: " + value + " (" + value.getClass().getName() + ")");
         };
     }
 

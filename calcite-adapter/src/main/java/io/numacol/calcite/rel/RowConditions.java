@@ -151,8 +151,7 @@ final class RowConditions {
                     };
                 }
                 if (!(a instanceof RexInputRef ref) || !Predicates.isValue(b) || types.get(ref.getIndex()) == null
-                        || a.getType().getSqlTypeName().getFamily() != b.getType().getSqlTypeName().getFamily()
-                        || (SqlTypeUtil.isBinary(a.getType()) && !Predicates.binaryValue(b))) {
+                        || !Predicates.comparable(a, b)) {
                     return null;
                 }
                 ColumnType type = types.get(ref.getIndex());

@@ -323,7 +323,7 @@ class PlanCacheTest {
     private static void plan(PlanCache cache, int statements, long bytes) {
         for (int i = 0; i < statements; i++) {
             String sql = "SELECT a FROM t" + i + " WHERE b = 1";
-            cache.signature(sql, NumacolPrepare.VIEW_PARSER, List.of("main"), -1, Object[].class,
+            cache.signature(sql, NumacolPrepare.VIEW_PARSER, List.of("main"), java.time.ZoneOffset.UTC, -1, Object[].class,
                     text -> {
                         PlanCache.holding(bytes);
                         return new CalcitePrepare.CalciteSignature<>(text, List.of(
