@@ -661,12 +661,19 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             default -> throw wrongType(value,
                     "a LocalDateTime, java.sql.Timestamp, LocalDate or a String yyyy-mm-dd hh:mm:ss[.fraction]");
         };
-        // rounded half up to the precision, as PostgreSQL does and Calcite does for a literal
+        return roundedMillis(time.toEpochSecond(ZoneOffset.UTC), time.get(ChronoField.NANO_OF_SECOND), value);
+    }
+
+    /**
+     * Seconds and nanoseconds since the epoch as milliseconds, the nanoseconds rounded half up to
+     * the precision (as PostgreSQL does, and Calcite for a literal), in the years 1 to 9999.
+     */
+    private long roundedMillis(long epochSecond, int nanoOfSecond, Object value) {
         long unitNanos = POWERS_OF_TEN[9 - precision];
-        long nanos = (time.get(ChronoField.NANO_OF_SECOND) + unitNanos / 2) / unitNanos * unitNanos;
+        long nanos = (nanoOfSecond + unitNanos / 2) / unitNanos * unitNanos;
         long millis;
         try {
-            millis = Math.addExact(Math.multiplyExact(time.toEpochSecond(ZoneOffset.UTC), 1000L), nanos / 1_000_000);
+            millis = Math.addExact(Math.multiplyExact(epochSecond, 1000L), nanos / 1_000_000);
         } catch (ArithmeticException e) {
             throw outOfRange(value);
         }
@@ -688,18 +695,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
             default -> throw wrongType(value, "an Instant, OffsetDateTime, ZonedDateTime, java.sql.Timestamp, LocalDateTime"
                     + " or a String yyyy-mm-dd hh:mm:ss[.fraction][offset]");
         };
-        long unitNanos = POWERS_OF_TEN[9 - precision];
-        long nanos = (instant.getNano() + unitNanos / 2) / unitNanos * unitNanos;
-        long millis;
-        try {
-            millis = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1000L), nanos / 1_000_000);
-        } catch (ArithmeticException e) {
-            throw outOfRange(value);
-        }
-        if (millis < MIN_TIMESTAMP || millis > MAX_TIMESTAMP) {
-            throw outOfRange(value);
-        }
-        return millis;
+        return roundedMillis(instant.getEpochSecond(), instant.getNano(), value);
     }
 
     private Instant parseInstant(String s, ZoneId zone) {
