@@ -39,9 +39,16 @@ final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
     private static final Set<Class<?>> PROXIED = Set.of(Statement.class, PreparedStatement.class, DatabaseMetaData.class);
 
+    private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
+
     private final Object target;
     /** The user's connection, which every proxied object's {@code getConnection()} returns. */
     private Connection connection;
+    /**
+     * Per parameter (1-based) of a prepared statement, whether it is a TIMESTAMP WITH TIME ZONE;
+     * made on first use.
+     */
+    private boolean[] instantParameters;
 
     private ConnectionProxy(Object target, Connection connection) {
         this.target = target;
@@ -97,14 +104,6 @@ final class ConnectionProxy implements InvocationHandler {
                 : result;
     }
 
-    /**
-     * Per parameter (1-based) of a prepared statement, whether it is a TIMESTAMP WITH TIME ZONE;
-     * made on first use.
-     */
-    private boolean[] instantParameters;
-    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
-    private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
-
     private boolean instantParameter(PreparedStatement p, int index) throws SQLException {
         if (instantParameters == null) {
             ParameterMetaData m = p.getParameterMetaData();
@@ -133,7 +132,8 @@ final class ConnectionProxy implements InvocationHandler {
         } catch (IllegalArgumentException e) {
             throw new SQLException("parameter " + index + " (TIMESTAMP WITH TIME ZONE): " + e.getMessage(), e);
         }
-        p.setTimestamp(index, new Timestamp(millis), UTC);
+        // a Calendar per call: Avatica may use it while another thread sets another statement's parameter
+        p.setTimestamp(index, new Timestamp(millis), Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT));
     }
 
     private Object invoke(Method method, Object[] args) throws Throwable {

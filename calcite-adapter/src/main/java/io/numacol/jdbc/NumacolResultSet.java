@@ -42,11 +42,12 @@ final class NumacolResultSet extends ForwardingResultSet {
     private byte[] specials;
     /** The session's zone, in which instants are shown; read on first use. */
     private ZoneId zone;
+    /** A UTC calendar, through which Avatica gives an instant's milliseconds unshifted; this result set's own (a Calendar is mutable). */
+    private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
 
     private static final byte SECONDS_INTERVAL = 1;
     /** A TIMESTAMP WITH TIME ZONE: Avatica would show its UTC wall clock and read it as the JVM's local time. */
     private static final byte INSTANT = 2;
-    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
     /** DuckDB's and PostgreSQL's text of an offset: +01, -05:30. */
     private static final DateTimeFormatter INSTANT_TEXT = new DateTimeFormatterBuilder()
             .appendPattern("uuuu-MM-dd HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true)
@@ -227,7 +228,7 @@ final class NumacolResultSet extends ForwardingResultSet {
 
     /** The instant Calcite holds as epoch milliseconds, which Avatica gives back unshifted through a UTC calendar. */
     private Instant instant(int columnIndex) throws SQLException {
-        Timestamp raw = delegate.getTimestamp(columnIndex, UTC);
+        Timestamp raw = delegate.getTimestamp(columnIndex, utc);
         return raw == null ? null : Instant.ofEpochMilli(raw.getTime());
     }
 

@@ -61,9 +61,7 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             }
             if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
                 // Calcite's cast wants 'yyyy-mm-dd hh:mm:ss zone'; a column reads offsets and the session's zone
-                int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
-                        : Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION);
-                exp = makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(instant(value, precision)), precision);
+                exp = instantLiteral(value, type);
             }
         } else if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
                 && literal.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
@@ -71,9 +69,7 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             // a wall-clock time in the session's zone; Calcite's planner folds this cast in another zone
             LocalDateTime wall = LocalDateTime.ofEpochSecond(Math.floorDiv(literal.getValueAs(Long.class), 1000L),
                     (int) Math.floorMod(literal.getValueAs(Long.class), 1000L) * 1_000_000, ZoneOffset.UTC);
-            int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
-                    : Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION);
-            exp = makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(instant(wall, precision)), precision);
+            exp = instantLiteral(wall, type);
         } else if (exp.getType().getSqlTypeName().getFamily() == SqlTypeFamily.CHARACTER
                 && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && hasParameter(exp)) {
             // the plan cache's stand-in for a string literal, which Calcite's cast would read without the
@@ -94,12 +90,17 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
 
-    private long instant(Object value, int precision) {
+    /** Text or a wall-clock time, read in the session's zone as a column of {@code type} reads it, as an instant literal. */
+    private RexLiteral instantLiteral(Object value, RelDataType type) {
+        int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
+                : Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION);
+        long millis;
         try {
-            return ColumnType.timestampTz(precision).toLong(value, zone);
+            millis = ColumnType.timestampTz(precision).toLong(value, zone);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("value " + e.getMessage(), e); // it names the value, and the zone read
         }
+        return makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(millis), precision);
     }
 
     private static boolean hasParameter(RexNode node) {
