@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.jdbc.CalciteConnection;
 
@@ -49,6 +50,9 @@ final class ConnectionProxy implements InvocationHandler {
      * made on first use.
      */
     private boolean[] instantParameters;
+    /** The session's zone and a UTC calendar for instant parameters, made on first use (a statement's, not shared). */
+    private ZoneId zone;
+    private Calendar utc;
 
     private ConnectionProxy(Object target, Connection connection) {
         this.target = target;
@@ -109,7 +113,7 @@ final class ConnectionProxy implements InvocationHandler {
             ParameterMetaData m = p.getParameterMetaData();
             boolean[] instants = new boolean[m.getParameterCount() + 1];
             for (int i = 1; i < instants.length; i++) {
-                instants[i] = "TIMESTAMP_WITH_LOCAL_TIME_ZONE".equals(m.getParameterTypeName(i));
+                instants[i] = ParameterValues.INSTANT.equals(m.getParameterTypeName(i));
             }
             instantParameters = instants;
         }
@@ -124,16 +128,17 @@ final class ConnectionProxy implements InvocationHandler {
      * session's zone, and set through a UTC calendar, which keeps the milliseconds as they are.
      */
     private void setInstant(PreparedStatement p, int index, Object value) throws SQLException {
-        String id = connection.unwrap(CalciteConnection.class).config().timeZone();
-        ZoneId zone = id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+        if (zone == null) {
+            zone = NumacolPrepare.zone(connection.unwrap(CalciteConnection.class).config());
+            utc = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
+        }
         long millis;
         try {
             millis = INSTANTS.toLong(value, zone);
         } catch (IllegalArgumentException e) {
             throw new SQLException("parameter " + index + " (TIMESTAMP WITH TIME ZONE): " + e.getMessage(), e);
         }
-        // a Calendar per call: Avatica may use it while another thread sets another statement's parameter
-        p.setTimestamp(index, new Timestamp(millis), Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT));
+        p.setTimestamp(index, new Timestamp(millis), utc);
     }
 
     private Object invoke(Method method, Object[] args) throws Throwable {

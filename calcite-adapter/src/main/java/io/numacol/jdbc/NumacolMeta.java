@@ -3,6 +3,7 @@ package io.numacol.jdbc;
 import io.numacol.calcite.ddl.DdlUpdateCount;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
+import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
@@ -142,10 +143,8 @@ final class NumacolMeta extends ForwardingMeta {
         return new ExecuteBatchResult(counts);
     }
 
-    /** The session's zone: the connection's {@code timeZone}, else the JVM's. */
     private ZoneId zone() {
-        String id = ((CalciteConnection) connection).config().timeZone();
-        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+        return NumacolPrepare.zone(((CalciteConnection) connection).config());
     }
 
     /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */

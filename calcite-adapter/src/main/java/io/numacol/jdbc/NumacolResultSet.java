@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.plan.NumacolPrepare;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.math.BigDecimal;
@@ -234,8 +235,7 @@ final class NumacolResultSet extends ForwardingResultSet {
 
     private ZoneId zone() throws SQLException {
         if (zone == null) {
-            String id = delegate.getStatement().getConnection().unwrap(CalciteConnection.class).config().timeZone();
-            zone = id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+            zone = NumacolPrepare.zone(delegate.getStatement().getConnection().unwrap(CalciteConnection.class).config());
         }
         return zone;
     }
@@ -248,7 +248,7 @@ final class NumacolResultSet extends ForwardingResultSet {
             for (int i = 1; i <= n; i++) {
                 String type = intervalType(i);
                 kinds[i] = type.startsWith("INTERVAL_") && type.endsWith("SECOND") ? SECONDS_INTERVAL
-                        : type.equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? INSTANT : 0;
+                        : type.equals(ParameterValues.INSTANT) ? INSTANT : 0;
             }
             specials = kinds;
         }

@@ -6,6 +6,7 @@ import org.apache.calcite.avatica.ColumnMetaData.Rep;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -36,8 +37,8 @@ final class ParameterValues {
     private static final ColumnType TIME_MILLISECONDS = ColumnType.time(ColumnType.MAX_TIMESTAMP_PRECISION);
     /** Converts a TIMESTAMP WITH TIME ZONE parameter, as a column does. */
     private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
-    /** Calcite's name of an instant type, a parameter's {@code typeName}. */
-    private static final String INSTANT = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+    /** Calcite's name of an instant type: a parameter's {@code typeName}, a column's type name. */
+    static final String INSTANT = SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE.getName();
     /** Parses a UUID parameter given as a String, as a column does. */
     private static final ColumnType UUIDS = ColumnType.uuid();
 

@@ -108,7 +108,12 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
 
     /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */
     public static ZoneId zone(Context context) {
-        String id = context.config().timeZone();
+        return zone(context.config());
+    }
+
+    /** {@link #zone(Context)} from a connection's configuration. */
+    public static ZoneId zone(CalciteConnectionConfig config) {
+        String id = config.timeZone();
         return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
     }
 
