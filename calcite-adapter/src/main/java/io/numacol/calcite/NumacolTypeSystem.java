@@ -23,7 +23,7 @@ import java.math.RoundingMode;
  * numacol's unpadded strings.
  * <li>VARCHAR and VARBINARY have no length limit (Calcite's is 65536), as a column without a length.
  * <li>SUM of a TINYINT or SMALLINT is a BIGINT; SUM and AVG of a REAL are DOUBLEs.
- * <li>TIMESTAMP and TIME without a precision keep milliseconds ({@code CAST(s AS TIMESTAMP)} too),
+ * <li>TIMESTAMP, TIMESTAMP WITH TIME ZONE and TIME without a precision keep milliseconds ({@code CAST(s AS TIMESTAMP)} too),
  * as numacol's columns do; Calcite's default keeps whole seconds.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
  * digits leave no room for them. Calcite types it like its argument, so AVG(l_discount) over
@@ -57,7 +57,8 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIME ? ColumnType.MAX_TIMESTAMP_PRECISION
+        return typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIME
+                || typeName == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? ColumnType.MAX_TIMESTAMP_PRECISION
                 : super.getDefaultPrecision(typeName);
     }
 

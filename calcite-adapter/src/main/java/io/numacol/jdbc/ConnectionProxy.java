@@ -34,7 +34,8 @@ import java.util.TimeZone;
  * NumacolResultSet}, a plain forwarding class rather than a proxy, as their getters are the hot
  * path of reading an answer: its {@code getStatement()} is the statement the user holds, and it
  * adds JDBC 4.2's {@code getObject(column, type)}. A prepared statement's TIMESTAMP WITH TIME ZONE
- * parameters are set as their instants, whatever class they are given as.
+ * parameters are set as their instants, whatever class they are given as; its DATE, TIME and
+ * TIMESTAMP parameters are read in the JVM's zone, whatever the session's.
  */
 final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
@@ -53,6 +54,8 @@ final class ConnectionProxy implements InvocationHandler {
     /** The session's zone and a UTC calendar for instant parameters, made on first use (a statement's, not shared). */
     private ZoneId zone;
     private Calendar utc;
+    /** A calendar in the JVM's zone for DATE, TIME and TIMESTAMP parameters, made on first use. */
+    private Calendar local;
 
     private ConnectionProxy(Object target, Connection connection) {
         this.target = target;
@@ -87,10 +90,15 @@ final class ConnectionProxy implements InvocationHandler {
             case "isWrapperFor" -> {
                 return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) invoke(method, args);
             }
-            case "setTimestamp", "setObject", "setString" -> {
-                if (target instanceof PreparedStatement p && args[0] instanceof Integer index && args[1] != null && instantParameter(p, index)) {
-                    setInstant(p, index, args[1]);
-                    return null;
+            case "setTimestamp", "setObject", "setString", "setDate", "setTime" -> {
+                if (target instanceof PreparedStatement p && args[0] instanceof Integer index && args[1] != null) {
+                    if (instantParameter(p, index)) {
+                        setInstant(p, index, args[1]);
+                        return null;
+                    }
+                    if (args.length == 2 && setWallClock(p, index, args[1])) {
+                        return null;
+                    }
                 }
             }
             default -> {
@@ -139,6 +147,30 @@ final class ConnectionProxy implements InvocationHandler {
             throw new SQLException("parameter " + index + " (TIMESTAMP WITH TIME ZONE): " + e.getMessage(), e);
         }
         p.setTimestamp(index, new Timestamp(millis), utc);
+    }
+
+    /**
+     * A java.sql Date, Time or Timestamp set without a calendar, read in the JVM's zone as JDBC
+     * says. Avatica reads it in the session's zone ({@code timeZone}), which shifted what was
+     * stored: {@code Timestamp.valueOf("2024-07-01 12:00:00")} became 08:00 in a New York
+     * session on a UTC JVM, and a Date the day before. False for any other value.
+     */
+    private boolean setWallClock(PreparedStatement p, int index, Object value) throws SQLException {
+        if (!(value instanceof java.util.Date)) {
+            return false;
+        }
+        if (local == null) {
+            local = Calendar.getInstance(TimeZone.getDefault(), Locale.ROOT);
+        }
+        switch (value) {
+            case Timestamp t -> p.setTimestamp(index, t, local);
+            case java.sql.Date d -> p.setDate(index, d, local);
+            case java.sql.Time t -> p.setTime(index, t, local);
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Object invoke(Method method, Object[] args) throws Throwable {

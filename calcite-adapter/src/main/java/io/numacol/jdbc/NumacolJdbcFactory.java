@@ -2,11 +2,15 @@ package io.numacol.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.jdbc.CalciteJdbc41Factory;
+import org.apache.calcite.jdbc.CalciteResultSet;
 
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.TimeZone;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,6 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * makes: {@link NumacolMeta} runs prepared DDL and batched INSERTs by it, and the handle Avatica
  * passes to {@code Meta.execute} carries none (Calcite keeps it in its server's statement, out
  * of reach outside Calcite's package).
+ *
+ * <p>Its result sets read DATE, TIME and TIMESTAMP values into java.sql values in the JVM's zone,
+ * as JDBC says: a wall clock is the same whatever the session's {@code timeZone}. Avatica would
+ * read them in the session's zone, so that {@code getTimestamp} of 02:30 in a New York session on
+ * a UTC JVM gave 07:30.
  */
 public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
     private record Key(String connectionId, int statementId) {
@@ -34,6 +43,12 @@ public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
             prepared.put(new Key(statement.handle), signature);
         }
         return statement;
+    }
+
+    @Override
+    public CalciteResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+                                         TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+        return super.newResultSet(statement, state, signature, TimeZone.getDefault(), firstFrame);
     }
 
     /** The signature statement {@code h} was prepared with, or null if it is not a prepared statement. */

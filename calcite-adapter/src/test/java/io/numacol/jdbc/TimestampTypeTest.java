@@ -56,6 +56,56 @@ class TimestampTypeTest {
         return out;
     }
 
+    /**
+     * DATE, TIME and TIMESTAMP are wall clocks: java.sql values in and out are read in the JVM's
+     * zone, as JDBC says, whatever the session's {@code timeZone} (one that differs from the JVM's).
+     */
+    @Test
+    void wallClocksAreTheSameWhateverTheSessionZone() throws SQLException {
+        String session = java.util.TimeZone.getDefault().getID().equals("Asia/Kolkata") ? "America/New_York" : "Asia/Kolkata";
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;timeZone=" + session);
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE w (id INTEGER, ts TIMESTAMP, d DATE, t TIME)");
+            s.execute("INSERT INTO w VALUES (1, TIMESTAMP '2024-03-10 02:30:00', DATE '2024-03-10', TIME '02:30:00')");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO w VALUES (?, ?, ?, ?)")) {
+                p.setInt(1, 2);
+                p.setTimestamp(2, ts("2024-07-01 12:00:00.5"));
+                p.setDate(3, java.sql.Date.valueOf("2024-07-01"));
+                p.setTime(4, java.sql.Time.valueOf("12:00:00"));
+                p.execute();
+                p.setInt(1, 3);
+                p.setObject(2, ts("1969-12-31 23:59:59"));
+                p.setObject(3, java.sql.Date.valueOf("1969-12-31"));
+                p.setObject(4, java.sql.Time.valueOf("23:59:59"));
+                p.addBatch();
+                p.setInt(1, 4);
+                p.setTimestamp(2, ts("2024-11-03 01:30:00"));
+                p.setDate(3, java.sql.Date.valueOf("2024-11-03"));
+                p.setTime(4, java.sql.Time.valueOf("01:30:00"));
+                p.addBatch();
+                p.executeBatch();
+            }
+            assertThat(rows(s, "SELECT id, CAST(ts AS VARCHAR), CAST(d AS VARCHAR), CAST(t AS VARCHAR) FROM w ORDER BY id"))
+                    .containsExactly(List.of(1, "2024-03-10 02:30:00", "2024-03-10", "02:30:00"),
+                            List.of(2, "2024-07-01 12:00:00.5", "2024-07-01", "12:00:00"),
+                            List.of(3, "1969-12-31 23:59:59", "1969-12-31", "23:59:59"),
+                            List.of(4, "2024-11-03 01:30:00", "2024-11-03", "01:30:00"));
+            try (PreparedStatement p = c.prepareStatement("SELECT ts, d, t, TIMESTAMP '2024-01-01 10:00:00' FROM w WHERE ts = ?")) {
+                p.setTimestamp(1, ts("2024-07-01 12:00:00.5"));
+                try (ResultSet rs = p.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getTimestamp(1)).isEqualTo(ts("2024-07-01 12:00:00.5"));
+                    assertThat(rs.getObject(1)).isEqualTo(ts("2024-07-01 12:00:00.5"));
+                    assertThat(rs.getDate(2)).isEqualTo(java.sql.Date.valueOf("2024-07-01"));
+                    assertThat(rs.getObject(2, LocalDate.class)).isEqualTo(LocalDate.of(2024, 7, 1));
+                    assertThat(rs.getTime(3)).isEqualTo(java.sql.Time.valueOf("12:00:00"));
+                    assertThat(rs.getTimestamp(4)).isEqualTo(ts("2024-01-01 10:00:00"));
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+        }
+    }
+
     @Test
     void everyLoadPathStoresTheTimeAndRefusesWhatIsNotOne() throws SQLException, IOException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

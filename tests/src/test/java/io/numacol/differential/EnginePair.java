@@ -21,6 +21,15 @@ final class EnginePair implements AutoCloseable {
         duckdb = DriverManager.getConnection("jdbc:duckdb:");
     }
 
+    /** Both engines with {@code zone} as the session's time zone. */
+    static EnginePair inZone(String numacolUrl, String zone) throws SQLException {
+        EnginePair pair = new EnginePair(numacolUrl + ";timeZone=" + zone);
+        try (Statement s = pair.duckdb.createStatement()) {
+            s.execute("SET TimeZone = '" + zone + "'");
+        }
+        return pair;
+    }
+
     /** Runs each statement on both engines, in order. */
     void executeOnBoth(String... statements) throws SQLException {
         for (Connection c : List.of(numacol, duckdb)) {

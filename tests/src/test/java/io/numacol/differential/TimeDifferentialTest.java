@@ -71,6 +71,7 @@ class TimeDifferentialTest {
             "SELECT id, t FROM a WHERE CAST(ts AS TIME) < t AND g = 2",
             "SELECT EXTRACT(HOUR FROM t), EXTRACT(MINUTE FROM t), COUNT(*) FROM a GROUP BY 1, 2",
             "SELECT id, t + INTERVAL '1' HOUR, t - INTERVAL '90' MINUTE FROM a WHERE g = 4",
+            "SELECT id, CAST(t AS VARCHAR), CAST(ts AS VARCHAR) FROM a WHERE g = 5",
             "SELECT id, t FROM a ORDER BY t DESC NULLS LAST, id LIMIT 25",
             "SELECT t FROM a UNION SELECT t FROM b",
     })

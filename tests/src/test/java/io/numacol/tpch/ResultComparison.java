@@ -8,8 +8,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -48,6 +50,10 @@ public final class ResultComparison {
                     row.add(switch (rs.getMetaData().getColumnType(i)) {
                         // java.sql.Time has no milliseconds to show: a TIME is read as a LocalTime
                         case Types.TIME -> rs.getObject(i, LocalTime.class);
+                        // an instant: numacol's type is Calcite's TIMESTAMP WITH LOCAL TIME ZONE, a TIMESTAMP to JDBC
+                        case Types.TIMESTAMP_WITH_TIMEZONE -> instant(rs, i);
+                        case Types.TIMESTAMP -> rs.getMetaData().getColumnTypeName(i).contains("TIME_ZONE") ? instant(rs, i)
+                                : normalise(rs.getObject(i));
                         // a byte[] has no equals, DuckDB's BLOB no bytes of its own: both as hex text
                         case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> hex(rs.getBytes(i));
                         default -> normalise(rs.getObject(i));
@@ -149,6 +155,11 @@ public final class ResultComparison {
 
     private static BigDecimal exact(Number n) {
         return n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
     }
 
     private static String hex(byte[] bytes) {

@@ -1,14 +1,23 @@
 package io.numacol.calcite.ddl;
 
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlTypeNameSpec;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUserDefinedTypeNameSpec;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.impl.SqlParserImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlShuttle;
 
@@ -17,6 +26,7 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Locale;
 
 /** Calcite's core parser, with numacol's DDL recognised first. */
 public final class NumacolParserFactory implements SqlParserImplFactory {
@@ -88,17 +98,29 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         if (node.getKind() == SqlKind.MERGE) {
             throw new UnsupportedOperationException("numacol does not support MERGE yet: tables take INSERT, UPDATE, DELETE and COPY");
         }
-        return hasUnaryPlus(node) ? node.accept(UNARY_PLUS) : node;
+        return needsRewrite(node) ? node.accept(REWRITE) : node;
     }
 
-    /** Whether a unary plus is anywhere in {@code node}: most statements then go through uncopied. */
-    private static boolean hasUnaryPlus(SqlNode node) {
+    /** Whether a unary plus or a zoned time type is anywhere in {@code node}: most statements then go through uncopied. */
+    private static boolean needsRewrite(SqlNode node) {
         boolean[] found = {false};
         node.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
                 found[0] |= call.getKind() == SqlKind.PLUS_PREFIX;
                 return found[0] ? null : super.visit(call);
+            }
+
+            @Override
+            public Void visit(SqlDataTypeSpec type) {
+                found[0] |= zoned(type) != null;
+                return null;
+            }
+
+            @Override
+            public Void visit(SqlLiteral literal) {
+                found[0] |= literal instanceof SqlUnknownLiteral unknown && unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE");
+                return null;
             }
         });
         return found[0];
@@ -107,14 +129,61 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
     /**
      * Drops unary plus, which changes no value: Calcite would cast a string operand to a number
      * ({@code + col IS NULL} failed on 'abc' as it ran), where SQLite, HSQLDB and H2 take
-     * {@code + x} as {@code x} for any type.
+     * {@code + x} as {@code x} for any type. Makes {@code TIMESTAMP WITH TIME ZONE} and {@code
+     * TIMESTAMPTZ} numacol's instant, which is Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE}:
+     * Calcite's own TIMESTAMP WITH TIME ZONE has no arithmetic, comparison or storage, and
+     * {@code CAST(ts AS TIMESTAMP WITH TIME ZONE)} gave the wall clock as if in UTC. A literal
+     * {@code TIMESTAMP WITH TIME ZONE '..'} is its text cast to an instant, which reads an
+     * offset or else the session's zone (Calcite wanted a zone name, always).
      */
-    private static final SqlShuttle UNARY_PLUS = new SqlShuttle() {
+    private static final SqlShuttle REWRITE = new SqlShuttle() {
         @Override
         public SqlNode visit(SqlCall call) {
             return call.getKind() == SqlKind.PLUS_PREFIX ? call.operand(0).accept(this) : super.visit(call);
         }
+
+        @Override
+        public SqlNode visit(SqlDataTypeSpec type) {
+            SqlDataTypeSpec instant = zoned(type);
+            return instant == null ? type : instant;
+        }
+
+        @Override
+        public SqlNode visit(SqlLiteral literal) {
+            if (!(literal instanceof SqlUnknownLiteral unknown) || !unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE")) {
+                return literal;
+            }
+            if (!unknown.tag.toUpperCase(Locale.ROOT).startsWith("TIMESTAMP WITH TIME ZONE")) {
+                throw new UnsupportedOperationException(TIME_WITH_ZONE);
+            }
+            SqlParserPos pos = literal.getParserPosition();
+            return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(unknown.getValue(), pos),
+                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, pos), pos));
+        }
     };
+
+    private static final String TIME_WITH_ZONE = "TIME WITH TIME ZONE is not supported: a time of day cannot know its"
+            + " offset across daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME";
+
+    /** {@code type} as numacol's instant when it names a zoned TIMESTAMP, else null; TIME WITH TIME ZONE refused. */
+    private static SqlDataTypeSpec zoned(SqlDataTypeSpec type) {
+        SqlTypeNameSpec name = type.getTypeNameSpec();
+        SqlParserPos pos = type.getParserPosition();
+        if (name instanceof SqlBasicTypeNameSpec basic && basic.getTypeName().getSimple().equalsIgnoreCase(SqlTypeName.TIME_TZ.getName())) {
+            throw new UnsupportedOperationException(TIME_WITH_ZONE);
+        }
+        int precision;
+        if (name instanceof SqlBasicTypeNameSpec basic && basic.getTypeName().getSimple().equalsIgnoreCase(SqlTypeName.TIMESTAMP_TZ.getName())) {
+            precision = basic.getPrecision();
+        } else if (name instanceof SqlUserDefinedTypeNameSpec udt && udt.getTypeName().isSimple()
+                && udt.getTypeName().getSimple().equalsIgnoreCase("TIMESTAMPTZ")) {
+            precision = RelDataType.PRECISION_NOT_SPECIFIED;
+        } else {
+            return null;
+        }
+        return new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, precision, pos),
+                type.getTimeZone(), type.getNullable(), pos);
+    }
 
     /** A parser that reports a DDL syntax error the way Calcite reports its own. */
     private static SqlAbstractParserImpl failing(String sql, IllegalArgumentException error) {

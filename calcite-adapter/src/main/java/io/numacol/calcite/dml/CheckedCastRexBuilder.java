@@ -7,12 +7,12 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.TimestampString;
 
@@ -20,6 +20,7 @@ import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -70,12 +71,12 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             LocalDateTime wall = LocalDateTime.ofEpochSecond(Math.floorDiv(literal.getValueAs(Long.class), 1000L),
                     (int) Math.floorMod(literal.getValueAs(Long.class), 1000L) * 1_000_000, ZoneOffset.UTC);
             exp = instantLiteral(wall, type);
-        } else if (exp.getType().getSqlTypeName().getFamily() == SqlTypeFamily.CHARACTER
-                && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && hasParameter(exp)) {
-            // the plan cache's stand-in for a string literal, which Calcite's cast would read without the
-            // session's zone at run time: failing here plans the text itself, whose literal converts above
-            throw new IllegalArgumentException("a string parameter as TIMESTAMP WITH TIME ZONE: give a java.sql.Timestamp,"
-                    + " an Instant or an OffsetDateTime (setObject), or write the value in the statement");
+        }
+        if (!safe && !(exp instanceof RexLiteral literal && literal.getType().getSqlTypeName() == type.getSqlTypeName())) {
+            RexNode cast = TimeCasts.cast(this, type, exp, matchNullability, zone);
+            if (cast != null) {
+                return cast;
+            }
         }
         if (!safe && exp instanceof RexLiteral literal && !literal.isNull() && assignments > 0
                 && SqlTypeName.BINARY_TYPES.contains(literal.getType().getSqlTypeName())
@@ -90,6 +91,18 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
 
+    /** EXTRACT from an instant, from its wall clock in the session's zone (see {@link TimeCasts}). */
+    @Override
+    public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
+        if (op.getKind() == SqlKind.EXTRACT && exprs.size() == 2 && exprs.get(0) instanceof RexLiteral unit) {
+            RexNode wall = TimeCasts.extractOperand(this, exprs.get(1), unit.getValue() == TimeUnitRange.EPOCH, zone);
+            if (wall != null) {
+                return super.makeCall(pos, returnType, op, List.of(unit, wall));
+            }
+        }
+        return super.makeCall(pos, returnType, op, exprs);
+    }
+
     /** Text or a wall-clock time, read in the session's zone as a column of {@code type} reads it, as an instant literal. */
     private RexLiteral instantLiteral(Object value, RelDataType type) {
         int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? ColumnType.MAX_TIMESTAMP_PRECISION
@@ -101,11 +114,6 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             throw new IllegalArgumentException("value " + e.getMessage(), e); // it names the value, and the zone read
         }
         return makeTimestampWithLocalTimeZoneLiteral(TimestampString.fromMillisSinceEpoch(millis), precision);
-    }
-
-    private static boolean hasParameter(RexNode node) {
-        return node instanceof RexDynamicParam
-                || (node instanceof RexCall c && c.getOperands().stream().anyMatch(CheckedCastRexBuilder::hasParameter));
     }
 
     /** Converts an INSERT with string literals checked as assignments to their columns. */

@@ -35,9 +35,11 @@ import org.apache.calcite.runtime.Bindable;
 import java.math.BigDecimal;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,9 +68,10 @@ public final class LiteralInsert {
     /**
      * The literal rows of {@code sql} for a table of {@code database}, or null where the planner
      * must run it; a name without schema must mean {@code main} ({@code schemaPath}, the
-     * connection's default).
+     * connection's default). A TIMESTAMP WITH TIME ZONE written without an offset is read in
+     * {@code zone}, the session's.
      */
-    public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath) {
+    public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath, ZoneId zone) {
         ValuesInsert insert = ValuesInsert.parse(sql, database,
                 schemaPath.size() == 1 && schemaPath.getFirst().equalsIgnoreCase("main"));
         if (insert == null) {
@@ -95,7 +98,7 @@ public final class LiteralInsert {
             Object[] stored = new Object[schema.size()];
             for (int i = 0; i < columns.length; i++) {
                 TableSchema.ColumnDef column = schema.column(columns[i]);
-                Object value = value(row.operand(i), column.type());
+                Object value = value(row.operand(i), column.type(), zone);
                 if (value instanceof OutOfRange(BigDecimal number)) {
                     // the planner's validator would say only "Value 40000 out of range"; a REAL's 1E+39 keeps its exponent
                     String shown = number.scale() < -20 ? number.toString() : number.toPlainString();
@@ -120,7 +123,7 @@ public final class LiteralInsert {
     }
 
     /** {@code node} as the Java value its column stores, null for NULL, or {@link #NO_FIT}. */
-    private static Object value(SqlNode node, ColumnType type) {
+    private static Object value(SqlNode node, ColumnType type, ZoneId zone) {
         boolean negative = node instanceof SqlBasicCall minus && minus.getKind() == SqlKind.MINUS_PREFIX
                 && minus.operand(0) instanceof SqlNumericLiteral;
         SqlNode operand = negative ? ((SqlBasicCall) node).operand(0) : node;
@@ -139,7 +142,7 @@ public final class LiteralInsert {
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
             case DATE -> date(literal);
             case TIMESTAMP -> timestamp(literal);
-            case TIMESTAMP_TZ -> NO_FIT; // read in the session's zone, which the planner knows
+            case TIMESTAMP_TZ -> instant(literal, type, zone);
             case TIME -> time(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
@@ -183,6 +186,23 @@ public final class LiteralInsert {
     private static Object timestamp(SqlLiteral literal) {
         return typed(literal, SqlTypeName.TIMESTAMP) instanceof SqlTimestampLiteral t
                 ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')) : NO_FIT;
+    }
+
+    /**
+     * A string literal (with its offset or zone, else in the session's zone) or a TIMESTAMP
+     * literal (a wall clock in the session's zone) as the instant it names; NO_FIT for anything
+     * else, or text that names none (the planner says why).
+     */
+    private static Object instant(SqlLiteral literal, ColumnType type, ZoneId zone) {
+        Object value = literal instanceof SqlCharStringLiteral chars ? chars.getValueAs(String.class) : timestamp(literal);
+        if (value == NO_FIT) {
+            return NO_FIT;
+        }
+        try {
+            return Instant.ofEpochMilli(type.toLong(value, zone));
+        } catch (IllegalArgumentException e) {
+            return NO_FIT;
+        }
     }
 
     /** A TIME literal's time of day, all its fraction digits (the column keeps what its precision does). */

@@ -94,7 +94,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
         NumacolSchema main = main(context);
         LiteralInsert literal = main == null ? null
-                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath());
+                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath(), zone(context));
         if (literal != null) {
             return (CalciteSignature<T>) literal.signature(query.sql, context.getTypeFactory(), context.getRootSchema());
         }

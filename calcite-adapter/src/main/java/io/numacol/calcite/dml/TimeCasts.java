@@ -1,0 +1,190 @@
+package io.numacol.calcite.dml;
+
+import io.numacol.storage.ColumnType;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Casts between instants (TIMESTAMP WITH TIME ZONE), wall clocks and text, as numacol computes
+ * them in the plans Calcite runs; {@link CheckedCastRexBuilder} puts them in place of Calcite's
+ * own, and Calcite's generated code calls the public static methods. Calcite's fail or differ
+ * from DuckDB and PostgreSQL: it reads a zone through {@code java.util.TimeZone}, which has no
+ * local mean time (New York before 1883 was 4:56:02 behind UTC, not 5 hours); its cast of a
+ * wall clock to an instant goes through text, and fails for one that daylight saving skips; its
+ * EXTRACT of an hour, minute or second from an instant reads UTC; and its cast of a TIMESTAMP or
+ * TIME to text drops the fraction of a second. Each function takes the session's zone as an
+ * argument, so a plan says which zone it computes in (the plan cache keys plans by zone).
+ */
+public final class TimeCasts {
+    private static final SqlUserDefinedFunction WALL_CLOCK = function("wallClock", SqlTypeName.TIMESTAMP);
+    private static final SqlUserDefinedFunction INSTANT = function("instant", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    private static final SqlUserDefinedFunction INSTANT_OF_TEXT = function("instantOfText", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    private static final SqlUserDefinedFunction INSTANT_TEXT = function("instantText", SqlTypeName.VARCHAR);
+    private static final SqlUserDefinedFunction TIMESTAMP_TEXT = function("timestampText", SqlTypeName.VARCHAR);
+    private static final SqlUserDefinedFunction TIME_TEXT = function("timeText", SqlTypeName.VARCHAR);
+
+    /** DuckDB's and PostgreSQL's text of a wall clock: as many fraction digits as it needs. */
+    private static final DateTimeFormatter WALL_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true)
+            .toFormatter(Locale.ROOT);
+    /** An instant's text in a zone, with its offset as DuckDB and PostgreSQL write it: +01, -05:30. */
+    public static final DateTimeFormatter ZONED_TEXT = new DateTimeFormatterBuilder().append(WALL_TEXT)
+            .appendOffset("+HH:mm", "+00").toFormatter(Locale.ROOT);
+    private static final DateTimeFormatter TIME_OF_DAY_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true).toFormatter(Locale.ROOT);
+
+    private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
+
+    private TimeCasts() {
+    }
+
+    /** A call's type is set where it is made; {@code returns} serves a rule that derives it again. */
+    private static SqlUserDefinedFunction function(String method, SqlTypeName returns) {
+        return new SqlUserDefinedFunction(new SqlIdentifier("$NUMACOL_" + method.toUpperCase(Locale.ROOT), SqlParserPos.ZERO),
+                SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(returns).andThen(SqlTypeTransforms.TO_NULLABLE), InferTypes.RETURN_TYPE, null,
+                ScalarFunctionImpl.create(TimeCasts.class, method));
+    }
+
+    private static ZoneId zone(String id) {
+        return ZONES.computeIfAbsent(id, ZoneId::of);
+    }
+
+    /** An instant's wall clock in {@code zone} (TIMESTAMP WITH TIME ZONE to TIMESTAMP), as epoch milliseconds of UTC. */
+    public static Long wallClock(Long instant, String zone) {
+        if (instant == null) {
+            return null;
+        }
+        return instant + zone(zone).getRules().getOffset(Instant.ofEpochMilli(instant)).getTotalSeconds() * 1000L;
+    }
+
+    /**
+     * The instant a wall clock names in {@code zone}, kept to {@code precision} fraction digits:
+     * one that daylight saving skips moves forward, one it repeats is the later (as a column reads text).
+     */
+    public static Long instant(Long wall, String zone, int precision) {
+        if (wall == null) {
+            return null;
+        }
+        LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000L), (int) Math.floorMod(wall, 1000L) * 1_000_000,
+                ZoneOffset.UTC);
+        return ColumnType.timestampTz(precision).toLong(time, zone(zone));
+    }
+
+    /** Text as an instant, with its offset or zone name, else in {@code zone}, as a column reads it. */
+    public static Long instantOfText(String text, String zone, int precision) {
+        return text == null ? null : ColumnType.timestampTz(precision).toLong(text, zone(zone));
+    }
+
+    /** An instant's text in {@code zone}: {@code 2024-03-10 03:30:00.5-04}. */
+    public static String instantText(Long instant, String zone) {
+        return instant == null ? null : ZONED_TEXT.format(Instant.ofEpochMilli(instant).atZone(zone(zone)));
+    }
+
+    /** A TIMESTAMP's text: {@code 2024-07-01 12:00:00.5}. */
+    public static String timestampText(Long wall) {
+        return wall == null ? null : WALL_TEXT.format(Instant.ofEpochMilli(wall).atOffset(ZoneOffset.UTC));
+    }
+
+    /** A TIME's text: {@code 12:00:00.25}. */
+    public static String timeText(Integer milliOfDay) {
+        return milliOfDay == null ? null : TIME_OF_DAY_TEXT.format(LocalTime.ofNanoOfDay(milliOfDay * 1_000_000L));
+    }
+
+    /**
+     * {@code e} cast to {@code type} by numacol's functions where Calcite's fail or differ, or
+     * null to leave the cast to Calcite; {@code matchNullability} as in Calcite's makeCast.
+     */
+    static RexNode cast(RexBuilder rex, RelDataType type, RexNode e, boolean matchNullability, ZoneId zone) {
+        SqlTypeName from = e.getType().getSqlTypeName();
+        SqlTypeName to = type.getSqlTypeName();
+        RexNode zoneName = rex.makeLiteral(zone.getId());
+        RelDataType types = matchNullability
+                ? rex.getTypeFactory().createTypeWithNullability(type, e.getType().isNullable()) : type;
+        boolean text = SqlTypeName.CHAR_TYPES.contains(to);
+        if (from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            if (text) {
+                return textCast(rex, types, rex.makeCall(varchar(rex, types), INSTANT_TEXT, List.of(e, zoneName)));
+            }
+            if (to == SqlTypeName.TIMESTAMP || to == SqlTypeName.DATE || to == SqlTypeName.TIME) {
+                RelDataType wallType = rex.getTypeFactory().createTypeWithNullability(
+                        rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, e.getType().getPrecision()), types.isNullable());
+                return to == SqlTypeName.TIMESTAMP && type.getPrecision() == e.getType().getPrecision()
+                        ? rex.makeCall(types, WALL_CLOCK, List.of(e, zoneName))
+                        : rex.makeCast(types, rex.makeCall(wallType, WALL_CLOCK, List.of(e, zoneName)));
+            }
+            return null;
+        }
+        if (to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            RexNode precision = rex.makeExactLiteral(BigDecimal.valueOf(
+                    Math.min(type.getPrecision(), ColumnType.MAX_TIMESTAMP_PRECISION)));
+            if (from == SqlTypeName.TIMESTAMP) {
+                return rex.makeCall(types, INSTANT, List.of(e, zoneName, precision));
+            }
+            if (from == SqlTypeName.DATE) {
+                RelDataType midnight = rex.getTypeFactory().createTypeWithNullability(
+                        rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 0), types.isNullable());
+                return rex.makeCall(types, INSTANT, List.of(rex.makeCast(midnight, e, true, false), zoneName, precision));
+            }
+            if (SqlTypeName.CHAR_TYPES.contains(from)) {
+                return rex.makeCall(types, INSTANT_OF_TEXT, List.of(e, zoneName, precision));
+            }
+            return null;
+        }
+        if (text && from == SqlTypeName.TIMESTAMP) {
+            return textCast(rex, types, rex.makeCall(varchar(rex, types), TIMESTAMP_TEXT, List.of(e)));
+        }
+        if (text && from == SqlTypeName.TIME) {
+            return textCast(rex, types, rex.makeCall(varchar(rex, types), TIME_TEXT, List.of(e)));
+        }
+        return null;
+    }
+
+    /**
+     * EXTRACT's operand when it is an instant: its wall clock in the session's zone (Calcite reads
+     * hours, minutes and seconds in UTC), or for EPOCH the instant itself as a TIMESTAMP of UTC
+     * (Calcite counts the seconds of the session's wall clock); null for any other operand.
+     */
+    static RexNode extractOperand(RexBuilder rex, RexNode e, boolean epoch, ZoneId zone) {
+        if (e.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            return null;
+        }
+        RelDataType wallType = rex.getTypeFactory().createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, e.getType().getPrecision()), e.getType().isNullable());
+        return rex.makeCall(wallType, WALL_CLOCK, List.of(e, rex.makeLiteral(epoch ? "UTC" : zone.getId())));
+    }
+
+    private static RelDataType varchar(RexBuilder rex, RelDataType like) {
+        return rex.getTypeFactory().createTypeWithNullability(rex.getTypeFactory().createSqlType(SqlTypeName.VARCHAR),
+                like.isNullable());
+    }
+
+    /** {@code text} as {@code type}: a CHAR(n) or VARCHAR(n) through Calcite's cast, which pads or cuts. */
+    private static RexNode textCast(RexBuilder rex, RelDataType type, RexNode text) {
+        return type.getSqlTypeName() == SqlTypeName.VARCHAR && type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
+                ? text : rex.makeCast(type, text);
+    }
+}

@@ -1,0 +1,111 @@
+package io.numacol.differential;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Random;
+
+/**
+ * TIMESTAMP WITH TIME ZONE columns against DuckDB, both in a New York session: filters against
+ * text, TIMESTAMPs and DATEs (read in the session's zone), grouping, MIN and MAX, COUNT DISTINCT,
+ * joins on an instant, ordering, casts to DATE, TIMESTAMP and text and from TIMESTAMP, DATE and
+ * text (with DuckDB's spellings TIMESTAMP WITH TIME ZONE and TIMESTAMPTZ), EXTRACT, and interval
+ * arithmetic, over seeded values written with and without offsets: from before 1883 (New York's
+ * local mean time) to after 2262, with NULLs, repeats, and wall-clock times in the DST gap and
+ * overlap of 2024.
+ */
+class TimestampTzDifferentialTest {
+    private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+    private static final String[] OFFSETS = {"", "", "+00", "-05", "+05:30", "Z", "-08:00", "+01"};
+    private static EnginePair engines;
+
+    @BeforeAll
+    static void load() throws SQLException {
+        engines = EnginePair.inZone("jdbc:numacol:mem:instants;rowsPerPart=500", "America/New_York");
+        Random random = new Random(20261126);
+        String[] pool = new String[300];
+        for (int i = 0; i < pool.length; i++) {
+            LocalDateTime wall = switch (i % 6) {
+                case 0 -> LocalDateTime.of(1850 + random.nextInt(120), 1 + random.nextInt(12), 1 + random.nextInt(28),
+                        random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000) * 1_000_000);
+                case 1 -> LocalDateTime.of(2262 + random.nextInt(500), 1 + random.nextInt(12), 1 + random.nextInt(28),
+                        random.nextInt(24), random.nextInt(60), random.nextInt(60));
+                // New York's DST gap (02:00-03:00 is skipped) and overlap (01:00-02:00 comes twice)
+                case 2 -> LocalDateTime.of(2024, 3, 10, 1, 30).plusMinutes(random.nextInt(120)).plusNanos(random.nextInt(1000) * 1_000_000L);
+                case 3 -> LocalDateTime.of(2024, 11, 3, 0, 30).plusSeconds(random.nextInt(10_800));
+                default -> LocalDateTime.of(1969, 12, 31, 23, 59, 59).plusNanos(random.nextInt(2000) * 1_000_000L)
+                        .plusDays(random.nextInt(3) - 1);
+            };
+            pool[i] = TEXT.format(wall) + OFFSETS[random.nextInt(OFFSETS.length)];
+        }
+        StringBuilder a = new StringBuilder("INSERT INTO a VALUES ");
+        StringBuilder b = new StringBuilder("INSERT INTO b VALUES ");
+        for (int i = 0; i < 2000; i++) {
+            String ts = literal(random, pool);
+            // half the wall clocks are the instant's own text without its offset, so that some are equal
+            String wall = random.nextBoolean() && !ts.equals("NULL") ? ts.substring(1, 24) : pool[random.nextInt(pool.length)].substring(0, 23);
+            a.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(ts).append(", ")
+                    .append(random.nextInt(7)).append(", ")
+                    .append(random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(2024, 3, 9).plusDays(random.nextInt(3)) + "'")
+                    .append(", TIMESTAMP '").append(wall).append("', ").append(ts).append(')');
+        }
+        for (int i = 0; i < 400; i++) {
+            b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(')');
+        }
+        engines.executeOnBoth("CREATE TABLE a (id INTEGER, ts TIMESTAMPTZ, g INTEGER, d DATE, w TIMESTAMP, s VARCHAR)",
+                "CREATE TABLE b (id INTEGER, ts TIMESTAMPTZ)",
+                a.toString(),
+                b.toString());
+    }
+
+    private static String literal(Random random, String[] pool) {
+        return random.nextInt(12) == 0 ? "NULL" : "'" + pool[random.nextInt(pool.length)] + "'";
+    }
+
+    @AfterAll
+    static void close() throws SQLException {
+        engines.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT id, ts FROM a",
+            "SELECT id, ts FROM a WHERE ts < '1970-01-01 00:00:00+00'",
+            "SELECT id FROM a WHERE ts >= '2024-03-10 01:00:00' AND ts < '2024-03-10 04:00:00.5'",
+            "SELECT id FROM a WHERE ts BETWEEN '2024-11-03 01:00:00-04' AND '2024-11-03 01:59:59.999-05'",
+            "SELECT id FROM a WHERE ts > '2262-04-11 23:47:16.854Z' OR ts IS NULL",
+            "SELECT id FROM a WHERE ts IN (SELECT ts FROM b WHERE id < 50)",
+            "SELECT id FROM a WHERE ts NOT IN (SELECT ts FROM b WHERE ts IS NOT NULL)",
+            "SELECT ts, COUNT(*), MIN(id), MAX(g) FROM a GROUP BY ts",
+            "SELECT g, MIN(ts), MAX(ts), COUNT(ts), COUNT(DISTINCT ts) FROM a GROUP BY g",
+            "SELECT MIN(ts), MAX(ts) FROM a WHERE g = 3",
+            "SELECT a.id, b.id FROM a JOIN b ON a.ts = b.ts",
+            "SELECT a.id, b.ts FROM a LEFT JOIN b ON a.ts = b.ts AND b.id < 100 WHERE a.g = 1",
+            "SELECT id FROM a WHERE ts >= d AND ts < d + INTERVAL '1' DAY",
+            "SELECT id FROM a WHERE ts = w",
+            "SELECT id FROM a WHERE ts < w",
+            "SELECT id FROM a WHERE CAST(ts AS TIMESTAMP) = w",
+            "SELECT id FROM a WHERE ts < TIMESTAMP WITH TIME ZONE '2024-03-10 03:00:00' AND ts > TIMESTAMP WITH TIME ZONE '2024-03-10 01:30:00+00'",
+            "SELECT id, CAST(w AS TIMESTAMP WITH TIME ZONE) FROM a WHERE g = 1",
+            "SELECT id, CAST(s AS TIMESTAMPTZ), CAST(s AS TIMESTAMPTZ) = ts FROM a WHERE g = 3",
+            "SELECT id, CAST(d AS TIMESTAMP WITH TIME ZONE) FROM a WHERE g = 2",
+            "SELECT id, CAST(ts AS DATE) FROM a WHERE g = 2",
+            "SELECT id FROM a WHERE CAST(ts AS DATE) = d",
+            "SELECT id, CAST(ts AS TIMESTAMP) FROM a WHERE g = 5",
+            "SELECT id, CAST(ts AS VARCHAR) FROM a WHERE g = 6",
+            "SELECT EXTRACT(YEAR FROM ts), EXTRACT(MONTH FROM ts), EXTRACT(DAY FROM ts), EXTRACT(HOUR FROM ts), COUNT(*) FROM a GROUP BY 1, 2, 3, 4",
+            "SELECT id, EXTRACT(MINUTE FROM ts), EXTRACT(SECOND FROM ts) FROM a WHERE g = 0",
+            "SELECT id, ts + INTERVAL '1' HOUR, ts - INTERVAL '90' MINUTE FROM a WHERE g = 4 AND ts < '2500-01-01 00:00:00'",
+            "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",
+            "SELECT ts FROM a UNION SELECT ts FROM b",
+    })
+    void agreesWithDuckDb(String sql) throws SQLException {
+        engines.assertAgree(sql);
+    }
+}
