@@ -215,4 +215,31 @@ class TimestampTzTypeTest {
             assertThat(instants(s, "SELECT id, ts FROM copy")).containsExactly(at("2023-12-31T18:30:00Z"));
         }
     }
+
+    /**
+     * The standard's and DuckDB's spellings in queries are numacol's instant (Calcite's own
+     * TIMESTAMP WITH TIME ZONE has no runtime), and casts, EXTRACT and interval arithmetic work in
+     * the session's zone: days and months on its wall clock.
+     */
+    @Test
+    void queriesSpellInstantsAsDuckDbAndComputeInTheSessionsZone() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;timeZone=America/New_York"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE w (id INT, wall TIMESTAMP, d DATE, txt VARCHAR)");
+            s.execute("INSERT INTO w VALUES (1, TIMESTAMP '2024-03-10 02:30:00', DATE '1880-01-01', '2024-03-10 02:30:00+01')");
+            assertThat(rows(s, "SELECT CAST(CAST(wall AS TIMESTAMP WITH TIME ZONE) AS VARCHAR), CAST(CAST(txt AS TIMESTAMPTZ) AS VARCHAR),"
+                    + " CAST(CAST(d AS TIMESTAMP(0) WITH TIME ZONE) AS VARCHAR), CAST(TIMESTAMP WITH TIME ZONE '2024-11-03 01:30' AS VARCHAR)"
+                    + " FROM w")).as("the gap moves forward, 1880 is local mean time, the overlap takes the later")
+                    .containsExactly(List.of("2024-03-10 03:30:00-04", "2024-03-09 20:30:00-05", "1880-01-01 00:00:00-04:56",
+                            "2024-11-03 01:30:00-05"));
+            assertThat(rows(s, "SELECT EXTRACT(HOUR FROM i), EXTRACT(MINUTE FROM i), CAST(i AS TIMESTAMP), CAST(i AS DATE),"
+                    + " CAST(i + INTERVAL '1' DAY AS VARCHAR), CAST(i + INTERVAL '24' HOUR AS VARCHAR), CAST(i - INTERVAL '1' MONTH AS VARCHAR)"
+                    + " FROM (SELECT TIMESTAMP WITH TIME ZONE '2024-03-09 23:45:00.25' AS i FROM w)"))
+                    .containsExactly(List.of(23L, 45L, Timestamp.valueOf("2024-03-09 23:45:00.25"), java.sql.Date.valueOf("2024-03-09"),
+                            "2024-03-10 23:45:00.25-04", "2024-03-11 00:45:00.25-04", "2024-02-09 23:45:00.25-05"));
+            assertThatThrownBy(() -> s.executeQuery("SELECT CAST(wall AS TIME WITH TIME ZONE) FROM w"))
+                    .hasMessageContaining("TIME WITH TIME ZONE is not supported");
+            assertThatThrownBy(() -> s.executeQuery("SELECT TIME WITH TIME ZONE '10:00:00' FROM w"))
+                    .hasMessageContaining("TIME WITH TIME ZONE is not supported");
+        }
+    }
 }

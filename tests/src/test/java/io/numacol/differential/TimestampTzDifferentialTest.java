@@ -16,9 +16,9 @@ import java.util.Random;
  * text, TIMESTAMPs and DATEs (read in the session's zone), grouping, MIN and MAX, COUNT DISTINCT,
  * joins on an instant, ordering, casts to DATE, TIMESTAMP and text and from TIMESTAMP, DATE and
  * text (with DuckDB's spellings TIMESTAMP WITH TIME ZONE and TIMESTAMPTZ), EXTRACT, and interval
- * arithmetic, over seeded values written with and without offsets: from before 1883 (New York's
- * local mean time) to after 2262, with NULLs, repeats, and wall-clock times in the DST gap and
- * overlap of 2024.
+ * arithmetic (days and months on the wall clock), over seeded values written with and without
+ * offsets: from before 1883 (New York's local mean time) to after 2262, with NULLs, repeats, and
+ * wall-clock times in the DST gap and overlap of 2024.
  */
 class TimestampTzDifferentialTest {
     private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
@@ -102,6 +102,10 @@ class TimestampTzDifferentialTest {
             "SELECT EXTRACT(YEAR FROM ts), EXTRACT(MONTH FROM ts), EXTRACT(DAY FROM ts), EXTRACT(HOUR FROM ts), COUNT(*) FROM a GROUP BY 1, 2, 3, 4",
             "SELECT id, EXTRACT(MINUTE FROM ts), EXTRACT(SECOND FROM ts) FROM a WHERE g = 0",
             "SELECT id, ts + INTERVAL '1' HOUR, ts - INTERVAL '90' MINUTE FROM a WHERE g = 4 AND ts < '2500-01-01 00:00:00'",
+            // days and months on the session's wall clock: 23 or 25 hours across a DST change
+            "SELECT id, ts + INTERVAL '1' DAY, ts - INTERVAL '2' DAY, ts + INTERVAL '1' MONTH, ts - INTERVAL '13' MONTH FROM a"
+                    + " WHERE g = 3 AND ts < '2500-01-01 00:00:00'",
+            "SELECT id FROM a WHERE ts + INTERVAL '1' DAY > w + INTERVAL '1' DAY",
             "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",
             "SELECT ts FROM a UNION SELECT ts FROM b",
     })

@@ -91,7 +91,10 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
 
-    /** EXTRACT from an instant, from its wall clock in the session's zone (see {@link TimeCasts}). */
+    /**
+     * EXTRACT from an instant, from its wall clock in the session's zone, and an instant plus or
+     * minus an interval, by numacol's functions (see {@link TimeCasts}).
+     */
     @Override
     public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
         if (op.getKind() == SqlKind.EXTRACT && exprs.size() == 2 && exprs.get(0) instanceof RexLiteral unit) {
@@ -100,7 +103,16 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 return super.makeCall(pos, returnType, op, List.of(unit, wall));
             }
         }
-        return super.makeCall(pos, returnType, op, exprs);
+        RexNode plus = TimeCasts.plusInterval(this, returnType, op.getKind(), exprs, zone);
+        return plus != null ? plus : super.makeCall(pos, returnType, op, exprs);
+    }
+
+    @Override
+    public RexNode makeCall(SqlParserPos pos, SqlOperator op, List<? extends RexNode> exprs) {
+        if (op.getKind() == SqlKind.EXTRACT || op.getKind() == SqlKind.PLUS || op.getKind() == SqlKind.MINUS) {
+            return makeCall(pos, deriveReturnType(op, exprs), op, List.copyOf(exprs));
+        }
+        return super.makeCall(pos, op, exprs);
     }
 
     /** Text or a wall-clock time, read in the session's zone as a column of {@code type} reads it, as an instant literal. */

@@ -7,6 +7,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -46,6 +47,8 @@ public final class TimeCasts {
     private static final SqlUserDefinedFunction INSTANT_TEXT = function("instantText", SqlTypeName.VARCHAR);
     private static final SqlUserDefinedFunction TIMESTAMP_TEXT = function("timestampText", SqlTypeName.VARCHAR);
     private static final SqlUserDefinedFunction TIME_TEXT = function("timeText", SqlTypeName.VARCHAR);
+    private static final SqlUserDefinedFunction PLUS_MONTHS = function("plusMonths", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    private static final SqlUserDefinedFunction PLUS_MILLIS = function("plusMillis", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
 
     /** DuckDB's and PostgreSQL's text of a wall clock: as many fraction digits as it needs. */
     private static final DateTimeFormatter WALL_TEXT = new DateTimeFormatterBuilder()
@@ -112,6 +115,61 @@ public final class TimeCasts {
     /** A TIME's text: {@code 12:00:00.25}. */
     public static String timeText(Integer milliOfDay) {
         return milliOfDay == null ? null : TIME_OF_DAY_TEXT.format(LocalTime.ofNanoOfDay(milliOfDay * 1_000_000L));
+    }
+
+    /** An instant plus months, counted on its wall clock in {@code zone} (as DuckDB and PostgreSQL do). */
+    public static Long plusMonths(Long instant, Integer months, String zone) {
+        if (instant == null || months == null) {
+            return null;
+        }
+        return Instant.ofEpochMilli(instant).atZone(zone(zone)).plusMonths(months).toInstant().toEpochMilli();
+    }
+
+    /**
+     * An instant plus an interval of days to seconds: with {@code calendarDays} (an interval of
+     * DAY, DAY TO HOUR, ..), its whole days counted on the wall clock in {@code zone}, so that a
+     * day across a change of daylight saving is 23 or 25 hours, as in DuckDB and PostgreSQL; the
+     * rest, and any interval of hours, minutes or seconds, as elapsed time.
+     */
+    public static Long plusMillis(Long instant, Long millis, boolean calendarDays, String zone) {
+        if (instant == null || millis == null) {
+            return null;
+        }
+        long days = calendarDays ? millis / 86_400_000L : 0;
+        long rest = millis - days * 86_400_000L;
+        long moved = days == 0 ? instant : Instant.ofEpochMilli(instant).atZone(zone(zone)).plusDays(days).toInstant().toEpochMilli();
+        return moved + rest;
+    }
+
+    /**
+     * {@code instant + interval} or {@code instant - interval} of type {@code type} by numacol's
+     * functions, or null when {@code operands} are no instant and interval: Calcite adds a month
+     * interval to an instant as a millisecond, and a day as 24 hours.
+     */
+    static RexNode plusInterval(RexBuilder rex, RelDataType type, SqlKind kind, List<RexNode> operands, ZoneId zone) {
+        if ((kind != SqlKind.PLUS && kind != SqlKind.MINUS) || operands.size() != 2) {
+            return null;
+        }
+        boolean instantFirst = instant(operands.get(0));
+        RexNode instant = operands.get(instantFirst ? 0 : 1);
+        RexNode interval = operands.get(instantFirst ? 1 : 0);
+        if (!instant(instant) || !SqlTypeName.INTERVAL_TYPES.contains(interval.getType().getSqlTypeName())
+                || (kind == SqlKind.MINUS && !instantFirst)) {
+            return null;
+        }
+        RexNode amount = kind == SqlKind.MINUS ? rex.makeCall(SqlStdOperatorTable.UNARY_MINUS, interval) : interval;
+        RexNode zoneName = rex.makeLiteral(zone.getId());
+        SqlTypeName unit = interval.getType().getSqlTypeName();
+        if (SqlTypeName.YEAR_INTERVAL_TYPES.contains(unit)) {
+            return rex.makeCall(type, PLUS_MONTHS, List.of(instant, amount, zoneName));
+        }
+        boolean calendarDays = unit == SqlTypeName.INTERVAL_DAY || unit == SqlTypeName.INTERVAL_DAY_HOUR
+                || unit == SqlTypeName.INTERVAL_DAY_MINUTE || unit == SqlTypeName.INTERVAL_DAY_SECOND;
+        return rex.makeCall(type, PLUS_MILLIS, List.of(instant, amount, rex.makeLiteral(calendarDays), zoneName));
+    }
+
+    private static boolean instant(RexNode e) {
+        return e.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     /**
