@@ -106,6 +106,33 @@ class TimestampTypeTest {
         }
     }
 
+    /**
+     * DuckDB's and PostgreSQL's short spellings (a date alone, no seconds, a T), and a DATE
+     * compared with a TIMESTAMP column as its midnight, also where the plan cache makes the DATE
+     * literal a parameter (which failed: "not a timestamp: 19724").
+     */
+    @Test
+    void shortSpellingsAndDatesCompareAsDuckDbReadsThem() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE e (id INTEGER, ts TIMESTAMP, t TIME)");
+            s.execute("INSERT INTO e VALUES (1, '2024-01-01 10:00', '10:30'), (2, '2024-01-02', '9:05'), (3, TIMESTAMP '2024-01-02T03:04', TIME '23:59')");
+            assertThat(rows(s, "SELECT id, CAST(ts AS VARCHAR), CAST(t AS VARCHAR) FROM e ORDER BY id")).containsExactly(
+                    List.of(1, "2024-01-01 10:00:00", "10:30:00"), List.of(2, "2024-01-02 00:00:00", "09:05:00"),
+                    List.of(3, "2024-01-02 03:04:00", "23:59:00"));
+            for (int i = 0; i < 2; i++) { // the second time from the plan cache, the DATE a parameter
+                assertThat(rows(s, "SELECT id FROM e WHERE ts >= DATE '2024-01-02' ORDER BY id")).containsExactly(List.of(2), List.of(3));
+                assertThat(rows(s, "SELECT id FROM e WHERE ts < DATE '2024-01-02'")).containsExactly(List.of(1));
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT id FROM e WHERE ts > CAST(? AS DATE) ORDER BY id")) {
+                p.setDate(1, java.sql.Date.valueOf("2024-01-02"));
+                assertThat(rows(p.executeQuery())).containsExactly(List.of(3));
+            }
+            assertThat(rows(s, "SELECT id FROM e WHERE ts = '2024-01-01 10:00' AND t = TIME '10:30'")).containsExactly(List.of(1));
+            assertThat(rows(s, "SELECT CAST('2024-01-02 3:04' AS TIMESTAMP) = TIMESTAMP '2024-01-02T03:04:00', CAST('9:05' AS TIME) FROM e WHERE id = 1"))
+                    .containsExactly(List.of(true, java.sql.Time.valueOf("09:05:00")));
+        }
+    }
+
     @Test
     void everyLoadPathStoresTheTimeAndRefusesWhatIsNotOne() throws SQLException, IOException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

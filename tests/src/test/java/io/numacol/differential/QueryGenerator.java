@@ -4,6 +4,7 @@ import io.numacol.differential.RandomSchema.Column;
 import io.numacol.differential.RandomSchema.Table;
 
 import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -286,6 +287,8 @@ final class QueryGenerator {
             case DATE -> "DATE '" + LocalDate.of(2022, 1, 1).plusDays(random.nextInt(-40, 60)) + "'";
             case STR -> "'" + STRINGS[random.nextInt(STRINGS.length)] + "'";
             case BOOL -> random.nextBoolean() ? "TRUE" : "FALSE";
+            case TS -> "TIMESTAMP '" + TIMESTAMP_TEXT.format(LocalDate.of(2022, 1, 1).atStartOfDay().plusMinutes(random.nextInt(-40, 60) * 37L))
+                    + (random.nextInt(4) == 0 ? ".25" : "") + "'";
         });
     }
 
@@ -297,6 +300,7 @@ final class QueryGenerator {
             case DATE -> "DATE";
             case STR -> "VARCHAR";
             case BOOL -> "BOOLEAN";
+            case TS -> "TIMESTAMP";
         };
     }
 
@@ -321,7 +325,9 @@ final class QueryGenerator {
             case INT -> {
                 int form = random.nextInt(8);
                 yield switch (form) {
-                    case 3 -> Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.DATE, scope, d), ")");
+                    case 3 -> random.nextInt(3) == 0
+                            ? Sql.of(t, "EXTRACT(" + new String[]{"DAY", "HOUR", "MINUTE"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.TS, scope, d), ")")
+                            : Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.DATE, scope, d), ")");
                     case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(RandomSchema.Type.STR, scope, d), ")");
                     case 5 -> arithmetic(ABS, type, scope, d);
                     case 6 -> Sql.of(t, "(- ", expr(type, scope, d), ")");
@@ -347,8 +353,14 @@ final class QueryGenerator {
                     default -> arithmetic(form, type, scope, d);
                 };
             }
-            case DATE -> Sql.of(t, "CAST(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
+            case DATE -> random.nextInt(4) == 0 ? Sql.of(t, "CAST(", expr(RandomSchema.Type.TS, scope, d), " AS DATE)")
+                    : Sql.of(t, "CAST(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
                     + random.nextInt(0, 40) + "' " + (random.nextInt(3) == 0 ? "MONTH" : "DAY") + " AS DATE)");
+            case TS -> switch (random.nextInt(3)) {
+                case 0 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.DATE, scope, d), " AS TIMESTAMP)");
+                default -> Sql.of(t, "(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
+                        + random.nextInt(0, 50) + "' " + new String[]{"MINUTE", "HOUR", "DAY", "MONTH"}[random.nextInt(4)] + ")");
+            };
             case STR -> switch (random.nextInt(6)) {
                 case 0 -> Sql.of(t, "UPPER(", expr(type, scope, d), ")");
                 case 1 -> Sql.of(t, "LOWER(", expr(type, scope, d), ")");
@@ -360,6 +372,8 @@ final class QueryGenerator {
             case BOOL -> Sql.of(t, "(", cond(scope, d, false), ")");
         };
     }
+
+    private static final DateTimeFormatter TIMESTAMP_TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private static final int ABS = 3;
 
@@ -500,7 +514,7 @@ final class QueryGenerator {
             };
             case DEC, DBL -> random.nextInt(3) == 0 ? Sql.of(t, "SUM(" + distinct, argument(type, scope), ")")
                     : Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
-            case DATE, STR -> Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
+            case DATE, STR, TS -> Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
             case BOOL -> Sql.of(t, "(COUNT(*) > ", literal(RandomSchema.Type.INT), ")");
         };
         if (filter && type != RandomSchema.Type.BOOL && random.nextInt(8) == 0) {

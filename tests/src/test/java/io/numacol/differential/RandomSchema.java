@@ -6,8 +6,10 @@ import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -16,13 +18,14 @@ import java.util.SplittableRandom;
  * A seeded random schema and its data, loaded alike into each engine: tables {@code t0..} with a
  * dense key {@code k} and columns of every type numacol stores (SMALLINT among the integers), drawn from value pools shared by
  * all tables of a type (so that joins match), with NULLs, NOT NULL columns, duplicates, skew,
- * constant and all-NULL columns, edge values (negative epoch days, -0.0, long strings) and
+ * constant and all-NULL columns, edge values (negative epoch days, -0.0, long strings, timestamps
+ * around 1970 and after 2262) and
  * sometimes an empty table. Small parts in numacol give every column several dictionaries.
  */
 final class RandomSchema {
     /** What a column holds, as the query generator sees it. */
     enum Type {
-        INT, DEC, DBL, DATE, STR, BOOL;
+        INT, DEC, DBL, DATE, STR, BOOL, TS;
 
         boolean numeric() {
             return this == INT || this == DEC || this == DBL;
@@ -69,6 +72,7 @@ final class RandomSchema {
                     case DATE -> "DATE";
                     case STR -> "VARCHAR(" + (random.nextBoolean() ? 20 : 40) + ")";
                     case BOOL -> "BOOLEAN";
+                    case TS -> "TIMESTAMP";
                 };
                 columns.add(new Column("c" + c, type, sqlType, random.nextInt(5) == 0));
             }
@@ -147,6 +151,7 @@ final class RandomSchema {
                     case DATE -> Types.DATE;
                     case STR -> Types.VARCHAR;
                     case BOOL -> Types.BOOLEAN;
+                    case TS -> Types.TIMESTAMP;
                 });
                 return;
             }
@@ -174,6 +179,11 @@ final class RandomSchema {
                         : BASE.plusDays(draw)));
                 case STR -> p.setString(index, STRINGS[Math.floorMod(draw, STRINGS.length)]);
                 case BOOL -> p.setBoolean(index, Math.floorMod(draw, 3) != 0);
+                // 37 minutes and some milliseconds a step, so that values share days and hours; edges around 1970 and 2262
+                case TS -> p.setTimestamp(index, Timestamp.valueOf(edge
+                        ? new LocalDateTime[]{LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(1970, 1, 1, 0, 0),
+                                LocalDateTime.of(2262, 4, 12, 0, 0, 0, 1_000_000)}[random.nextInt(3)]
+                        : BASE.atStartOfDay().plusMinutes(draw * 37L).plusNanos(Math.floorMod(draw, 4) * 250_000_000L)));
             }
         }
     }

@@ -58,6 +58,7 @@ class TimeDifferentialTest {
     @ParameterizedTest
     @ValueSource(strings = {
             "SELECT id, t FROM a WHERE t < TIME '06:00:00'",
+            "SELECT id FROM a WHERE t >= TIME '6:00' AND t < '06:30'",
             "SELECT id FROM a WHERE t >= TIME '12:00:00' AND t < TIME '12:30:00.5'",
             "SELECT id FROM a WHERE t = TIME '00:00:00' OR t = TIME '23:59:59.999'",
             "SELECT id FROM a WHERE t > TIME '23:59:59' OR t IS NULL",

@@ -73,6 +73,10 @@ class TimestampDifferentialTest {
             "SELECT id, ts FROM a WHERE ts < TIMESTAMP '1970-01-01 00:00:00'",
             "SELECT id FROM a WHERE ts >= TIMESTAMP '2024-03-31 02:00:00' AND ts < TIMESTAMP '2024-03-31 03:00:00.5'",
             "SELECT id FROM a WHERE ts BETWEEN TIMESTAMP '1969-12-31 23:59:59.999' AND TIMESTAMP '1970-01-01 00:00:00.001'",
+            // DATE literals (the plan cache makes them parameters) and the short spellings DuckDB reads
+            "SELECT id FROM a WHERE ts >= DATE '1969-12-31' AND ts < DATE '1970-01-02'",
+            "SELECT id FROM a WHERE ts > TIMESTAMP '2024-03-31 02:30' AND ts < '2024-04-01'",
+            "SELECT id FROM a WHERE ts = TIMESTAMP '2024-03-31T01:30:00' OR ts < TIMESTAMP '1900-01-01'",
             "SELECT id FROM a WHERE ts > TIMESTAMP '2262-04-11 23:47:16.854' OR ts IS NULL",
             "SELECT id FROM a WHERE ts IN (SELECT ts FROM b WHERE id < 50)",
             "SELECT id FROM a WHERE ts NOT IN (SELECT ts FROM b WHERE ts IS NOT NULL)",

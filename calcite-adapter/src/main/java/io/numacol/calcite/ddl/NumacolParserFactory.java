@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.calcite.dml.TimeCasts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -119,7 +120,8 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
 
             @Override
             public Void visit(SqlLiteral literal) {
-                found[0] |= literal instanceof SqlUnknownLiteral unknown && unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE");
+                found[0] |= literal instanceof SqlUnknownLiteral unknown
+                        && (unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE") || shortened(unknown) != null);
                 return null;
             }
         });
@@ -134,7 +136,8 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
      * Calcite's own TIMESTAMP WITH TIME ZONE has no arithmetic, comparison or storage, and
      * {@code CAST(ts AS TIMESTAMP WITH TIME ZONE)} gave the wall clock as if in UTC. A literal
      * {@code TIMESTAMP WITH TIME ZONE '..'} is its text cast to an instant, which reads an
-     * offset or else the session's zone (Calcite wanted a zone name, always).
+     * offset or else the session's zone (Calcite wanted a zone name, always). A TIMESTAMP or TIME
+     * literal without seconds, or with a T, is written as Calcite reads it ({@link #shortened}).
      */
     private static final SqlShuttle REWRITE = new SqlShuttle() {
         @Override
@@ -150,7 +153,14 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
 
         @Override
         public SqlNode visit(SqlLiteral literal) {
-            if (!(literal instanceof SqlUnknownLiteral unknown) || !unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE")) {
+            if (!(literal instanceof SqlUnknownLiteral unknown)) {
+                return literal;
+            }
+            String whole = shortened(unknown);
+            if (whole != null) {
+                return SqlLiteral.createUnknown(unknown.tag, whole, literal.getParserPosition());
+            }
+            if (!unknown.tag.toUpperCase(Locale.ROOT).endsWith("WITH TIME ZONE")) {
                 return literal;
             }
             if (!unknown.tag.toUpperCase(Locale.ROOT).startsWith("TIMESTAMP WITH TIME ZONE")) {
@@ -161,6 +171,13 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
                     new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, pos), pos));
         }
     };
+
+    /** A TIMESTAMP or TIME literal's text as Calcite reads it, when it is not so already (see {@link TimeCasts#calciteText}). */
+    private static String shortened(SqlUnknownLiteral literal) {
+        String tag = literal.tag.toUpperCase(Locale.ROOT);
+        return tag.equals("TIMESTAMP") ? TimeCasts.calciteText(literal.getValue(), SqlTypeName.TIMESTAMP)
+                : tag.equals("TIME") ? TimeCasts.calciteText(literal.getValue(), SqlTypeName.TIME) : null;
+    }
 
     private static final String TIME_WITH_ZONE = "TIME WITH TIME ZONE is not supported: a time of day cannot know its"
             + " offset across daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME";

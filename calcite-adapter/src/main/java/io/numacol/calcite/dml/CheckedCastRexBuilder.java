@@ -55,6 +55,11 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
                 && SqlTypeName.CHAR_TYPES.contains(literal.getType().getSqlTypeName())) {
             String value = literal.getValueAs(String.class);
+            String whole = TimeCasts.calciteText(value, type.getSqlTypeName());
+            if (whole != null) {
+                value = whole;
+                exp = makeLiteral(whole);
+            }
             check(value, type);
             if (type.getSqlTypeName() == SqlTypeName.UUID) {
                 // as a column reads it (braces, no hyphens, blanks), which java.util.UUID.fromString does not

@@ -40,9 +40,11 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * {@code INSERT INTO t [(columns)] VALUES (..), (..), ..} whose values are literals that each
@@ -140,10 +142,11 @@ public final class LiteralInsert {
         return switch (type.kind()) {
             case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
-            case DATE -> date(literal);
-            case TIMESTAMP -> timestamp(literal);
+            case DATE -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.DATE, LocalDate::parse) : date(literal);
+            case TIMESTAMP -> literal instanceof SqlCharStringLiteral chars
+                    ? parsed(chars, SqlTypeName.TIMESTAMP, s -> LocalDateTime.parse(s.replace(' ', 'T'))) : timestamp(literal);
             case TIMESTAMP_TZ -> instant(literal, type, zone);
-            case TIME -> time(literal);
+            case TIME -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.TIME, LocalTime::parse) : time(literal);
             case CHAR, VARCHAR -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
                     yield NO_FIT;
@@ -172,6 +175,20 @@ public final class LiteralInsert {
         try {
             return type.toStringValue(text);
         } catch (IllegalArgumentException e) {
+            return NO_FIT;
+        }
+    }
+
+    /**
+     * A string literal for a DATE, TIMESTAMP or TIME column, as the planner's cast reads it (see
+     * {@link TimeCasts#calciteText}); NO_FIT when it is no such value (the planner says why).
+     */
+    private static Object parsed(SqlCharStringLiteral literal, SqlTypeName type, Function<String, Object> parser) {
+        String text = literal.getValueAs(String.class);
+        String whole = TimeCasts.calciteText(text, type);
+        try {
+            return parser.apply(whole != null ? whole : text.strip());
+        } catch (DateTimeParseException e) {
             return NO_FIT;
         }
     }

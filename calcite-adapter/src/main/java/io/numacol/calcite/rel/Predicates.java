@@ -231,7 +231,20 @@ final class Predicates {
             if (v.getKind() != SqlKind.CAST) {
                 return true;
             }
+            if (!keepsDatetime(((RexCall) v).getOperands().getFirst().getType().getSqlTypeName(), v.getType().getSqlTypeName())) {
+                return false;
+            }
         }
+    }
+
+    /**
+     * Whether a CAST between {@code from} and {@code to} keeps a date or time as it is: between
+     * one type, or a DATE as its midnight. A TIMESTAMP cast to a DATE or TIME loses part of it,
+     * which {@link #value}, skipping the CAST, would not.
+     */
+    private static boolean keepsDatetime(SqlTypeName from, SqlTypeName to) {
+        boolean datetimes = SqlTypeName.DATETIME_TYPES.contains(from) && SqlTypeName.DATETIME_TYPES.contains(to);
+        return !datetimes || from == to || (from == SqlTypeName.DATE && to == SqlTypeName.TIMESTAMP);
     }
 
     private static boolean instant(RexNode node) {
@@ -392,6 +405,7 @@ final class Predicates {
             case Long millis -> millis;
             case Calendar c -> TimestampString.fromCalendarFields(c).getMillisSinceEpoch();
             case DateString d -> d.getMillisSinceEpoch();
+            case Integer days -> days * 86_400_000L; // a DATE parameter (the plan cache's stand-in for a DATE literal) cast to TIMESTAMP
             case Timestamp t -> t.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
             case LocalDateTime t -> t.toInstant(ZoneOffset.UTC).toEpochMilli();
             case String s -> MILLISECONDS.toLong(s);
