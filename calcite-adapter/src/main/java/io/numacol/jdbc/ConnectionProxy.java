@@ -14,6 +14,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -107,6 +108,9 @@ final class ConnectionProxy implements InvocationHandler {
         }
         Object result = invoke(method, args);
         Class<?> type = method.getReturnType();
+        if (result instanceof ResultSetMetaData metaData) {
+            return InstantMetaData.of(metaData); // a prepared statement's
+        }
         if (result instanceof ResultSet rs && !(result instanceof NumacolResultSet)) {
             return new NumacolResultSet(rs, proxy instanceof Statement statement ? statement : null);
         }

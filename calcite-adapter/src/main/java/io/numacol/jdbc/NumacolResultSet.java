@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Date;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Time;
@@ -39,6 +40,7 @@ import java.util.function.Function;
 final class NumacolResultSet extends ForwardingResultSet {
     /** The user's statement, or null to ask Calcite's result set (metadata result sets). */
     private final Statement statement;
+    private ResultSetMetaData metaData;
     /** Per column (1-based), {@link #SECONDS_INTERVAL}, {@link #INSTANT} or 0; made on first use. */
     private byte[] specials;
     /** The session's zone, in which instants are shown; read on first use. */
@@ -57,6 +59,15 @@ final class NumacolResultSet extends ForwardingResultSet {
     NumacolResultSet(ResultSet delegate, Statement statement) {
         super(delegate);
         this.statement = statement;
+    }
+
+    /** The columns' metadata, an instant's type named as JDBC and DuckDB name it (see {@link InstantMetaData}). */
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        if (metaData == null) {
+            metaData = InstantMetaData.of(delegate.getMetaData());
+        }
+        return metaData;
     }
 
     @Override
@@ -243,7 +254,7 @@ final class NumacolResultSet extends ForwardingResultSet {
     /** What a column needs beyond Avatica's getters, from the metadata once per result set (getString is a hot path). */
     private byte special(int columnIndex) throws SQLException {
         if (specials == null) {
-            int n = getMetaData().getColumnCount();
+            int n = delegate.getMetaData().getColumnCount();
             byte[] kinds = new byte[n + 1];
             for (int i = 1; i <= n; i++) {
                 String type = intervalType(i);
@@ -257,7 +268,7 @@ final class NumacolResultSet extends ForwardingResultSet {
 
     /** The column's type name as Avatica gives it, such as INTERVAL_DAY_TO_SECOND. */
     private String intervalType(int columnIndex) throws SQLException {
-        return getMetaData().getColumnTypeName(columnIndex);
+        return delegate.getMetaData().getColumnTypeName(columnIndex);
     }
 
     /** Whether the column is an interval of days, hours, minutes and seconds (held as milliseconds). */

@@ -236,6 +236,14 @@ class TimestampTzTypeTest {
                     + " FROM (SELECT TIMESTAMP WITH TIME ZONE '2024-03-09 23:45:00.25' AS i FROM w)"))
                     .containsExactly(List.of(23L, 45L, Timestamp.valueOf("2024-03-09 23:45:00.25"), java.sql.Date.valueOf("2024-03-09"),
                             "2024-03-10 23:45:00.25-04", "2024-03-11 00:45:00.25-04", "2024-02-09 23:45:00.25-05"));
+            try (PreparedStatement p = c.prepareStatement("SELECT id, CAST(wall AS TIMESTAMPTZ) FROM w")) {
+                assertThat(p.getMetaData().getColumnType(2)).as("as JDBC and DuckDB name it").isEqualTo(java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+                try (ResultSet rs = p.executeQuery()) {
+                    assertThat(rs.getMetaData().getColumnType(2)).isEqualTo(java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+                    assertThat(rs.getMetaData().getColumnTypeName(2)).isEqualTo("TIMESTAMP WITH TIME ZONE");
+                    assertThat(rs.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.INTEGER);
+                }
+            }
             assertThatThrownBy(() -> s.executeQuery("SELECT CAST(wall AS TIME WITH TIME ZONE) FROM w"))
                     .hasMessageContaining("TIME WITH TIME ZONE is not supported");
             assertThatThrownBy(() -> s.executeQuery("SELECT TIME WITH TIME ZONE '10:00:00' FROM w"))

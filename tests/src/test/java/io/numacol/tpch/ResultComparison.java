@@ -50,10 +50,8 @@ public final class ResultComparison {
                     row.add(switch (rs.getMetaData().getColumnType(i)) {
                         // java.sql.Time has no milliseconds to show: a TIME is read as a LocalTime
                         case Types.TIME -> rs.getObject(i, LocalTime.class);
-                        // an instant: numacol's type is Calcite's TIMESTAMP WITH LOCAL TIME ZONE, a TIMESTAMP to JDBC
+                        // an instant: DuckDB's getObject is an OffsetDateTime, numacol's a Timestamp
                         case Types.TIMESTAMP_WITH_TIMEZONE -> instant(rs, i);
-                        case Types.TIMESTAMP -> rs.getMetaData().getColumnTypeName(i).contains("TIME_ZONE") ? instant(rs, i)
-                                : normalise(rs.getObject(i));
                         // a byte[] has no equals, DuckDB's BLOB no bytes of its own: both as hex text
                         case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> hex(rs.getBytes(i));
                         default -> normalise(rs.getObject(i));
