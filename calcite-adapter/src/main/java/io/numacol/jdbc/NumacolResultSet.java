@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.dml.TimeCasts;
 import io.numacol.calcite.plan.NumacolPrepare;
 import org.apache.calcite.jdbc.CalciteConnection;
 
@@ -22,10 +23,7 @@ import java.time.Period;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
 import java.util.Calendar;
 import java.util.Locale;
 import java.util.TimeZone;
@@ -51,10 +49,6 @@ final class NumacolResultSet extends ForwardingResultSet {
     private static final byte SECONDS_INTERVAL = 1;
     /** A TIMESTAMP WITH TIME ZONE: Avatica would show its UTC wall clock and read it as the JVM's local time. */
     private static final byte INSTANT = 2;
-    /** DuckDB's and PostgreSQL's text of an offset: +01, -05:30. */
-    private static final DateTimeFormatter INSTANT_TEXT = new DateTimeFormatterBuilder()
-            .appendPattern("uuuu-MM-dd HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true)
-            .appendOffset("+HH:mm", "+00").toFormatter(Locale.ROOT);
 
     NumacolResultSet(ResultSet delegate, Statement statement) {
         super(delegate);
@@ -176,7 +170,7 @@ final class NumacolResultSet extends ForwardingResultSet {
         byte special = special(columnIndex);
         if (special == INSTANT) {
             Instant instant = instant(columnIndex);
-            return instant == null ? null : INSTANT_TEXT.format(instant.atZone(zone()));
+            return instant == null ? null : TimeCasts.ZONED_TEXT.format(instant.atZone(zone()));
         }
         String text = delegate.getString(columnIndex);
         if (text == null || special != SECONDS_INTERVAL || !(delegate.getObject(columnIndex) instanceof Long millis)) {

@@ -3,13 +3,13 @@ package io.numacol.calcite.dml;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.DateTimeUtils;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * a message that names nothing. A string cast to a UUID is read as a column reads it. The
  * length checks (of strings and of binary literals) apply to INSERT only (see
  * {@link #assigning}); a bad DATE or number would fail anyway, here it fails early and clearly.
+ * Casts between instants, wall clocks and text, EXTRACT from an instant and an instant plus an
+ * interval are numacol's functions, which compute in the session's zone ({@link TimeCasts}).
  */
 public final class CheckedCastRexBuilder extends RexBuilder {
     /**
