@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * numacol and DuckDB side by side, as the differential tests of one type use them: the same
@@ -28,6 +29,15 @@ final class EnginePair implements AutoCloseable {
             s.execute("SET TimeZone = '" + zone + "'");
         }
         return pair;
+    }
+
+    /** {@code INSERT INTO table VALUES (..), ..} of {@code rows} rows, row {@code i} the text {@code row.apply(i)} in its parentheses. */
+    static String insert(String table, int rows, IntFunction<String> row) {
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" VALUES ");
+        for (int i = 0; i < rows; i++) {
+            sql.append(i == 0 ? "(" : ", (").append(row.apply(i)).append(')');
+        }
+        return sql.toString();
     }
 
     /** Runs each statement on both engines, in order. */

@@ -25,6 +25,21 @@ class TimestampDifferentialTest {
     static void load() throws SQLException {
         engines = new EnginePair("jdbc:numacol:mem:timestamps;rowsPerPart=500");
         Random random = new Random(20261125);
+        // around the DST changes of 2024 in Europe and the US (no zone: plain wall-clock times)
+        LocalDateTime[] pool = pool(random, LocalDateTime.of(2024, 3, 31, 1, 30), LocalDateTime.of(2024, 11, 3, 1, 0), 7200);
+        String a = EnginePair.insert("a", 2000, i -> i + ", " + literal(random, pool) + ", " + random.nextInt(7) + ", "
+                + (random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(1969, 12, 30).plusDays(random.nextInt(4)) + "'"));
+        String b = EnginePair.insert("b", 400, i -> i + ", " + literal(random, pool));
+        engines.executeOnBoth("CREATE TABLE a (id INTEGER, ts TIMESTAMP, g INTEGER, d DATE)",
+                "CREATE TABLE b (id INTEGER, ts TIMESTAMP)", a, b);
+    }
+
+    /**
+     * 300 wall clocks to the millisecond: from 1850 to 1970, from 2262 (the end of nanosecond
+     * timestamps) to 2762, within two hours after {@code spring}, within {@code fallSeconds}
+     * after {@code fall}, and within a day of 1970-01-01.
+     */
+    static LocalDateTime[] pool(Random random, LocalDateTime spring, LocalDateTime fall, int fallSeconds) {
         LocalDateTime[] pool = new LocalDateTime[300];
         for (int i = 0; i < pool.length; i++) {
             pool[i] = switch (i % 6) {
@@ -32,28 +47,13 @@ class TimestampDifferentialTest {
                         random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000) * 1_000_000);
                 case 1 -> LocalDateTime.of(2262 + random.nextInt(500), 1 + random.nextInt(12), 1 + random.nextInt(28),
                         random.nextInt(24), random.nextInt(60), random.nextInt(60));
-                // around the DST changes of 2024 in Europe and the US (no zone: plain wall-clock times)
-                case 2 -> LocalDateTime.of(2024, 3, 31, 1, 30).plusMinutes(random.nextInt(120)).plusNanos(random.nextInt(1000) * 1_000_000L);
-                case 3 -> LocalDateTime.of(2024, 11, 3, 1, 0).plusSeconds(random.nextInt(7200));
+                case 2 -> spring.plusMinutes(random.nextInt(120)).plusNanos(random.nextInt(1000) * 1_000_000L);
+                case 3 -> fall.plusSeconds(random.nextInt(fallSeconds));
                 default -> LocalDateTime.of(1969, 12, 31, 23, 59, 59).plusNanos(random.nextInt(2000) * 1_000_000L)
                         .plusDays(random.nextInt(3) - 1);
             };
         }
-        StringBuilder a = new StringBuilder("INSERT INTO a VALUES ");
-        StringBuilder b = new StringBuilder("INSERT INTO b VALUES ");
-        for (int i = 0; i < 2000; i++) {
-            a.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(", ")
-                    .append(random.nextInt(7)).append(", ")
-                    .append(random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(1969, 12, 30).plusDays(random.nextInt(4)) + "'")
-                    .append(')');
-        }
-        for (int i = 0; i < 400; i++) {
-            b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(')');
-        }
-        engines.executeOnBoth("CREATE TABLE a (id INTEGER, ts TIMESTAMP, g INTEGER, d DATE)",
-                "CREATE TABLE b (id INTEGER, ts TIMESTAMP)",
-                a.toString(),
-                b.toString());
+        return pool;
     }
 
     private static String literal(Random random, LocalDateTime[] pool) {

@@ -29,39 +29,23 @@ class TimestampTzDifferentialTest {
     static void load() throws SQLException {
         engines = EnginePair.inZone("jdbc:numacol:mem:instants;rowsPerPart=500", "America/New_York");
         Random random = new Random(20261126);
-        String[] pool = new String[300];
+        // New York's DST gap (02:00-03:00 is skipped) and overlap (01:00-02:00 comes twice)
+        LocalDateTime[] walls = TimestampDifferentialTest.pool(random, LocalDateTime.of(2024, 3, 10, 1, 30),
+                LocalDateTime.of(2024, 11, 3, 0, 30), 10_800);
+        String[] pool = new String[walls.length];
         for (int i = 0; i < pool.length; i++) {
-            LocalDateTime wall = switch (i % 6) {
-                case 0 -> LocalDateTime.of(1850 + random.nextInt(120), 1 + random.nextInt(12), 1 + random.nextInt(28),
-                        random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000) * 1_000_000);
-                case 1 -> LocalDateTime.of(2262 + random.nextInt(500), 1 + random.nextInt(12), 1 + random.nextInt(28),
-                        random.nextInt(24), random.nextInt(60), random.nextInt(60));
-                // New York's DST gap (02:00-03:00 is skipped) and overlap (01:00-02:00 comes twice)
-                case 2 -> LocalDateTime.of(2024, 3, 10, 1, 30).plusMinutes(random.nextInt(120)).plusNanos(random.nextInt(1000) * 1_000_000L);
-                case 3 -> LocalDateTime.of(2024, 11, 3, 0, 30).plusSeconds(random.nextInt(10_800));
-                default -> LocalDateTime.of(1969, 12, 31, 23, 59, 59).plusNanos(random.nextInt(2000) * 1_000_000L)
-                        .plusDays(random.nextInt(3) - 1);
-            };
-            pool[i] = TEXT.format(wall) + OFFSETS[random.nextInt(OFFSETS.length)];
+            pool[i] = TEXT.format(walls[i]) + OFFSETS[random.nextInt(OFFSETS.length)];
         }
-        StringBuilder a = new StringBuilder("INSERT INTO a VALUES ");
-        StringBuilder b = new StringBuilder("INSERT INTO b VALUES ");
-        for (int i = 0; i < 2000; i++) {
+        String a = EnginePair.insert("a", 2000, i -> {
             String ts = literal(random, pool);
             // half the wall clocks are the instant's own text without its offset, so that some are equal
             String wall = random.nextBoolean() && !ts.equals("NULL") ? ts.substring(1, 24) : pool[random.nextInt(pool.length)].substring(0, 23);
-            a.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(ts).append(", ")
-                    .append(random.nextInt(7)).append(", ")
-                    .append(random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(2024, 3, 9).plusDays(random.nextInt(3)) + "'")
-                    .append(", TIMESTAMP '").append(wall).append("', ").append(ts).append(')');
-        }
-        for (int i = 0; i < 400; i++) {
-            b.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(literal(random, pool)).append(')');
-        }
+            String d = random.nextInt(10) == 0 ? "NULL" : "DATE '" + LocalDate.of(2024, 3, 9).plusDays(random.nextInt(3)) + "'";
+            return i + ", " + ts + ", " + random.nextInt(7) + ", " + d + ", TIMESTAMP '" + wall + "', " + ts;
+        });
+        String b = EnginePair.insert("b", 400, i -> i + ", " + literal(random, pool));
         engines.executeOnBoth("CREATE TABLE a (id INTEGER, ts TIMESTAMPTZ, g INTEGER, d DATE, w TIMESTAMP, s VARCHAR)",
-                "CREATE TABLE b (id INTEGER, ts TIMESTAMPTZ)",
-                a.toString(),
-                b.toString());
+                "CREATE TABLE b (id INTEGER, ts TIMESTAMPTZ)", a, b);
     }
 
     private static String literal(Random random, String[] pool) {
