@@ -102,7 +102,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         return needsRewrite(node) ? node.accept(REWRITE) : node;
     }
 
-    /** Whether a unary plus or a zoned time type is anywhere in {@code node}: most statements then go through uncopied. */
+    /** Whether anything {@link #REWRITE} changes is in {@code node}: most statements then go through uncopied. */
     private static boolean needsRewrite(SqlNode node) {
         boolean[] found = {false};
         node.accept(new SqlBasicVisitor<Void>() {
