@@ -289,6 +289,8 @@ final class QueryGenerator {
             case BOOL -> random.nextBoolean() ? "TRUE" : "FALSE";
             case TS -> "TIMESTAMP '" + TIMESTAMP_TEXT.format(LocalDate.of(2022, 1, 1).atStartOfDay().plusMinutes(random.nextInt(-40, 60) * 37L))
                     + (random.nextInt(4) == 0 ? ".25" : "") + "'";
+            case TSTZ -> "TIMESTAMP WITH TIME ZONE '" + TIMESTAMP_TEXT.format(LocalDate.of(2022, 1, 1).atStartOfDay()
+                    .plusMinutes(random.nextInt(-40, 60) * 37L)) + new String[]{"", "+00", "-05", "+05:30"}[random.nextInt(4)] + "'";
         });
     }
 
@@ -301,6 +303,7 @@ final class QueryGenerator {
             case STR -> "VARCHAR";
             case BOOL -> "BOOLEAN";
             case TS -> "TIMESTAMP";
+            case TSTZ -> "TIMESTAMP WITH TIME ZONE";
         };
     }
 
@@ -326,7 +329,8 @@ final class QueryGenerator {
                 int form = random.nextInt(8);
                 yield switch (form) {
                     case 3 -> random.nextInt(3) == 0
-                            ? Sql.of(t, "EXTRACT(" + new String[]{"DAY", "HOUR", "MINUTE"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.TS, scope, d), ")")
+                            ? Sql.of(t, "EXTRACT(" + new String[]{"DAY", "HOUR", "MINUTE"}[random.nextInt(3)] + " FROM ",
+                            expr(random.nextBoolean() ? RandomSchema.Type.TS : RandomSchema.Type.TSTZ, scope, d), ")")
                             : Sql.of(t, "EXTRACT(" + new String[]{"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", expr(RandomSchema.Type.DATE, scope, d), ")");
                     case 4 -> Sql.of(t, "CHAR_LENGTH(", expr(RandomSchema.Type.STR, scope, d), ")");
                     case 5 -> arithmetic(ABS, type, scope, d);
@@ -353,11 +357,19 @@ final class QueryGenerator {
                     default -> arithmetic(form, type, scope, d);
                 };
             }
-            case DATE -> random.nextInt(4) == 0 ? Sql.of(t, "CAST(", expr(RandomSchema.Type.TS, scope, d), " AS DATE)")
+            case DATE -> random.nextInt(4) == 0 ? Sql.of(t, "CAST(", expr(random.nextBoolean() ? RandomSchema.Type.TS : RandomSchema.Type.TSTZ,
+                    scope, d), " AS DATE)")
                     : Sql.of(t, "CAST(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
                     + random.nextInt(0, 40) + "' " + (random.nextInt(3) == 0 ? "MONTH" : "DAY") + " AS DATE)");
-            case TS -> switch (random.nextInt(3)) {
+            case TS -> switch (random.nextInt(4)) {
                 case 0 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.DATE, scope, d), " AS TIMESTAMP)");
+                case 1 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.TSTZ, scope, d), " AS TIMESTAMP)");
+                default -> Sql.of(t, "(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
+                        + random.nextInt(0, 50) + "' " + new String[]{"MINUTE", "HOUR", "DAY", "MONTH"}[random.nextInt(4)] + ")");
+            };
+            // days and months count on the session's wall clock, hours elapse
+            case TSTZ -> switch (random.nextInt(3)) {
+                case 0 -> Sql.of(t, "CAST(", expr(RandomSchema.Type.TS, scope, d), " AS TIMESTAMP WITH TIME ZONE)");
                 default -> Sql.of(t, "(", expr(type, scope, d), random.nextBoolean() ? " + " : " - ", "INTERVAL '"
                         + random.nextInt(0, 50) + "' " + new String[]{"MINUTE", "HOUR", "DAY", "MONTH"}[random.nextInt(4)] + ")");
             };
@@ -514,7 +526,7 @@ final class QueryGenerator {
             };
             case DEC, DBL -> random.nextInt(3) == 0 ? Sql.of(t, "SUM(" + distinct, argument(type, scope), ")")
                     : Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
-            case DATE, STR, TS -> Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
+            case DATE, STR, TS, TSTZ -> Sql.of(t, random.nextBoolean() ? "MIN(" : "MAX(", argument(type, scope), ")");
             case BOOL -> Sql.of(t, "(COUNT(*) > ", literal(RandomSchema.Type.INT), ")");
         };
         if (filter && type != RandomSchema.Type.BOOL && random.nextInt(8) == 0) {

@@ -15,7 +15,9 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -348,11 +350,12 @@ class RandomDifferentialTest {
             SplittableRandom random = new SplittableRandom(schema.seed);
             url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5)
                     + (random.nextInt(4) == 0 ? ";planCache=false" : "") // a quarter of the schemas plan every statement
-                    + ";memoryLimit=" + ENGINE_MEMORY;
+                    + ";memoryLimit=" + ENGINE_MEMORY + ";timeZone=" + schema.zone();
             numacol = DriverManager.getConnection(url);
             duckdb = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement s = duckdb.createStatement()) {
                 s.execute("SET memory_limit = '" + ENGINE_MEMORY + "'");
+                s.execute("SET TimeZone = '" + schema.zone() + "'");
             }
             schema.load(numacol);
             schema.load(duckdb);
@@ -391,6 +394,9 @@ class RandomDifferentialTest {
                 if (!h2Tried) {
                     h2Tried = true;
                     h2 = DriverManager.getConnection("jdbc:h2:mem:");
+                    try (Statement s = h2.createStatement()) {
+                        s.execute("SET TIME ZONE '" + schema.zone() + "'");
+                    }
                     schema.load(h2);
                 }
                 return h2 == null ? null : rows(h2, sql, new ArrayList<>(), TIMEOUT_SECONDS);
@@ -578,14 +584,17 @@ class RandomDifferentialTest {
             try (ResultSet rs = s.executeQuery(sql)) {
                 ResultSetMetaData meta = rs.getMetaData();
                 int n = meta.getColumnCount();
+                boolean[] instants = new boolean[n + 1];
                 for (int i = 1; i <= n; i++) {
                     labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                    instants[i] = meta.getColumnType(i) == Types.TIMESTAMP_WITH_TIMEZONE;
                 }
                 while (rs.next()) {
                     List<Object> row = new ArrayList<>(n);
                     for (int i = 1; i <= n; i++) {
-                        Object v = rs.getObject(i);
-                        row.add(v instanceof Date d ? d.toLocalDate() : v);
+                        // an instant: each engine gives its own class (Timestamp, OffsetDateTime)
+                        Object v = instants[i] ? rs.getObject(i, OffsetDateTime.class) : rs.getObject(i);
+                        row.add(v instanceof Date d ? d.toLocalDate() : v instanceof OffsetDateTime t ? t.toInstant() : v);
                     }
                     out.add(row);
                     if (out.size() > MAX_ROWS) {

@@ -10,22 +10,27 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * A seeded random schema and its data, loaded alike into each engine: tables {@code t0..} with a
- * dense key {@code k} and columns of every type numacol stores (SMALLINT among the integers), drawn from value pools shared by
+ * dense key {@code k} and columns of integers (SMALLINT among them), DECIMALs, DOUBLEs, DATEs,
+ * strings, BOOLEANs, TIMESTAMPs and TIMESTAMPs WITH TIME ZONE, drawn from value pools shared by
  * all tables of a type (so that joins match), with NULLs, NOT NULL columns, duplicates, skew,
  * constant and all-NULL columns, edge values (negative epoch days, -0.0, long strings, timestamps
- * around 1970 and after 2262) and
- * sometimes an empty table. Small parts in numacol give every column several dictionaries.
+ * around 1970 and after 2262, instants at New York's DST changes) and sometimes an empty table.
+ * Both engines run in a session zone of the schema's ({@link #zone}). Small parts in numacol give
+ * every column several dictionaries. TINYINT, REAL, TIME, UUID and VARBINARY have differential
+ * tests of their own.
  */
 final class RandomSchema {
     /** What a column holds, as the query generator sees it. */
     enum Type {
-        INT, DEC, DBL, DATE, STR, BOOL, TS;
+        INT, DEC, DBL, DATE, STR, BOOL, TS, TSTZ;
 
         boolean numeric() {
             return this == INT || this == DEC || this == DBL;
@@ -73,6 +78,7 @@ final class RandomSchema {
                     case STR -> "VARCHAR(" + (random.nextBoolean() ? 20 : 40) + ")";
                     case BOOL -> "BOOLEAN";
                     case TS -> "TIMESTAMP";
+                    case TSTZ -> "TIMESTAMP WITH TIME ZONE";
                 };
                 columns.add(new Column("c" + c, type, sqlType, random.nextInt(5) == 0));
             }
@@ -80,6 +86,11 @@ final class RandomSchema {
             tables.add(new Table("t" + t, List.copyOf(columns), t == 0 && rows == 0 ? 60 : rows));
         }
         return new RandomSchema(seed, List.copyOf(tables));
+    }
+
+    /** The session time zone of both engines, which instants are read and shown in (a random of its own: the data stay). */
+    String zone() {
+        return new String[]{"UTC", "America/New_York", "Asia/Kolkata"}[new SplittableRandom(seed * 17 + 3).nextInt(3)];
     }
 
     void load(Connection connection) throws SQLException {
@@ -151,7 +162,7 @@ final class RandomSchema {
                     case DATE -> Types.DATE;
                     case STR -> Types.VARCHAR;
                     case BOOL -> Types.BOOLEAN;
-                    case TS -> Types.TIMESTAMP;
+                    case TS, TSTZ -> Types.TIMESTAMP;
                 });
                 return;
             }
@@ -184,6 +195,11 @@ final class RandomSchema {
                         ? new LocalDateTime[]{LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(1970, 1, 1, 0, 0),
                                 LocalDateTime.of(2262, 4, 12, 0, 0, 0, 1_000_000)}[random.nextInt(3)]
                         : BASE.atStartOfDay().plusMinutes(draw * 37L).plusNanos(Math.floorMod(draw, 4) * 250_000_000L)));
+                // instants with offsets of their own; edges around 1970 and New York's DST changes of 2024
+                case TSTZ -> p.setObject(index, edge
+                        ? new OffsetDateTime[]{OffsetDateTime.parse("1969-12-31T23:59:59.999Z"), OffsetDateTime.parse("2024-03-10T07:00Z"),
+                                OffsetDateTime.parse("2024-11-03T01:30-05:00")}[random.nextInt(3)]
+                        : BASE.atStartOfDay().plusMinutes(draw * 37L).atOffset(ZoneOffset.ofHours(Math.floorMod(draw, 3) - 1)));
             }
         }
     }
