@@ -133,6 +133,24 @@ class TimestampTypeTest {
         }
     }
 
+    /** date_trunc as DuckDB's: a DATE gives a TIMESTAMP, a week starts on Monday; a bad part or type is named. */
+    @Test
+    void dateTruncCutsAsDuckDbAndNamesWhatItCannotCut() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE e (p VARCHAR, ts TIMESTAMP, d DATE, t TIME)");
+            s.execute("INSERT INTO e VALUES ('quarter', '2024-05-10 12:34:56.789', '2024-03-10', '10:00'), ('bogus', '2024-01-01 10:00', NULL, NULL)");
+            assertThat(rows(s, "SELECT date_trunc('week', ts), date_trunc('Month', d), date_trunc(p, ts), date_trunc('second', ts) FROM e WHERE p = 'quarter'"))
+                    .containsExactly(List.of(ts("2024-05-06 00:00:00"), ts("2024-03-01 00:00:00"), ts("2024-04-01 00:00:00"),
+                            ts("2024-05-10 12:34:56")));
+            assertThatThrownBy(() -> s.executeQuery("SELECT date_trunc('fortnight', ts) FROM e")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("date_trunc: unknown part 'fortnight'; known: year, quarter, month, week, day");
+            assertThatThrownBy(() -> s.executeQuery("SELECT date_trunc('day', t) FROM e")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("DATE_TRUNC(<STRING>, <DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE>)");
+            assertThatThrownBy(() -> rows(s, "SELECT date_trunc(p, ts) FROM e")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("unknown part 'bogus'");
+        }
+    }
+
     @Test
     void everyLoadPathStoresTheTimeAndRefusesWhatIsNotOne() throws SQLException, IOException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

@@ -88,6 +88,8 @@ class TimestampDifferentialTest {
             "SELECT id FROM a WHERE ts >= d AND ts < d + INTERVAL '1' DAY",
             "SELECT id, CAST(ts AS DATE) FROM a WHERE g = 2",
             "SELECT id, CAST(ts AS VARCHAR) FROM a WHERE g = 3",
+            "SELECT date_trunc('month', ts), COUNT(*), MIN(id) FROM a GROUP BY 1",
+            "SELECT id, date_trunc('week', ts), date_trunc('quarter', ts), date_trunc('hour', ts), date_trunc('day', d) FROM a WHERE g = 5",
             "SELECT EXTRACT(YEAR FROM ts), EXTRACT(MONTH FROM ts), EXTRACT(HOUR FROM ts), COUNT(*) FROM a GROUP BY 1, 2, 3",
             "SELECT id, ts + INTERVAL '1' HOUR, ts - INTERVAL '2' DAY FROM a WHERE g = 4 AND ts < TIMESTAMP '2500-01-01 00:00:00'",
             "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",

@@ -15,7 +15,7 @@ import java.util.Random;
  * TIMESTAMP WITH TIME ZONE columns against DuckDB, both in a New York session: filters against
  * text, TIMESTAMPs and DATEs (read in the session's zone), grouping, MIN and MAX, COUNT DISTINCT,
  * joins on an instant, ordering, casts to DATE, TIMESTAMP and text and from TIMESTAMP, DATE and
- * text (with DuckDB's spellings TIMESTAMP WITH TIME ZONE and TIMESTAMPTZ), EXTRACT, and interval
+ * text (with DuckDB's spellings TIMESTAMP WITH TIME ZONE and TIMESTAMPTZ), EXTRACT, date_trunc and interval
  * arithmetic (days and months on the wall clock), over seeded values written with and without
  * offsets: from before 1883 (New York's local mean time) to after 2262, with NULLs, repeats, and
  * wall-clock times in the DST gap and overlap of 2024.
@@ -90,6 +90,9 @@ class TimestampTzDifferentialTest {
             "SELECT id, ts + INTERVAL '1' DAY, ts - INTERVAL '2' DAY, ts + INTERVAL '1' MONTH, ts - INTERVAL '13' MONTH FROM a"
                     + " WHERE g = 3 AND ts < '2500-01-01 00:00:00'",
             "SELECT id FROM a WHERE ts + INTERVAL '1' DAY > w + INTERVAL '1' DAY",
+            // on the session's wall clock: a day is New York's, an hour in the overlap keeps its offset
+            "SELECT date_trunc('day', ts), COUNT(*) FROM a GROUP BY 1",
+            "SELECT id, date_trunc('hour', ts), date_trunc('month', ts), date_trunc('week', ts), date_trunc('second', ts) FROM a WHERE g = 5",
             "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",
             "SELECT ts FROM a UNION SELECT ts FROM b",
     })

@@ -99,8 +99,8 @@ public final class CheckedCastRexBuilder extends RexBuilder {
     }
 
     /**
-     * EXTRACT from an instant, from its wall clock in the session's zone, and an instant plus or
-     * minus an interval, by numacol's functions (see {@link TimeCasts}).
+     * EXTRACT from an instant, from its wall clock in the session's zone, an instant plus or
+     * minus an interval, and date_trunc, by numacol's functions (see {@link TimeCasts}).
      */
     @Override
     public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
@@ -109,6 +109,9 @@ public final class CheckedCastRexBuilder extends RexBuilder {
             if (wall != null) {
                 return super.makeCall(pos, returnType, op, List.of(unit, wall));
             }
+        }
+        if (op == TimeCasts.DATE_TRUNC && exprs.size() == 2) {
+            return TimeCasts.dateTrunc(this, returnType, exprs, zone);
         }
         RexNode plus = TimeCasts.plusInterval(this, returnType, op.getKind(), exprs, zone);
         return plus != null ? plus : super.makeCall(pos, returnType, op, exprs);

@@ -6,24 +6,34 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.math.BigDecimal;
+import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,6 +61,41 @@ public final class TimeCasts {
     private static final SqlUserDefinedFunction TIME_TEXT = function("timeText", SqlTypeName.VARCHAR);
     private static final SqlUserDefinedFunction PLUS_MONTHS = function("plusMonths", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
     private static final SqlUserDefinedFunction PLUS_MILLIS = function("plusMillis", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    private static final SqlUserDefinedFunction TRUNC_TIMESTAMP = function("truncTimestamp", SqlTypeName.TIMESTAMP);
+    private static final SqlUserDefinedFunction TRUNC_INSTANT = function("truncInstant", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+
+    /**
+     * DuckDB's and PostgreSQL's {@code date_trunc(part, value)}: a TIMESTAMP, or a DATE as its
+     * midnight, cut to the start of its year, quarter, month, ISO week (Monday), day, hour,
+     * minute, second or millisecond, as a TIMESTAMP; an instant cut on its wall clock in the
+     * session's zone, as an instant. Validated here, computed by {@link #dateTrunc}.
+     */
+    public static final SqlFunction DATE_TRUNC = new SqlFunction("DATE_TRUNC", SqlKind.OTHER_FUNCTION,
+            binding -> {
+                RelDataType value = binding.getOperandType(1);
+                RelDataType type = value.getSqlTypeName() == SqlTypeName.DATE
+                        ? binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 0) : value;
+                return binding.getTypeFactory().createTypeWithNullability(type,
+                        value.isNullable() || binding.getOperandType(0).isNullable());
+            }, null,
+            OperandTypes.sequence("DATE_TRUNC(<STRING>, <DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE>)",
+                    OperandTypes.CHARACTER, OperandTypes.or(OperandTypes.DATE, OperandTypes.TIMESTAMP,
+                            OperandTypes.family(SqlTypeFamily.TIMESTAMP))),
+            SqlFunctionCategory.TIMEDATE) {
+        @Override
+        public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
+            // a part written out is checked as the statement is validated (the plan cache's parameter, as it runs)
+            if (binding.operand(0) instanceof SqlCharStringLiteral part) {
+                String name = part.getValueAs(String.class);
+                if (!PARTS.contains(name.strip().toLowerCase(Locale.ROOT))) {
+                    throw new IllegalArgumentException(unknownPart(name));
+                }
+            }
+            return super.checkOperandTypes(binding, throwOnFailure);
+        }
+    };
+
+    private static final List<String> PARTS = List.of("year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond");
 
     /** DuckDB's and PostgreSQL's text of a wall clock: as many fraction digits as it needs. */
     private static final DateTimeFormatter WALL_TEXT = new DateTimeFormatterBuilder()
@@ -168,6 +213,60 @@ public final class TimeCasts {
         long rest = millis - days * 86_400_000L;
         long moved = days == 0 ? instant : Instant.ofEpochMilli(instant).atZone(zone(zone)).plusDays(days).toInstant().toEpochMilli();
         return moved + rest;
+    }
+
+    /** A TIMESTAMP cut to the start of its {@code part} (see {@link #DATE_TRUNC}). */
+    public static Long truncTimestamp(String part, Long wall) {
+        if (part == null || wall == null) {
+            return null;
+        }
+        LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000L), (int) Math.floorMod(wall, 1000L) * 1_000_000,
+                ZoneOffset.UTC);
+        return truncate(time, part).toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    /**
+     * An instant cut to the start of its {@code part} on its wall clock in {@code zone}, keeping
+     * its offset where the cut wall clock has two (an hour in the DST overlap stays in its own).
+     */
+    public static Long truncInstant(String part, Long instant, String zone) {
+        if (part == null || instant == null) {
+            return null;
+        }
+        ZonedDateTime time = Instant.ofEpochMilli(instant).atZone(zone(zone));
+        return ZonedDateTime.ofLocal(truncate(time.toLocalDateTime(), part), time.getZone(), time.getOffset()).toInstant().toEpochMilli();
+    }
+
+    private static LocalDateTime truncate(LocalDateTime t, String part) {
+        return switch (part.strip().toLowerCase(Locale.ROOT)) {
+            case "year" -> LocalDateTime.of(t.getYear(), 1, 1, 0, 0);
+            case "quarter" -> LocalDateTime.of(t.getYear(), (t.getMonthValue() - 1) / 3 * 3 + 1, 1, 0, 0);
+            case "month" -> LocalDateTime.of(t.getYear(), t.getMonthValue(), 1, 0, 0);
+            case "week" -> t.toLocalDate().with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).atStartOfDay();
+            case "day" -> t.truncatedTo(ChronoUnit.DAYS);
+            case "hour" -> t.truncatedTo(ChronoUnit.HOURS);
+            case "minute" -> t.truncatedTo(ChronoUnit.MINUTES);
+            case "second" -> t.truncatedTo(ChronoUnit.SECONDS);
+            case "millisecond" -> t.truncatedTo(ChronoUnit.MILLIS);
+            default -> throw new IllegalArgumentException(unknownPart(part));
+        };
+    }
+
+    private static String unknownPart(String part) {
+        return "date_trunc: unknown part '" + part + "'; known: " + String.join(", ", PARTS);
+    }
+
+    /** {@code date_trunc(part, value)} as numacol's functions compute it, the session's {@code zone} for an instant. */
+    static RexNode dateTrunc(RexBuilder rex, RelDataType type, List<RexNode> operands, ZoneId zone) {
+        RexNode part = operands.get(0);
+        RexNode value = operands.get(1);
+        return switch (value.getType().getSqlTypeName()) {
+            case TIMESTAMP -> rex.makeCall(type, TRUNC_TIMESTAMP, List.of(part, value));
+            case DATE -> rex.makeCall(type, TRUNC_TIMESTAMP, List.of(part, rex.makeCast(type, value, true, false)));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> rex.makeCall(type, TRUNC_INSTANT, List.of(part, value, rex.makeLiteral(zone.getId())));
+            default -> throw new IllegalArgumentException("date_trunc takes a DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE, not "
+                    + value.getType().getFullTypeString());
+        };
     }
 
     /**

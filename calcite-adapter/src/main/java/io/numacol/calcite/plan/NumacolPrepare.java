@@ -8,6 +8,7 @@ import io.numacol.calcite.rel.NumacolRules;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
+import io.numacol.calcite.dml.TimeCasts;
 import io.numacol.calcite.dml.ModifyValidator;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -83,6 +84,9 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             .withParserFactory(NumacolParserFactory.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
+
+    /** Functions numacol adds to Calcite's standard ones. */
+    private static final SqlOperatorTable NUMACOL_FUNCTIONS = SqlOperatorTables.of(TimeCasts.DATE_TRUNC);
 
     /**
      * Queries come from the database's plan cache ({@link PlanCache}) where the connection has
@@ -209,7 +213,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> transform) {
                 CalciteConnectionConfig config = context.config();
                 SqlOperatorTable operators = SqlOperatorTables.chain(
-                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), reader);
+                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), NUMACOL_FUNCTIONS, reader);
                 return new ModifyValidator(operators, (CalciteCatalogReader) reader, context.getTypeFactory(),
                         transform.apply(SqlValidator.Config.DEFAULT
                                 .withLenientOperatorLookup(config.lenientOperatorLookup())
