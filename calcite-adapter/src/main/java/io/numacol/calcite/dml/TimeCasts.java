@@ -16,7 +16,6 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
-import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
@@ -79,8 +78,7 @@ public final class TimeCasts {
                         value.isNullable() || binding.getOperandType(0).isNullable());
             }, null,
             OperandTypes.sequence("DATE_TRUNC(<STRING>, <DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE>)",
-                    OperandTypes.CHARACTER, OperandTypes.or(OperandTypes.DATE, OperandTypes.TIMESTAMP,
-                            OperandTypes.family(SqlTypeFamily.TIMESTAMP))),
+                    OperandTypes.CHARACTER, OperandTypes.DATE_OR_TIMESTAMP),
             SqlFunctionCategory.TIMEDATE) {
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
