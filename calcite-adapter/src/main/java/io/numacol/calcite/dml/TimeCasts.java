@@ -48,8 +48,10 @@ import java.util.regex.Pattern;
  * local mean time (New York before 1883 was 4:56:02 behind UTC, not 5 hours); its cast of a
  * wall clock to an instant goes through text, and fails for one that daylight saving skips; its
  * EXTRACT of an hour, minute or second from an instant reads UTC; and its cast of a TIMESTAMP or
- * TIME to text drops the fraction of a second. Each function takes the session's zone as an
- * argument, so a plan says which zone it computes in (the plan cache keys plans by zone).
+ * TIME to text drops the fraction of a second; it adds a month interval to an instant as one
+ * millisecond. numacol also adds DuckDB's {@link #DATE_TRUNC} and reads DuckDB's short spellings
+ * of times ({@link #calciteText}). Each function takes the session's zone as an argument, so a
+ * plan says which zone it computes in (the plan cache keys plans by zone).
  */
 public final class TimeCasts {
     private static final SqlUserDefinedFunction WALL_CLOCK = function("wallClock", SqlTypeName.TIMESTAMP);
