@@ -229,6 +229,16 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         return new ColumnType(Kind.TIMESTAMP_TZ, precision, 0, 0);
     }
 
+    /** A TIMESTAMP's epoch milliseconds (its wall clock read as UTC, as numacol and Calcite keep it) as a LocalDateTime. */
+    public static LocalDateTime wallClock(long epochMilli) {
+        return LocalDateTime.ofEpochSecond(Math.floorDiv(epochMilli, 1000L), (int) Math.floorMod(epochMilli, 1000L) * 1_000_000,
+                ZoneOffset.UTC);
+    }
+
+    /** Why TIME WITH TIME ZONE is refused, in DDL and in queries. */
+    public static final String TIME_WITH_TIME_ZONE_REFUSED = "TIME WITH TIME ZONE is not supported: a time of day with an"
+            + " offset but no date cannot follow daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME";
+
     /** TIME(precision): a time of day, kept to {@code precision} fraction digits (at most 3). */
     public static ColumnType time(int precision) {
         return new ColumnType(Kind.TIME, precision, 0, 0);
@@ -277,8 +287,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 return parse(zoned.group(1));
             }
             if (!timestamp) {
-                throw bad(spec, "TIME WITH TIME ZONE is not supported: a time of day with an offset but no date cannot follow"
-                        + " daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME");
+                throw bad(spec, TIME_WITH_TIME_ZONE_REFUSED);
             }
             ColumnType local = parse(zoned.group(1));
             return timestampTz(local.precision());
@@ -830,8 +839,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
                 if (stored < MIN_TIMESTAMP || stored > MAX_TIMESTAMP) {
                     throw badStored(stored, "epoch milliseconds of a time in the years 1 to 9999");
                 }
-                yield LocalDateTime.ofEpochSecond(Math.floorDiv(stored, 1000L), (int) Math.floorMod(stored, 1000L) * 1_000_000,
-                        ZoneOffset.UTC);
+                yield wallClock(stored);
             }
             case TIMESTAMP_TZ -> {
                 if (stored < MIN_TIMESTAMP || stored > MAX_TIMESTAMP) {

@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -164,7 +165,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
                 return literal;
             }
             if (!unknown.tag.toUpperCase(Locale.ROOT).startsWith("TIMESTAMP WITH TIME ZONE")) {
-                throw new UnsupportedOperationException(TIME_WITH_ZONE);
+                throw new UnsupportedOperationException(ColumnType.TIME_WITH_TIME_ZONE_REFUSED);
             }
             SqlParserPos pos = literal.getParserPosition();
             return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(unknown.getValue(), pos),
@@ -179,15 +180,12 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
                 : tag.equals("TIME") ? TimeCasts.calciteText(literal.getValue(), SqlTypeName.TIME) : null;
     }
 
-    private static final String TIME_WITH_ZONE = "TIME WITH TIME ZONE is not supported: a time of day cannot know its"
-            + " offset across daylight saving; use TIMESTAMP WITH TIME ZONE, or TIME";
-
     /** {@code type} as numacol's instant when it names a zoned TIMESTAMP, else null; TIME WITH TIME ZONE refused. */
     private static SqlDataTypeSpec zoned(SqlDataTypeSpec type) {
         SqlTypeNameSpec name = type.getTypeNameSpec();
         SqlParserPos pos = type.getParserPosition();
         if (name instanceof SqlBasicTypeNameSpec basic && basic.getTypeName().getSimple().equalsIgnoreCase(SqlTypeName.TIME_TZ.getName())) {
-            throw new UnsupportedOperationException(TIME_WITH_ZONE);
+            throw new UnsupportedOperationException(ColumnType.TIME_WITH_TIME_ZONE_REFUSED);
         }
         int precision;
         if (name instanceof SqlBasicTypeNameSpec basic && basic.getTypeName().getSimple().equalsIgnoreCase(SqlTypeName.TIMESTAMP_TZ.getName())) {

@@ -17,9 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.TimestampString;
 
 import java.math.BigDecimal;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -75,9 +73,7 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 && literal.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
                 && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
             // a wall-clock time in the session's zone; Calcite's planner folds this cast in another zone
-            LocalDateTime wall = LocalDateTime.ofEpochSecond(Math.floorDiv(literal.getValueAs(Long.class), 1000L),
-                    (int) Math.floorMod(literal.getValueAs(Long.class), 1000L) * 1_000_000, ZoneOffset.UTC);
-            exp = instantLiteral(wall, type);
+            exp = instantLiteral(ColumnType.wallClock(literal.getValueAs(Long.class)), type);
         }
         if (!safe && !(exp instanceof RexLiteral literal && literal.getType().getSqlTypeName() == type.getSqlTypeName())) {
             RexNode cast = TimeCasts.cast(this, type, exp, matchNullability, zone);

@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Casts between instants (TIMESTAMP WITH TIME ZONE), wall clocks and text, as numacol computes
@@ -108,6 +109,9 @@ public final class TimeCasts {
             .appendPattern("HH:mm:ss").appendFraction(ChronoField.MILLI_OF_SECOND, 0, 3, true).toFormatter(Locale.ROOT);
 
     private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
+    /** The instant types by precision: the functions run per row. */
+    private static final ColumnType[] INSTANTS = IntStream.rangeClosed(0, ColumnType.MAX_TIMESTAMP_PRECISION)
+            .mapToObj(ColumnType::timestampTz).toArray(ColumnType[]::new);
 
     private static final Pattern DATE_ONLY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final Pattern DATE_TIME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[ T](\\d{1,2}:\\d{2})(:\\d{2}(?:\\.\\d*)?)?");
@@ -166,14 +170,12 @@ public final class TimeCasts {
         if (wall == null) {
             return null;
         }
-        LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000L), (int) Math.floorMod(wall, 1000L) * 1_000_000,
-                ZoneOffset.UTC);
-        return ColumnType.timestampTz(precision).toLong(time, zone(zone));
+        return INSTANTS[precision].toLong(ColumnType.wallClock(wall), zone(zone));
     }
 
     /** Text as an instant, with its offset or zone name, else in {@code zone}, as a column reads it. */
     public static Long instantOfText(String text, String zone, int precision) {
-        return text == null ? null : ColumnType.timestampTz(precision).toLong(text, zone(zone));
+        return text == null ? null : INSTANTS[precision].toLong(text, zone(zone));
     }
 
     /** An instant's text in {@code zone}: {@code 2024-03-10 03:30:00.5-04}. */
@@ -220,9 +222,7 @@ public final class TimeCasts {
         if (part == null || wall == null) {
             return null;
         }
-        LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000L), (int) Math.floorMod(wall, 1000L) * 1_000_000,
-                ZoneOffset.UTC);
-        return truncate(time, part).toInstant(ZoneOffset.UTC).toEpochMilli();
+        return truncate(ColumnType.wallClock(wall), part).toInstant(ZoneOffset.UTC).toEpochMilli();
     }
 
     /**
