@@ -2,7 +2,9 @@ package io.numacol.calcite;
 
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.plan.NumacolPrepare;
+import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
+import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
 import io.numacol.storage.ViewDef;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -19,23 +21,28 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Schema {@code main}: the database's tables and views, looked up live so DDL shows at once. A
- * view is Calcite's {@link ViewTable}, expanded where it is used; its columns are derived from
- * its query on this connection the first time it is read (and again if it is replaced).
+ * A schema of the database's catalog ({@code main}, or one CREATE SCHEMA made): its tables and
+ * views, looked up live so DDL shows at once. A view is Calcite's {@link ViewTable}, expanded
+ * where it is used with the names of its query read in the schema they were read in when it was
+ * created; its columns are derived from its query on this connection the first time it is read
+ * (and again if it is replaced).
  */
 public final class NumacolSchema extends AbstractSchema {
-    public static final String NAME = "main";
+    /** The schema every connection has, and starts in. */
+    public static final String NAME = Catalog.MAIN;
 
     private final Database database;
     private final CalciteConnection connection;
+    private final String schemaName;
     /** The row type of each view definition read so far, by the definition itself (a replaced view is another). */
     private final Map<ViewDef, RelDataType> viewTypes = new ConcurrentHashMap<>();
     /** The catalog's version the cached view types were derived at. */
     private volatile long viewTypesVersion = -1;
 
-    public NumacolSchema(Database database, CalciteConnection connection) {
+    public NumacolSchema(Database database, CalciteConnection connection, String schemaName) {
         this.database = database;
         this.connection = connection;
+        this.schemaName = schemaName;
     }
 
     public Database database() {
@@ -51,7 +58,9 @@ public final class NumacolSchema extends AbstractSchema {
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         Map<String, org.apache.calcite.schema.Table> map = new HashMap<>();
         for (Table t : database.catalog().tables()) {
-            map.put(t.name(), new NumacolTable(database, t));
+            if (t.schemaName().equalsIgnoreCase(schemaName)) {
+                map.put(t.name(), new NumacolTable(database, t));
+            }
         }
         long version = database.catalog().version();
         if (version != viewTypesVersion) { // a view's columns follow the tables it reads: ALTER changes them
@@ -59,8 +68,10 @@ public final class NumacolSchema extends AbstractSchema {
             viewTypesVersion = version;
         }
         for (ViewDef v : database.catalog().views()) {
-            map.put(v.name(), new ViewTable(Object[].class, factory -> factory.copyType(rowType(v, factory)), v.sql(),
-                    List.of(NAME), List.of(NAME, v.name())));
+            if (v.schema().equalsIgnoreCase(schemaName)) {
+                map.put(v.name(), new ViewTable(Object[].class, factory -> factory.copyType(rowType(v, factory)), v.sql(),
+                        List.of(v.resolvedIn()), List.of(v.schema(), v.name())));
+            }
         }
         return map;
     }
@@ -72,7 +83,11 @@ public final class NumacolSchema extends AbstractSchema {
             // view, which keeps the case of its column names (Calcite's own would cache them in
             // upper case, and the view's columns would no longer be found by their names).
             CalcitePrepare.Context context = CalcitePrepare.Dummy.peek();
-            RelDataType type = new NumacolPrepare().parse(context != null ? context : connection.createPrepareContext(), v.sql()).rowType;
+            if (context == null) {
+                context = connection.createPrepareContext();
+            }
+            context = PrepareContexts.of(context, context.getRootSchema(), List.of(v.resolvedIn()));
+            RelDataType type = new NumacolPrepare().parse(context, v.sql()).rowType;
             if (v.columns().isEmpty()) {
                 return type;
             }

@@ -74,11 +74,11 @@ public final class SysSchema extends AbstractSchema {
                         col("hash_table_bytes", SqlTypeName.BIGINT)),
                         root -> nodeRows())),
                 Map.entry("tables", new SystemTable(List.of(
-                        col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT),
                         col("part_count", SqlTypeName.INTEGER), col("bytes", SqlTypeName.BIGINT),
                         col("deleted_rows", SqlTypeName.BIGINT)), root -> tableRows())),
                 Map.entry("columns", new SystemTable(List.of(
-                        col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("ordinal", SqlTypeName.INTEGER), col("type", SqlTypeName.VARCHAR),
                         col("nullable", SqlTypeName.BOOLEAN), col("part", SqlTypeName.INTEGER),
                         col("row_count", SqlTypeName.BIGINT), col("dictionary_size", SqlTypeName.INTEGER),
@@ -86,14 +86,14 @@ public final class SysSchema extends AbstractSchema {
                         col("index_vector_bytes", SqlTypeName.BIGINT), col("index_bytes", SqlTypeName.BIGINT),
                         col("placement", SqlTypeName.VARCHAR)), root -> columnRows())),
                 Map.entry("placements", new SystemTable(List.of(
-                        col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR), col("column_name", SqlTypeName.VARCHAR),
                         col("part", SqlTypeName.INTEGER), col("component", SqlTypeName.VARCHAR),
                         col("bytes", SqlTypeName.BIGINT), col("node", SqlTypeName.INTEGER),
                         col("pages", SqlTypeName.BIGINT), col("interleaved", SqlTypeName.BOOLEAN),
                         col("source", SqlTypeName.VARCHAR), col("spec", SqlTypeName.VARCHAR),
                         col("partition_id", SqlTypeName.INTEGER)), root -> placementRows())),
                 Map.entry("indexes", new SystemTable(List.of(
-                        col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
+                        col("schema_name", SqlTypeName.VARCHAR), col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
                         col("built", SqlTypeName.BOOLEAN)), root -> indexRows())),
                 Map.entry("utilization", new SystemTable(List.of(
@@ -103,7 +103,8 @@ public final class SysSchema extends AbstractSchema {
                         col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT),
                         col("source", SqlTypeName.VARCHAR)), root -> utilizationRows())),
                 Map.entry("part_utilization", new SystemTable(List.of(
-                        col("table_name", SqlTypeName.VARCHAR), col("part", SqlTypeName.INTEGER), col("node", SqlTypeName.INTEGER),
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR), col("part", SqlTypeName.INTEGER),
+                        col("node", SqlTypeName.INTEGER),
                         col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
                         col("busy_seconds_total", SqlTypeName.DOUBLE), col("bytes_total", SqlTypeName.BIGINT)),
                         root -> partUtilizationRows())),
@@ -119,7 +120,8 @@ public final class SysSchema extends AbstractSchema {
                         col("bound_queries_per_second", SqlTypeName.DOUBLE), col("task_bytes_per_second", SqlTypeName.DOUBLE),
                         col("stealing_wins", SqlTypeName.BOOLEAN)), root -> stealCalibrationRows())),
                 Map.entry("placer_actions", new SystemTable(List.of(
-                        col("acted_at", SqlTypeName.VARCHAR), col("acted_at_millis", SqlTypeName.BIGINT), col("table_name", SqlTypeName.VARCHAR),
+                        col("acted_at", SqlTypeName.VARCHAR), col("acted_at_millis", SqlTypeName.BIGINT),
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("action", SqlTypeName.VARCHAR), col("row_count", SqlTypeName.BIGINT), col("from_node", SqlTypeName.INTEGER),
                         col("to_node", SqlTypeName.INTEGER), col("why", SqlTypeName.VARCHAR)), root -> placerActionRows())),
                 Map.entry("placer", new SystemTable(List.of(
@@ -143,7 +145,7 @@ public final class SysSchema extends AbstractSchema {
     private List<Object[]> indexRows() {
         List<Object[]> rows = new ArrayList<>();
         for (IndexDef ix : db.catalog().indexes()) {
-            rows.add(new Object[] {ix.name(), ix.table(), String.join(", ", ix.columns()), ix.unique(), false});
+            rows.add(new Object[] {ix.schema(), ix.name(), ix.table(), String.join(", ", ix.columns()), ix.unique(), false});
         }
         return rows;
     }
@@ -166,7 +168,7 @@ public final class SysSchema extends AbstractSchema {
             long bytes = parts.stream().flatMap(p -> p.columns().stream())
                     .mapToLong(c -> Arrays.stream(Component.values()).mapToLong(c::byteSize).sum()).sum();
             // row_count: rows a query sees; deleted_rows: rows still held until a merge compacts their part
-            rows.add(new Object[] {table.name(), parts.stream().mapToLong(TablePart::liveRowCount).sum(), parts.size(), bytes,
+            rows.add(new Object[] {table.schemaName(), table.name(), parts.stream().mapToLong(TablePart::liveRowCount).sum(), parts.size(), bytes,
                 parts.stream().mapToLong(p -> p.deleted().count()).sum()});
         });
         return rows;
@@ -179,7 +181,7 @@ public final class SysSchema extends AbstractSchema {
                 for (int c = 0; c < table.schema().size(); c++) {
                     TableSchema.ColumnDef def = table.schema().column(c);
                     Column col = parts.get(p).column(c);
-                    rows.add(new Object[] {table.name(), def.name(), c + 1, def.type().toString(), def.nullable(), p,
+                    rows.add(new Object[] {table.schemaName(), table.name(), def.name(), c + 1, def.type().toString(), def.nullable(), p,
                         (long) col.rowCount(), col.dictionary().size(), col.bitcase(),
                         col.byteSize(Component.DICTIONARY), col.byteSize(Component.INDEX_VECTOR),
                         col.byteSize(Component.INDEX), col.placement().toString()});
@@ -219,7 +221,7 @@ public final class SysSchema extends AbstractSchema {
                 PageSocketMap psm = new PageSocketMap(db.memory());
                 part.columns().forEach(c -> psm.add(c.indexVector().segment()));
                 Utilization.Rate last = u.part(part, Duration.ofSeconds(1));
-                rows.add(new Object[] {table.name(), p, psm.majorityNode(), last.busyCores(), last.bytesPerSecond(),
+                rows.add(new Object[] {table.schemaName(), table.name(), p, psm.majorityNode(), last.busyCores(), last.bytesPerSecond(),
                     part.usage().busyNanos() / 1e9, part.usage().bytes()});
             }
         });
@@ -264,7 +266,7 @@ public final class SysSchema extends AbstractSchema {
         return db.placerActions().stream().map(a -> {
             Instant at = (Instant) a[0];
             int from = (Integer) a[4];
-            return new Object[] {at.toString(), at.toEpochMilli(), a[1], a[2], a[3], from < 0 ? null : from, a[5], a[6]};
+            return new Object[] {at.toString(), at.toEpochMilli(), a[8], a[1], a[2], a[3], from < 0 ? null : from, a[5], a[6]};
         }).toList();
     }
 
@@ -294,7 +296,7 @@ public final class SysSchema extends AbstractSchema {
                         long[] pages = psm.pagesPerNode();
                         for (int node = 0; node < db.topology().nodeCount(); node++) {
                             if (pages[node] > 0) {
-                                rows.add(new Object[] {table.name(), col.name(), p, e.getKey().name(), bytes, node,
+                                rows.add(new Object[] {table.schemaName(), table.name(), col.name(), p, e.getKey().name(), bytes, node,
                                     pages[node], interleaved, source, spec, partition < 0 ? null : partition});
                             }
                         }
@@ -307,7 +309,7 @@ public final class SysSchema extends AbstractSchema {
 
     /** Each table with its parts, retained meanwhile: a merge or DROP may free them while they are read. */
     private void forEachTable(BiConsumer<Table, List<TablePart>> action) {
-        db.catalog().tables().stream().sorted(Comparator.comparing(Table::name)).forEach(table -> {
+        db.catalog().tables().stream().sorted(Comparator.comparing(Table::schemaName).thenComparing(Table::name)).forEach(table -> {
             if (table.isDropped()) {
                 return; // dropped since the catalog was read
             }
@@ -321,6 +323,6 @@ public final class SysSchema extends AbstractSchema {
 
     @Override
     public String toString() {
-        return db.catalog().tables().stream().map(Table::name).collect(Collectors.joining(", ", "sys of [", "]"));
+        return db.catalog().tables().stream().map(Table::displayName).collect(Collectors.joining(", ", "sys of [", "]"));
     }
 }

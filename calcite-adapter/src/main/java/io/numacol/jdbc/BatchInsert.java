@@ -43,11 +43,11 @@ final class BatchInsert {
 
     /**
      * The bulk form of {@code sql}, or null when it is not a single-row VALUES of plain parameters
-     * into a table of {@code database}; a name without schema must mean {@code main} ({@code
-     * schema}, the connection's default).
+     * into a table of {@code database}; a name without schema is in {@code schema}, the
+     * connection's default.
      */
     static BatchInsert recognize(String sql, Database database, String schema) {
-        ValuesInsert insert = ValuesInsert.parse(sql, database, "main".equalsIgnoreCase(schema));
+        ValuesInsert insert = ValuesInsert.parse(sql, database, schema);
         SqlBasicCall row = insert == null || insert.rows().size() != 1 ? null : insert.row(insert.rows().getFirst());
         if (row == null) {
             return null;

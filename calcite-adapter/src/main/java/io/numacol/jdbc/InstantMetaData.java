@@ -1,9 +1,16 @@
 package io.numacol.jdbc;
 
+import org.apache.calcite.avatica.MetaImpl.MetaColumn;
+import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
+import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
+import org.apache.calcite.schema.Table;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSetMetaData;
 import java.sql.Types;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Result set metadata that names a TIMESTAMP WITH TIME ZONE column as JDBC and DuckDB do: type
@@ -17,6 +24,29 @@ final class InstantMetaData {
 
     private InstantMetaData() {
     }
+
+    /**
+     * The rows of {@code DatabaseMetaData.getColumns}, with an instant column typed as {@link #of}
+     * types it: {@code DATA_TYPE} {@link Types#TIMESTAMP_WITH_TIMEZONE}, {@code TYPE_NAME} {@code
+     * TIMESTAMP(3) WITH TIME ZONE}.
+     */
+    static final CalciteMetaColumnFactory COLUMNS = new CalciteMetaColumnFactoryImpl() {
+        @Override
+        public MetaColumn createColumn(Table table, String tableCat, String tableSchem, String tableName, String columnName,
+                                       int dataType, String typeName, Integer columnSize, Integer decimalDigits, int numPrecRadix,
+                                       int nullable, Integer charOctetLength, int ordinalPosition, String isNullable) {
+            Matcher instant = INSTANT_TYPE.matcher(typeName);
+            return instant.matches()
+                    ? super.createColumn(table, tableCat, tableSchem, tableName, columnName, Types.TIMESTAMP_WITH_TIMEZONE,
+                            "TIMESTAMP" + instant.group(1) + " WITH TIME ZONE" + instant.group(2), columnSize, decimalDigits,
+                            numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable)
+                    : super.createColumn(table, tableCat, tableSchem, tableName, columnName, dataType, typeName, columnSize,
+                            decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable);
+        }
+    };
+
+    /** Calcite's full name of an instant type: the precision, then NOT NULL or nothing. */
+    private static final Pattern INSTANT_TYPE = Pattern.compile(Pattern.quote(ParameterValues.INSTANT) + "(\\(\\d+\\))?(.*)");
 
     static ResultSetMetaData of(ResultSetMetaData metaData) {
         if (metaData == null) {

@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.NumacolRootSchema;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.NumacolTypeFactory;
 import io.numacol.calcite.NumacolTypeSystem;
@@ -143,7 +144,11 @@ public final class NumacolDriver extends Driver {
         props.putIfAbsent("conformance", "LENIENT");
         props.putIfAbsent("typeSystem", NumacolTypeSystem.class.getName() + "#INSTANCE");
         // As UnregisteredDriver.connect, with numacol's type factory (Calcite's only takes a type system).
-        AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, PREFIX, props, null,
+        // Calcite's own metadata schema reads the Meta as Calcite's class, which numacol wraps:
+        // information_schema and sys answer what it would. Nothing under the root is cached: the
+        // catalog's schemas, tables and views are looked up live.
+        CalciteSchema root = CalciteSchema.createRootSchema(false, false, "", new NumacolRootSchema());
+        AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, PREFIX, props, root,
                 new NumacolTypeFactory());
         handler.onConnectionInit(connection);
         return ConnectionProxy.wrap((CalciteConnection) connection);
@@ -169,16 +174,10 @@ public final class NumacolDriver extends Driver {
                     throw new SQLException("cannot open numacol database: " + e.getMessage(), e);
                 }
                 SchemaPlus root = calcite.getRootSchema();
-                // Calcite's own metadata schema reads the Meta as Calcite's class, which numacol wraps;
-                // information_schema and sys answer what it would
-                CalciteSchema rootSchema = root.unwrap(CalciteSchema.class);
-                if (rootSchema != null) {
-                    rootSchema.removeSubSchema("metadata");
-                }
-                // Both schemas are live views of the catalog: Calcite must not cache their table names.
-                root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite)).setCacheEnabled(false);
-                root.add(SysSchema.NAME, new SysSchema(db)).setCacheEnabled(false);
-                root.add(InformationSchema.NAME, new InformationSchema()).setCacheEnabled(false);
+                ((NumacolRootSchema) root.unwrap(CalciteSchema.class).schema).bind(db, calcite);
+                root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite, NumacolSchema.NAME));
+                root.add(SysSchema.NAME, new SysSchema(db));
+                root.add(InformationSchema.NAME, new InformationSchema());
                 calcite.setSchema(NumacolSchema.NAME);
                 OPEN.put(connection, db);
             }

@@ -1,6 +1,6 @@
 package io.numacol.jdbc;
 
-import io.numacol.calcite.ddl.DdlUpdateCount;
+import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.calcite.plan.NumacolPrepare;
@@ -12,6 +12,7 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
+import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
@@ -35,7 +36,7 @@ final class NumacolMeta extends ForwardingMeta {
     private final NumacolJdbcFactory factory;
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
-        super(CalciteMetaImpl.create((CalciteConnection) connection));
+        super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
         this.connection = connection;
         this.factory = factory;
         // every statement is atomic and visible once it returns
@@ -66,11 +67,14 @@ final class NumacolMeta extends ForwardingMeta {
     public void rollback(ConnectionHandle ch) {
     }
 
-    /** Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0 for any DDL. */
+    /**
+     * Calcite's, except that the update count of numacol DDL is the rows it loaded, not Calcite's 0
+     * for any DDL, and that SET SCHEMA moves this connection to its schema.
+     */
     @Override
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
                                            PrepareCallback callback) throws NoSuchStatementException {
-        long[] ddlCount = {-1};
+        DdlOutcome outcome = new DdlOutcome();
         // Calcite runs the DDL inside parseQuery, before it assigns the count to the statement.
         PrepareCallback counting = new PrepareCallback() {
             @Override
@@ -85,7 +89,7 @@ final class NumacolMeta extends ForwardingMeta {
 
             @Override
             public void assign(Signature signature, Frame firstFrame, long updateCount) throws SQLException {
-                callback.assign(signature, firstFrame, ddlCount[0] >= 0 ? ddlCount[0] : updateCount);
+                callback.assign(signature, firstFrame, outcome.count() >= 0 ? outcome.count() : updateCount);
             }
 
             @Override
@@ -93,14 +97,21 @@ final class NumacolMeta extends ForwardingMeta {
                 callback.execute();
             }
         };
-        ExecuteResult result = DdlUpdateCount.capture(ddlCount,
+        ExecuteResult result = DdlOutcome.capture(outcome,
                 () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting));
-        if (ddlCount[0] < 0) {
+        if (outcome.schema() != null) {
+            try {
+                connection.setSchema(outcome.schema());
+            } catch (SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+        if (outcome.count() < 0) {
             return result;
         }
         MetaResultSet r = result.resultSets.getFirst();
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
-                r.firstFrame, ddlCount[0])));
+                r.firstFrame, outcome.count())));
     }
 
     /**

@@ -244,6 +244,17 @@ class TimestampTzTypeTest {
                     assertThat(rs.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.INTEGER);
                 }
             }
+            s.execute("CREATE TABLE z (i TIMESTAMPTZ NOT NULL, j TIMESTAMP(0) WITH TIME ZONE, t TIMESTAMP)");
+            List<List<Object>> columns = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getColumns(null, "main", "z", "%")) {
+                while (rs.next()) {
+                    columns.add(List.of(rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME")));
+                }
+            }
+            assertThat(columns).as("DatabaseMetaData names them as result sets do").containsExactly(
+                    List.of("i", java.sql.Types.TIMESTAMP_WITH_TIMEZONE, "TIMESTAMP(3) WITH TIME ZONE NOT NULL"),
+                    List.of("j", java.sql.Types.TIMESTAMP_WITH_TIMEZONE, "TIMESTAMP(0) WITH TIME ZONE"),
+                    List.of("t", java.sql.Types.TIMESTAMP, "TIMESTAMP(3)"));
             assertThatThrownBy(() -> s.executeQuery("SELECT CAST(wall AS TIME WITH TIME ZONE) FROM w"))
                     .hasMessageContaining("TIME WITH TIME ZONE is not supported");
             assertThatThrownBy(() -> s.executeQuery("SELECT TIME WITH TIME ZONE '10:00:00' FROM w"))

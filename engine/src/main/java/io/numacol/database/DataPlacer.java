@@ -8,6 +8,7 @@ import io.numacol.placement.PlacerAlgorithm;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.PartBuilder;
@@ -50,7 +51,7 @@ final class DataPlacer {
     private static final System.Logger LOG = System.getLogger(DataPlacer.class.getName());
 
     /** One action as {@code sys.placer_actions} shows it. */
-    record ActionRecord(Instant at, long period, String table, String action, long rows, int from, int to, String why) {
+    record ActionRecord(Instant at, long period, String schema, String table, String action, long rows, int from, int to, String why) {
     }
 
     private final Database db;
@@ -140,7 +141,7 @@ final class DataPlacer {
             implements PlacerAlgorithm.Unit {
         @Override
         public String table() {
-            return owner.name();
+            return owner.displayName(); // one name per table, whatever its schema
         }
 
         @Override
@@ -199,7 +200,7 @@ final class DataPlacer {
             List<PlacerAlgorithm.Partitioned> partitioned = new ArrayList<>();
             cut.forEach((table, list) -> {
                 if (list.size() > 1) {
-                    partitioned.add(new PlacerAlgorithm.Partitioned(table.name(), list));
+                    partitioned.add(new PlacerAlgorithm.Partitioned(table.displayName(), list));
                 }
             });
             Optional<PlacerAlgorithm.Action> action = algorithm.decide(nodes, units, partitioned);
@@ -235,7 +236,7 @@ final class DataPlacer {
                     List<String> along = moveGroupPartition(u.owner(), u.part(), m.to());
                     why += along.isEmpty() ? "" : "; with partition " + u.part().partition() + " of its table group: " + String.join(", ", along);
                 }
-                yield moved[0] ? Optional.of(new ActionRecord(Instant.now(), periods, u.table(), "move", u.part().rowCount(), m.from(),
+                yield moved[0] ? Optional.of(new ActionRecord(Instant.now(), periods, u.owner().schemaName(), u.owner().name(), "move", u.part().rowCount(), m.from(),
                         m.to(), why)) : Optional.empty();
             }
             case PlacerAlgorithm.Partition p -> {
@@ -248,7 +249,7 @@ final class DataPlacer {
                 }
                 pieces.remove(u.part());
                 halves.forEach(h -> pieces.put(h, 2 * u.partitions()));
-                yield Optional.of(new ActionRecord(Instant.now(), periods, u.table(), "partition", u.part().rowCount(), p.from(), p.to(),
+                yield Optional.of(new ActionRecord(Instant.now(), periods, u.owner().schemaName(), u.owner().name(), "partition", u.part().rowCount(), p.from(), p.to(),
                         p.why()));
             }
             case PlacerAlgorithm.Merge m -> {
@@ -265,7 +266,7 @@ final class DataPlacer {
                     yield Optional.empty();
                 }
                 old.forEach(pieces::remove);
-                yield Optional.of(new ActionRecord(Instant.now(), periods, owner.name(), "merge", rows, -1, m.to(), m.why()));
+                yield Optional.of(new ActionRecord(Instant.now(), periods, owner.schemaName(), owner.name(), "merge", rows, -1, m.to(), m.why()));
             }
         };
     }
@@ -294,7 +295,7 @@ final class DataPlacer {
                         }
                     }
                     if (any && table != owner) {
-                        along.add(table.name());
+                        along.add(table.displayName());
                     }
                 } finally {
                     table.unlockWrites();
@@ -356,7 +357,7 @@ final class DataPlacer {
         } finally {
             arena.close();
         }
-        Table mock = db.catalog().detached("placer_calibration", TableSchema.of(
+        Table mock = db.catalog().detached(Catalog.MAIN, "placer_calibration", TableSchema.of(
                 new TableSchema.ColumnDef("v", ColumnType.bigint(), false)));
         PartBuilder builder = mock.newPart();
         long start = System.nanoTime();

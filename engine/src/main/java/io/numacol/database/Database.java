@@ -24,6 +24,7 @@ import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.ViewDef;
 import io.numacol.topology.Topology;
 
 import java.io.IOException;
@@ -179,12 +180,12 @@ public final class Database implements AutoCloseable {
     /**
      * The DataPlacer's actions so far, oldest first (the last {@value DataPlacer#KEPT_ACTIONS}):
      * time, table, action (move, partition, merge), rows, from node (-1 for a merge), to node,
-     * the figures that justified it, and the period it was taken in ({@link #placerPeriods}).
-     * Empty when it does not run.
+     * the figures that justified it, the period it was taken in ({@link #placerPeriods}) and the
+     * table's schema. Empty when it does not run.
      */
     public List<Object[]> placerActions() {
         return placer == null ? List.of() : placer.actions().stream().map(a -> new Object[] {a.at(), a.table(), a.action(),
-            a.rows(), a.from(), a.to(), a.why(), a.period()}).toList();
+            a.rows(), a.from(), a.to(), a.why(), a.period(), a.schema()}).toList();
     }
 
     /** The periods the DataPlacer has decided so far; 0 when it does not run. */
@@ -299,6 +300,11 @@ public final class Database implements AutoCloseable {
      * become visible at once, or, if any line is malformed, none. Returns the rows loaded.
      */
     public long loadCsv(String table, Path file, CsvFormat format) {
+        return loadCsv(catalog.get(table), file, format);
+    }
+
+    /** {@link #loadCsv(String, Path, CsvFormat)} into a table of any schema. */
+    public long loadCsv(Table table, Path file, CsvFormat format) {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return appender(table).appendCsv(reader, format);
         } catch (IOException e) {
@@ -314,8 +320,13 @@ public final class Database implements AutoCloseable {
      * how many merges were made.
      */
     public int mergeParts(String table) {
+        return mergeParts(catalog.get(table));
+    }
+
+    /** {@link #mergeParts(String)} for a table of any schema. */
+    public int mergeParts(Table table) {
         checkOpen();
-        return merger.mergeAll(catalog.get(table));
+        return merger.mergeAll(table);
     }
 
     /**
@@ -323,11 +334,37 @@ public final class Database implements AutoCloseable {
      * is then freed as soon as no query reads it (at once when none does).
      */
     public void dropTable(String name) {
+        dropTable(catalog.get(name));
+    }
+
+    /** {@link #dropTable(String)} for a table of any schema. */
+    public void dropTable(Table table) {
         checkOpen();
-        Table table = catalog.get(name);
-        merger.whileNotMerging(table, () -> catalog.drop(name));
+        merger.whileNotMerging(table, () -> catalog.drop(table));
         placements.remove(table);
         partitionings.remove(table);
+    }
+
+    /**
+     * Drops a schema; with {@code cascade}, its views and tables first (each table as {@link
+     * #dropTable(Table)} drops it), else only when it holds none.
+     */
+    public void dropSchema(String name, boolean cascade) {
+        checkOpen();
+        String spelled = catalog.findSchema(name).orElseThrow(() -> new IllegalArgumentException("schema " + name + " does not exist"));
+        if (cascade && !spelled.equalsIgnoreCase(Catalog.MAIN)) {
+            for (ViewDef view : List.copyOf(catalog.views())) {
+                if (view.schema().equalsIgnoreCase(spelled)) {
+                    catalog.dropView(view.schema(), view.name());
+                }
+            }
+            for (Table table : List.copyOf(catalog.tables())) {
+                if (table.schemaName().equalsIgnoreCase(spelled)) {
+                    dropTable(table);
+                }
+            }
+        }
+        catalog.dropSchema(spelled); // fails if a table came meanwhile: nothing is dropped unseen
     }
 
     /**
@@ -335,8 +372,12 @@ public final class Database implements AutoCloseable {
      * and returns how many there were. Waits for an UPDATE or DELETE of the table under way.
      */
     public long truncate(String name) {
+        return truncate(catalog.get(name));
+    }
+
+    /** {@link #truncate(String)} for a table of any schema. */
+    public long truncate(Table table) {
         checkOpen();
-        Table table = catalog.get(name);
         table.lockWrites();
         try {
             List<TablePart> parts = table.parts();
@@ -370,7 +411,7 @@ public final class Database implements AutoCloseable {
                 if (placement instanceof Placement.Partitioned pp) {
                     placement = renamedKeys(old, pp, column);
                 }
-                Table replacement = catalog.detached(name, schema);
+                Table replacement = catalog.detached(old.schemaName(), name, schema);
                 if (placement instanceof Placement.Partitioned pp) {
                     // resolved first: a failure leaves no entry behind for the detached table
                     partitionings.put(replacement, resolve(replacement, pp, partitionings.get(old)));
@@ -663,8 +704,7 @@ public final class Database implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<String> names = catalog.tables().stream().map(Table::name).toList();
-        names.forEach(catalog::drop);
+        List.copyOf(catalog.tables()).forEach(catalog::drop);
         scheduler.close();
     }
 }

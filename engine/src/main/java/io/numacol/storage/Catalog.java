@@ -10,79 +10,167 @@ import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The tables and views of one database and the indexes named on tables, by name (ignoring case). */
+/**
+ * The schemas of one database, and in each its tables, views and the indexes named on its
+ * tables, by name (ignoring case). Schema {@link #MAIN} always exists; the methods without a
+ * schema name mean it.
+ */
 public final class Catalog {
+    /** The schema a database starts with, which cannot be dropped. */
+    public static final String MAIN = "main";
+
     private final NumaMemory memory;
-    private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
+    /** Each schema's name as created, by its key; changed under this catalog's lock. */
+    private final ConcurrentHashMap<String, String> schemas = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Table> tables = new ConcurrentHashMap<>();
     /** Changed under this catalog's lock, with the table they name, so no index outlives its table. */
-    private final ConcurrentHashMap<String, IndexDef> indexes = new ConcurrentHashMap<>();
-    /** Tables and views share one name space: changed under this catalog's lock. */
-    private final ConcurrentHashMap<String, ViewDef> views = new ConcurrentHashMap<>();
-    /** Counts changes of the tables and views, so that what was derived from them knows when to derive again. */
+    private final ConcurrentHashMap<Key, IndexDef> indexes = new ConcurrentHashMap<>();
+    /** Tables and views share a schema's name space: changed under this catalog's lock. */
+    private final ConcurrentHashMap<Key, ViewDef> views = new ConcurrentHashMap<>();
+    /** Counts changes of the schemas, tables and views, so that what was derived from them knows when to derive again. */
     private final AtomicLong version = new AtomicLong();
+
+    /** An object's place in the catalog: its schema's and its own name, case folded. */
+    private record Key(String schema, String name) {
+        static Key of(String schema, String name) {
+            return new Key(TableSchema.key(schema), TableSchema.key(name));
+        }
+    }
 
     public Catalog(NumaMemory memory) {
         this.memory = memory;
+        schemas.put(TableSchema.key(MAIN), MAIN);
     }
 
     public NumaMemory memory() {
         return memory;
     }
 
+    /** How messages name an object of {@code schema}: by its name in {@link #MAIN}, as {@code schema.name} elsewhere. */
+    public static String displayName(String schema, String name) {
+        return sameSchema(schema, MAIN) ? name : schema + "." + name;
+    }
+
+    /** Creates an empty schema. */
+    public synchronized void createSchema(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a schema needs a name");
+        }
+        if (schemas.putIfAbsent(TableSchema.key(name), name) != null) {
+            throw new IllegalArgumentException("schema " + name + " already exists");
+        }
+        version.incrementAndGet();
+    }
+
+    /** The schema's name as created, if it exists. */
+    public Optional<String> findSchema(String name) {
+        return Optional.ofNullable(schemas.get(TableSchema.key(name)));
+    }
+
+    /** The schemas' names as created, {@link #MAIN} among them. */
+    public Collection<String> schemas() {
+        return schemas.values();
+    }
+
+    /**
+     * Drops a schema that holds nothing (its tables and views are dropped first, as DROP SCHEMA
+     * ... CASCADE does); {@link #MAIN} is never dropped.
+     */
+    public synchronized void dropSchema(String name) {
+        String spelled = schema(name);
+        if (sameSchema(spelled, MAIN)) {
+            throw new IllegalArgumentException("schema " + MAIN + " cannot be dropped: it is where a session starts");
+        }
+        List<String> held = new ArrayList<>();
+        tables.values().stream().filter(t -> sameSchema(t.schemaName(), name)).forEach(t -> held.add("table " + t.name()));
+        views.values().stream().filter(v -> sameSchema(v.schema(), name)).forEach(v -> held.add("view " + v.name()));
+        if (!held.isEmpty()) {
+            throw new IllegalArgumentException("schema " + spelled + " is not empty: it holds " + String.join(", ", held)
+                    + "; DROP SCHEMA " + spelled + " CASCADE drops them with it");
+        }
+        schemas.remove(TableSchema.key(name));
+        version.incrementAndGet();
+    }
+
+    /** The schema's name as created. */
+    private String schema(String name) {
+        String spelled = schemas.get(TableSchema.key(name));
+        if (spelled == null) {
+            throw new IllegalArgumentException("schema " + name + " does not exist");
+        }
+        return spelled;
+    }
+
+    private static boolean sameSchema(String a, String b) {
+        return TableSchema.key(a).equals(TableSchema.key(b));
+    }
+
     public Table create(String name, TableSchema schema) {
+        return create(MAIN, name, schema);
+    }
+
+    public Table create(String schemaName, String name, TableSchema schema) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
         synchronized (this) {
-            if (views.containsKey(TableSchema.key(name))) {
-                throw new IllegalArgumentException("a view named " + name + " already exists");
+            String inSchema = schema(schemaName);
+            Key key = Key.of(inSchema, name);
+            if (views.containsKey(key)) {
+                throw new IllegalArgumentException("a view named " + displayName(inSchema, name) + " already exists");
             }
-            if (tables.containsKey(TableSchema.key(name))) {
-                throw new IllegalArgumentException("table " + name + " already exists");
+            if (tables.containsKey(key)) {
+                throw new IllegalArgumentException("table " + displayName(inSchema, name) + " already exists");
             }
-            Table table = new Table(name, schema, memory);
-            tables.put(TableSchema.key(name), table);
+            Table table = new Table(inSchema, name, schema, memory);
+            tables.put(key, table);
             version.incrementAndGet();
             return table;
         }
     }
 
-    /** A table that is not in the catalog (yet): what {@link #replace} puts in another's place. */
-    public Table detached(String name, TableSchema schema) {
+    /** A table of {@code schemaName} that is not in the catalog (yet): what {@link #replace} puts in another's place. */
+    public Table detached(String schemaName, String name, TableSchema schema) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
-        return new Table(name, schema, memory);
+        return new Table(schema(schemaName), name, schema, memory);
     }
 
     /**
-     * Puts {@code replacement} (from {@link #detached}) in the place of {@code old} at once, under
-     * the replacement's name, and drops {@code old}. The indexes of {@code old} follow it, their
-     * columns named as {@code column} renames them; one on a column it maps to null is dropped.
+     * Puts {@code replacement} (from {@link #detached}, of the same schema) in the place of {@code
+     * old} at once, under the replacement's name, and drops {@code old}. The indexes of {@code old}
+     * follow it, their columns named as {@code column} renames them; one on a column it maps to
+     * null is dropped.
      */
     public void replace(Table old, Table replacement, UnaryOperator<String> column) {
+        if (!sameSchema(old.schemaName(), replacement.schemaName())) {
+            throw new IllegalArgumentException("table " + old.displayName() + " cannot move to schema " + replacement.schemaName());
+        }
         synchronized (this) {
-            if (tables.get(TableSchema.key(old.name())) != old) {
-                throw new IllegalArgumentException("table " + old.name() + " changed meanwhile");
+            Key from = Key.of(old.schemaName(), old.name());
+            if (tables.get(from) != old) {
+                throw new IllegalArgumentException("table " + old.displayName() + " changed meanwhile");
             }
-            String to = TableSchema.key(replacement.name());
-            if (!to.equals(TableSchema.key(old.name()))) {
+            Key to = Key.of(replacement.schemaName(), replacement.name());
+            if (!to.equals(from)) {
                 if (views.containsKey(to)) {
-                    throw new IllegalArgumentException("a view named " + replacement.name() + " already exists");
+                    throw new IllegalArgumentException("a view named " + replacement.displayName() + " already exists");
                 }
                 if (tables.containsKey(to)) {
-                    throw new IllegalArgumentException("table " + replacement.name() + " already exists");
+                    throw new IllegalArgumentException("table " + replacement.displayName() + " already exists");
                 }
             }
-            tables.remove(TableSchema.key(old.name()));
+            tables.remove(from);
             tables.put(to, replacement);
             version.incrementAndGet();
             for (IndexDef ix : List.copyOf(indexes.values())) {
-                if (TableSchema.key(ix.table()).equals(TableSchema.key(old.name()))) {
-                    indexes.remove(TableSchema.key(ix.name()));
+                if (Key.of(ix.schema(), ix.table()).equals(from)) {
+                    indexes.remove(Key.of(ix.schema(), ix.name()));
                     List<String> columns = ix.columns().stream().map(column).toList();
                     if (columns.stream().allMatch(c -> c != null && replacement.schema().indexOf(c) >= 0)) {
-                        indexes.put(TableSchema.key(ix.name()), new IndexDef(ix.name(), replacement.name(), columns, ix.unique()));
+                        indexes.put(Key.of(ix.schema(), ix.name()),
+                                new IndexDef(ix.schema(), ix.name(), replacement.name(), columns, ix.unique()));
                     }
                 }
             }
@@ -95,66 +183,82 @@ public final class Catalog {
         version.incrementAndGet();
     }
 
-    /** A number that changes whenever a table or view is created, dropped, altered or replaced, or {@link #changed}. */
+    /** A number that changes whenever a schema, table or view is created, dropped, altered or replaced, or {@link #changed}. */
     public long version() {
         return version.get();
     }
 
     public Optional<Table> find(String name) {
-        return Optional.ofNullable(tables.get(TableSchema.key(name)));
+        return find(MAIN, name);
+    }
+
+    public Optional<Table> find(String schemaName, String name) {
+        return Optional.ofNullable(tables.get(Key.of(schemaName, name)));
     }
 
     public Table get(String name) {
-        return find(name).orElseThrow(() -> new IllegalArgumentException("table " + name + " does not exist"));
+        return get(MAIN, name);
+    }
+
+    public Table get(String schemaName, String name) {
+        return find(schemaName, name).orElseThrow(() -> new IllegalArgumentException(
+                "table " + displayName(schemaName, name) + " does not exist"));
+    }
+
+    /** Removes a table of {@link #MAIN} and its indexes (see {@link #drop(Table)}). */
+    public void drop(String name) {
+        drop(get(name));
     }
 
     /** Removes a table and its indexes; its memory is freed once no reader holds a snapshot of it. */
-    public void drop(String name) {
-        Table table;
+    public void drop(Table table) {
         synchronized (this) {
-            table = tables.remove(TableSchema.key(name));
-            version.incrementAndGet();
-            if (table == null) {
-                throw new IllegalArgumentException("table " + name + " does not exist");
+            Key key = Key.of(table.schemaName(), table.name());
+            if (!tables.remove(key, table)) {
+                throw new IllegalArgumentException("table " + table.displayName() + " does not exist");
             }
-            indexes.values().removeIf(ix -> TableSchema.key(ix.table()).equals(TableSchema.key(name)));
+            version.incrementAndGet();
+            indexes.values().removeIf(ix -> Key.of(ix.schema(), ix.table()).equals(key));
         }
         table.drop();
     }
 
     /**
-     * Records an index on existing columns of an existing table ({@link IndexDef} says why it is
-     * not built). {@code columns} may be spelled in any case; the definition keeps the table's.
+     * Records an index on existing columns of an existing table, in the table's schema ({@link
+     * IndexDef} says why it is not built). {@code columns} may be spelled in any case; the
+     * definition keeps the table's.
      */
-    public synchronized IndexDef createIndex(String name, String table, List<String> columns, boolean unique) {
-        Table t = get(table);
-        if (indexes.containsKey(TableSchema.key(name))) {
-            throw new IllegalArgumentException("index " + name + " already exists");
+    public synchronized IndexDef createIndex(String name, Table table, List<String> columns, boolean unique) {
+        if (tables.get(Key.of(table.schemaName(), table.name())) != table) {
+            throw new IllegalArgumentException("table " + table.displayName() + " does not exist");
+        }
+        if (indexes.containsKey(Key.of(table.schemaName(), name))) {
+            throw new IllegalArgumentException("index " + displayName(table.schemaName(), name) + " already exists");
         }
         List<String> spelled = new ArrayList<>();
         for (String column : columns) {
-            int i = t.schema().indexOf(column);
+            int i = table.schema().indexOf(column);
             if (i < 0) {
-                throw new IllegalArgumentException("index " + name + ": table " + t.name() + " has no column " + column);
+                throw new IllegalArgumentException("index " + name + ": table " + table.displayName() + " has no column " + column);
             }
-            String c = t.schema().column(i).name();
+            String c = table.schema().column(i).name();
             if (spelled.contains(c)) {
                 throw new IllegalArgumentException("index " + name + " names column " + c + " twice");
             }
             spelled.add(c);
         }
-        IndexDef def = new IndexDef(name, t.name(), spelled, unique);
-        indexes.put(TableSchema.key(name), def);
+        IndexDef def = new IndexDef(table.schemaName(), name, table.name(), spelled, unique);
+        indexes.put(Key.of(table.schemaName(), name), def);
         return def;
     }
 
-    public Optional<IndexDef> findIndex(String name) {
-        return Optional.ofNullable(indexes.get(TableSchema.key(name)));
+    public Optional<IndexDef> findIndex(String schemaName, String name) {
+        return Optional.ofNullable(indexes.get(Key.of(schemaName, name)));
     }
 
-    public synchronized void dropIndex(String name) {
-        if (indexes.remove(TableSchema.key(name)) == null) {
-            throw new IllegalArgumentException("index " + name + " does not exist");
+    public synchronized void dropIndex(String schemaName, String name) {
+        if (indexes.remove(Key.of(schemaName, name)) == null) {
+            throw new IllegalArgumentException("index " + displayName(schemaName, name) + " does not exist");
         }
     }
 
@@ -164,33 +268,37 @@ public final class Catalog {
 
     /** Records a view (the SQL layer checked its query); OR REPLACE replaces a view, never a table. */
     public synchronized ViewDef createView(ViewDef view, boolean orReplace) {
-        String key = TableSchema.key(view.name());
+        String inSchema = schema(view.schema());
+        Key key = Key.of(inSchema, view.name());
         if (tables.containsKey(key)) {
-            throw new IllegalArgumentException("a table named " + view.name() + " already exists");
+            throw new IllegalArgumentException("a table named " + displayName(inSchema, view.name()) + " already exists");
         }
         if (!orReplace && views.containsKey(key)) {
-            throw new IllegalArgumentException("view " + view.name() + " already exists");
+            throw new IllegalArgumentException("view " + displayName(inSchema, view.name()) + " already exists");
         }
-        views.put(key, view);
+        ViewDef spelled = new ViewDef(inSchema, view.name(), view.sql(), view.columns(), view.resolvedIn());
+        views.put(key, spelled);
         version.incrementAndGet();
-        return view;
+        return spelled;
     }
 
-    public Optional<ViewDef> findView(String name) {
-        return Optional.ofNullable(views.get(TableSchema.key(name)));
+    public Optional<ViewDef> findView(String schemaName, String name) {
+        return Optional.ofNullable(views.get(Key.of(schemaName, name)));
     }
 
-    public synchronized void dropView(String name) {
+    public synchronized void dropView(String schemaName, String name) {
         version.incrementAndGet();
-        if (views.remove(TableSchema.key(name)) == null) {
-            throw new IllegalArgumentException("view " + name + " does not exist");
+        if (views.remove(Key.of(schemaName, name)) == null) {
+            throw new IllegalArgumentException("view " + displayName(schemaName, name) + " does not exist");
         }
     }
 
+    /** Every view, of every schema. */
     public Collection<ViewDef> views() {
         return views.values();
     }
 
+    /** Every table, of every schema. */
     public Collection<Table> tables() {
         return tables.values();
     }

@@ -10,13 +10,15 @@ import java.util.Objects;
  * for little; the per-part {@link InvertedIndex} is the structure a lookup index will use when
  * one pays. A UNIQUE index is not enforced, as a PRIMARY KEY is not.
  *
- * @param name    the index name, unique in the database (ignoring case)
+ * @param schema  the schema of the index and its table
+ * @param name    the index name, unique in its schema (ignoring case)
  * @param table   the indexed table's name, as created
  * @param columns the indexed columns' names, as the table spells them, in index order
  * @param unique  whether it was CREATE UNIQUE INDEX
  */
-public record IndexDef(String name, String table, List<String> columns, boolean unique) {
+public record IndexDef(String schema, String name, String table, List<String> columns, boolean unique) {
     public IndexDef {
+        Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(table, "table");
         columns = List.copyOf(columns);

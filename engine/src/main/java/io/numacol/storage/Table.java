@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A named table: a schema and a set of {@link TablePart}s. The set is swapped whole, so a
+ * A named table of a {@link Catalog} schema: a {@link TableSchema} and a set of {@link TablePart}s. The set is swapped whole, so a
  * reader's {@link #snapshot()} sees either all of a change or none of it.
  */
 public final class Table {
+    private final String schemaName;
     private final String name;
     private final TableSchema schema;
     private final NumaMemory memory;
@@ -24,7 +25,8 @@ public final class Table {
     private volatile boolean dropped;
     private final AtomicLong partIds = new AtomicLong();
 
-    Table(String name, TableSchema schema, NumaMemory memory) {
+    Table(String schemaName, String name, TableSchema schema, NumaMemory memory) {
+        this.schemaName = schemaName;
         this.name = name;
         this.schema = schema;
         this.memory = memory;
@@ -32,6 +34,16 @@ public final class Table {
 
     public String name() {
         return name;
+    }
+
+    /** The catalog schema the table is in ({@link Catalog#MAIN} unless created in another). */
+    public String schemaName() {
+        return schemaName;
+    }
+
+    /** The name messages give: a table of {@link Catalog#MAIN} by its name, one of another schema as {@code schema.name}. */
+    public String displayName() {
+        return Catalog.displayName(schemaName, name);
     }
 
     public TableSchema schema() {
@@ -231,6 +243,6 @@ public final class Table {
 
     @Override
     public String toString() {
-        return name + schema;
+        return displayName() + schema;
     }
 }

@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
 /**
  * Recognises and parses numacol's DDL:
  * <pre>
+ * CREATE SCHEMA [IF NOT EXISTS] name
+ * SET SCHEMA [= | TO] name | 'name'     -- or USE name
+ * DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT]
  * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
  *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)]) [PLACEMENT placement]
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
@@ -37,7 +40,8 @@ import java.util.regex.Pattern;
  * see {@link io.numacol.database.Appender#appendCsv}. A relative file name is resolved against
  * the JVM's working directory. CALL dbgen creates the eight TPC-H tables and loads them with
  * the built-in generator ({@link io.numacol.tpch.TpchLoader}).
- * Identifiers are plain or double-quoted. Types are those of {@link ColumnType#parse}, plus
+ * Identifiers are plain or double-quoted; a table, view or index name may be qualified by its
+ * schema ({@code schema.name}), else it is in the session's schema. Types are those of {@link ColumnType#parse}, plus
  * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
  * does not enforce uniqueness (of a PRIMARY KEY or UNIQUE). An index is recorded, not built ({@link io.numacol.storage.IndexDef}
  * says why), and dropped with its table.
@@ -68,8 +72,26 @@ final class DdlParser {
         if (first.equals("CREATE") && second.equals("TABLE")) {
             Matcher m = CREATE_TABLE_AS.matcher(sql);
             if (m.matches()) {
-                return new DdlStatement.CreateTableAs(unquoted(m.group(2)), m.group(1) != null, m.group(3));
+                return new DdlStatement.CreateTableAs(qualifiedName(m.group(2), "a table name"), m.group(1) != null, m.group(3));
             }
+        }
+        if ((first.equals("SET") && second.equals("SCHEMA")) || first.equals("USE")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = first.equals("USE") ? 1 : 2;
+            if (!first.equals("USE") && !p.accept("=")) {
+                p.accept("TO");
+            }
+            DdlStatement s = new DdlStatement.SetSchema(p.pos < tokens.size() && tokens.get(p.pos).startsWith("'")
+                    ? p.string("a schema name") : p.identifier("a schema name"));
+            p.expectEnd();
+            return s;
+        }
+        if ((first.equals("CREATE") || first.equals("DROP")) && second.equals("SCHEMA")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = 2;
+            DdlStatement s = first.equals("CREATE") ? p.createSchema() : p.dropSchema();
+            p.expectEnd();
+            return s;
         }
         if (first.equals("ALTER") && second.equals("TABLE")) {
             DdlParser p = new DdlParser(tokens);
@@ -81,7 +103,7 @@ final class DdlParser {
         if (first.equals("TRUNCATE")) {
             DdlParser p = new DdlParser(tokens);
             p.pos = second.equals("TABLE") ? 2 : 1;
-            DdlStatement s = new DdlStatement.Truncate(p.identifier("a table name"));
+            DdlStatement s = new DdlStatement.Truncate(p.name("a table name"));
             p.expectEnd();
             return s;
         }
@@ -116,16 +138,23 @@ final class DdlParser {
         }
     }
 
+    /** An identifier, plain or double-quoted, optionally qualified by another. */
+    private static final String QUALIFIED_NAME = "((?:\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
+            + "(?:\\s*\\.\\s*(?:\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*))?)";
+
     private static final Pattern CREATE_VIEW = Pattern.compile(
-            "(?is)\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
+            "(?is)\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + QUALIFIED_NAME
                     + "\\s*(?:\\(([^)]*)\\))?\\s*AS\\s+(.+?)[\\s;]*");
 
     private static final Pattern CREATE_TABLE_AS = Pattern.compile(
-            "(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_]*)"
-                    + "\\s+AS\\s+(.+?)[\\s;]*");
+            "(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED_NAME + "\\s+AS\\s+(.+?)[\\s;]*");
 
-    private static String unquoted(String identifier) {
-        return identifier.startsWith("\"") ? identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"") : identifier;
+    /** The name {@link #QUALIFIED_NAME} matched. */
+    private static DdlStatement.Name qualifiedName(String text, String what) {
+        DdlParser p = new DdlParser(tokenize(text));
+        DdlStatement.Name name = p.name(what);
+        p.expectEnd();
+        return name;
     }
 
     /** CREATE [OR REPLACE] VIEW name [(column, ...)] AS query: the query is kept as written. */
@@ -134,8 +163,7 @@ final class DdlParser {
         if (!m.matches()) {
             throw new IllegalArgumentException("expected CREATE [OR REPLACE] VIEW name [(column, ...)] AS query");
         }
-        String name = m.group(2).startsWith("\"") ? m.group(2).substring(1, m.group(2).length() - 1).replace("\"\"", "\"")
-                : m.group(2);
+        DdlStatement.Name name = qualifiedName(m.group(2), "a view name");
         List<String> columns = new ArrayList<>();
         if (m.group(3) != null) {
             DdlParser p = new DdlParser(tokenize(m.group(3)));
@@ -149,7 +177,7 @@ final class DdlParser {
 
     private DdlStatement createTable() {
         boolean ifNotExists = ifNotExists();
-        String name = identifier("a table name");
+        DdlStatement.Name name = name("a table name");
         expect("(");
         List<ColumnDef> columns = new ArrayList<>();
         Set<String> primaryKey = new HashSet<>();
@@ -242,7 +270,7 @@ final class DdlParser {
      */
     private DdlStatement alterTable() {
         boolean ifExists = ifExists();
-        String table = identifier("a table name");
+        DdlStatement.Name table = name("a table name");
         if (accept("ADD")) {
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
@@ -272,7 +300,7 @@ final class DdlParser {
         }
         if (accept("RENAME")) {
             if (accept("TO")) {
-                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.RenameTable(identifier("a table name")));
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.RenameTable(name("a table name")));
             }
             accept("COLUMN");
             String from = identifier("a column name");
@@ -370,7 +398,7 @@ final class DdlParser {
 
     private DdlStatement dropTable() {
         boolean ifExists = ifExists();
-        String name = identifier("a table name");
+        DdlStatement.Name name = name("a table name");
         dropBehavior();
         return new DdlStatement.DropTable(name, ifExists);
     }
@@ -378,9 +406,26 @@ final class DdlParser {
     /** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT], after VIEW. */
     private DdlStatement dropView() {
         boolean ifExists = ifExists();
-        String name = identifier("a view name");
+        DdlStatement.Name name = name("a view name");
         dropBehavior();
         return new DdlStatement.DropView(name, ifExists);
+    }
+
+    /** CREATE SCHEMA [IF NOT EXISTS] name, after SCHEMA. */
+    private DdlStatement createSchema() {
+        boolean ifNotExists = ifNotExists();
+        return new DdlStatement.CreateSchema(identifier("a schema name"), ifNotExists);
+    }
+
+    /** DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT], after SCHEMA. */
+    private DdlStatement dropSchema() {
+        boolean ifExists = ifExists();
+        String name = identifier("a schema name");
+        boolean cascade = accept("CASCADE");
+        if (!cascade) {
+            accept("RESTRICT");
+        }
+        return new DdlStatement.DropSchema(name, ifExists, cascade);
     }
 
     /**
@@ -414,8 +459,11 @@ final class DdlParser {
     private DdlStatement createIndex(boolean unique) {
         boolean ifNotExists = ifNotExists();
         String name = identifier("an index name");
+        if (accept(".")) {
+            throw error("an index is in the schema of its table: write CREATE INDEX " + name + " ON schema.table (...)");
+        }
         expect("ON");
-        String table = identifier("a table name");
+        DdlStatement.Name table = name("a table name");
         expect("(");
         List<String> columns = new ArrayList<>();
         do {
@@ -431,12 +479,12 @@ final class DdlParser {
     /** DROP INDEX [IF EXISTS] name, after INDEX. */
     private DdlStatement dropIndex() {
         boolean ifExists = ifExists();
-        return new DdlStatement.DropIndex(identifier("an index name"), ifExists);
+        return new DdlStatement.DropIndex(name("an index name"), ifExists);
     }
 
     /** COPY table FROM 'file' [WITH (HEADER true|false, DELIMITER 'c')]; options may also come without WITH. */
     private DdlStatement copy() {
-        String table = identifier("a table name");
+        DdlStatement.Name table = name("a table name");
         expect("FROM");
         String file = string("a file name in single quotes");
         CsvFormat format = CsvFormat.defaults();
@@ -556,6 +604,12 @@ final class DdlParser {
         }
         pos++;
         return t;
+    }
+
+    /** A name, {@code name} or {@code schema.name}. */
+    private DdlStatement.Name name(String what) {
+        String first = identifier(what);
+        return accept(".") ? new DdlStatement.Name(first, identifier(what)) : new DdlStatement.Name(null, first);
     }
 
     private IllegalArgumentException error(String message) {

@@ -3,7 +3,10 @@ package io.numacol.calcite.ddl;
 import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
+import io.numacol.calcite.InformationSchema;
+import io.numacol.calcite.SysSchema;
 import io.numacol.placement.Placement;
+import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
@@ -32,9 +35,40 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     /**
      * Runs the statement; returns the rows it loaded (the JDBC update count), 0 for CREATE and DROP.
-     * {@code zone} is the session's, in which text of a TIMESTAMP WITH TIME ZONE without an offset is read.
      */
-    abstract long execute(Database database, ZoneId zone);
+    abstract long execute(Database database, Session session);
+
+    /** A name as written: {@code schema} is null where none was, and the session's then. */
+    record Name(String schema, String name) {
+        @Override
+        public String toString() {
+            return schema == null ? name : schema + "." + name;
+        }
+    }
+
+    /**
+     * What of the session a statement needs: its zone, in which text of a TIMESTAMP WITH TIME ZONE
+     * without an offset is read, and its schema, which holds what an unqualified name names.
+     */
+    record Session(ZoneId zone, String schema) {
+        /** The schema {@code name} is in; numacol's own schemas hold nothing DDL may name. */
+        String schemaOf(Name name) {
+            String schema = name.schema() != null ? name.schema() : this.schema;
+            if (schema.equalsIgnoreCase(SysSchema.NAME) || schema.equalsIgnoreCase(InformationSchema.NAME)) {
+                throw new IllegalArgumentException("schema " + schema + " is numacol's own and holds no tables or views of yours: "
+                        + (name.schema() != null ? "name another schema" : "SET SCHEMA to " + Catalog.MAIN + " or another of yours, or qualify " + name.name()));
+            }
+            return schema;
+        }
+
+        Optional<Table> find(Database database, Name name) {
+            return database.catalog().find(schemaOf(name), name.name());
+        }
+
+        Table get(Database database, Name name) {
+            return database.catalog().get(schemaOf(name), name.name());
+        }
+    }
 
     @Override
     public List<SqlNode> getOperandList() {
@@ -43,13 +77,13 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     static final class CreateTable extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE TABLE", SqlKind.CREATE_TABLE);
-        final String name;
+        final Name name;
         final boolean ifNotExists;
         final TableSchema schema;
         /** Null: the default, each part on a node, the nodes in turn. */
         final Placement placement;
 
-        CreateTable(String name, boolean ifNotExists, TableSchema schema, Placement placement) {
+        CreateTable(Name name, boolean ifNotExists, TableSchema schema, Placement placement) {
             super(OPERATOR);
             this.name = name;
             this.ifNotExists = ifNotExists;
@@ -58,12 +92,12 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
+        long execute(Database database, Session session) {
             if (placement != null) {
                 placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
             }
-            if (!(ifNotExists && database.catalog().find(name).isPresent())) {
-                Table table = database.catalog().create(name, schema);
+            if (!(ifNotExists && session.find(database, name).isPresent())) {
+                Table table = database.catalog().create(session.schemaOf(name), name.name(), schema);
                 if (placement != null) {
                     database.setPlacement(table, placement);
                 }
@@ -74,19 +108,20 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     static final class DropTable extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
-        final String name;
+        final Name name;
         final boolean ifExists;
 
-        DropTable(String name, boolean ifExists) {
+        DropTable(Name name, boolean ifExists) {
             super(OPERATOR);
             this.name = name;
             this.ifExists = ifExists;
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            if (!(ifExists && database.catalog().find(name).isEmpty())) {
-                database.dropTable(name);
+        long execute(Database database, Session session) {
+            Optional<Table> table = session.find(database, name);
+            if (!(ifExists && table.isEmpty())) {
+                database.dropTable(table.orElseGet(() -> session.get(database, name)));
             }
             return 0;
         }
@@ -95,12 +130,13 @@ abstract sealed class DdlStatement extends SqlDdl {
     static final class CreateIndex extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE INDEX", SqlKind.CREATE_INDEX);
         final String name;
-        final String table;
+        final Name table;
         final List<String> columns;
         final boolean unique;
         final boolean ifNotExists;
 
-        CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists) {
+        /** The index is in its table's schema. */
+        CreateIndex(String name, Name table, List<String> columns, boolean unique, boolean ifNotExists) {
             super(OPERATOR);
             this.name = name;
             this.table = table;
@@ -110,9 +146,10 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            if (!(ifNotExists && database.catalog().findIndex(name).isPresent())) {
-                database.catalog().createIndex(name, table, columns, unique);
+        long execute(Database database, Session session) {
+            Table t = session.get(database, table);
+            if (!(ifNotExists && database.catalog().findIndex(t.schemaName(), name).isPresent())) {
+                database.catalog().createIndex(name, t, columns, unique);
             }
             return 0;
         }
@@ -120,19 +157,20 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     static final class DropIndex extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP INDEX", SqlKind.DROP_INDEX);
-        final String name;
+        final Name name;
         final boolean ifExists;
 
-        DropIndex(String name, boolean ifExists) {
+        DropIndex(Name name, boolean ifExists) {
             super(OPERATOR);
             this.name = name;
             this.ifExists = ifExists;
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            if (!(ifExists && database.catalog().findIndex(name).isEmpty())) {
-                database.catalog().dropIndex(name);
+        long execute(Database database, Session session) {
+            String schema = session.schemaOf(name);
+            if (!(ifExists && database.catalog().findIndex(schema, name.name()).isEmpty())) {
+                database.catalog().dropIndex(schema, name.name());
             }
             return 0;
         }
@@ -146,11 +184,11 @@ abstract sealed class DdlStatement extends SqlDdl {
      */
     static final class CreateTableAs extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE TABLE AS", SqlKind.CREATE_TABLE);
-        final String name;
+        final Name name;
         final boolean ifNotExists;
         final String query;
 
-        CreateTableAs(String name, boolean ifNotExists, String query) {
+        CreateTableAs(Name name, boolean ifNotExists, String query) {
             super(OPERATOR);
             this.name = name;
             this.ifNotExists = ifNotExists;
@@ -158,7 +196,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
+        long execute(Database database, Session session) {
             throw new IllegalStateException("CREATE TABLE AS needs its query planned: NumacolDdlExecutor runs it");
         }
     }
@@ -170,7 +208,7 @@ abstract sealed class DdlStatement extends SqlDdl {
      */
     static final class AlterTable extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
-        final String table;
+        final Name table;
         final boolean ifExists;
         final Action action;
 
@@ -184,7 +222,8 @@ abstract sealed class DdlStatement extends SqlDdl {
         record DropColumn(String column, boolean ifExists) implements Action {
         }
 
-        record RenameTable(String name) implements Action {
+        /** {@code name} may name the table's own schema, no other. */
+        record RenameTable(Name name) implements Action {
         }
 
         record RenameColumn(String from, String to) implements Action {
@@ -194,7 +233,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         record SetPlacement(Placement placement) implements Action {
         }
 
-        AlterTable(String table, boolean ifExists, Action action) {
+        AlterTable(Name table, boolean ifExists, Action action) {
             super(OPERATOR);
             this.table = table;
             this.ifExists = ifExists;
@@ -202,8 +241,8 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            Optional<Table> found = database.catalog().find(table);
+        long execute(Database database, Session session) {
+            Optional<Table> found = session.find(database, table);
             if (found.isEmpty()) {
                 if (ifExists) {
                     return 0;
@@ -211,6 +250,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                 throw new IllegalArgumentException("table " + table + " does not exist");
             }
             Table t = found.get();
+            ZoneId zone = session.zone();
             List<ColumnDef> columns = t.schema().columns();
             switch (action) {
                 case AddColumn add -> {
@@ -254,7 +294,14 @@ abstract sealed class DdlStatement extends SqlDdl {
                         return out;
                     }, c -> c.equalsIgnoreCase(drop.column()) ? null : c);
                 }
-                case RenameTable rename -> database.alterTable(t, rename.name(), t.schema(), row -> row, c -> c);
+                case RenameTable rename -> {
+                    if (rename.name().schema() != null && !rename.name().schema().equalsIgnoreCase(t.schemaName())) {
+                        throw new IllegalArgumentException("RENAME TO " + rename.name() + ": a table stays in its schema, "
+                                + t.schemaName() + "; to move it, CREATE TABLE " + rename.name() + " AS SELECT * FROM "
+                                + t.displayName() + " and drop it");
+                    }
+                    database.alterTable(t, rename.name().name(), t.schema(), row -> row, c -> c);
+                }
                 case SetPlacement set -> database.setPlacement(t, set.placement());
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
@@ -275,28 +322,28 @@ abstract sealed class DdlStatement extends SqlDdl {
     /** TRUNCATE [TABLE] name: every row goes at once; the update count is how many. */
     static final class Truncate extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("TRUNCATE TABLE", SqlKind.OTHER_DDL);
-        final String name;
+        final Name name;
 
-        Truncate(String name) {
+        Truncate(Name name) {
             super(OPERATOR);
             this.name = name;
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            return database.truncate(name);
+        long execute(Database database, Session session) {
+            return database.truncate(session.get(database, name));
         }
     }
 
     /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
     static final class CreateView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);
-        final String name;
+        final Name name;
         final String query;
         final List<String> columns;
         final boolean orReplace;
 
-        CreateView(String name, String query, List<String> columns, boolean orReplace) {
+        CreateView(Name name, String query, List<String> columns, boolean orReplace) {
             super(OPERATOR);
             this.name = name;
             this.query = query;
@@ -305,27 +352,28 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            database.catalog().createView(new ViewDef(name, query, columns), orReplace);
+        long execute(Database database, Session session) {
+            database.catalog().createView(new ViewDef(session.schemaOf(name), name.name(), query, columns, session.schema()), orReplace);
             return 0;
         }
     }
 
     static final class DropView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP VIEW", SqlKind.DROP_VIEW);
-        final String name;
+        final Name name;
         final boolean ifExists;
 
-        DropView(String name, boolean ifExists) {
+        DropView(Name name, boolean ifExists) {
             super(OPERATOR);
             this.name = name;
             this.ifExists = ifExists;
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            if (!(ifExists && database.catalog().findView(name).isEmpty())) {
-                database.catalog().dropView(name);
+        long execute(Database database, Session session) {
+            String schema = session.schemaOf(name);
+            if (!(ifExists && database.catalog().findView(schema, name.name()).isEmpty())) {
+                database.catalog().dropView(schema, name.name());
             }
             return 0;
         }
@@ -333,11 +381,11 @@ abstract sealed class DdlStatement extends SqlDdl {
 
     static final class Copy extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("COPY", SqlKind.OTHER_DDL);
-        final String table;
+        final Name table;
         final String file;
         final CsvFormat format;
 
-        Copy(String table, String file, CsvFormat format) {
+        Copy(Name table, String file, CsvFormat format) {
             super(OPERATOR);
             this.table = table;
             this.file = file;
@@ -345,8 +393,8 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
-            return database.loadCsv(table, Path.of(file), format.withZone(zone));
+        long execute(Database database, Session session) {
+            return database.loadCsv(session.get(database, table), Path.of(file), format.withZone(session.zone()));
         }
     }
 
@@ -361,8 +409,89 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
 
         @Override
-        long execute(Database database, ZoneId zone) {
+        long execute(Database database, Session session) {
             return TpchLoader.load(database, scaleFactor).totalRows();
+        }
+    }
+
+    /** CREATE SCHEMA [IF NOT EXISTS] name. */
+    static final class CreateSchema extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE SCHEMA", SqlKind.CREATE_SCHEMA);
+        final String name;
+        final boolean ifNotExists;
+
+        CreateSchema(String name, boolean ifNotExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifNotExists = ifNotExists;
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            if (name.equalsIgnoreCase(SysSchema.NAME) || name.equalsIgnoreCase(InformationSchema.NAME)) {
+                throw new IllegalArgumentException("schema " + name + " is numacol's own: choose another name");
+            }
+            if (!(ifNotExists && database.catalog().findSchema(name).isPresent())) {
+                database.catalog().createSchema(name);
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * SET SCHEMA name (or USE name): unqualified names of the session's later statements are read
+     * in schema {@code name}, as {@code Connection.setSchema} does; the driver moves the session.
+     */
+    static final class SetSchema extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("SET SCHEMA", SqlKind.OTHER_DDL);
+        final String name;
+
+        SetSchema(String name) {
+            super(OPERATOR);
+            this.name = name;
+        }
+
+        /** The schema as spelled where it is kept: numacol's own two, or one of the catalog. */
+        String spelled(Database database) {
+            for (String own : List.of(SysSchema.NAME, InformationSchema.NAME)) {
+                if (own.equalsIgnoreCase(name)) {
+                    return own;
+                }
+            }
+            return database.catalog().findSchema(name).orElseThrow(() -> new IllegalArgumentException("schema " + name
+                    + " does not exist: CREATE SCHEMA " + name + " first"));
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            DdlOutcome.reportSchema(spelled(database));
+            return 0;
+        }
+    }
+
+    /** DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT]: RESTRICT, the default, drops only an empty schema. */
+    static final class DropSchema extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP SCHEMA", SqlKind.DROP_SCHEMA);
+        final String name;
+        final boolean ifExists;
+        final boolean cascade;
+
+        DropSchema(String name, boolean ifExists, boolean cascade) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifExists = ifExists;
+            this.cascade = cascade;
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            if (name.equalsIgnoreCase(SysSchema.NAME) || name.equalsIgnoreCase(InformationSchema.NAME)) {
+                throw new IllegalArgumentException("schema " + name + " is numacol's own and cannot be dropped");
+            }
+            if (!(ifExists && database.catalog().findSchema(name).isEmpty())) {
+                database.dropSchema(name, cascade);
+            }
+            return 0;
         }
     }
 }

@@ -3,13 +3,14 @@ package io.numacol.calcite.ddl;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
+import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
+import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -20,7 +21,6 @@ import org.apache.calcite.schema.impl.LongSchemaVersion;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.tools.RelRunner;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,20 +41,25 @@ final class NumacolDdlExecutor implements DdlExecutor {
         if (main == null || !(main.schema instanceof NumacolSchema schema)) {
             throw new IllegalStateException("this connection has no numacol schema '" + NumacolSchema.NAME + "'");
         }
-        if (!DdlUpdateCount.executing()) {
+        if (!DdlOutcome.executing()) {
             return; // Connection.prepareStatement: parsed and checked now, run by each execution (NumacolMeta.execute)
         }
         if (ddl instanceof DdlStatement.CreateView view) {
             checkView(context, view);
         }
         Database database = schema.database();
-        DdlUpdateCount.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(context, database, ctas)
-                : ddl.execute(database, NumacolPrepare.zone(context)));
+        List<String> path = context.getDefaultSchemaPath();
+        DdlStatement.Session session = new DdlStatement.Session(NumacolPrepare.zone(context),
+                path.isEmpty() ? Catalog.MAIN : path.getLast());
+        DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(context, database, session, ctas)
+                : ddl.execute(database, session));
     }
 
     /** Creates the table of the query's columns, then fills it as INSERT ... SELECT would; dropped again if that fails. */
-    private static long createTableAs(CalcitePrepare.Context context, Database database, DdlStatement.CreateTableAs ctas) {
-        if (ctas.ifNotExists && database.catalog().find(ctas.name).isPresent()) {
+    private static long createTableAs(CalcitePrepare.Context context, Database database, DdlStatement.Session session,
+                                      DdlStatement.CreateTableAs ctas) {
+        String schemaName = session.schemaOf(ctas.name);
+        if (ctas.ifNotExists && database.catalog().find(schemaName, ctas.name.name()).isPresent()) {
             return 0;
         }
         RelDataType rowType;
@@ -82,9 +87,10 @@ final class NumacolDdlExecutor implements DdlExecutor {
             }
             columns.add(new TableSchema.ColumnDef(field.getName(), column, true));
         }
-        Table created = database.catalog().create(ctas.name, new TableSchema(columns)); // refuses two columns of one name
+        // refuses two columns of one name
+        Table created = database.catalog().create(schemaName, ctas.name.name(), new TableSchema(columns));
         try {
-            String insert = "INSERT INTO \"" + ctas.name.replace("\"", "\"\"") + "\" " + ctas.query;
+            String insert = "INSERT INTO " + quoted(created.schemaName()) + "." + quoted(created.name()) + " " + ctas.query;
             // planned against the schema as it is now, with the new table: the statement's own
             // context holds a snapshot taken before it
             CalcitePrepare.Context now = withSchemaOfNow(context);
@@ -117,8 +123,8 @@ final class NumacolDdlExecutor implements DdlExecutor {
             return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
         } catch (RuntimeException | Error e) {
             try {
-                if (database.catalog().find(ctas.name).orElse(null) == created) { // not one made since under that name
-                    database.dropTable(ctas.name);
+                if (!created.isDropped()) { // not dropped meanwhile
+                    database.dropTable(created);
                 }
             } catch (RuntimeException dropFailed) {
                 e.addSuppressed(dropFailed);
@@ -127,55 +133,14 @@ final class NumacolDdlExecutor implements DdlExecutor {
         }
     }
 
+    private static String quoted(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
     /** {@code context} with a snapshot of the connection's schema taken now. */
     private static CalcitePrepare.Context withSchemaOfNow(CalcitePrepare.Context context) {
-        CalciteSchema root = context.getMutableRootSchema().createSnapshot(new LongSchemaVersion(System.nanoTime()));
-        return new CalcitePrepare.Context() {
-            @Override
-            public JavaTypeFactory getTypeFactory() {
-                return context.getTypeFactory();
-            }
-
-            @Override
-            public CalciteSchema getRootSchema() {
-                return root;
-            }
-
-            @Override
-            public CalciteSchema getMutableRootSchema() {
-                return context.getMutableRootSchema();
-            }
-
-            @Override
-            public List<String> getDefaultSchemaPath() {
-                return context.getDefaultSchemaPath();
-            }
-
-            @Override
-            public CalciteConnectionConfig config() {
-                return context.config();
-            }
-
-            @Override
-            public CalcitePrepare.SparkHandler spark() {
-                return context.spark();
-            }
-
-            @Override
-            public DataContext getDataContext() {
-                return context.getDataContext();
-            }
-
-            @Override
-            public List<String> getObjectPath() {
-                return context.getObjectPath();
-            }
-
-            @Override
-            public RelRunner getRelRunner() {
-                return context.getRelRunner();
-            }
-        };
+        return PrepareContexts.of(context, context.getMutableRootSchema().createSnapshot(new LongSchemaVersion(System.nanoTime())),
+                context.getDefaultSchemaPath());
     }
 
     /** A view's query must be valid now, and its column list, if any, name each of its columns. */

@@ -16,6 +16,7 @@ import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlUserDefinedTypeNameSpec;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.impl.SqlParserImpl;
@@ -91,9 +92,35 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
                 list.forEach(NumacolParserFactory::refuseUnsupported);
                 return list;
             }
+
+            @Override
+            public SqlParseException normalizeException(Throwable ex) {
+                return shortened(super.normalizeException(ex));
+            }
         };
         parser.setOriginalSql(sql);
         return parser;
+    }
+
+    /** Most a syntax error lists of what could have come instead; more is a list nobody reads. */
+    private static final int EXPECTED_SHOWN = 8;
+
+    /**
+     * {@code e} with its list of what the parser expected instead cut to a line: after a statement's
+     * first word Calcite lists some 200 tokens, one per line, which buried the message (where the
+     * error is) in the shell.
+     */
+    private static SqlParseException shortened(SqlParseException e) {
+        String message = e.getMessage();
+        int list = message == null ? -1 : message.indexOf("\nWas expecting");
+        if (list < 0) {
+            return e;
+        }
+        List<String> expected = List.copyOf(e.getExpectedTokenNames());
+        String head = message.substring(0, list).strip();
+        String tail = expected.isEmpty() ? "" : expected.size() <= EXPECTED_SHOWN ? " Expected one of: " + String.join(", ", expected) + "."
+                : " Expected one of " + expected.size() + " tokens, such as " + String.join(", ", expected.subList(0, EXPECTED_SHOWN)) + ".";
+        return new SqlParseException(head + tail, e.getPos(), e.getExpectedTokenSequences(), e.getTokenImages(), e.getCause());
     }
 
     private static SqlNode refuseUnsupported(SqlNode node) {

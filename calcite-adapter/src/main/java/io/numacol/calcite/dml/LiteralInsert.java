@@ -69,13 +69,12 @@ public final class LiteralInsert {
 
     /**
      * The literal rows of {@code sql} for a table of {@code database}, or null where the planner
-     * must run it; a name without schema must mean {@code main} ({@code schemaPath}, the
-     * connection's default). A TIMESTAMP WITH TIME ZONE written without an offset is read in
+     * must run it; a name without schema is in the schema of {@code schemaPath}, the connection's
+     * default. A TIMESTAMP WITH TIME ZONE written without an offset is read in
      * {@code zone}, the session's.
      */
     public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath, ZoneId zone) {
-        ValuesInsert insert = ValuesInsert.parse(sql, database,
-                schemaPath.size() == 1 && schemaPath.getFirst().equalsIgnoreCase("main"));
+        ValuesInsert insert = ValuesInsert.parse(sql, database, schemaPath.size() == 1 ? schemaPath.getFirst() : null);
         if (insert == null) {
             return null;
         }
@@ -313,7 +312,7 @@ public final class LiteralInsert {
 
     /** Stores the rows, all at once or none, unless {@code cancel} stops a wait for another change of the table; the number of rows. */
     private long run(QueryCancel cancel) {
-        if (database.catalog().find(table.name()).orElse(null) != table) {
+        if (database.catalog().find(table.schemaName(), table.name()).orElse(null) != table) {
             throw new IllegalStateException("table " + table.name() + " was dropped or replaced since this INSERT was prepared: "
                     + "prepare it again");
         }

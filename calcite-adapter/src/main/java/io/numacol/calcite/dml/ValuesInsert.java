@@ -30,10 +30,9 @@ public record ValuesInsert(Table table, int[] columns, List<SqlNode> rows) {
     /**
      * {@code sql} read as such an INSERT into a table of {@code database}, or null (anything else,
      * an unknown or repeated column, text that does not parse: the planner reports it). A name
-     * without schema means {@code main} only where that is the connection's default ({@code
-     * mainIsDefault}).
+     * without schema is in {@code defaultSchema}, the connection's (null: none).
      */
-    public static ValuesInsert parse(String sql, Database database, boolean mainIsDefault) {
+    public static ValuesInsert parse(String sql, Database database, String defaultSchema) {
         if (sql == null || database == null || !sql.stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
             return null;
         }
@@ -48,8 +47,8 @@ public record ValuesInsert(Table table, int[] columns, List<SqlNode> rows) {
             return null;
         }
         List<String> names = target.names;
-        boolean main = names.size() == 2 ? names.get(0).equalsIgnoreCase("main") : names.size() == 1 && mainIsDefault;
-        Table table = main ? database.catalog().find(names.getLast()).orElse(null) : null;
+        String schema = names.size() == 2 ? names.getFirst() : names.size() == 1 ? defaultSchema : null;
+        Table table = schema == null ? null : database.catalog().find(schema, names.getLast()).orElse(null);
         int[] columns = table == null ? null : columns(insert, table.schema());
         return columns == null ? null : new ValuesInsert(table, columns, values.getOperandList());
     }
