@@ -151,6 +151,37 @@ class TimestampTypeTest {
         }
     }
 
+    /**
+     * A date minus a date is the days apart (BIGINT); a time, timestamp or instant minus one of its
+     * type is an INTERVAL DAY TO SECOND, as in DuckDB; minus an interval and numbers as before.
+     */
+    @Test
+    void datesAndTimesSubtractToTheirDistance() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;timeZone=America/New_York"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE e (id INT, d DATE, ts TIMESTAMP, t TIME, z TIMESTAMPTZ, n INT)");
+            s.execute("INSERT INTO e VALUES (1, '2024-03-01', '2024-01-02 01:00:00.5', '10:00', '2024-03-11 00:00', 5),"
+                    + " (2, '1969-12-25', '1900-01-01 00:00', '23:00', '2024-03-09 00:00', NULL), (3, NULL, NULL, NULL, NULL, 2)");
+            assertThat(rows(s, "SELECT id, d - DATE '2024-01-01', id - n, d - INTERVAL '1' DAY FROM e ORDER BY id")).containsExactly(
+                    List.of(1, 60L, -4, java.sql.Date.valueOf("2024-02-29")),
+                    Arrays.asList(2, -19730L, null, java.sql.Date.valueOf("1969-12-24")),
+                    Arrays.asList(3, null, 1, null));
+            try (ResultSet rs = s.executeQuery("SELECT ts - TIMESTAMP '2024-01-01 00:00:00', t - TIME '12:00:00',"
+                    + " z - TIMESTAMP WITH TIME ZONE '2024-03-10 00:00', ts - ts FROM e WHERE id = 1")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getMetaData().getColumnTypeName(1)).isEqualTo("INTERVAL_DAY_TO_SECOND");
+                assertThat(rs.getString(1)).isEqualTo("+1 01:00:00.500");
+                assertThat(rs.getString(2)).isEqualTo("-0 02:00:00.000");
+                assertThat(rs.getString(3)).as("elapsed time: the DST change made that day 23 hours").isEqualTo("+0 23:00:00.000");
+                assertThat(rs.getString(4)).isEqualTo("+0 00:00:00.000");
+            }
+            assertThat(rows(s, "SELECT id FROM e WHERE d - DATE '2024-01-01' > 30")).containsExactly(List.of(1));
+            assertThat(rows(s, "SELECT SUM(d - DATE '2024-01-01') FROM e")).containsExactly(List.of(-19670L));
+            assertThatThrownBy(() -> s.executeQuery("SELECT d - ts FROM e")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Cannot apply '-' to arguments of type '<DATE> - <TIMESTAMP(3)>'")
+                    .hasMessageContaining("'<DATETIME> - <DATETIME>'");
+        }
+    }
+
     @Test
     void everyLoadPathStoresTheTimeAndRefusesWhatIsNotOne() throws SQLException, IOException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");

@@ -95,6 +95,11 @@ class TimestampDifferentialTest {
             "SELECT id, ts FROM a ORDER BY ts DESC NULLS LAST, id LIMIT 25",
             "SELECT ts FROM a UNION SELECT ts FROM b",
             "SELECT id FROM a WHERE CAST(ts AS DATE) = d",
+            // a date minus a date is the days apart, a BIGINT, as in DuckDB and PostgreSQL
+            "SELECT id, d - DATE '1970-01-01', DATE '2024-01-01' - d, id - g FROM a WHERE g = 6",
+            "SELECT d - DATE '1969-12-30' AS days, COUNT(*) FROM a GROUP BY 1",
+            "SELECT COUNT(*) FROM a x JOIN a y ON x.id = y.id + 1 WHERE x.d - y.d = 1",
+            "SELECT id FROM a WHERE CAST(ts AS DATE) - d > 0 AND g < 3",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         engines.assertAgree(sql);

@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.calcite.plan.DatetimeMinus;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;
@@ -136,7 +137,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         node.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-                found[0] |= call.getKind() == SqlKind.PLUS_PREFIX;
+                found[0] |= call.getKind() == SqlKind.PLUS_PREFIX || call.getOperator() == SqlStdOperatorTable.MINUS;
                 return found[0] ? null : super.visit(call);
             }
 
@@ -166,10 +167,14 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
      * {@code TIMESTAMP WITH TIME ZONE '..'} is its text cast to an instant, which reads an
      * offset or else the session's zone (Calcite wanted a zone name, always). A TIMESTAMP or TIME
      * literal without seconds, or with a T, is written as Calcite reads it ({@link #shortened}).
+     * Binary minus is {@link DatetimeMinus}, which also subtracts dates and times.
      */
     private static final SqlShuttle REWRITE = new SqlShuttle() {
         @Override
         public SqlNode visit(SqlCall call) {
+            if (call.getOperator() == SqlStdOperatorTable.MINUS) {
+                return DatetimeMinus.INSTANCE.createCall(call.getParserPosition(), call.operand(0).accept(this), call.operand(1).accept(this));
+            }
             return call.getKind() == SqlKind.PLUS_PREFIX ? call.operand(0).accept(this) : super.visit(call);
         }
 

@@ -159,7 +159,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                                     CalciteCatalogReader catalogReader, RelOptPlanner planner) {
         JavaTypeFactory typeFactory = context.getTypeFactory();
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
-        SqlRexConvertletTable convertlets = createConvertletTable();
+        SqlRexConvertletTable convertlets = DatetimeMinus.CONVERTLETS;
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
                 createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context))), EnumerableConvention.INSTANCE,
                 convertlets) {
