@@ -38,6 +38,16 @@ abstract sealed class DdlStatement extends SqlDdl {
      */
     abstract long execute(Database database, Session session);
 
+    /** {@code sys} or {@code information_schema} as spelled, if {@code schema} names one: they hold numacol's tables, not the catalog's. */
+    static String numacolsOwn(String schema) {
+        for (String own : List.of(SysSchema.NAME, InformationSchema.NAME)) {
+            if (own.equalsIgnoreCase(schema)) {
+                return own;
+            }
+        }
+        return null;
+    }
+
     /** A name as written: {@code schema} is null where none was, and the session's then. */
     record Name(String schema, String name) {
         @Override
@@ -54,7 +64,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         /** The schema {@code name} is in; numacol's own schemas hold nothing DDL may name. */
         String schemaOf(Name name) {
             String schema = name.schema() != null ? name.schema() : this.schema;
-            if (schema.equalsIgnoreCase(SysSchema.NAME) || schema.equalsIgnoreCase(InformationSchema.NAME)) {
+            if (numacolsOwn(schema) != null) {
                 throw new IllegalArgumentException("schema " + schema + " is numacol's own and holds no tables or views of yours: "
                         + (name.schema() != null ? "name another schema" : "SET SCHEMA to " + Catalog.MAIN + " or another of yours, or qualify " + name.name()));
             }
@@ -428,7 +438,7 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database, Session session) {
-            if (name.equalsIgnoreCase(SysSchema.NAME) || name.equalsIgnoreCase(InformationSchema.NAME)) {
+            if (numacolsOwn(name) != null) {
                 throw new IllegalArgumentException("schema " + name + " is numacol's own: choose another name");
             }
             if (!(ifNotExists && database.catalog().findSchema(name).isPresent())) {
@@ -453,12 +463,8 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         /** The schema as spelled where it is kept: numacol's own two, or one of the catalog. */
         String spelled(Database database) {
-            for (String own : List.of(SysSchema.NAME, InformationSchema.NAME)) {
-                if (own.equalsIgnoreCase(name)) {
-                    return own;
-                }
-            }
-            return database.catalog().findSchema(name).orElseThrow(() -> new IllegalArgumentException("schema " + name
+            String own = numacolsOwn(name);
+            return own != null ? own : database.catalog().findSchema(name).orElseThrow(() -> new IllegalArgumentException("schema " + name
                     + " does not exist: CREATE SCHEMA " + name + " first"));
         }
 
@@ -485,7 +491,7 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database, Session session) {
-            if (name.equalsIgnoreCase(SysSchema.NAME) || name.equalsIgnoreCase(InformationSchema.NAME)) {
+            if (numacolsOwn(name) != null) {
                 throw new IllegalArgumentException("schema " + name + " is numacol's own and cannot be dropped");
             }
             if (!(ifExists && database.catalog().findSchema(name).isEmpty())) {
