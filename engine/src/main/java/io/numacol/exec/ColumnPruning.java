@@ -106,8 +106,7 @@ final class ColumnPruning {
                 }
                 Pruned input = prune(aggregate.input(), reads);
                 int[] keys = Arrays.stream(aggregate.keys()).map(input::at).toArray();
-                List<PlanNode.AggregateCall> calls = aggregate.calls().stream().map(call -> new PlanNode.AggregateCall(call.kind(),
-                        call.input() < 0 ? -1 : input.at(call.input()), call.filter() < 0 ? -1 : input.at(call.filter()))).toList();
+                List<PlanNode.AggregateCall> calls = aggregate.calls().stream().map(call -> call.renumbered(input::at)).toList();
                 Pruned pruned = new Pruned(new PlanNode.Aggregate(input.node, keys, calls, aggregate.types()),
                         identity(aggregate.types().size()));
                 aggregates.put(aggregate, pruned);

@@ -6,7 +6,9 @@ import io.numacol.storage.StringDictionary;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The groups of a hash aggregation ({@link PlanNode.Aggregate}) and their running aggregates: a
@@ -61,15 +63,21 @@ final class GroupTable implements ChunkSink {
         for (int i = 0; i < accs.length; i++) {
             PlanNode.AggregateCall call = plan.calls().get(i);
             ColumnType out = plan.types().get(plan.keys().length + i);
-            accs[i] = switch (call.kind()) {
-                case COUNT_STAR, COUNT -> new CountAcc(call.input());
-                case SUM, SUM0 -> out.storageKind() == StorageKind.DOUBLE
-                        ? new DoubleSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0)
-                        : new LongSumAcc(call.input(), call.kind() == PlanNode.AggregateKind.SUM0, out);
-                case MIN, MAX -> new ExtremeAcc(call.input(), out, call.kind() == PlanNode.AggregateKind.MIN ? 1 : -1);
-            };
+            // a DISTINCT call's own accumulator reads a one-column chunk of the distinct values (column 0)
+            Acc acc = accumulator(call.kind(), call.distinct() ? 0 : call.input(), out);
+            accs[i] = call.distinct() ? new DistinctAcc(call.input(), in.get(call.input()), acc) : acc;
             accs[i].grow(hashes.length);
         }
+    }
+
+    private static Acc accumulator(PlanNode.AggregateKind kind, int column, ColumnType out) {
+        return switch (kind) {
+            case COUNT_STAR, COUNT -> new CountAcc(column);
+            case SUM, SUM0 -> out.storageKind() == StorageKind.DOUBLE
+                    ? new DoubleSumAcc(column, kind == PlanNode.AggregateKind.SUM0)
+                    : new LongSumAcc(column, kind == PlanNode.AggregateKind.SUM0, out);
+            case MIN, MAX -> new ExtremeAcc(column, out, kind == PlanNode.AggregateKind.MIN ? 1 : -1);
+        };
     }
 
     /** An empty table for merging tables of {@code plan}: its keys are the first columns of their key pages. */
@@ -285,6 +293,91 @@ final class GroupTable implements ChunkSink {
         abstract void merge(int g, Acc other, int og);
 
         abstract void write(Chunk out, int c, int r, int g);
+    }
+
+    /**
+     * An aggregate over each group's distinct values: a set of them per group while rows come in
+     * and tables merge, handed to the aggregate's own accumulator ({@code inner}, reading column 0
+     * of a one-column chunk) only when the group is written. Values are compared as stored, so a
+     * DECIMAL's values share the column's scale; -0.0 counts as 0.0, as SQL compares them.
+     */
+    private static final class DistinctAcc extends Acc {
+        private final ColumnType type;
+        private final Acc inner;
+        private Set<Object>[] values = newSets(0);
+
+        DistinctAcc(int column, ColumnType type, Acc inner) {
+            super(column);
+            this.type = type;
+            this.inner = inner;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation
+        private static Set<Object>[] newSets(int n) {
+            return new Set[n];
+        }
+
+        @Override
+        void grow(int capacity) {
+            values = Arrays.copyOf(values, capacity);
+            inner.grow(capacity);
+        }
+
+        @Override
+        void add(Chunk in, int[] groupOf, int n) {
+            boolean[] nulls = in.nulls[column];
+            for (int r = 0; r < n; r++) {
+                int g = groupOf[r];
+                if (g >= 0 && (nulls == null || !nulls[r])) {
+                    set(g).add(switch (type.storageKind()) {
+                        case LONG -> in.longs[column][r];
+                        case DOUBLE -> in.doubles[column][r] == 0 ? 0.0 : in.doubles[column][r];
+                        case STRING -> in.strings[column][r];
+                    });
+                }
+            }
+        }
+
+        private Set<Object> set(int g) {
+            Set<Object> set = values[g];
+            if (set == null) {
+                set = new HashSet<>();
+                values[g] = set;
+            }
+            return set;
+        }
+
+        @Override
+        void merge(int g, Acc other, int og) {
+            Set<Object> theirs = ((DistinctAcc) other).values[og];
+            if (theirs != null) {
+                set(g).addAll(theirs);
+            }
+        }
+
+        @Override
+        void write(Chunk out, int c, int r, int g) {
+            Set<Object> set = values[g];
+            if (set != null) {
+                Chunk chunk = new Chunk(List.of(type)).allocate();
+                int[] groupOf = new int[Chunk.CAPACITY];
+                Arrays.fill(groupOf, g);
+                for (Object v : set) {
+                    switch (v) {
+                        case Long l -> chunk.longs[0][chunk.size] = l;
+                        case Double d -> chunk.doubles[0][chunk.size] = d;
+                        default -> chunk.strings[0][chunk.size] = (String) v;
+                    }
+                    if (++chunk.size == Chunk.CAPACITY) {
+                        inner.add(chunk, groupOf, chunk.size);
+                        chunk.size = 0;
+                    }
+                }
+                inner.add(chunk, groupOf, chunk.size);
+                values[g] = null; // each group is written once
+            }
+            inner.write(out, c, r, g);
+        }
     }
 
     private static final class CountAcc extends Acc {

@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
@@ -542,6 +543,40 @@ class PipelineExecutorTest {
         assertThat(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))
                 .singleElement().satisfies(row -> assertThat(row).containsExactly(2_999L % 700, 2_999L));
         assertThat(runs).hasValue(1);
+    }
+
+    /**
+     * DISTINCT aggregates over many groups, where the hash aggregation runs them, after column
+     * pruning has renumbered their inputs: pruning once rebuilt each call without its DISTINCT,
+     * and COUNT(DISTINCT x) answered COUNT(x). -0.0 and 0.0 are one value, as SQL compares them.
+     */
+    @Test
+    void distinctAggregatesCountEachValueOnceAfterPruning() {
+        // SELECT k, COUNT(DISTINCT s), COUNT(DISTINCT d), SUM(DISTINCT m), MIN(DISTINCT s), COUNT(s) FROM l GROUP BY k
+        PlanNode plan = new PlanNode.Aggregate(scan(left), new int[]{0}, List.of(
+                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 2, -1, true),
+                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 3, -1, true),
+                new PlanNode.AggregateCall(PlanNode.AggregateKind.SUM, 4, -1, true),
+                new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 2, -1, true),
+                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 2, -1, false)),
+                List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.bigint(), ColumnType.decimal(18, 2),
+                        ColumnType.varchar(6), ColumnType.bigint()));
+        assertThat(ColumnPruning.prune(plan).toString()).as("x is read by nobody").contains("Scan[l [0, 2, 3, 4]]");
+        Map<Object, List<Object[]>> byKey = new HashMap<>();
+        leftRows.forEach(r -> byKey.computeIfAbsent(r[0], k -> new ArrayList<>()).add(r));
+        List<Object[]> expected = byKey.entrySet().stream().map(e -> {
+            List<Object[]> group = e.getValue();
+            Set<Object> strings = group.stream().map(r -> r[2]).filter(Objects::nonNull).collect(Collectors.toSet());
+            Set<Object> doubles = group.stream().map(r -> r[3]).filter(Objects::nonNull)
+                    .map(d -> (Double) d == 0 ? 0.0 : d).collect(Collectors.toSet());
+            Set<BigDecimal> decimals = group.stream().map(r -> (BigDecimal) r[4]).filter(Objects::nonNull).collect(Collectors.toSet());
+            return new Object[]{e.getKey(), (long) strings.size(), (long) doubles.size(),
+                    decimals.isEmpty() ? null : decimals.stream().reduce(BigDecimal.ZERO, BigDecimal::add),
+                    strings.stream().map(String.class::cast).min(Comparator.naturalOrder()).orElse(null),
+                    group.stream().filter(r -> r[2] != null).count()};
+        }).toList();
+        assertThat(expected).as("some group holds a value twice").anySatisfy(row -> assertThat((Long) row[1]).isLessThan((Long) row[5]));
+        assertThat(sorted(new PipelineExecutor(db.scheduler()).execute(plan, () -> false))).isEqualTo(sorted(expected));
     }
 
     @Test

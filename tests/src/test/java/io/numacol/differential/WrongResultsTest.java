@@ -309,6 +309,14 @@ class WrongResultsTest {
             // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",
+            // 46. COUNT(DISTINCT) under a filter on its aggregate's values, over more groups than the one-table
+            // path takes: column pruning rebuilt each call without its DISTINCT, and it answered COUNT
+            "SELECT COUNT(DISTINCT t1.dm) AS c0 FROM t1 GROUP BY t1.fd HAVING AVG(t1.fd) >= -434.75E0",
+            "SELECT t1.fd, COUNT(DISTINCT t1.vs), SUM(DISTINCT t1.ia), MIN(DISTINCT t1.dd), COUNT(t1.vs) FROM t1 "
+                    + "GROUP BY t1.fd HAVING AVG(t1.fd) > 0",
+            "SELECT t1.k2, COUNT(DISTINCT t1.ib), SUM(DISTINCT t1.dm), COUNT(DISTINCT t1.fd * 0) FROM t1 GROUP BY t1.k2 "
+                    + "HAVING AVG(t1.k2) > 100",
+            "SELECT COUNT(DISTINCT t1.ib) AS c FROM t1 GROUP BY t1.k2 HAVING COUNT(*) > 1",
     })
     void agreesWithDuckDb(String sql) throws SQLException {
         assertSameAsDuckDb(sql, new int[0]);

@@ -461,7 +461,7 @@ public final class NumacolQuery {
                         case MAX -> PlanNode.AggregateKind.MAX;
                         default -> throw new IllegalStateException("not a numacol aggregate: " + call);
                     };
-                    calls.add(new PlanNode.AggregateCall(kind, arg, call.filterArg));
+                    calls.add(new PlanNode.AggregateCall(kind, arg, call.filterArg, call.isDistinct()));
                 }
                 yield new PlanNode.Aggregate(compile(agg.getInput(), root, compiled), agg.getGroupSet().toArray(), calls,
                         RowExpressions.chunkTypes(agg));
