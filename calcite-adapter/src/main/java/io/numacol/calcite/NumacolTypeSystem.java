@@ -22,7 +22,9 @@ import java.math.RoundingMode;
  * branches) unify to VARCHAR instead of a CHAR padded to the longest, which would never equal
  * numacol's unpadded strings.
  * <li>VARCHAR and VARBINARY have no length limit (Calcite's is 65536), as a column without a length.
- * <li>SUM of a TINYINT or SMALLINT is a BIGINT; SUM and AVG of a REAL are DOUBLEs.
+ * <li>SUM of a TINYINT, SMALLINT or INTEGER is a BIGINT and SUM of a BIGINT a DECIMAL(38, 0), as
+ * in PostgreSQL: a sum cannot wrap, whichever operators compute it. AVG of an integer is a
+ * DOUBLE, as in DuckDB (1.5 for 1 and 2). SUM and AVG of a REAL are DOUBLEs.
  * <li>TIMESTAMP, TIMESTAMP WITH TIME ZONE and TIME without a precision keep milliseconds ({@code CAST(s AS TIMESTAMP)} too),
  * as numacol's columns do; Calcite's default keeps whole seconds.
  * <li>AVG of a DECIMAL keeps at least {@link #AVG_SCALE} fraction digits, or is a DOUBLE where 19
@@ -80,15 +82,19 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
     }
 
     /**
-     * SUM of a TINYINT or SMALLINT is a BIGINT, as in PostgreSQL and H2 (DuckDB: a 128-bit
-     * integer); Calcite keeps the argument's type, which a few hundred rows overflow. SUM of a REAL
-     * is a DOUBLE, as in DuckDB and H2: a float sum loses the low digits after a few million rows.
+     * SUM of a TINYINT, SMALLINT or INTEGER is a BIGINT, SUM of a BIGINT a DECIMAL(38, 0), as in
+     * PostgreSQL (DuckDB: a 128-bit integer). Calcite keeps the argument's type, which 150,000
+     * customer keys overflow, and its own aggregate code added Java ints that wrapped silently.
+     * SUM of a REAL is a DOUBLE, as in DuckDB and H2: a float sum loses the low digits after a few
+     * million rows.
      */
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         return switch (argumentType.getSqlTypeName()) {
-            case TINYINT, SMALLINT -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
+            case TINYINT, SMALLINT, INTEGER -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
                     argumentType.isNullable());
+            case BIGINT -> typeFactory.createTypeWithNullability(
+                    typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION, 0), argumentType.isNullable());
             case REAL -> typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
                     argumentType.isNullable());
             default -> super.deriveSumType(typeFactory, argumentType);
@@ -97,8 +103,18 @@ public final class NumacolTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
-        if (argumentType.getSqlTypeName() == SqlTypeName.REAL) {
-            return deriveSumType(typeFactory, argumentType); // a DOUBLE, as in DuckDB and H2
+        switch (argumentType.getSqlTypeName()) {
+            case REAL -> {
+                return deriveSumType(typeFactory, argumentType); // a DOUBLE, as in DuckDB and H2
+            }
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+                // the exact average as a DOUBLE, as DuckDB gives it: Calcite's integer type divided
+                // the sum by the count in integers (AVG of 1 and 2 was 1)
+                return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
+                        argumentType.isNullable());
+            }
+            default -> {
+            }
         }
         if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL || argumentType.getScale() >= AVG_SCALE) {
             return super.deriveAvgAggType(typeFactory, argumentType);

@@ -18,8 +18,15 @@ public final class QueryCancel {
     private final AtomicBoolean flag;
     private final long deadlineNanos;
     private final long timeoutMillis;
+    /** The statement this one runs for, whose stop stops this one too, or null. */
+    private final QueryCancel outer;
 
     private QueryCancel(AtomicBoolean flag, long timeoutMillis) {
+        this(flag, timeoutMillis, null);
+    }
+
+    private QueryCancel(AtomicBoolean flag, long timeoutMillis, QueryCancel outer) {
+        this.outer = outer;
         this.flag = flag;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000 : Long.MAX_VALUE;
@@ -32,8 +39,55 @@ public final class QueryCancel {
         return new QueryCancel(flag, timeout == null ? 0 : timeout);
     }
 
+    /** The statement the JDBC driver runs on this thread (planning, DDL), or none. */
+    private static final ThreadLocal<QueryCancel> CURRENT = new ThreadLocal<>();
+    private static final QueryCancel NONE = new QueryCancel(null, 0);
+
+    /**
+     * The stop conditions of a statement given by its cancel flag and timeout (0: none), for
+     * what runs before or outside its DataContext (planning, DDL such as COPY).
+     */
+    public static QueryCancel of(AtomicBoolean flag, long timeoutMillis) {
+        return new QueryCancel(flag, timeoutMillis);
+    }
+
+    /** These conditions, and those of {@code outer}, the statement this one runs for. */
+    public QueryCancel within(QueryCancel outer) {
+        return outer == NONE || outer == null ? this : new QueryCancel(flag, timeoutMillis, outer);
+    }
+
+    /** The stop conditions of the statement running on this thread ({@link #runAs}), or ones that never stop. */
+    public static QueryCancel current() {
+        QueryCancel c = CURRENT.get();
+        return c == null ? NONE : c;
+    }
+
+    /** Runs {@code body} with {@code cancel} as this thread's {@link #current()}. */
+    public static <T, E extends Exception> T runAs(QueryCancel cancel, Body<T, E> body) throws E {
+        QueryCancel before = CURRENT.get();
+        CURRENT.set(cancel);
+        try {
+            return body.run();
+        } finally {
+            if (before == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(before);
+            }
+        }
+    }
+
+    /** What {@link #runAs} runs. */
+    @FunctionalInterface
+    public interface Body<T, E extends Exception> {
+        T run() throws E;
+    }
+
     /** Throws CancellationException if the statement was canceled or ran past its timeout. */
     public void check() {
+        if (outer != null) {
+            outer.check();
+        }
         if (flag != null && flag.get()) {
             throw new CancellationException("query canceled (Statement.cancel())");
         }
@@ -44,7 +98,7 @@ public final class QueryCancel {
 
     /** Whether the query should stop, for engine code that polls and cancels on its own. */
     public boolean shouldStop() {
-        return (flag != null && flag.get()) || timedOut();
+        return (outer != null && outer.shouldStop()) || (flag != null && flag.get()) || timedOut();
     }
 
     /** Whether the statement ran past its timeout (setQueryTimeout sets no flag, so only this tells). */

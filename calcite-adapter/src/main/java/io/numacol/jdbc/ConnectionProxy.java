@@ -1,7 +1,9 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.plan.NumacolPrepare;
+import io.numacol.database.Database;
 import io.numacol.storage.ColumnType;
+import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.lang.reflect.InvocationHandler;
@@ -20,6 +22,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.Calendar;
 import java.util.Locale;
 import java.util.Set;
@@ -91,6 +94,11 @@ final class ConnectionProxy implements InvocationHandler {
             case "isWrapperFor" -> {
                 return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) invoke(method, args);
             }
+            case "setSchema" -> {
+                if (target instanceof CalciteConnection calcite && args[0] instanceof String name) {
+                    checkSchema(calcite, name);
+                }
+            }
             case "setTimestamp", "setObject", "setString", "setDate", "setTime" -> {
                 if (target instanceof PreparedStatement p && args[0] instanceof Integer index && args[1] != null) {
                     if (instantParameter(p, index)) {
@@ -118,6 +126,18 @@ final class ConnectionProxy implements InvocationHandler {
                 ? Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type},
                 new ConnectionProxy(result, connection))
                 : result;
+    }
+
+    /**
+     * Refuses a schema that does not exist, as H2 does: Calcite took any name, and every later
+     * unqualified name failed to resolve with no word of why.
+     */
+    private static void checkSchema(CalciteConnection calcite, String name) throws SQLException {
+        Database db = NumacolDriver.openDatabase(calcite.unwrap(AvaticaConnection.class));
+        if (db != null && calcite.getRootSchema().subSchemas().get(name) == null && db.catalog().findSchema(name).isEmpty()) {
+            throw new SQLException("schema " + name + " does not exist: CREATE SCHEMA " + name + " first, or set one of "
+                    + db.catalog().schemas(), "3F000");
+        }
     }
 
     private boolean instantParameter(PreparedStatement p, int index) throws SQLException {
@@ -189,6 +209,9 @@ final class ConnectionProxy implements InvocationHandler {
                         throw batch;
                     }
                 }
+            }
+            if (thrown instanceof SQLException || Arrays.asList(method.getExceptionTypes()).contains(SQLException.class)) {
+                throw SqlStates.of(thrown); // nothing but an SQLException, with its state, leaves a JDBC method
             }
             throw thrown;
         }

@@ -6,22 +6,39 @@ import io.numacol.database.DatabaseConfig;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /** Named in-memory databases of this JVM, kept while any connection holds them. */
 final class DatabaseRegistry {
-    private record Entry(Database database, int connections) {
+    /** A named database, the properties it was opened with, and how many connections hold it. */
+    private record Entry(Database database, Properties opened, int connections) {
     }
 
     private final Map<String, Entry> named = new HashMap<>();
 
-    /** The named database (opened with {@code config} if new), or a private one when {@code name} is null. */
-    synchronized Database acquire(String name, DatabaseConfig config) {
+    /**
+     * The named database (opened with {@code properties} if new), or a private one when {@code
+     * name} is null. A connection to an open database that asks for other settings than it was
+     * opened with is refused: they would be silently ignored.
+     */
+    synchronized Database acquire(String name, Properties properties) {
         if (name == null) {
-            return Database.open(config);
+            return Database.open(DatabaseConfig.fromProperties(properties));
         }
         Entry e = named.get(name);
-        Database db = e == null ? Database.open(config) : e.database();
-        named.put(name, new Entry(db, e == null ? 1 : e.connections() + 1));
+        if (e != null) {
+            for (String key : properties.stringPropertyNames()) {
+                String asked = properties.getProperty(key);
+                String had = e.opened().getProperty(key);
+                if (!asked.equals(had)) {
+                    throw new IllegalArgumentException("database " + name + " is open with " + (had == null ? "no " + key : key + "=" + had)
+                            + " and this connection asks for " + key + "=" + asked
+                            + ": leave the property out, or close the database's other connections first");
+                }
+            }
+        }
+        Database db = e == null ? Database.open(DatabaseConfig.fromProperties(properties)) : e.database();
+        named.put(name, new Entry(db, e == null ? properties : e.opened(), e == null ? 1 : e.connections() + 1));
         return db;
     }
 
@@ -39,7 +56,7 @@ final class DatabaseRegistry {
             named.remove(name);
             close(database);
         } else {
-            named.put(name, new Entry(database, e.connections() - 1));
+            named.put(name, new Entry(database, e.opened(), e.connections() - 1));
         }
     }
 

@@ -29,6 +29,13 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import java.util.stream.Stream;
+import java.util.stream.Collectors;
+import java.util.TreeSet;
+import java.util.Set;
+import java.util.Locale;
+import java.util.Arrays;
 import java.util.TimeZone;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,7 +51,12 @@ public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
-        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler"};
+        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories"};
+    /** Every property numacol reads: the database's, then the connection's own. */
+    private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
+            Stream.of("timeZone", "planCache", "user", "password")).toList();
+    private static final Set<String> NUMACOL_PROPERTIES_LOWER = NUMACOL_PROPERTIES.stream()
+            .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
 
     private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
     private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();
@@ -116,6 +128,7 @@ public final class NumacolDriver extends Driver {
         if (info != null) {
             props.putAll(info);
         }
+        checkNames(url, props);
         if (location.startsWith("mem:")) {
             String name = location.substring("mem:".length());
             if (name.isEmpty()) {
@@ -154,6 +167,31 @@ public final class NumacolDriver extends Driver {
         return ConnectionProxy.wrap((CalciteConnection) connection);
     }
 
+    /**
+     * The properties a connection may set: numacol's, {@code user} and {@code password} (which
+     * tools and pools pass), and Calcite's own ({@code fun}, {@code lex}, ...). Anything else is
+     * refused, as H2 and DuckDB do: a misspelled {@code memorylimit} or an unknown {@code persist}
+     * was ignored, and the database opened without what was asked.
+     */
+    private static void checkNames(String url, Properties props) throws SQLException {
+        Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        known.addAll(NUMACOL_PROPERTIES);
+        for (CalciteConnectionProperty p : CalciteConnectionProperty.values()) {
+            known.add(p.camelName());
+        }
+        for (String name : props.stringPropertyNames()) {
+            boolean exact = NUMACOL_PROPERTIES.contains(name)
+                    || (known.contains(name) && !NUMACOL_PROPERTIES_LOWER.contains(name.toLowerCase(Locale.ROOT)));
+            if (exact) {
+                continue;
+            }
+            String hint = NUMACOL_PROPERTIES.stream().filter(n -> n.equalsIgnoreCase(name)).findFirst()
+                    .map(n -> " (did you mean " + n + "?)").orElse("");
+            throw new SQLException("in '" + url + "': unknown connection property '" + name + "'" + hint
+                    + "; numacol's are " + String.join(", ", NUMACOL_PROPERTIES) + ", and Calcite's own", "HY024");
+        }
+    }
+
     @Override
     protected Handler createHandler() {
         return new HandlerImpl() {
@@ -169,9 +207,9 @@ public final class NumacolDriver extends Driver {
                 }
                 Database db;
                 try {
-                    db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), DatabaseConfig.fromProperties(dbProps));
+                    db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), dbProps);
                 } catch (IllegalArgumentException e) {
-                    throw new SQLException("cannot open numacol database: " + e.getMessage(), e);
+                    throw new SQLException("cannot open numacol database: " + e.getMessage(), "HY024", e);
                 }
                 SchemaPlus root = calcite.getRootSchema();
                 ((NumacolRootSchema) root.unwrap(CalciteSchema.class).schema).bind(db, calcite);

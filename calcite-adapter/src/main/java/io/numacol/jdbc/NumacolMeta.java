@@ -1,11 +1,13 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
@@ -14,12 +16,15 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calcite's Meta (made by its public factory and wrapped) with numacol's batch path: a prepared
@@ -89,6 +94,7 @@ final class NumacolMeta extends ForwardingMeta {
 
             @Override
             public void assign(Signature signature, Frame firstFrame, long updateCount) throws SQLException {
+                refuseParameters(signature);
                 callback.assign(signature, firstFrame, outcome.count() >= 0 ? outcome.count() : updateCount);
             }
 
@@ -97,8 +103,8 @@ final class NumacolMeta extends ForwardingMeta {
                 callback.execute();
             }
         };
-        ExecuteResult result = DdlOutcome.capture(outcome,
-                () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting));
+        ExecuteResult result = QueryCancel.runAs(cancelOf(h), () -> DdlOutcome.capture(outcome,
+                () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting)));
         if (outcome.schema() != null) {
             try {
                 connection.setSchema(outcome.schema());
@@ -112,6 +118,20 @@ final class NumacolMeta extends ForwardingMeta {
         MetaResultSet r = result.resultSets.getFirst();
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
                 r.firstFrame, outcome.count())));
+    }
+
+    /**
+     * Refuses a plain statement's {@code ?}, before it runs: Calcite bound each to NULL, so that
+     * {@code UPDATE t SET b = ? WHERE a = 2} nulled a value and {@code WHERE a = ?} matched nothing.
+     * PostgreSQL, H2 and DuckDB refuse it too.
+     */
+    private static void refuseParameters(Signature signature) throws SQLException {
+        int count = signature.parameters == null ? 0 : signature.parameters.size();
+        if (count > 0) {
+            throw new SQLException("the statement has " + count + " parameter marker" + (count == 1 ? "" : "s")
+                    + " (?) and a plain Statement gives no values for them: use a PreparedStatement and set "
+                    + (count == 1 ? "it" : "each") + ", or write the value" + (count == 1 ? "" : "s") + " in the SQL", "07001");
+        }
     }
 
     /**
@@ -154,6 +174,38 @@ final class NumacolMeta extends ForwardingMeta {
         return new ExecuteBatchResult(counts);
     }
 
+    /** {@code cancelFlag}, which Avatica keeps protected: cancel() sets it and nothing else reads it outside a query's rows. */
+    private static final VarHandle CANCEL_FLAG;
+
+    static {
+        try {
+            CANCEL_FLAG = MethodHandles.privateLookupIn(AvaticaStatement.class, MethodHandles.lookup())
+                    .findVarHandle(AvaticaStatement.class, "cancelFlag", AtomicBoolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * The stop conditions of the statement of {@code h}: its cancel flag and its timeout, from
+     * now. They stop what runs before or outside a query's rows (COPY), which Calcite's
+     * DataContext does not reach.
+     */
+    private QueryCancel cancelOf(StatementHandle h) {
+        AvaticaStatement statement = connection.statementMap.get(h.id);
+        if (statement == null) {
+            return QueryCancel.current();
+        }
+        // a statement run for another (a prepared COPY runs as a plain one) stops when either is stopped
+        int timeout;
+        try {
+            timeout = statement.getQueryTimeout();
+        } catch (SQLException e) {
+            timeout = 0; // closed: nothing runs long
+        }
+        return QueryCancel.of((AtomicBoolean) CANCEL_FLAG.get(statement), timeout * 1000L).within(QueryCancel.current());
+    }
+
     private ZoneId zone() {
         return NumacolPrepare.zone(((CalciteConnection) connection).config());
     }
@@ -164,11 +216,13 @@ final class NumacolMeta extends ForwardingMeta {
             throws NoSuchStatementException {
         Signature signature = factory.signature(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
-            // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution
+            // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution,
+            // stopped by this statement's cancel and timeout
             try (Statement s = connection.createStatement()) {
-                return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, s.executeLargeUpdate(signature.sql))));
+                long count = QueryCancel.runAs(cancelOf(h), () -> s.executeLargeUpdate(signature.sql));
+                return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
             } catch (SQLException e) {
-                throw new IllegalStateException(e.getMessage(), e);
+                throw QueryFailures.<RuntimeException>sneaky(e);
             }
         }
         return super.execute(h, ParameterValues.fit(signature, parameterValues, zone()), maxRowsInFirstFrame);

@@ -50,14 +50,15 @@ final class QueryFailures {
 
     /**
      * {@code e}, which computing rows threw, as the SQLException to throw instead (thrown from
-     * here): other Errors than a failed initializer and the heap running out pass as they are.
+     * here): VirtualMachineErrors other than a stack overflow and the heap running out pass as
+     * they are, where {@link SqlStates} draws the line.
      */
     private static RuntimeException asSqlException(Throwable e) {
         if (e instanceof OutOfMemoryError oom) {
             throw sneaky(outOfHeap(oom));
         }
-        if (e instanceof Error error && !(e instanceof ExceptionInInitializerError)) {
-            throw error;
+        if (e instanceof VirtualMachineError error && !(e instanceof StackOverflowError)) {
+            throw error; // the JVM's, not the statement's (see SqlStates)
         }
         throw sneaky(failed(e));
     }
@@ -88,10 +89,13 @@ final class QueryFailures {
             // FFM's word for a read of memory whose arena closed: say what happened instead
             if (t instanceof IllegalStateException && "Already closed".equals(t.getMessage())) {
                 return new SQLException("query failed: the memory it was reading has been freed "
-                        + "(the database was closed while the query ran)", cause);
+                        + "(the database was closed while the query ran)", "08003", cause);
             }
         }
-        return new SQLException("query failed: " + cause.getMessage(), cause);
+        String state = SqlStates.state(cause);
+        String message = cause.getMessage() != null ? cause.getMessage()
+                : cause instanceof StackOverflowError ? "its expressions nest too deeply (a stack overflow)" : cause.getClass().getSimpleName();
+        return SqlStates.create("query failed: " + message, state, cause);
     }
 
     /**

@@ -154,7 +154,7 @@ class BatchInsertTest {
                 p.addBatch();
             }
             assertThat(p.executeBatch()).containsExactly(1, 1, 1);
-            assertThat(rows(s, "select count(*), sum(qty) from t")).containsExactly(List.of(4L, 2));
+            assertThat(rows(s, "select count(*), sum(qty) from t")).containsExactly(List.of(4L, 2L));
         }
     }
 
@@ -194,7 +194,7 @@ class BatchInsertTest {
                 p.addBatch();
             }
             assertThat(p.executeBatch()).containsExactly(1, 1, 1);
-            assertThat(rows(s, "select sum(qty) from t")).containsExactly(List.of(6));
+            assertThat(rows(s, "select sum(qty) from t")).containsExactly(List.of(6L));
         }
     }
 

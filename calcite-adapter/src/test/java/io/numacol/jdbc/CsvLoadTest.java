@@ -110,7 +110,7 @@ class CsvLoadTest {
                 assertThat(copy.executeUpdate()).isEqualTo(2);
                 assertThat(copy.executeUpdate()).isEqualTo(2);
             }
-            assertThat(rows(s, "select count(*), sum(qty) from t")).containsExactly(List.of(4L, 60));
+            assertThat(rows(s, "select count(*), sum(qty) from t")).containsExactly(List.of(4L, 60L));
             assertThatThrownBy(() -> c.prepareStatement("copy t frm 'x.csv'")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("frm");
         }
@@ -128,7 +128,7 @@ class CsvLoadTest {
                     .hasMessageContaining("line 2").hasMessageContaining("column qty").hasMessageContaining("3000000000");
             assertThatThrownBy(() -> db.appender("t").appendCsv(new StringReader("5,6\n7\n"), CsvFormat.defaults()))
                     .hasMessageContaining("line 2: table t has 2 columns but the line has 1 fields");
-            assertThat(rows(s, "select sum(id), sum(qty) from t")).containsExactly(List.of(4L, 6));
+            assertThat(rows(s, "select sum(id), sum(qty) from t")).containsExactly(List.of(new BigDecimal("4"), 6L));
         }
     }
 }

@@ -36,7 +36,7 @@ class InsertTest {
             s.execute("create table u (id bigint not null, qty int, price decimal(8,2), shipped date, name varchar(5))");
             assertThat(s.executeUpdate("insert into u select id + 10, qty, price, shipped, name from t where id < 3")).isEqualTo(2);
             assertThat(s.executeUpdate("insert into u select * from u")).isEqualTo(2);
-            assertThat(rows(s, "select count(*), sum(id) from u")).containsExactly(List.of(4L, 46L));
+            assertThat(rows(s, "select count(*), sum(id) from u")).containsExactly(List.of(4L, new BigDecimal("46")));
         }
     }
 
@@ -122,7 +122,7 @@ class InsertTest {
             }
             assertThat(s.executeUpdate(insert.toString())).isEqualTo(5000);
             assertThat(rows(s, "select count(*), sum(id), sum(qty), sum(price), count(qty), count(*) filter (where ok), "
-                    + "max(shipped), max(name), sum(x) from t")).containsExactly(List.of(5000L, ids, (int) qty, prices.setScale(2),
+                    + "max(shipped), max(name), sum(x) from t")).containsExactly(List.of(5000L, BigDecimal.valueOf(ids), qty, prices.setScale(2),
                     5000L - 715, 2500L, Date.valueOf("2024-01-28"), "n999", 5000 * 4999 / 2 + 1250.0));
 
             s.addBatch("insert into t (id, name) values (-1, 'b1'), (-2, 'b2')");
@@ -133,7 +133,7 @@ class InsertTest {
                 assertThat(p.executeUpdate()).isEqualTo(1);
             }
             assertThat(rows(s, "select count(*), sum(id), count(name) from t where id < 0"))
-                    .containsExactly(List.of(5L, -14L, 4L));
+                    .containsExactly(List.of(5L, new BigDecimal("-14"), 4L));
             try (var p = c.prepareStatement("insert into t (id) values (-5)")) {
                 s.execute("drop table t");
                 s.execute("create table t (id bigint not null)");

@@ -37,7 +37,7 @@ class JdbcTest {
                 }
             }
             assertThat(rows(s, "select count(*), sum(qty), max(price), min(shipped) from items where qty between 3 and 5"))
-                    .containsExactly(List.of(300L, 1200, new BigDecimal("9.95"), Date.valueOf("2020-01-04")));
+                    .containsExactly(List.of(300L, 1200L, new BigDecimal("9.95"), Date.valueOf("2020-01-04")));
             assertThat(rows(s, "select name, count(*) from ITEMS where name is not null group by name order by 2 desc, 1 limit 2"))
                     .hasSize(2);
             assertThat(rows(s, "select table_name, row_count from sys.tables")).containsExactly(List.of("items", 1000L));
@@ -113,7 +113,7 @@ class JdbcTest {
                 assertThat(rs.getMetaData().getColumnLabel(2)).as("names as written").isEqualTo("Name");
             }
             try (Statement o = other.createStatement()) {
-                assertThat(rows(o, "select sum(doubled), count(n) from v2")).containsExactly(List.of(8, 1L));
+                assertThat(rows(o, "select sum(doubled), count(n) from v2")).containsExactly(List.of(8L, 1L));
             }
             assertThat(rows(s, "select count(*) from t1 join view1 on t1.x = view1.x")).containsExactly(List.of(2L));
             try (ResultSet rs = c.getMetaData().getTables(null, "main", "%", new String[] {"VIEW"})) {

@@ -159,7 +159,7 @@ class SchemaTest {
                     .hasMessageContaining("schema s is not empty: it holds table t, view v; DROP SCHEMA s CASCADE drops them with it");
             assertThatThrownBy(() -> s.execute("drop schema s restrict")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("is not empty");
-            assertThat(rows(s, "select sum(j) from s.v")).containsExactly(List.of(12));
+            assertThat(rows(s, "select sum(j) from s.v")).containsExactly(List.of(12L));
             long held = ((Number) rows(s, "select sum(numacol_bytes) from sys.nodes").getFirst().getFirst()).longValue();
             assertThat(held).isPositive();
 

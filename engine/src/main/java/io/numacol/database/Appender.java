@@ -201,7 +201,17 @@ public final class Appender implements AutoCloseable {
      * line, the column and the value, and nothing of it is stored. Returns the rows loaded.
      */
     public long appendCsv(Reader csv, CsvFormat format) {
-        CsvReader reader = new CsvReader(csv instanceof BufferedReader ? csv : new BufferedReader(csv), format.delimiter());
+        return appendCsv(csv, format, () -> { });
+    }
+
+    /**
+     * {@link #appendCsv(Reader, CsvFormat)}, running {@code check} every million characters: what
+     * it throws (a CancellationException of a canceled statement) stops the load, and nothing of
+     * it is stored.
+     */
+    public long appendCsv(Reader csv, CsvFormat format, Runnable check) {
+        CsvReader reader = new CsvReader(csv instanceof BufferedReader ? csv : new BufferedReader(csv), format.delimiter(),
+                format.maxRecordChars(), check);
         TableSchema schema = table.schema();
         long before = appended;
         try {
@@ -262,12 +272,12 @@ public final class Appender implements AutoCloseable {
                     throw new NumberFormatException();
                 }
                 case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.parseLong(t);
-                case DOUBLE -> Double.parseDouble(t);
+                case DOUBLE -> ColumnType.parseApproximate(t);
                 case REAL -> {
-                    // parsed as a float at once: through a double it could round twice
-                    float f = Float.parseFloat(t);
+                    // checked as SQL's syntax, then parsed as a float at once: through a double it could round twice
+                    double d = ColumnType.parseApproximate(t);
+                    float f = Double.isFinite(d) ? Float.parseFloat(t) : (float) d;
                     if (Float.isInfinite(f)) {
-                        double d = Double.parseDouble(t); // only here: each value of a COPY passes this way
                         yield Double.isInfinite(d) ? (Object) f : (Object) d; // a finite d: the column says out of range
                     }
                     yield f;

@@ -7,15 +7,33 @@ import java.util.List;
 
 /** Reads RFC 4180 records one at a time, keeping the line each record starts on. */
 final class CsvReader {
+    /** Characters read between two checks whether the load should stop, minus one (a power of two). */
+    private static final int CHECK_MASK = (1 << 20) - 1;
+
     private final Reader in;
     private final char delimiter;
+    private final int maxRecordChars;
+    private final Runnable check;
     private int line = 1;
     private int recordLine;
     private int peeked = -2;
+    /** Characters of the record being read. */
+    private int recordChars;
+    private long read;
 
     CsvReader(Reader in, char delimiter) {
+        this(in, delimiter, CsvFormat.DEFAULT_MAX_RECORD_CHARS, () -> { });
+    }
+
+    /**
+     * A reader that fails a record longer than {@code maxRecordChars}, and runs {@code check}
+     * every million characters: it throws (a CancellationException) to stop the load.
+     */
+    CsvReader(Reader in, char delimiter, int maxRecordChars, Runnable check) {
         this.in = in;
         this.delimiter = delimiter;
+        this.maxRecordChars = maxRecordChars;
+        this.check = check;
     }
 
     /** The line (1-based) the last record returned by {@link #next()} starts on. */
@@ -30,6 +48,7 @@ final class CsvReader {
             return null;
         }
         recordLine = line;
+        recordChars = 0;
         List<String> fields = new ArrayList<>();
         StringBuilder field = new StringBuilder();
         boolean quoted = false;
@@ -83,6 +102,13 @@ final class CsvReader {
     }
 
     private int read() throws IOException {
+        if (++recordChars > maxRecordChars) {
+            throw new IllegalArgumentException("line " + recordLine + ": the record is longer than " + maxRecordChars
+                    + " characters, the most a CSV record may have (is the file CSV?)");
+        }
+        if ((++read & CHECK_MASK) == 0) {
+            check.run();
+        }
         if (peeked != -2) {
             int c = peeked;
             peeked = -2;

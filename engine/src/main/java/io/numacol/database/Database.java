@@ -305,11 +305,24 @@ public final class Database implements AutoCloseable {
 
     /** {@link #loadCsv(String, Path, CsvFormat)} into a table of any schema. */
     public long loadCsv(Table table, Path file, CsvFormat format) {
+        return loadCsv(table, file, format, () -> { });
+    }
+
+    /**
+     * {@link #loadCsv(Table, Path, CsvFormat)}, stopped (nothing stored) by what {@code check}
+     * throws; it runs every million characters.
+     */
+    public long loadCsv(Table table, Path file, CsvFormat format, Runnable check) {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return appender(table).appendCsv(reader, format);
+            return appender(table).appendCsv(reader, format, check);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Which files this database's SQL may read ({@link DatabaseConfig#fileAccess}). */
+    public FileAccess fileAccess() {
+        return config.fileAccess();
     }
 
     /**

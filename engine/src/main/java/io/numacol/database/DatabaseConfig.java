@@ -13,7 +13,8 @@ import java.util.Properties;
  * How a database is opened. Also read from JDBC connection properties: {@code topology}
  * ({@code real} or {@code fake:N}), {@code stealPolicy} (OS, TARGET, BOUND, ADAPTIVE),
  * {@code groupsPerNode}, {@code rowsPerPart}, {@code memoryLimit}, {@code nodeBandwidth},
- * {@code placer}, {@code placerPeriod}, {@code stealThreshold}, {@code scheduler}.
+ * {@code placer}, {@code placerPeriod}, {@code stealThreshold}, {@code scheduler}, {@code externalAccess},
+ * {@code allowedDirectories}.
  *
  * @param rowsPerPart the appender cuts a table into parts of at most this many rows, placed on
  *                    the nodes round-robin (physical partitioning by arrival order)
@@ -34,19 +35,24 @@ import java.util.Properties;
  * @param scheduler     {@code pool} (null): the NUMA-aware {@link io.numacol.scheduler.WorkerPoolScheduler};
  *                      {@code inline}: the {@link io.numacol.scheduler.InlineScheduler}, which runs every
  *                      task on the thread that submits it, for deterministic tests and debugging
+ * @param fileAccess    which files the database's SQL may read (COPY): {@link FileAccess}
  */
 public record DatabaseConfig(String topology, StealPolicy stealPolicy, int groupsPerNode, int rowsPerPart,
                              MeterRegistry meterRegistry, String memoryLimit, long nodeBandwidth, String placer,
-                             long placerPeriod, long stealThreshold, String scheduler) {
+                             long placerPeriod, long stealThreshold, String scheduler, FileAccess fileAccess) {
 
     public static final int DEFAULT_ROWS_PER_PART = 1 << 20;
     public static final long DEFAULT_PLACER_PERIOD = 1_000;
+    /** The most WorkerGroups per node: a group has a worker at least, and the thesis uses one group per a few cores. */
+    public static final int MAX_GROUPS_PER_NODE = 64;
 
     public DatabaseConfig {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(stealPolicy, "stealPolicy");
-        if (groupsPerNode < 1) {
-            throw new IllegalArgumentException("groupsPerNode must be >= 1, got " + groupsPerNode);
+        Objects.requireNonNull(fileAccess, "fileAccess");
+        if (groupsPerNode < 1 || groupsPerNode > MAX_GROUPS_PER_NODE) {
+            // each group starts a worker at least: 100,000 groups ran the JVM out of threads
+            throw new IllegalArgumentException("groupsPerNode must be between 1 and " + MAX_GROUPS_PER_NODE + ", got " + groupsPerNode);
         }
         if (rowsPerPart < 1) {
             throw new IllegalArgumentException("rowsPerPart must be >= 1, got " + rowsPerPart);
@@ -77,7 +83,7 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
 
     public static DatabaseConfig defaults() {
         return new DatabaseConfig("real", StealPolicy.TARGET, 1, DEFAULT_ROWS_PER_PART, null, null, 0, null,
-                DEFAULT_PLACER_PERIOD, 0, null);
+                DEFAULT_PLACER_PERIOD, 0, null, FileAccess.ALL);
     }
 
     /** The defaults overridden by any of the properties named in the class comment. */
@@ -97,54 +103,61 @@ public record DatabaseConfig(String topology, StealPolicy stealPolicy, int group
                 properties.getProperty("placer"), longProperty(properties, "placerPeriod", c.placerPeriod),
                 properties.getProperty("stealThreshold") == null ? 0
                         : BandwidthModel.parse(properties.getProperty("stealThreshold"), "stealThreshold"),
-                properties.getProperty("scheduler"));
+                properties.getProperty("scheduler"),
+                FileAccess.of(properties.getProperty("externalAccess"), properties.getProperty("allowedDirectories")));
     }
 
     public DatabaseConfig withTopology(String spec) {
         return new DatabaseConfig(spec, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withStealPolicy(StealPolicy policy) {
         return new DatabaseConfig(topology, policy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withRowsPerPart(int rows) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rows, meterRegistry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withMemoryLimit(String limit) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, limit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withMeterRegistry(MeterRegistry registry) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, registry, memoryLimit,
-                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler);
+                nodeBandwidth, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withNodeBandwidth(long bytesPerSecond) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit,
-                bytesPerSecond, placer, placerPeriod, stealThreshold, scheduler);
+                bytesPerSecond, placer, placerPeriod, stealThreshold, scheduler, fileAccess);
     }
 
     public DatabaseConfig withPlacer(String onOffAuto, long periodMillis) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                onOffAuto, periodMillis, stealThreshold, scheduler);
+                onOffAuto, periodMillis, stealThreshold, scheduler, fileAccess);
     }
 
     /** The ADAPTIVE policy's threshold given (bytes per second), skipping the start-up calibration. */
     public DatabaseConfig withStealThreshold(long bytesPerSecond) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                placer, placerPeriod, bytesPerSecond, scheduler);
+                placer, placerPeriod, bytesPerSecond, scheduler, fileAccess);
     }
 
     /** {@code pool} or {@code inline}: see {@code scheduler}. */
     public DatabaseConfig withScheduler(String poolOrInline) {
         return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
-                placer, placerPeriod, stealThreshold, poolOrInline);
+                placer, placerPeriod, stealThreshold, poolOrInline, fileAccess);
+    }
+
+    /** Which files the database's SQL may read: see {@link FileAccess}. */
+    public DatabaseConfig withFileAccess(FileAccess access) {
+        return new DatabaseConfig(topology, stealPolicy, groupsPerNode, rowsPerPart, meterRegistry, memoryLimit, nodeBandwidth,
+                placer, placerPeriod, stealThreshold, scheduler, access);
     }
 
     /** Whether the database runs its tasks on the {@link io.numacol.scheduler.InlineScheduler}. */

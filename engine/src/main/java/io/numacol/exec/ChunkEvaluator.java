@@ -100,7 +100,11 @@ final class ChunkEvaluator implements ColumnVectors {
                     boolean[] nulls = in.nulls[s];
                     if (x.months() == 0) {
                         for (int r = 0; r < in.size; r++) {
-                            values[r] = days[r] + shift;
+                            long day = days[r] + shift;
+                            values[r] = day;
+                            if (!ColumnType.isEpochDay(day) && (nulls == null || !nulls[r])) {
+                                ColumnType.dateInRange(day); // fails: past the years 1 to 9999
+                            }
                         }
                     } else {
                         for (int r = 0; r < in.size; r++) { // a NULL row's day may be any number: not a date

@@ -1,5 +1,6 @@
 package io.numacol.exec;
 
+import io.numacol.storage.CodePoints;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.StorageKind;
 
@@ -71,7 +72,7 @@ public sealed interface ChunkExpr {
         /** {@code epochDay} shifted. */
         long of(long epochDay) {
             long shifted = months == 0 ? epochDay : LocalDate.ofEpochDay(epochDay).plusMonths(months).toEpochDay();
-            return shifted + days;
+            return ColumnType.dateInRange(shifted + days);
         }
     }
 
@@ -96,7 +97,7 @@ public sealed interface ChunkExpr {
         }
     }
 
-    /** SUBSTRING of a string column from 1-based {@code start}, {@code length} UTF-16 chars (as Calcite counts them). */
+    /** SUBSTRING of a string column from 1-based {@code start}, {@code length} characters (code points, {@link CodePoints}). */
     record Substring(int column, int start, int length, ColumnType type) implements ChunkExpr {
         public Substring {
             if (type.storageKind() != StorageKind.STRING || length < 0) {
@@ -106,11 +107,7 @@ public sealed interface ChunkExpr {
 
         /** SQL's SUBSTRING(s FROM start FOR length): the chars at 1-based positions start .. start + length - 1 that exist. */
         public static String of(String s, int start, int length) {
-            long end = (long) start + length; // exclusive
-            if (start > s.length() || end < 1) {
-                return "";
-            }
-            return s.substring(Math.max(start, 1) - 1, (int) Math.min(end, s.length() + 1L) - 1);
+            return CodePoints.substring(s, start, length);
         }
     }
 

@@ -470,7 +470,8 @@ final class GroupTable implements ChunkSink {
         private long plus(long a, long b) {
             long s = a + b;
             if (((a ^ s) & (b ^ s)) < 0) {
-                throw new ArithmeticException("SUM of " + type + " overflows: numacol keeps sums above a join or an aggregate in 64 bits");
+                throw new ArithmeticException("numeric value out of range: a SUM above a join or an aggregate passed "
+                        + Long.MAX_VALUE + ", the most numacol's operators carry between them (18 digits of a DECIMAL)");
             }
             return s;
         }

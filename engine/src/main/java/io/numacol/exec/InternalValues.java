@@ -7,6 +7,7 @@ import io.numacol.storage.LongDictionary;
 import io.numacol.storage.StringDictionary;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 
 /**
@@ -46,7 +47,15 @@ public final class InternalValues {
     public static long toStored(ColumnType type, Object value) {
         return switch (value) {
             case Boolean b -> b ? 1 : 0;
-            case BigDecimal d -> d.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+            case BigDecimal d -> {
+                BigInteger unscaled = d.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue();
+                if (unscaled.bitLength() > 63) {
+                    throw new ArithmeticException("numeric value out of range: " + d.toPlainString()
+                            + " has more digits than numacol's operators carry between them (18 of a DECIMAL; a SUM past that "
+                            + "is exact only where no further operator reads it)");
+                }
+                yield unscaled.longValue();
+            }
             case Number n -> type.scale() == 0 ? n.longValue()
                     : BigDecimal.valueOf(n.longValue()).setScale(type.scale()).unscaledValue().longValueExact();
             default -> throw new IllegalArgumentException(value + " is not an internal value of " + type);

@@ -100,6 +100,11 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
     /** 0001-01-01 00:00 and 9999-12-31 23:59:59.999 as epoch milliseconds: the TIMESTAMP range. */
     private static final long MIN_TIMESTAMP = -62_135_596_800_000L;
     private static final long MAX_TIMESTAMP = 253_402_300_799_999L;
+    /** A number as SQL writes it: sign, digits with an optional point, optional exponent. */
+    private static final Pattern SQL_NUMBER = Pattern.compile("[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?");
+    /** 0001-01-01 and 9999-12-31 as epoch days: the DATE range. */
+    private static final long MIN_EPOCH_DAY = -719_162L;
+    private static final long MAX_EPOCH_DAY = 2_932_896L;
     /** The milliseconds of a day: TIME values are below. */
     private static final long MILLIS_PER_DAY = 86_400_000L;
     /** A UUID's text: 32 hex digits, 8-4-4-4-12 with or without the hyphens, in braces or not. */
@@ -184,6 +189,55 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     public static ColumnType booleanType() {
         return new ColumnType(Kind.BOOLEAN, 0, 0, 0);
+    }
+
+    /**
+     * {@code epochDay}, computed by date arithmetic, if it is a DATE of the years 1 to 9999;
+     * else a DateTimeException (SQLSTATE 22008): {@code DATE '9999-12-31' + INTERVAL '1' DAY}
+     * must fail, not become year 10000 or wrap to year 0.
+     */
+    public static long dateInRange(long epochDay) {
+        if (!isEpochDay(epochDay)) {
+            throw new DateTimeException("date out of range: " + LocalDate.ofEpochDay(epochDay) + " (a DATE holds the years 1 to 9999)");
+        }
+        return epochDay;
+    }
+
+    /**
+     * The text of a DOUBLE or REAL as SQL writes numbers, the one parser of COPY, CAST and
+     * INSERT: digits with an optional point and exponent ({@code 1.5}, {@code -2E-3}), or NaN,
+     * Infinity, -Infinity. Java's own syntax beyond that ({@code 0x1p3}, {@code 1.5d}) is no
+     * number here, as in DuckDB and PostgreSQL. NumberFormatException otherwise.
+     */
+    public static double parseApproximate(String text) {
+        String t = text.strip();
+        if (t.equalsIgnoreCase("NaN")) {
+            return Double.NaN;
+        }
+        if (t.equalsIgnoreCase("Infinity") || t.equalsIgnoreCase("+Infinity")) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (t.equalsIgnoreCase("-Infinity")) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (!SQL_NUMBER.matcher(t).matches()) {
+            throw new NumberFormatException("not a number: " + Describe.value(t));
+        }
+        return Double.parseDouble(t);
+    }
+
+    /** Whether {@code epochDay} is a DATE of the years 1 to 9999. */
+    public static boolean isEpochDay(long epochDay) {
+        return epochDay >= MIN_EPOCH_DAY && epochDay <= MAX_EPOCH_DAY;
+    }
+
+    /** {@code millis}, computed by timestamp arithmetic, if it is a TIMESTAMP of the years 1 to 9999 (see {@link #dateInRange}). */
+    public static long timestampInRange(long millis) {
+        if (millis < MIN_TIMESTAMP || millis > MAX_TIMESTAMP) {
+            throw new DateTimeException("timestamp out of range: " + Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC)
+                    .toLocalDateTime() + " (a TIMESTAMP holds the years 1 to 9999)");
+        }
+        return millis;
     }
 
     public static ColumnType tinyint() {

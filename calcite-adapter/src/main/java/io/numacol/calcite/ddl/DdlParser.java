@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * CREATE TABLE [IF NOT EXISTS] name AS query
  * CREATE [OR REPLACE] VIEW name [(column, ...)] AS query
  * DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT]
- * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',')]
+ * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',', MAX_LINE_SIZE n)]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
  * COPY loads a CSV file (RFC 4180; an empty unquoted field is NULL) all at once or not at all;
@@ -482,7 +482,7 @@ final class DdlParser {
         return new DdlStatement.DropIndex(name("an index name"), ifExists);
     }
 
-    /** COPY table FROM 'file' [WITH (HEADER true|false, DELIMITER 'c')]; options may also come without WITH. */
+    /** COPY table FROM 'file' [WITH (HEADER true|false, DELIMITER 'c', MAX_LINE_SIZE n)]; options may also come without WITH. */
     private DdlStatement copy() {
         DdlStatement.Name table = name("a table name");
         expect("FROM");
@@ -506,8 +506,21 @@ final class DdlParser {
                     throw error("a DELIMITER is one character, got '" + d + "'");
                 }
                 format = format.withDelimiter(d.charAt(0));
+            } else if (accept("MAX_LINE_SIZE")) {
+                // DuckDB's name: the most characters of one record, past which the load fails naming its line
+                String n = number("a number of characters");
+                long size;
+                try {
+                    size = Long.parseLong(n);
+                } catch (NumberFormatException e) {
+                    size = -1;
+                }
+                if (size < 1 || size > Integer.MAX_VALUE) {
+                    throw error("MAX_LINE_SIZE takes a whole number of characters from 1 to " + Integer.MAX_VALUE + ", got " + n);
+                }
+                format = format.withMaxRecordChars((int) size);
             } else {
-                throw error("unknown COPY option '" + tokens.get(pos) + "': use HEADER true|false or DELIMITER 'c'");
+                throw error("unknown COPY option '" + tokens.get(pos) + "': use HEADER true|false, DELIMITER 'c' or MAX_LINE_SIZE n");
             }
             accept(",");
         }

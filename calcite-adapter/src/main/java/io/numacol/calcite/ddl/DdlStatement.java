@@ -4,6 +4,7 @@ import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.calcite.InformationSchema;
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SysSchema;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
@@ -404,7 +405,9 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database, Session session) {
-            return database.loadCsv(session.get(database, table), Path.of(file), format.withZone(session.zone()));
+            Table target = session.get(database, table);
+            Path path = database.fileAccess().check(file);
+            return database.loadCsv(target, path, format.withZone(session.zone()), QueryCancel.current()::check);
         }
     }
 

@@ -183,11 +183,13 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         }
         if (SqlTypeName.NUMERIC_TYPES.contains(target)) {
             try {
-                new BigDecimal(value.trim());
-            } catch (NumberFormatException e) {
-                if (!(SqlTypeName.APPROX_TYPES.contains(target) && isSpecialDouble(value.trim()))) {
-                    throw new IllegalArgumentException("value " + quoted(value) + " is not a number, as " + target + " requires");
+                if (SqlTypeName.APPROX_TYPES.contains(target)) {
+                    ColumnType.parseApproximate(value); // the parser COPY uses too
+                } else {
+                    new BigDecimal(value.trim());
                 }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("value " + quoted(value) + " is not a number, as " + target + " requires");
             }
         }
     }
@@ -195,10 +197,6 @@ public final class CheckedCastRexBuilder extends RexBuilder {
     /** A UUID's canonical text; IllegalArgumentException naming the value when it is no UUID. */
     private static String uuid(String value) {
         return UUIDS.toStringValue(value);
-    }
-
-    private static boolean isSpecialDouble(String v) {
-        return v.equalsIgnoreCase("NaN") || v.equalsIgnoreCase("Infinity") || v.equalsIgnoreCase("-Infinity");
     }
 
     private static String quoted(String value) {

@@ -1213,7 +1213,8 @@ public final class CalciteDefects {
             StrongCasts nullPassing = new StrongCasts(rexBuilder.getTypeFactory());
             // checked too: Calcite's generated code folded -CAST(-2147483648 AS INTEGER) to itself
             RexShuttle checked = CheckedArithmetic.checked(rexBuilder);
-            List<RexNode> passing = constExps.stream().map(e -> e.accept(nullPassing).accept(checked)).toList();
+            RexShuttle characters = PlanFunctions.characters(rexBuilder); // counted in code points
+            List<RexNode> passing = constExps.stream().map(e -> e.accept(nullPassing).accept(checked).accept(characters)).toList();
             delegate.reduce(rexBuilder, passing, reducedValues);
             for (int i = 0; i < constExps.size(); i++) {
                 if (reducedValues.get(i) == passing.get(i)) { // not reduced

@@ -1,13 +1,17 @@
 package io.numacol.calcite.plan;
 
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
@@ -15,11 +19,14 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Integer arithmetic that Calcite's generated code runs is checked for overflow: numacol's own
+ * Integer arithmetic that Calcite's generated code runs is checked for overflow (ABS of the
+ * smallest value too), and its date and time arithmetic for leaving the years 1 to 9999: numacol's own
  * operators fail a statement whose TINYINT, SMALLINT, INTEGER or BIGINT result leaves its type's
  * range (as DuckDB and PostgreSQL do), but Calcite's Enumerable code adds Java ints and shorts
  * and wrapped silently (2000000000 + 2000000000 gave -294967296 above a window function).
@@ -30,10 +37,50 @@ public final class CheckedArithmetic {
     private CheckedArithmetic() {
     }
 
-    /** {@code plan} with the integer arithmetic of its Enumerable nodes checked. */
+    /**
+     * {@code plan} with the integer arithmetic of its Enumerable nodes checked, and their sums of
+     * integers into DECIMALs ({@link #wideSums}) given DECIMAL arguments.
+     */
     public static RelNode apply(RelNode plan) {
         RexShuttle checked = new Checked(plan.getCluster().getRexBuilder());
-        return CalciteDefects.bottomUp(plan, node -> node instanceof EnumerableRel ? node.accept(checked) : node);
+        return CalciteDefects.bottomUp(plan, node -> node instanceof EnumerableRel
+                ? (node instanceof Aggregate aggregate ? wideSums(aggregate) : node).accept(checked) : node);
+    }
+
+    /**
+     * {@code aggregate} with the arguments of its SUMs of integers whose result is a DECIMAL (a
+     * BIGINT's sum is a DECIMAL(38, 0), see NumacolTypeSystem) cast to that DECIMAL in a
+     * projection below: Calcite's aggregate code adds each value to its BigDecimal accumulator as
+     * it comes and has no add of a long (it fails to compile the statement). numacol's own
+     * aggregates sum the integers themselves; only the nodes Calcite runs are rewritten.
+     */
+    private static RelNode wideSums(Aggregate aggregate) {
+        RelNode input = aggregate.getInput();
+        RexBuilder builder = aggregate.getCluster().getRexBuilder();
+        RelDataTypeFactory types = builder.getTypeFactory();
+        List<RexNode> projects = new ArrayList<>();
+        List<String> names = new ArrayList<>(input.getRowType().getFieldNames());
+        for (int i = 0; i < names.size(); i++) {
+            projects.add(builder.makeInputRef(input, i));
+        }
+        List<AggregateCall> calls = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            boolean sum = call.getAggregation().getKind() == SqlKind.SUM || call.getAggregation().getKind() == SqlKind.SUM0;
+            if (sum && call.getArgList().size() == 1 && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+                RexNode argument = builder.makeInputRef(input, call.getArgList().getFirst());
+                if (integer(argument)) {
+                    projects.add(builder.makeCast(types.createTypeWithNullability(call.getType(), argument.getType().isNullable()), argument));
+                    names.add("$wide" + names.size());
+                    call = call.withArgList(List.of(projects.size() - 1));
+                }
+            }
+            calls.add(call);
+        }
+        if (projects.size() == input.getRowType().getFieldCount()) {
+            return aggregate;
+        }
+        RelNode wide = EnumerableCalc.create(input, RexProgram.create(input.getRowType(), projects, null, names, builder));
+        return aggregate.copy(aggregate.getTraitSet(), wide, aggregate.getGroupSet(), aggregate.getGroupSets(), calls);
     }
 
     /** The shuttle that checks integer arithmetic, for constant expressions the planner reduces. */
@@ -42,10 +89,11 @@ public final class CheckedArithmetic {
     }
 
     /**
-     * {@code plan} with window sums of TINYINT, SMALLINT and INTEGER values summed as BIGINTs and
-     * cast back (a checked cast): Calcite's window code adds in the result's Java type and
-     * wrapped ({@code SUM(i) OVER ()} of two 2000000000s gave -294967296); numacol has no
-     * window operator of its own. Run on the plan as converted, before planning.
+     * {@code plan} with the arguments of window sums of integers cast to the sum's type (a BIGINT,
+     * or a BIGINT's DECIMAL(38, 0)): Calcite's window code adds each value in the argument's Java
+     * type and wrapped ({@code SUM(i) OVER ()} of two 2000000000s gave -294967296), and has no
+     * add of a long to a BigDecimal; numacol has no window operator of its own. Run on the plan
+     * as converted, before planning.
      */
     public static RelNode wideWindowSums(RelNode plan) {
         RexShuttle wide = new WideWindowSums(plan.getCluster().getRexBuilder());
@@ -69,22 +117,19 @@ public final class CheckedArithmetic {
         public RexNode visitOver(RexOver over) {
             RexOver visited = (RexOver) super.visitOver(over);
             boolean sum = visited.getKind() == SqlKind.SUM || visited.getKind() == SqlKind.SUM0;
-            SqlTypeName type = visited.getType().getSqlTypeName();
-            if (!sum || !(type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT || type == SqlTypeName.INTEGER)) {
+            RelDataType result = visited.getType();
+            boolean wider = result.getSqlTypeName() == SqlTypeName.BIGINT || result.getSqlTypeName() == SqlTypeName.DECIMAL;
+            if (!sum || !wider || visited.getOperands().stream()
+                    .allMatch(a -> !integer(a) || a.getType().getSqlTypeName() == result.getSqlTypeName())) {
                 return visited;
             }
-            List<RexNode> arguments = visited.getOperands().stream().map(a -> builder.makeCast(bigint(a), a)).toList();
+            RelDataTypeFactory types = builder.getTypeFactory();
+            List<RexNode> arguments = visited.getOperands().stream()
+                    .map(a -> builder.makeCast(types.createTypeWithNullability(result, a.getType().isNullable()), a)).toList();
             RexWindow window = visited.getWindow();
-            RexNode wide = builder.makeOver(bigint(visited), visited.getAggOperator(), arguments, window.partitionKeys,
+            return builder.makeOver(result, visited.getAggOperator(), arguments, window.partitionKeys,
                     window.orderKeys, window.getLowerBound(), window.getUpperBound(), window.getExclude(), window.isRows(),
                     true, false, visited.isDistinct(), visited.ignoreNulls());
-            return builder.makeCast(visited.getType(), wide);
-        }
-
-        /** BIGINT, nullable where {@code e} is. */
-        private RelDataType bigint(RexNode e) {
-            RelDataTypeFactory types = builder.getTypeFactory();
-            return types.createTypeWithNullability(types.createSqlType(SqlTypeName.BIGINT), e.getType().isNullable());
         }
     }
 
@@ -98,6 +143,17 @@ public final class CheckedArithmetic {
         @Override
         public RexNode visitCall(RexCall call) {
             RexCall visited = (RexCall) super.visitCall(call);
+            if (visited.getOperator() == SqlStdOperatorTable.ABS && integer(visited)) {
+                // ABS of the smallest value of an integer type is out of its range, not that value again
+                RexNode x = visited.getOperands().getFirst();
+                RexNode negative = builder.makeCall(SqlStdOperatorTable.LESS_THAN, x, builder.makeZeroLiteral(x.getType()));
+                return builder.makeCall(visited.getType(), SqlStdOperatorTable.CASE,
+                        List.of(negative, builder.makeCall(visited.getType(), SqlStdOperatorTable.CHECKED_UNARY_MINUS, List.of(x)), x));
+            }
+            if ((visited.getKind() == SqlKind.PLUS || visited.getKind() == SqlKind.MINUS || visited.getKind() == SqlKind.TIMESTAMP_ADD)
+                    && SqlTypeUtil.isDatetime(visited.getType())) {
+                return PlanFunctions.inRange(builder, visited);
+            }
             SqlOperator checked = switch (visited.getKind()) {
                 case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;
                 case MINUS -> SqlStdOperatorTable.CHECKED_MINUS;

@@ -239,7 +239,7 @@ class NumacolConventionTest {
                 sum(rows, LineitemData.Row::quantity),
                 rows.stream().map(LineitemData.Row::shipdate).min(Comparator.naturalOrder()).orElseThrow(),
                 rows.stream().map(LineitemData.Row::comment).max(Comparator.naturalOrder()).orElseThrow(),
-                rows.stream().mapToInt(LineitemData.Row::linenumber).sum(),
+                (long) rows.stream().mapToInt(LineitemData.Row::linenumber).sum(),
                 rows.stream().map(r -> r.extendedprice().multiply(r.tax())).max(Comparator.naturalOrder()).orElseThrow())));
         assertThat(query(sql)).containsExactlyInAnyOrderElementsOf(expected);
     }
@@ -320,7 +320,7 @@ class NumacolConventionTest {
             List<BigDecimal> prices = rows.stream().map(r -> (BigDecimal) r[3]).filter(Objects::nonNull).toList();
             List<Double> ds = rows.stream().map(r -> (Double) r[4]).filter(Objects::nonNull).toList();
             expected.add(Arrays.asList(k.equals("<null>") ? null : k, (long) rows.size(), (long) vs.size(),
-                    (long) new HashSet<>(vs).size(), vs.isEmpty() ? null : vs.stream().mapToInt(Integer::intValue).sum(),
+                    (long) new HashSet<>(vs).size(), vs.isEmpty() ? null : vs.stream().mapToLong(Integer::longValue).sum(),
                     prices.stream().min(Comparator.naturalOrder()).orElse(null), ds.stream().max(Comparator.naturalOrder()).orElse(null),
                     prices.isEmpty() ? null : prices.stream().reduce(BigDecimal.ZERO, BigDecimal::add)));
         });

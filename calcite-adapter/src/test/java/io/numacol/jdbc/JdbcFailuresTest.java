@@ -1,0 +1,139 @@
+package io.numacol.jdbc;
+
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+
+import static io.numacol.jdbc.JdbcTesting.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Each JDBC entry point provoked to fail: what leaves it is an SQLException with an SQLSTATE (and
+ * the JDBC 4 subclass of the state's class), never an Error or an unchecked exception, and the
+ * data stays as it was.
+ */
+class JdbcFailuresTest {
+
+    /** {@code call} fails with an SQLException of {@code state}. */
+    private static void failsWith(String state, ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(e.getMessage()).isEqualTo(state));
+    }
+
+    @Test
+    void connectionPropertiesAreCheckedByName() throws SQLException {
+        failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:;memorylimit=32MB"));
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:;memorylimit=32MB"))
+                .hasMessageContaining("unknown connection property 'memorylimit' (did you mean memoryLimit?)")
+                .hasMessageContaining("rowsPerPart");
+        failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:;persist=true"));
+        Properties info = new Properties();
+        info.setProperty("stealpolicy", "OS");
+        failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:", info));
+        failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:;groupsPerNode=100000"));
+        failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:;groupsPerNode=many"));
+        // what tools and pools pass, and Calcite's own, are known
+        Properties user = new Properties();
+        user.setProperty("user", "sa");
+        user.setProperty("password", "");
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;fun=standard", user)) {
+            assertThat(rows(c.createStatement(), "select 1")).containsExactly(List.of(1));
+        }
+    }
+
+    @Test
+    void aSharedDatabaseRefusesOtherSettings() throws SQLException {
+        try (Connection first = DriverManager.getConnection("jdbc:numacol:mem:settings;rowsPerPart=1000")) {
+            failsWith("HY024", () -> DriverManager.getConnection("jdbc:numacol:mem:settings;rowsPerPart=2000"));
+            assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:mem:settings;memoryLimit=1GB"))
+                    .hasMessageContaining("database settings is open with no memoryLimit");
+            try (Connection same = DriverManager.getConnection("jdbc:numacol:mem:settings;rowsPerPart=1000");
+                 Connection plain = DriverManager.getConnection("jdbc:numacol:mem:settings")) {
+                assertThat(same.isValid(1) && plain.isValid(1) && first.isValid(1)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void statementsFailWithTheirStates() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id integer not null, name varchar(3))");
+            s.execute("insert into t values (1, 'a'), (2, 'b')");
+            failsWith("42601", () -> s.execute("selec 1"));
+            failsWith("42P01", () -> s.executeQuery("select * from nothere"));
+            failsWith("42703", () -> s.executeQuery("select nocolumn from t"));
+            failsWith("42883", () -> s.executeQuery("select nofunction(id) from t"));
+            failsWith("22012", () -> rows(s, "select id / (id - id) from t"));
+            failsWith("22003", () -> rows(s, "select id * 2000000000 * 2 from t"));
+            failsWith("22001", () -> s.executeUpdate("insert into t values (3, 'toolong')"));
+            failsWith("22P02", () -> s.executeUpdate("insert into t values ('x', 'c')"));
+            failsWith("07001", () -> s.executeQuery("select * from t where id = ?"));
+            failsWith("42P07", () -> s.execute("create table t (x integer)"));
+            assertThatThrownBy(() -> s.executeQuery("select 1 / 0")).isInstanceOf(SQLDataException.class);
+            assertThatThrownBy(() -> s.executeQuery("selec 1")).isInstanceOf(SQLSyntaxErrorException.class)
+                    .hasMessageNotContaining("java.lang.").hasMessageNotContaining("java.sql.");
+            assertThat(rows(s, "select id, name from t order by id")).containsExactly(List.of(1, "a"), List.of(2, "b"));
+        }
+    }
+
+    @Test
+    void preparedStatementsBatchesResultSetsAndTheConnectionFailAsSqlExceptions() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (id integer not null, name varchar(3))");
+            s.execute("insert into t values (1, 'a'), (0, 'b')");
+            failsWith("42601", () -> c.prepareStatement("select from where"));
+            try (PreparedStatement p = c.prepareStatement("insert into t values (?, ?)")) {
+                p.setInt(1, 5);
+                p.setString(2, "waytoolong");
+                assertThatThrownBy(p::executeUpdate).isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isNotNull());
+            }
+            try (PreparedStatement p = c.prepareStatement("select 10 / id from t where name = ?")) {
+                p.setString(1, "b");
+                failsWith("22012", () -> { // the first rows are computed at once, or as they are read
+                    try (ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                    }
+                });
+            }
+            try (ResultSet rs = s.executeQuery("select name from t order by id")) {
+                rs.next();
+                assertThatThrownBy(() -> rs.getInt(1)).isInstanceOf(SQLException.class);
+                assertThatThrownBy(() -> rs.getString(7)).isInstanceOf(SQLException.class);
+            }
+            s.addBatch("insert into t values (7, 'c')");
+            s.addBatch("insert into t values (8, 'toolong')");
+            assertThatThrownBy(s::executeBatch).isInstanceOf(SQLException.class);
+            failsWith("0A000", () -> c.setAutoCommit(false));
+            assertThatThrownBy(() -> c.setAutoCommit(false)).isInstanceOf(SQLFeatureNotSupportedException.class);
+            assertThatThrownBy(() -> c.setSchema("nosuchschema")).isInstanceOf(SQLException.class);
+            assertThat(c.getMetaData().getTables(null, null, "nothing%", null).next()).isFalse();
+        }
+    }
+
+    /** An expression too deep for the planner's recursion fails as an SQLException (54001), not a StackOverflowError. */
+    @Test
+    void anExpressionTooDeepToPlanIsAnSqlException() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            String deep = "(".repeat(200_000) + "1" + ")".repeat(200_000);
+            assertThatThrownBy(() -> s.executeQuery("select " + deep)).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isIn("54001", "42601"));
+            assertThat(rows(s, "select 1 + 1")).containsExactly(List.of(2));
+        }
+    }
+}
