@@ -128,6 +128,43 @@ final class ConnectionProxy implements InvocationHandler {
                 : result;
     }
 
+    private static boolean overflowed(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StackOverflowError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code method} called again on a thread with a stack of {@link #DEEP_STACK_BYTES}, the
+     * caller waiting: a statement whose planning overflowed the caller's stack failed before it
+     * ran (numacol's statements are atomic, so nothing of it was stored), and runs deep only
+     * then, so that ordinary statements pay no hand-over. What it throws comes back as an
+     * InvocationTargetException; a statement that overflows even that stack fails with 54001.
+     */
+    private Object onDeepStack(Method method, Object[] args) throws InvocationTargetException, InterruptedException {
+        Object[] result = new Object[1];
+        Throwable[] failure = new Throwable[1];
+        Thread deep = new Thread(null, () -> {
+            try {
+                result[0] = method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                failure[0] = e.getCause();
+            } catch (IllegalAccessException | RuntimeException | Error e) {
+                failure[0] = e;
+            }
+        }, "numacol-deep-statement", DEEP_STACK_BYTES);
+        deep.setDaemon(true);
+        deep.start();
+        deep.join();
+        if (failure[0] != null) {
+            throw new InvocationTargetException(failure[0]);
+        }
+        return result[0];
+    }
+
     /**
      * Refuses a schema that does not exist, as H2 does: Calcite took any name, and every later
      * unqualified name failed to resolve with no word of why.
@@ -197,9 +234,25 @@ final class ConnectionProxy implements InvocationHandler {
         return true;
     }
 
+    /**
+     * The stack of the thread that plans a statement again after it overflowed the caller's:
+     * Calcite's parser, validator and converter recurse once per level of an expression, and a
+     * sum of 1,000 terms or of a wide table's 2,000 columns, or an IN list of 20,000 values,
+     * needs more than a thread's usual megabyte or few. Reserved, not committed, so it costs
+     * address space only while such a statement is planned.
+     */
+    static final long DEEP_STACK_BYTES = 1L << 30;
+
     private Object invoke(Method method, Object[] args) throws Throwable {
         try {
-            return method.invoke(target, args);
+            try {
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                if (!overflowed(e.getCause()) || !(method.getName().startsWith("execute") || method.getName().startsWith("prepare"))) {
+                    throw e;
+                }
+                return onDeepStack(method, args);
+            }
         } catch (InvocationTargetException e) {
             Throwable thrown = e.getCause();
             if (method.getName().startsWith("execute") && method.getName().endsWith("Batch")) {

@@ -39,6 +39,8 @@ import java.util.regex.Pattern;
 final class SqlStates {
     static final String SYNTAX_ERROR = "42601";
     static final String INTERNAL_ERROR = "XX000";
+    /** A table changed under the statement (another connection's DDL): it can only be run again. */
+    static final String RUN_AGAIN = "40001";
 
     /** The class names Avatica writes before the message of what it wraps. */
     private static final Pattern CLASS_NAMES = Pattern.compile("\\b(?:java|javax|org\\.apache\\.calcite)\\.[\\w.$]+(?:Exception|Error): ");
@@ -117,8 +119,14 @@ final class SqlStates {
             case UncheckedIOException e -> "58030";
             case IOException e -> "58030";
             case IllegalArgumentException e -> argument(message);
-            default -> null;
+            case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
+            default -> changedWhilePlanned(t, message) ? RUN_AGAIN : null;
         };
+    }
+
+    /** Calcite's own checks that fail when another connection dropped or altered a table while this statement was planned. */
+    private static boolean changedWhilePlanned(Throwable t, String message) {
+        return t instanceof AssertionError && (message.contains("getrelopttable returned null") || message.contains("column name not found"));
     }
 
     /** A validator's complaint: what is missing or does not fit. */
@@ -175,6 +183,12 @@ final class SqlStates {
 
     /** The message a person reads: an SQLException's own, else the first cause's that has one. */
     private static String message(Throwable thrown, String state) {
+        for (Throwable t = thrown; RUN_AGAIN.equals(state) && t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AssertionError) {
+                return "a table this statement reads was dropped or altered by another connection while it was planned: "
+                        + "run it again (" + t.getMessage() + ")";
+            }
+        }
         if (thrown instanceof SQLException && thrown.getMessage() != null) {
             // Avatica's "Error while executing SQL "...": java.sql.SQLException: what" names the classes it wrapped
             return CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");
@@ -185,7 +199,7 @@ final class SqlStates {
             }
         }
         return switch (state) {
-            case "54001" -> "statement too complex: its expressions nest too deeply to plan; flatten them or raise the JVM's stack size (-Xss)";
+            case "54001" -> "statement too complex: its expressions nest too deeply to plan even on a deep stack; flatten them";
             default -> thrown.getClass().getSimpleName();
         };
     }

@@ -125,15 +125,39 @@ class JdbcFailuresTest {
         }
     }
 
-    /** An expression too deep for the planner's recursion fails as an SQLException (54001), not a StackOverflowError. */
+    /**
+     * Deep expressions plan, on a deeper stack than the caller's where they overflow it: 1,000
+     * nested parentheses, a sum of a wide table's 2,000 columns, an IN list of 20,000 values (each
+     * threw a raw StackOverflowError). What overflows even that stack is 54001.
+     */
     @Test
-    void anExpressionTooDeepToPlanIsAnSqlException() throws SQLException {
+    void deepExpressionsPlanAndWhatIsTooDeepIsAnSqlException() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:");
              Statement s = c.createStatement()) {
-            String deep = "(".repeat(200_000) + "1" + ")".repeat(200_000);
-            assertThatThrownBy(() -> s.executeQuery("select " + deep)).isInstanceOf(SQLException.class)
-                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isIn("54001", "42601"));
-            assertThat(rows(s, "select 1 + 1")).containsExactly(List.of(2));
+            assertThat(rows(s, "select " + "(".repeat(1_000) + "1" + ")".repeat(1_000))).containsExactly(List.of(1));
+            StringBuilder columns = new StringBuilder();
+            StringBuilder sum = new StringBuilder();
+            StringBuilder ones = new StringBuilder();
+            for (int i = 0; i < 2_000; i++) {
+                columns.append(i == 0 ? "" : ", ").append("c").append(i).append(" integer");
+                sum.append(i == 0 ? "" : " + ").append("c").append(i);
+                ones.append(i == 0 ? "" : ", ").append(i % 3);
+            }
+            s.execute("create table w (" + columns + ")");
+            s.execute("insert into w values (" + ones + ")");
+            assertThat(rows(s, "select " + sum + " from w")).containsExactly(List.of(1_999));
+            StringBuilder in = new StringBuilder();
+            for (int i = 0; i < 20_000; i++) {
+                in.append(i == 0 ? "" : ", ").append(i * 2);
+            }
+            assertThat(rows(s, "select count(*) from w where c2 in (" + in + ") and c1 not in (" + in + ")"))
+                    .containsExactly(List.of(1L));
         }
+        SQLException tooDeep = SqlStates.of(new StackOverflowError());
+        assertThat(tooDeep.getSQLState()).isEqualTo("54001");
+        assertThat(tooDeep.getMessage()).contains("nest too deeply");
+        assertThat(SqlStates.of(new OutOfMemoryError("Java heap space")).getSQLState()).isEqualTo("53200");
+        assertThatThrownBy(() -> SqlStates.of(new OutOfMemoryError("Metaspace"))).isInstanceOf(OutOfMemoryError.class);
+        assertThat(SqlStates.of(new AssertionError("getRelOptTable returned null")).getSQLState()).isEqualTo("40001");
     }
 }

@@ -178,7 +178,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                 if (!(root.rel instanceof NumacolToEnumerableConverter converter) || !root.isRefTrivial()
                         || root.kind.belongsTo(SqlKind.DML)) {
                     PlanCache.planned(root.rel, true);
-                    return super.implement(root.withRel(UuidOrder.apply(CheckedArithmetic.apply(root.rel))));
+                    return super.implement(root.withRel(UuidOrder.apply(CheckedArithmetic.apply(PlanFunctions.characters(root.rel)))));
                 }
                 PlanCache.planned(root.rel, false);
                 Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
@@ -262,7 +262,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                 columns, values, false), SqlKind.UPDATE);
                     }
                 };
-                SqlToRelConverter.Config unmerged = config.addRelBuilderConfigTransform(c -> c.withBloat(-1))
+                SqlToRelConverter.Config unmerged = config.withInSubQueryThreshold(Integer.MAX_VALUE).addRelBuilderConfigTransform(c -> c.withBloat(-1))
                         .withRelBuilderFactory(RelBuilder.proto(Contexts.of(CalciteDefects.PROJECTS))); // defect 23
                 return new SqlToRelConverter(this, validator, reader, cluster, convertlets, unmerged) {
                     @Override
