@@ -3,6 +3,9 @@ package io.numacol.calcite;
 import org.apache.calcite.DataContext;
 
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -36,7 +39,8 @@ public final class QueryCancel {
     public static QueryCancel of(DataContext root) {
         AtomicBoolean flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = root == null ? null : DataContext.Variable.TIMEOUT.get(root);
-        return new QueryCancel(flag, timeout == null ? 0 : timeout);
+        // and the statement running on this thread, whose DataContext this may not be (CREATE TABLE AS runs its query in its own)
+        return new QueryCancel(flag, timeout == null ? 0 : timeout, CURRENT.get());
     }
 
     /** The statement the JDBC driver runs on this thread (planning, DDL), or none. */
@@ -49,6 +53,37 @@ public final class QueryCancel {
      */
     public static QueryCancel of(AtomicBoolean flag, long timeoutMillis) {
         return new QueryCancel(flag, timeoutMillis);
+    }
+
+    /** Raises statements' cancel flags at their deadlines (one daemon thread for the JVM). */
+    private static final ScheduledThreadPoolExecutor ALARMS = alarms();
+
+    private static ScheduledThreadPoolExecutor alarms() {
+        ScheduledThreadPoolExecutor alarms = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "numacol-statement-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        alarms.setRemoveOnCancelPolicy(true);
+        return alarms;
+    }
+
+    /**
+     * Raises this statement's cancel flag at its deadline, until the returned action disarms it:
+     * what polls only the flag (Calcite's planner, a DataContext's code) stops at a timeout too.
+     */
+    public Runnable deadlineAlarm() {
+        if (flag == null || deadlineNanos == Long.MAX_VALUE) {
+            return () -> { };
+        }
+        ScheduledFuture<?> alarm = ALARMS.schedule(() -> flag.set(true), Math.max(0, deadlineNanos - System.nanoTime()),
+                TimeUnit.NANOSECONDS);
+        return () -> alarm.cancel(false);
+    }
+
+    /** The flag that cancel() raises (and {@link #deadlineAlarm} at the deadline), or null. */
+    public AtomicBoolean flag() {
+        return flag;
     }
 
     /** These conditions, and those of {@code outer}, the statement this one runs for. */
@@ -88,12 +123,17 @@ public final class QueryCancel {
         if (outer != null) {
             outer.check();
         }
+        if (timedOut()) { // first: the deadline raises the flag too
+            throw timeout();
+        }
         if (flag != null && flag.get()) {
             throw new CancellationException("query canceled (Statement.cancel())");
         }
-        if (timedOut()) {
-            throw new CancellationException("query canceled: it ran longer than its timeout of " + timeoutMillis + " ms");
-        }
+    }
+
+    /** The failure of a statement that ran past its timeout. */
+    public CancellationException timeout() {
+        return new CancellationException("query canceled: it ran longer than its timeout of " + timeoutMillis + " ms");
     }
 
     /** Whether the query should stop, for engine code that polls and cancels on its own. */

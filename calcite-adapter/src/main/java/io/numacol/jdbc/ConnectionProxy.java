@@ -4,6 +4,7 @@ import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.lang.reflect.InvocationHandler;
@@ -93,6 +94,18 @@ final class ConnectionProxy implements InvocationHandler {
             }
             case "isWrapperFor" -> {
                 return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) invoke(method, args);
+            }
+            case "cancel" -> {
+                if (target instanceof AvaticaStatement statement) {
+                    NumacolMeta.cancel(statement); // without Avatica's monitor, which a running statement holds
+                    return null;
+                }
+            }
+            case "close" -> {
+                // closing a statement stops what it still runs on another thread (its tasks), as cancel() does
+                if (target instanceof AvaticaStatement statement) {
+                    NumacolMeta.cancel(statement);
+                }
             }
             case "setSchema" -> {
                 if (target instanceof CalciteConnection calcite && args[0] instanceof String name) {

@@ -21,6 +21,7 @@ import java.lang.invoke.VarHandle;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
@@ -103,7 +104,7 @@ final class NumacolMeta extends ForwardingMeta {
                 callback.execute();
             }
         };
-        ExecuteResult result = QueryCancel.runAs(cancelOf(h), () -> DdlOutcome.capture(outcome,
+        ExecuteResult result = stoppable(cancelOf(h), () -> DdlOutcome.capture(outcome,
                 () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting)));
         if (outcome.schema() != null) {
             try {
@@ -174,6 +175,25 @@ final class NumacolMeta extends ForwardingMeta {
         return new ExecuteBatchResult(counts);
     }
 
+    /**
+     * Runs {@code body} as the statement {@code cancel} stops: its cancel flag raised at its
+     * deadline, so that planning (Calcite's planner polls the flag) stops at a timeout as a
+     * query's rows and a COPY do; a failure past the deadline is the timeout's.
+     */
+    private static <T, E extends Exception> T stoppable(QueryCancel cancel, QueryCancel.Body<T, E> body) throws E {
+        Runnable disarm = cancel.deadlineAlarm();
+        try {
+            return QueryCancel.runAs(cancel, body);
+        } catch (Exception e) { // an SQLException thrown undeclared comes here too
+            if (cancel.timedOut()) {
+                throw QueryFailures.<RuntimeException>sneaky(new SQLTimeoutException(cancel.timeout().getMessage(), "57014", e));
+            }
+            throw e;
+        } finally {
+            disarm.run();
+        }
+    }
+
     /** {@code cancelFlag}, which Avatica keeps protected: cancel() sets it and nothing else reads it outside a query's rows. */
     private static final VarHandle CANCEL_FLAG;
 
@@ -187,6 +207,15 @@ final class NumacolMeta extends ForwardingMeta {
     }
 
     /**
+     * Cancels what {@code statement} runs by raising its cancel flag, which everything it runs
+     * polls: Avatica's cancel() takes the statement's monitor, which a running DDL statement
+     * (CREATE TABLE AS, COPY) holds, so cancel() waited for the statement to end by itself.
+     */
+    static void cancel(AvaticaStatement statement) {
+        ((AtomicBoolean) CANCEL_FLAG.get(statement)).set(true);
+    }
+
+    /**
      * The stop conditions of the statement of {@code h}: its cancel flag and its timeout, from
      * now. They stop what runs before or outside a query's rows (COPY), which Calcite's
      * DataContext does not reach.
@@ -196,6 +225,10 @@ final class NumacolMeta extends ForwardingMeta {
         if (statement == null) {
             return QueryCancel.current();
         }
+        AtomicBoolean flag = (AtomicBoolean) CANCEL_FLAG.get(statement);
+        // a cancel() that came after the statement's last execution ended stops nothing: Avatica
+        // never lowers the flag, so every later execution of the statement failed as canceled
+        flag.set(false);
         // a statement run for another (a prepared COPY runs as a plain one) stops when either is stopped
         int timeout;
         try {
@@ -203,7 +236,7 @@ final class NumacolMeta extends ForwardingMeta {
         } catch (SQLException e) {
             timeout = 0; // closed: nothing runs long
         }
-        return QueryCancel.of((AtomicBoolean) CANCEL_FLAG.get(statement), timeout * 1000L).within(QueryCancel.current());
+        return QueryCancel.of(flag, timeout * 1000L).within(QueryCancel.current());
     }
 
     private ZoneId zone() {
@@ -215,17 +248,19 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
         Signature signature = factory.signature(h);
+        QueryCancel cancel = cancelOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
             // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution,
             // stopped by this statement's cancel and timeout
             try (Statement s = connection.createStatement()) {
-                long count = QueryCancel.runAs(cancelOf(h), () -> s.executeLargeUpdate(signature.sql));
+                long count = stoppable(cancel, () -> s.executeLargeUpdate(signature.sql));
                 return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
             } catch (SQLException e) {
                 throw QueryFailures.<RuntimeException>sneaky(e);
             }
         }
-        return super.execute(h, ParameterValues.fit(signature, parameterValues, zone()), maxRowsInFirstFrame);
+        List<TypedValue> values = ParameterValues.fit(signature, parameterValues, zone());
+        return stoppable(cancel, () -> super.execute(h, values, maxRowsInFirstFrame));
     }
 
     @Override

@@ -126,6 +126,24 @@ class JdbcFailuresTest {
     }
 
     /**
+     * A 10 MB string literal (one token) and a CREATE TABLE AS ending in 40,000 spaces: JavaCC's
+     * stream grew 2 KB at a time (over 60 s) and a lazy regular expression tried every end (25 s).
+     */
+    @Test
+    void hugeLiteralsAndLongWhiteSpaceRead() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:");
+             Statement s = c.createStatement()) {
+            s.execute("create table t (s varchar)");
+            String big = "ab".repeat(5_000_000);
+            assertThat(s.executeUpdate("insert into t values ('" + big + "')")).isEqualTo(1);
+            assertThat(rows(s, "select char_length(s) from t where s = '" + big + "'")).containsExactly(List.of(10_000_000));
+            s.execute("create table u as select 1 as x" + " ".repeat(40_000) + ";" + " ".repeat(40_000));
+            s.execute("create view v as select x from u" + " ".repeat(40_000));
+            assertThat(rows(s, "select x from v")).containsExactly(List.of(1));
+        }
+    }
+
+    /**
      * Deep expressions plan, on a deeper stack than the caller's where they overflow it: 1,000
      * nested parentheses, a sum of a wide table's 2,000 columns, an IN list of 20,000 values (each
      * threw a raw StackOverflowError). What overflows even that stack is 54001.

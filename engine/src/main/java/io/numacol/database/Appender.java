@@ -205,7 +205,7 @@ public final class Appender implements AutoCloseable {
     }
 
     /**
-     * {@link #appendCsv(Reader, CsvFormat)}, running {@code check} every million characters: what
+     * {@link #appendCsv(Reader, CsvFormat)}, running {@code check} every 65,536 characters: what
      * it throws (a CancellationException of a canceled statement) stops the load, and nothing of
      * it is stored.
      */

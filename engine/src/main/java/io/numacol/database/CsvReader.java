@@ -8,7 +8,7 @@ import java.util.List;
 /** Reads RFC 4180 records one at a time, keeping the line each record starts on. */
 final class CsvReader {
     /** Characters read between two checks whether the load should stop, minus one (a power of two). */
-    private static final int CHECK_MASK = (1 << 20) - 1;
+    private static final int CHECK_MASK = (1 << 16) - 1;
 
     private final Reader in;
     private final char delimiter;
@@ -27,7 +27,7 @@ final class CsvReader {
 
     /**
      * A reader that fails a record longer than {@code maxRecordChars}, and runs {@code check}
-     * every million characters: it throws (a CancellationException) to stop the load.
+     * every 65,536 characters: it throws (a CancellationException) to stop the load.
      */
     CsvReader(Reader in, char delimiter, int maxRecordChars, Runnable check) {
         this.in = in;

@@ -310,7 +310,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * {@link #loadCsv(Table, Path, CsvFormat)}, stopped (nothing stored) by what {@code check}
-     * throws; it runs every million characters.
+     * throws; it runs every 65,536 characters.
      */
     public long loadCsv(Table table, Path file, CsvFormat format, Runnable check) {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

@@ -303,8 +303,12 @@ public final class PipelineExecutor {
                     int partition = p;
                     group.submit(context -> {
                         GroupTable table = GroupTable.forMerge(aggregate, reservation);
+                        int groupsMerged = 0;
                         for (int t = 0; t < locals.size(); t++) {
                             for (int g : byPartition[t][partition]) {
+                                if ((++groupsMerged & 4095) == 0 && cancelled.getAsBoolean()) {
+                                    throw new CancellationException("statement cancelled");
+                                }
                                 table.merge(locals.get(t), g);
                             }
                         }
@@ -774,6 +778,9 @@ public final class PipelineExecutor {
         return out;
     }
 
+    /** Chunks an operator takes between two asks whether the statement should stop, minus one (a power of two). */
+    private static final int STOP_CHECK_MASK = 7;
+
     /** One morsel (a part's IndexVector range, or pages of a breaker's rows) pushed through a pipeline into a sink of its own. */
     private final class PipelineTask<S extends ChunkSink> {
         private final Pipeline pipeline;
@@ -833,7 +840,19 @@ public final class PipelineExecutor {
             for (int i = operators.size() - 1; i >= 0; i--) { // sinks.get(k) feeds what operator size-k pushes
                 Operator op = operators.get(i);
                 ChunkSink out = sinks.getLast();
-                sinks.add(chunk -> op.push(chunk, out));
+                sinks.add(new ChunkSink() {
+                    private int pushed;
+
+                    @Override
+                    public void accept(Chunk chunk) {
+                        // a join's probe may make millions of rows of one input block: the statement's
+                        // stop is asked between the chunks each operator takes, not only between blocks
+                        if ((++pushed & STOP_CHECK_MASK) == 0 && stop(context)) {
+                            throw new CancellationException("statement cancelled");
+                        }
+                        op.push(chunk, out);
+                    }
+                });
             }
             ChunkSink head = sinks.getLast();
             if (pages != null) {

@@ -23,7 +23,8 @@ import java.util.List;
  * fork's JVM arguments. Start it with the same flags when running in-process ({@code -f 0}):
  * {@code java $(cat native/target/classes/numacol-jvm.options) -jar jmh/target/benchmarks.jar ScanBenchmark}.
  * For {@link ConcurrentBenchmark} alone it runs JMH once per {@code clients} value with that many
- * threads; {@code PlacerTimeline} as the first argument runs {@link PlacerTimeline} instead.
+ * threads; {@code PlacerTimeline} as the first argument runs {@link PlacerTimeline} instead, and
+ * {@code StopLatency} {@link StopLatency}.
  */
 public final class BenchMain {
     static final String JVM_OPTIONS = "numacol-jvm.options";
@@ -34,6 +35,10 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("PlacerTimeline")) { // a timeline, not a JMH benchmark
             PlacerTimeline.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("StopLatency")) { // latencies of single events, not a JMH benchmark
+            StopLatency.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         CommandLineOptions commandLine;

@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.calcite.plan.PrepareContexts;
@@ -12,8 +13,8 @@ import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.SchemaPlus;
@@ -115,6 +116,9 @@ final class NumacolDdlExecutor implements DdlExecutor {
 
                 @Override
                 public Object get(String name) {
+                    if (name.equals(DataContext.Variable.CANCEL_FLAG.camelName) && QueryCancel.current().flag() != null) {
+                        return QueryCancel.current().flag(); // the statement's: its cancel() and timeout stop the query
+                    }
                     Object stashed = signature.internalParameters.get(name);
                     return stashed != null ? stashed : base.get(name);
                 }

@@ -20,6 +20,7 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.impl.SimpleCharStream;
 import org.apache.calcite.sql.parser.impl.SqlParserImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -100,7 +101,26 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
             }
         };
         parser.setOriginalSql(sql);
+        if (sql.length() > DEFAULT_BUFFER) {
+            parser.token_source.ReInit(wholeText(sql));
+        }
         return parser;
+    }
+
+    /** The character buffer JavaCC's stream starts with; it grows by as much again as a token needs it. */
+    private static final int DEFAULT_BUFFER = 4096;
+
+    /**
+     * A character stream whose buffer holds all of {@code sql} from the start: JavaCC's grows by
+     * 2,048 characters at a time, copying what it holds each time, so a 10 MB string literal (one
+     * token) took over 60 s to scan; the same value as a parameter was instant.
+     */
+    private static SimpleCharStream wholeText(String sql) {
+        return new SimpleCharStream(new StringReader(sql), 1, 1, sql.length() + 1) {
+            {
+                setTabSize(1); // as Calcite sets the stream it makes
+            }
+        };
     }
 
     /** Most a syntax error lists of what could have come instead; more is a list nobody reads. */

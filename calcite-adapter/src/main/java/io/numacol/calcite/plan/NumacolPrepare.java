@@ -1,23 +1,21 @@
 package io.numacol.calcite.plan;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
-import io.numacol.calcite.rel.NumacolRules;
-import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
-import io.numacol.calcite.dml.TimeCasts;
 import io.numacol.calcite.dml.ModifyValidator;
+import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.calcite.rel.NumacolRules;
+import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
-import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.runtime.ArrayBindable;
-import org.apache.calcite.runtime.Bindable;
-import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -37,9 +35,12 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.ArrayBindable;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -51,9 +52,9 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlUuidLiteral;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
@@ -62,6 +63,7 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.TimestampString;
 
 import java.lang.reflect.Type;
@@ -70,6 +72,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 /** Calcite's statement preparation with numacol's planner rules added to every planner. */
@@ -314,7 +317,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext,
                                           org.apache.calcite.plan.Context externalContext,
                                           RelOptCostFactory costFactory) {
-        RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        // the planner polls the statement's cancel flag: Statement.cancel() and the timeout's alarm stop a long search
+        AtomicBoolean flag = QueryCancel.current().flag();
+        RelOptPlanner planner = super.createPlanner(prepareContext,
+                flag == null ? externalContext : Contexts.of(new CancelFlag(flag), externalContext), costFactory);
         CalciteDefects.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;
