@@ -65,6 +65,9 @@ public final class QueryCancel {
             return t;
         });
         alarms.setRemoveOnCancelPolicy(true);
+        // no thread stays once no statement with a timeout runs: an embedding application sees none left after close
+        alarms.setKeepAliveTime(1, TimeUnit.SECONDS);
+        alarms.allowCoreThreadTimeOut(true);
         return alarms;
     }
 

@@ -188,6 +188,10 @@ final class NumacolMeta extends ForwardingMeta {
             if (cancel.timedOut()) {
                 throw QueryFailures.<RuntimeException>sneaky(new SQLTimeoutException(cancel.timeout().getMessage(), "57014", e));
             }
+            if (cancel.shouldStop() && !"57014".equals(SqlStates.state(e))) {
+                // canceled while planned: Calcite's planner stops its search and then fails for want of a plan
+                throw QueryFailures.<RuntimeException>sneaky(new SQLException("query canceled (Statement.cancel())", "57014", e));
+            }
             throw e;
         } finally {
             disarm.run();
