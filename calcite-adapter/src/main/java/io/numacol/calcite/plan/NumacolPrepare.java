@@ -318,9 +318,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                                           org.apache.calcite.plan.Context externalContext,
                                           RelOptCostFactory costFactory) {
         // the planner polls the statement's cancel flag: Statement.cancel() and the timeout's alarm stop a long search
+        // (chained before the context Calcite would make, whose connection config rules such as FilterDateRangeRule read)
         AtomicBoolean flag = QueryCancel.current().flag();
+        org.apache.calcite.plan.Context base = externalContext != null ? externalContext : Contexts.of(prepareContext.config());
         RelOptPlanner planner = super.createPlanner(prepareContext,
-                flag == null ? externalContext : Contexts.of(new CancelFlag(flag), externalContext), costFactory);
+                flag == null ? externalContext : Contexts.chain(Contexts.of(new CancelFlag(flag)), base), costFactory);
         CalciteDefects.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;
