@@ -57,6 +57,9 @@ public final class NumacolDriver extends Driver {
             Stream.of("timeZone", "planCache", "user", "password")).toList();
     private static final Set<String> NUMACOL_PROPERTIES_LOWER = NUMACOL_PROPERTIES.stream()
             .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+    /** Calcite's own connection properties, in any case, as Calcite reads them. */
+    private static final Set<String> CALCITE_PROPERTIES = Arrays.stream(CalciteConnectionProperty.values())
+            .map(CalciteConnectionProperty::camelName).collect(Collectors.toCollection(() -> new TreeSet<>(String.CASE_INSENSITIVE_ORDER)));
 
     private static final DatabaseRegistry REGISTRY = new DatabaseRegistry();
     private static final Map<AvaticaConnection, Database> OPEN = new ConcurrentHashMap<>();
@@ -174,14 +177,9 @@ public final class NumacolDriver extends Driver {
      * was ignored, and the database opened without what was asked.
      */
     private static void checkNames(String url, Properties props) throws SQLException {
-        Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        known.addAll(NUMACOL_PROPERTIES);
-        for (CalciteConnectionProperty p : CalciteConnectionProperty.values()) {
-            known.add(p.camelName());
-        }
         for (String name : props.stringPropertyNames()) {
             boolean exact = NUMACOL_PROPERTIES.contains(name)
-                    || (known.contains(name) && !NUMACOL_PROPERTIES_LOWER.contains(name.toLowerCase(Locale.ROOT)));
+                    || (CALCITE_PROPERTIES.contains(name) && !NUMACOL_PROPERTIES_LOWER.contains(name.toLowerCase(Locale.ROOT)));
             if (exact) {
                 continue;
             }

@@ -120,13 +120,10 @@ final class SqlStates {
             case IOException e -> "58030";
             case IllegalArgumentException e -> argument(message);
             case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
-            default -> changedWhilePlanned(t, message) ? RUN_AGAIN : null;
+            // Calcite's own checks when another connection dropped or altered a table while this statement was planned
+            case AssertionError e when message.contains("getrelopttable returned null") || message.contains("column name not found") -> RUN_AGAIN;
+            default -> null;
         };
-    }
-
-    /** Calcite's own checks that fail when another connection dropped or altered a table while this statement was planned. */
-    private static boolean changedWhilePlanned(Throwable t, String message) {
-        return t instanceof AssertionError && (message.contains("getrelopttable returned null") || message.contains("column name not found"));
     }
 
     /** A validator's complaint: what is missing or does not fit. */

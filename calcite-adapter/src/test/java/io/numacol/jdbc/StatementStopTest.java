@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -95,21 +94,15 @@ class StatementStopTest {
     void cancelAndCloseStopIt(int query) throws Exception {
         for (boolean close : new boolean[]{false, true}) {
             Statement s = connection.createStatement();
-            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
-                try {
-                    run(s, ENDLESS[query]);
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(500);
+            JdbcTesting.Running running = JdbcTesting.start(() -> run(s, ENDLESS[query]));
+            running.awaitExecuting();
             long start = System.nanoTime();
             if (close) {
                 s.close();
             } else {
                 s.cancel();
             }
-            assertThatThrownBy(() -> running.get(15, TimeUnit.SECONDS)).as(close ? "close" : "cancel")
+            assertThatThrownBy(() -> running.done().get(15, TimeUnit.SECONDS)).as(close ? "close" : "cancel")
                     .hasCauseInstanceOf(IllegalStateException.class)
                     .satisfies(e -> assertThat(((SQLException) e.getCause().getCause()).getSQLState()).isEqualTo("57014"));
             assertThat(millisSince(start)).isLessThan(15_000);

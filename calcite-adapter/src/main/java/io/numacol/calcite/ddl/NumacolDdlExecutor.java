@@ -1,7 +1,6 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.NumacolSchema;
-import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.calcite.plan.PrepareContexts;
@@ -116,9 +115,6 @@ final class NumacolDdlExecutor implements DdlExecutor {
 
                 @Override
                 public Object get(String name) {
-                    if (name.equals(DataContext.Variable.CANCEL_FLAG.camelName) && QueryCancel.current().flag() != null) {
-                        return QueryCancel.current().flag(); // the statement's: its cancel() and timeout stop the query
-                    }
                     Object stashed = signature.internalParameters.get(name);
                     return stashed != null ? stashed : base.get(name);
                 }

@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -393,18 +394,26 @@ class NumacolConventionTest {
     @Test
     void jdbcCancelCancelsTheNumacolStatement() throws SQLException {
         try (Statement s = connection.createStatement()) {
+            CompletableFuture<Void> query = new CompletableFuture<>();
+            // a cancel() sent before the execution starts stops nothing: sent until the query has ended
             CompletableFuture<Void> cancel = CompletableFuture.runAsync(() -> {
-                try {
-                    Thread.sleep(300);
-                    s.cancel();
-                } catch (InterruptedException | SQLException e) {
-                    throw new IllegalStateException(e);
+                while (!query.isDone()) {
+                    try {
+                        s.cancel();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    LockSupport.parkNanos(1_000_000);
                 }
             });
             // billions of rows: it never ends by itself
-            assertThatThrownBy(() -> s.executeQuery("select count(*) from lineitem a join lineitem b on a.l_linenumber = b.l_linenumber "
-                    + "join lineitem c on b.l_linenumber = c.l_linenumber"))
-                    .isInstanceOf(SQLException.class).hasRootCauseInstanceOf(CancellationException.class);
+            try {
+                assertThatThrownBy(() -> s.executeQuery("select count(*) from lineitem a join lineitem b on a.l_linenumber = b.l_linenumber "
+                        + "join lineitem c on b.l_linenumber = c.l_linenumber"))
+                        .isInstanceOf(SQLException.class).hasRootCauseInstanceOf(CancellationException.class);
+            } finally {
+                query.complete(null);
+            }
             cancel.join();
             assertThat(rows(s.executeQuery("select count(*) from lineitem where l_quantity > 3"))).hasSize(1);
         }
