@@ -5,6 +5,7 @@ import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
 import io.numacol.storage.ViewDef;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -15,6 +16,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.ViewTable;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,17 +59,22 @@ public final class NumacolSchema extends AbstractSchema {
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         Map<String, org.apache.calcite.schema.Table> map = new HashMap<>();
-        for (Table t : database.catalog().tables()) {
+        // a statement's lookups all answer from the catalog as its view shows it: a table altered
+        // between two lookups (validation and conversion) cannot give the planner two versions
+        CatalogView view = CatalogView.current(database.catalog());
+        Collection<Table> tables = view == null ? database.catalog().tables() : view.tables();
+        Collection<ViewDef> views = view == null ? database.catalog().views() : view.views();
+        for (Table t : tables) {
             if (t.schemaName().equalsIgnoreCase(schemaName)) {
                 map.put(t.name(), new NumacolTable(database, t));
             }
         }
-        long version = database.catalog().version();
+        long version = view == null ? database.catalog().version() : view.version();
         if (version != viewTypesVersion) { // a view's columns follow the tables it reads: ALTER changes them
             viewTypes.clear();
             viewTypesVersion = version;
         }
-        for (ViewDef v : database.catalog().views()) {
+        for (ViewDef v : views) {
             if (v.schema().equalsIgnoreCase(schemaName)) {
                 map.put(v.name(), new ViewTable(Object[].class, factory -> factory.copyType(rowType(v, factory)), v.sql(),
                         List.of(v.resolvedIn()), List.of(v.schema(), v.name())));

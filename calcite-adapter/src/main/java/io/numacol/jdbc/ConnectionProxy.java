@@ -2,6 +2,7 @@ package io.numacol.jdbc;
 
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -107,6 +108,17 @@ final class ConnectionProxy implements InvocationHandler {
                     NumacolMeta.cancel(statement);
                 }
             }
+            case "prepareStatement" -> {
+                // planned against one catalog version, whose view records the tables the plan reads
+                Database database = target instanceof AvaticaConnection c ? NumacolDriver.openDatabase(c) : null;
+                if (database != null) {
+                    try (CatalogView view = database.catalog().beginRead()) {
+                        Object statement = view.call(() -> invoke(method, args));
+                        return Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{PreparedStatement.class},
+                                new ConnectionProxy(statement, connection));
+                    }
+                }
+            }
             case "setSchema" -> {
                 if (target instanceof CalciteConnection calcite && args[0] instanceof String name) {
                     checkSchema(calcite, name);
@@ -160,12 +172,13 @@ final class ConnectionProxy implements InvocationHandler {
     private Object onDeepStack(Method method, Object[] args) throws InvocationTargetException, InterruptedException {
         Object[] result = new Object[1];
         Throwable[] failure = new Throwable[1];
+        CatalogView view = CatalogView.current(); // the deep thread plans in the caller's view
         Thread deep = new Thread(null, () -> {
             try {
-                result[0] = method.invoke(target, args);
+                result[0] = CatalogView.runIn(view, () -> method.invoke(target, args));
             } catch (InvocationTargetException e) {
                 failure[0] = e.getCause();
-            } catch (IllegalAccessException | RuntimeException | Error e) {
+            } catch (ReflectiveOperationException | RuntimeException | Error e) {
                 failure[0] = e;
             }
         }, "numacol-deep-statement", DEEP_STACK_BYTES);

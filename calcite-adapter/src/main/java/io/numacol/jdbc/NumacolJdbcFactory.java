@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.storage.CatalogView;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -7,6 +8,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.jdbc.CalciteJdbc41Factory;
 import org.apache.calcite.jdbc.CalciteResultSet;
+
 
 import java.sql.SQLException;
 import java.util.Map;
@@ -17,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Calcite's JDBC object factory, which also keeps the signature of each prepared statement it
  * makes: {@link NumacolMeta} runs prepared DDL and batched INSERTs by it, and the handle Avatica
  * passes to {@code Meta.execute} carries none (Calcite keeps it in its server's statement, out
- * of reach outside Calcite's package).
+ * of reach outside Calcite's package). With it goes the catalog version it was planned
+ * at (its {@link CatalogView}'s), so that a plan made before a table was altered or dropped, or
+ * any other DDL, is made again before it runs.
  *
  * <p>Its result sets read DATE, TIME and TIMESTAMP values into java.sql values in the JVM's zone,
  * as JDBC says: a wall clock is the same whatever the session's {@code timeZone}. Avatica would
@@ -31,7 +35,10 @@ public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
         }
     }
 
-    private final Map<Key, Meta.Signature> prepared = new ConcurrentHashMap<>();
+    private record Prepared(Meta.Signature signature, long catalogVersion) {
+    }
+
+    private final Map<Key, Prepared> prepared = new ConcurrentHashMap<>();
 
     @Override
     public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
@@ -40,7 +47,8 @@ public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
         AvaticaPreparedStatement statement = super.newPreparedStatement(connection, h, signature, resultSetType,
                 resultSetConcurrency, resultSetHoldability);
         if (signature != null) {
-            prepared.put(new Key(statement.handle), signature);
+            CatalogView view = CatalogView.current(); // the connection prepares in one (ConnectionProxy)
+            prepared.put(new Key(statement.handle), new Prepared(signature, view == null ? -1 : view.version()));
         }
         return statement;
     }
@@ -53,7 +61,19 @@ public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
 
     /** The signature statement {@code h} was prepared with, or null if it is not a prepared statement. */
     Meta.Signature signature(Meta.StatementHandle h) {
-        return prepared.get(new Key(h));
+        Prepared p = prepared.get(new Key(h));
+        return p == null ? null : p.signature();
+    }
+
+    /** The catalog version prepared statement {@code h} was planned at (-1: unknown, or not a prepared statement). */
+    long catalogVersion(Meta.StatementHandle h) {
+        Prepared p = prepared.get(new Key(h));
+        return p == null ? -1 : p.catalogVersion();
+    }
+
+    /** Statement {@code h}'s plan was made again (a table it reads changed): {@code signature} is its new one. */
+    void replanned(Meta.StatementHandle h, Meta.Signature signature, long catalogVersion) {
+        prepared.replace(new Key(h), new Prepared(signature, catalogVersion));
     }
 
     void closed(Meta.StatementHandle h) {

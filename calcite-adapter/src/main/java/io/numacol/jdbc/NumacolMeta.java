@@ -6,6 +6,7 @@ import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
+import io.numacol.storage.CatalogView;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
@@ -15,6 +16,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
+import org.apache.calcite.server.CalciteServer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -25,6 +27,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -40,6 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class NumacolMeta extends ForwardingMeta {
     private final AvaticaConnection connection;
     private final NumacolJdbcFactory factory;
+    private final StatementViews views = new StatementViews();
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
@@ -104,8 +108,18 @@ final class NumacolMeta extends ForwardingMeta {
                 callback.execute();
             }
         };
-        ExecuteResult result = stoppable(cancelOf(h), () -> DdlOutcome.capture(outcome,
-                () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting)));
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        ExecuteResult result;
+        try {
+            result = stoppable(cancelOf(h), () -> CatalogView.runIn(view, () -> DdlOutcome.capture(outcome,
+                    () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting))));
+        } catch (RuntimeException | Error e) {
+            views.end(h, view);
+            throw e;
+        }
+        if (!returnsRows(result.resultSets.getFirst().signature)) {
+            views.end(h, view);
+        }
         if (outcome.schema() != null) {
             try {
                 connection.setSchema(outcome.schema());
@@ -119,6 +133,75 @@ final class NumacolMeta extends ForwardingMeta {
         MetaResultSet r = result.resultSets.getFirst();
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
                 r.firstFrame, outcome.count())));
+    }
+
+    /** Whether a statement's rows are read after its execution returns (a query), so that its view stays open for them. */
+    private static boolean returnsRows(Signature signature) {
+        return signature != null && signature.statementType == StatementType.SELECT;
+    }
+
+    /**
+     * The signature statement {@code h} runs with now: the one it was prepared with while the
+     * catalog is as it was then; else one planned again against {@code view} (as PostgreSQL plans
+     * a prepared statement again after DDL: the table it read may be another now), installed for
+     * the executions after. A plan whose columns would change fails: the application holds the
+     * old columns.
+     */
+    private Signature current(StatementHandle h, Signature signature, CatalogView view) throws SQLException {
+        long planned = factory.catalogVersion(h);
+        if (view == null || planned < 0 || planned == view.version()) {
+            return signature;
+        }
+        // a failure (the column it reads was dropped) is the statement's, as if it were prepared now
+        StatementHandle fresh = super.prepare(connection.handle, signature.sql, -1);
+        try {
+            Signature replanned = fresh.signature;
+            if (!sameColumns(signature, replanned)) {
+                throw new SQLException("the prepared statement's columns changed: a table it reads was altered since it was "
+                        + "prepared; prepare it again", "0A000");
+            }
+            try {
+                server().getStatement(h).setSignature(replanned);
+            } catch (NoSuchStatementException e) {
+                throw new SQLException("statement " + h.id + " is closed", "HY010", e);
+            }
+            factory.replanned(h, replanned, view.version());
+            return replanned;
+        } finally {
+            super.closeStatement(fresh);
+        }
+    }
+
+    /** Whether two plans answer the same columns (names and types), so that a result's readers cannot tell them apart. */
+    private static boolean sameColumns(Signature a, Signature b) {
+        if (a.columns.size() != b.columns.size() || a.statementType != b.statementType) {
+            return false;
+        }
+        for (int i = 0; i < a.columns.size(); i++) {
+            var x = a.columns.get(i);
+            var y = b.columns.get(i);
+            if (!Objects.equals(x.label, y.label) || x.type.id != y.type.id || x.precision != y.precision || x.scale != y.scale
+                    || x.nullable != y.nullable) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Calcite's server, which holds each statement's plan; Calcite keeps it package-private. */
+    private CalciteServer server() {
+        return (CalciteServer) SERVER.get(connection);
+    }
+
+    private static final VarHandle SERVER;
+
+    static {
+        try {
+            Class<?> impl = Class.forName("org.apache.calcite.jdbc.CalciteConnectionImpl");
+            SERVER = MethodHandles.privateLookupIn(impl, MethodHandles.lookup()).findVarHandle(impl, "server", CalciteServer.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     /**
@@ -263,8 +346,24 @@ final class NumacolMeta extends ForwardingMeta {
                 throw QueryFailures.<RuntimeException>sneaky(e);
             }
         }
-        List<TypedValue> values = ParameterValues.fit(signature, parameterValues, zone());
-        return stoppable(cancel, () -> super.execute(h, values, maxRowsInFirstFrame));
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        try {
+            Signature runs;
+            try {
+                runs = signature == null ? null : CatalogView.runIn(view, () -> current(h, signature, view));
+            } catch (SQLException e) {
+                throw QueryFailures.<RuntimeException>sneaky(e);
+            }
+            List<TypedValue> values = ParameterValues.fit(runs, parameterValues, zone());
+            ExecuteResult result = stoppable(cancel, () -> CatalogView.runIn(view, () -> super.execute(h, values, maxRowsInFirstFrame)));
+            if (!returnsRows(runs)) {
+                views.end(h, view);
+            }
+            return result;
+        } catch (RuntimeException | Error e) {
+            views.end(h, view);
+            throw e;
+        }
     }
 
     @Override
@@ -284,12 +383,14 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeStatement(StatementHandle h) {
+        views.end(h);
         factory.closed(h);
         super.closeStatement(h);
     }
 
     @Override
     public void closeConnection(ConnectionHandle ch) {
+        views.endAll();
         factory.closed(ch);
         super.closeConnection(ch);
     }
@@ -299,8 +400,9 @@ final class NumacolMeta extends ForwardingMeta {
     public Iterable<Object> createIterable(StatementHandle h, QueryState state, Signature signature,
                                            List<TypedValue> parameterValues, Frame firstFrame) {
         Iterable<Object> rows;
+        CatalogView view = views.of(h);
         try {
-            rows = super.createIterable(h, state, signature, parameterValues, firstFrame);
+            rows = views.reading(h, view, CatalogView.runIn(view, () -> super.createIterable(h, state, signature, parameterValues, firstFrame)));
         } catch (ExceptionInInitializerError e) { // a constant of the generated code failed to evaluate
             throw QueryFailures.<RuntimeException>sneaky(QueryFailures.failed(e));
         } catch (OutOfMemoryError e) {

@@ -26,26 +26,48 @@ final class QueryFailures {
             } catch (RuntimeException | Error e) {
                 throw asSqlException(e);
             }
-            return new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    try {
-                        return iterator.hasNext();
-                    } catch (RuntimeException | Error e) {
-                        throw asSqlException(e);
-                    }
-                }
-
-                @Override
-                public Object next() {
-                    try {
-                        return iterator.next();
-                    } catch (RuntimeException | Error e) {
-                        throw asSqlException(e);
-                    }
-                }
-            };
+            return new Reported(iterator);
         };
+    }
+
+    /** Rows whose failures are SQLExceptions; closing them closes what they wrap (Calcite's enumerator, a statement's view). */
+    private static final class Reported implements Iterator<Object>, AutoCloseable {
+        private final Iterator<Object> iterator;
+
+        Reported(Iterator<Object> iterator) {
+            this.iterator = iterator;
+        }
+
+        @Override
+        public boolean hasNext() {
+            try {
+                return iterator.hasNext();
+            } catch (RuntimeException | Error e) {
+                throw asSqlException(e);
+            }
+        }
+
+        @Override
+        public Object next() {
+            try {
+                return iterator.next();
+            } catch (RuntimeException | Error e) {
+                throw asSqlException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (iterator instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (RuntimeException | Error e) {
+                    throw asSqlException(e);
+                } catch (Exception e) {
+                    throw sneaky(e);
+                }
+            }
+        }
     }
 
     /**

@@ -137,10 +137,10 @@ class InsertTest {
             try (var p = c.prepareStatement("insert into t (id) values (-5)")) {
                 s.execute("drop table t");
                 s.execute("create table t (id bigint not null)");
-                assertThatThrownBy(p::executeUpdate).isInstanceOf(SQLException.class)
-                        .hasMessageContaining("table t was dropped or replaced since this INSERT was prepared");
+                // planned again against the table of that name now, as PostgreSQL does
+                assertThat(p.executeUpdate()).isEqualTo(1);
             }
-            assertThat(rows(s, "select count(*) from t")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*), sum(id) from t")).containsExactly(List.of(1L, new BigDecimal("-5")));
         }
     }
 

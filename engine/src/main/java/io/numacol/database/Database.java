@@ -718,6 +718,7 @@ public final class Database implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         List.copyOf(catalog.tables()).forEach(catalog::drop);
+        catalog.releaseRetired(); // what open statements still read goes too: the database is closed
         scheduler.close();
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +30,16 @@ public final class Catalog {
     private final ConcurrentHashMap<Key, ViewDef> views = new ConcurrentHashMap<>();
     /** Counts changes of the schemas, tables and views, so that what was derived from them knows when to derive again. */
     private final AtomicLong version = new AtomicLong();
+    /** How many open {@link CatalogView}s began at each version; under this catalog's lock. */
+    private final TreeMap<Long, Integer> readers = new TreeMap<>();
+    /**
+     * Dropped tables whose parts an open view may still read; under this catalog's lock.
+     */
+    private final List<Table> retired = new ArrayList<>();
+    /** What {@link #beginRead()} shows at {@link #viewVersion}: rebuilt once per catalog version, not per statement. */
+    private List<Table> viewTables = List.of();
+    private List<ViewDef> viewViews = List.of();
+    private long viewVersion = -1;
 
     /** An object's place in the catalog: its schema's and its own name, case folded. */
     private record Key(String schema, String name) {
@@ -122,7 +133,7 @@ public final class Catalog {
             if (tables.containsKey(key)) {
                 throw new IllegalArgumentException("table " + displayName(inSchema, name) + " already exists");
             }
-            Table table = new Table(inSchema, name, schema, memory);
+            Table table = new Table(this, inSchema, name, schema, memory);
             tables.put(key, table);
             version.incrementAndGet();
             return table;
@@ -134,7 +145,7 @@ public final class Catalog {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
-        return new Table(schema(schemaName), name, schema, memory);
+        return new Table(this, schema(schemaName), name, schema, memory);
     }
 
     /**
@@ -147,6 +158,7 @@ public final class Catalog {
         if (!sameSchema(old.schemaName(), replacement.schemaName())) {
             throw new IllegalArgumentException("table " + old.displayName() + " cannot move to schema " + replacement.schemaName());
         }
+        long droppedAt;
         synchronized (this) {
             Key from = Key.of(old.schemaName(), old.name());
             if (tables.get(from) != old) {
@@ -163,7 +175,7 @@ public final class Catalog {
             }
             tables.remove(from);
             tables.put(to, replacement);
-            version.incrementAndGet();
+            droppedAt = version.incrementAndGet();
             for (IndexDef ix : List.copyOf(indexes.values())) {
                 if (Key.of(ix.schema(), ix.table()).equals(from)) {
                     indexes.remove(Key.of(ix.schema(), ix.name()));
@@ -175,7 +187,7 @@ public final class Catalog {
                 }
             }
         }
-        old.drop();
+        old.drop(droppedAt);
     }
 
     /** Records a change that plans depend on besides the tables and views (a table's placement): plans made before are not used again. */
@@ -212,15 +224,84 @@ public final class Catalog {
 
     /** Removes a table and its indexes; its memory is freed once no reader holds a snapshot of it. */
     public void drop(Table table) {
+        long droppedAt;
         synchronized (this) {
             Key key = Key.of(table.schemaName(), table.name());
             if (!tables.remove(key, table)) {
                 throw new IllegalArgumentException("table " + table.displayName() + " does not exist");
             }
-            version.incrementAndGet();
+            droppedAt = version.incrementAndGet();
             indexes.values().removeIf(ix -> Key.of(ix.schema(), ix.table()).equals(key));
         }
-        table.drop();
+        table.drop(droppedAt);
+    }
+
+    /**
+     * A view of the catalog as it is now, for one statement: until it closes, a table dropped or
+     * replaced after this moment stays readable through it (see {@link CatalogView}).
+     */
+    public synchronized CatalogView beginRead() {
+        long now = version.get();
+        if (now != viewVersion) {
+            viewTables = List.copyOf(tables.values());
+            viewViews = List.copyOf(views.values());
+            viewVersion = now;
+        }
+        readers.merge(now, 1, Integer::sum);
+        return new CatalogView(this, now, viewTables, viewViews);
+    }
+
+    /** A view closed: the dropped tables only older views could read are freed. */
+    void endRead(CatalogView view) {
+        List<Table> free = new ArrayList<>();
+        synchronized (this) {
+            readers.computeIfPresent(view.version(), (v, n) -> n == 1 ? null : n - 1);
+            reclaim(free);
+        }
+        free.forEach(Table::releaseParts);
+    }
+
+    /**
+     * Called by a table as it is dropped (at {@link Table#droppedAt()}): its parts are freed now if
+     * no open view began before the drop, else when the last such view closes.
+     */
+    void retire(Table table) {
+        List<Table> free = new ArrayList<>();
+        synchronized (this) {
+            retired.add(table);
+            reclaim(free);
+        }
+        free.forEach(Table::releaseParts);
+    }
+
+    /** Moves to {@code free} every retired table no open view can read (none began before its drop). */
+    private void reclaim(List<Table> free) {
+        long oldest = readers.isEmpty() ? Long.MAX_VALUE : readers.firstKey();
+        retired.removeIf(t -> {
+            boolean unread = t.droppedAt() <= oldest;
+            if (unread) {
+                free.add(t);
+            }
+            return unread;
+        });
+    }
+
+    /** Dropped tables whose memory waits for an open view: for reports and tests. */
+    public synchronized int retiredTables() {
+        return retired.size();
+    }
+
+    /**
+     * Frees every retired table now, open views or not: the database is closing, and a reader
+     * still at work fails as one whose database closed.
+     */
+    public void releaseRetired() {
+        List<Table> free;
+        synchronized (this) {
+            free = List.copyOf(retired);
+            retired.clear();
+        }
+        free.forEach(Table::releaseParts);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * reader's {@link #snapshot()} sees either all of a change or none of it.
  */
 public final class Table {
+    private final Catalog catalog;
     private final String schemaName;
     private final String name;
     private final TableSchema schema;
@@ -23,9 +24,12 @@ public final class Table {
     /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
     private final ReentrantLock writes = new ReentrantLock();
     private volatile boolean dropped;
+    /** The catalog version that dropped or replaced the table; {@code Long.MAX_VALUE} while it is in the catalog. */
+    private volatile long droppedAt = Long.MAX_VALUE;
     private final AtomicLong partIds = new AtomicLong();
 
-    Table(String schemaName, String name, TableSchema schema, NumaMemory memory) {
+    Table(Catalog catalog, String schemaName, String name, TableSchema schema, NumaMemory memory) {
+        this.catalog = catalog;
         this.schemaName = schemaName;
         this.name = name;
         this.schema = schema;
@@ -80,13 +84,19 @@ public final class Table {
     }
 
     /**
-     * The current parts, each retained until the snapshot closes.
+     * The current parts, each retained until the snapshot closes. A dropped table's are the last
+     * it had, for a statement whose {@link CatalogView} began before the drop.
      *
-     * @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE: a
-     *     statement planned before reads it no more (it would find no rows)
+     * @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE, and
+     *     the statement on this thread began after that, or has no view of the catalog
      */
     public TableSnapshot snapshot() {
-        checkNotDropped();
+        if (dropped) {
+            CatalogView view = CatalogView.current(catalog);
+            if (view == null || !view.sees(this)) {
+                checkNotDropped();
+            }
+        }
         while (true) {
             List<TablePart> current = parts;
             List<TablePart> retained = new ArrayList<>(current.size());
@@ -213,17 +223,33 @@ public final class Table {
         old.forEach(TablePart::release);
     }
 
-    void drop() {
+    /**
+     * Marks the table dropped at catalog version {@code version}: nothing changes it any more, and
+     * its parts stay for the statements that began before, until {@link Catalog} frees them ({@link
+     * #releaseParts()}).
+     */
+    void drop(long version) {
         writes.lock();
         try {
             checkNotDropped();
+            droppedAt = version;
             dropped = true;
-            List<TablePart> old = parts;
-            parts = List.of();
-            old.forEach(TablePart::release);
         } finally {
             writes.unlock();
         }
+        catalog.retire(this);
+    }
+
+    /** The catalog version that dropped the table, or {@code Long.MAX_VALUE}. */
+    long droppedAt() {
+        return droppedAt;
+    }
+
+    /** Frees a dropped table's parts (each once its last snapshot closes): no statement may read it now. */
+    void releaseParts() {
+        List<TablePart> old = parts;
+        parts = List.of();
+        old.forEach(TablePart::release);
     }
 
     /**

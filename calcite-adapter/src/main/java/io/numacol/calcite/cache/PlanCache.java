@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.numacol.calcite.plan.CalciteDefects;
 import io.numacol.database.Database;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -201,7 +202,7 @@ public final class PlanCache {
             return entry.signature() == null ? prepare.apply(sql) : bind((CalciteSignature<T>) entry.signature(), sql, template.values());
         }
         misses.increment();
-        long version = database.catalog().version();
+        long version = statementVersion();
         Planning outer = PLANNING.get();
         Planning planning = new Planning(template.values());
         PLANNING.set(planning);
@@ -253,8 +254,14 @@ public final class PlanCache {
         }
     }
 
+    /** The catalog version the statement plans against: its view's (see {@link CatalogView}), else the current one. */
+    private long statementVersion() {
+        CatalogView view = CatalogView.current(database.catalog());
+        return view == null ? database.catalog().version() : view.version();
+    }
+
     private boolean fresh(Entry entry) {
-        if (entry.catalogVersion() != database.catalog().version()) {
+        if (entry.catalogVersion() != statementVersion()) {
             return false;
         }
         for (Map.Entry<Table, Long> e : entry.rowCounts().entrySet()) {

@@ -6,6 +6,7 @@ import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
@@ -93,34 +94,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
             String insert = "INSERT INTO " + quoted(created.schemaName()) + "." + quoted(created.name()) + " " + ctas.query;
             // planned against the schema as it is now, with the new table: the statement's own
             // context holds a snapshot taken before it
-            CalcitePrepare.Context now = withSchemaOfNow(context);
-            CalcitePrepare.CalciteSignature<Object> signature = new NumacolPrepare().prepareSql(now,
-                    CalcitePrepare.Query.of(insert), Object[].class, -1);
-            DataContext base = now.getDataContext();
-            DataContext withStash = new DataContext() { // the objects the generated code reads, as a statement's execution has them
-                @Override
-                public SchemaPlus getRootSchema() {
-                    return base.getRootSchema();
-                }
-
-                @Override
-                public JavaTypeFactory getTypeFactory() {
-                    return base.getTypeFactory();
-                }
-
-                @Override
-                public QueryProvider getQueryProvider() {
-                    return base.getQueryProvider();
-                }
-
-                @Override
-                public Object get(String name) {
-                    Object stashed = signature.internalParameters.get(name);
-                    return stashed != null ? stashed : base.get(name);
-                }
-            };
-            Object count = signature.enumerable(withStash).first();
-            return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
+            return insertInto(context, database, insert);
         } catch (RuntimeException | Error e) {
             try {
                 if (!created.isDropped()) { // not dropped meanwhile
@@ -130,6 +104,46 @@ final class NumacolDdlExecutor implements DdlExecutor {
                 e.addSuppressed(dropFailed);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Plans and runs {@code insert} against the catalog as it is now, with the table the statement
+     * created: the statement's own view of the catalog and its context's schema snapshot were
+     * taken before it.
+     */
+    private static long insertInto(CalcitePrepare.Context context, Database database, String insert) {
+        try (CatalogView view = database.catalog().beginRead()) {
+            return view.call(() -> {
+                CalcitePrepare.Context now = withSchemaOfNow(context);
+                CalcitePrepare.CalciteSignature<Object> signature = new NumacolPrepare().prepareSql(now,
+                        CalcitePrepare.Query.of(insert), Object[].class, -1);
+                DataContext base = now.getDataContext();
+                DataContext withStash = new DataContext() { // the objects the generated code reads, as a statement's execution has them
+                    @Override
+                    public SchemaPlus getRootSchema() {
+                        return base.getRootSchema();
+                    }
+
+                    @Override
+                    public JavaTypeFactory getTypeFactory() {
+                        return base.getTypeFactory();
+                    }
+
+                    @Override
+                    public QueryProvider getQueryProvider() {
+                        return base.getQueryProvider();
+                    }
+
+                    @Override
+                    public Object get(String name) {
+                        Object stashed = signature.internalParameters.get(name);
+                        return stashed != null ? stashed : base.get(name);
+                    }
+                };
+                Object count = signature.enumerable(withStash).first();
+                return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
+            });
         }
     }
 

@@ -1,0 +1,114 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Database;
+import io.numacol.storage.CatalogView;
+import org.apache.calcite.avatica.Meta.StatementHandle;
+
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@link CatalogView} each statement of one connection reads through, from the start of an
+ * execution (planning included) until its rows are read to the end or closed, the statement runs
+ * again, or it closes: a statement plans against one catalog version, and a table that another
+ * connection alters or drops meanwhile stays readable to it.
+ */
+final class StatementViews {
+    private final Map<Integer, CatalogView> open = new ConcurrentHashMap<>();
+
+    /** A new view for an execution of {@code h} (the one before, if open, ends), or null without a database. */
+    CatalogView begin(StatementHandle h, Database database) {
+        CatalogView view = database == null ? null : database.catalog().beginRead();
+        CatalogView before = view == null ? open.remove(h.id) : open.put(h.id, view);
+        if (before != null) {
+            before.close();
+        }
+        return view;
+    }
+
+    /** The view of the execution of {@code h} under way, or null. */
+    CatalogView of(StatementHandle h) {
+        return open.get(h.id);
+    }
+
+    /** Ends {@code view}, the execution of {@code h}'s, unless a later execution replaced it already. */
+    void end(StatementHandle h, CatalogView view) {
+        if (view != null && open.remove(h.id, view)) {
+            view.close();
+        }
+    }
+
+    /** Ends the view of {@code h}, if any (the statement closed). */
+    void end(StatementHandle h) {
+        CatalogView view = open.remove(h.id);
+        if (view != null) {
+            view.close();
+        }
+    }
+
+    /** Ends every view (the connection closed). */
+    void endAll() {
+        open.values().removeIf(view -> {
+            view.close();
+            return true;
+        });
+    }
+
+    /**
+     * {@code rows} read through {@code view} (each step runs with it bound, since a query's scans
+     * start at its first row); the view ends when the rows end or are closed.
+     */
+    Iterable<Object> reading(StatementHandle h, CatalogView view, Iterable<Object> rows) {
+        if (view == null) {
+            return rows;
+        }
+        return () -> new Rows(view.call(rows::iterator), h, view);
+    }
+
+    /** A result's rows, each step with the view bound; AutoCloseable as Calcite's enumerator is, which Avatica closes with the result set. */
+    private final class Rows implements Iterator<Object>, AutoCloseable {
+        private final Iterator<Object> rows;
+        private final StatementHandle h;
+        private final CatalogView view;
+        private final ScopedValue.CallableOp<Boolean, RuntimeException> hasNext;
+        private final ScopedValue.CallableOp<Object, RuntimeException> next;
+
+        Rows(Iterator<Object> rows, StatementHandle h, CatalogView view) {
+            this.rows = rows;
+            this.h = h;
+            this.view = view;
+            this.hasNext = rows::hasNext;
+            this.next = rows::next;
+        }
+
+        @Override
+        public boolean hasNext() {
+            boolean more = view.call(hasNext);
+            if (!more) {
+                end(h, view);
+            }
+            return more;
+        }
+
+        @Override
+        public Object next() {
+            return view.call(next);
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (rows instanceof AutoCloseable closeable) {
+                    closeable.close();
+                }
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw QueryFailures.<RuntimeException>sneaky(e);
+            } finally {
+                end(h, view);
+            }
+        }
+    }
+}
