@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.dml.TimeCasts;
 import io.numacol.calcite.plan.DatetimeMinus;
 import io.numacol.storage.ColumnType;
@@ -107,18 +108,33 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         return parser;
     }
 
+    /** Characters read between two checks whether the statement being parsed was canceled or timed out, minus one. */
+    private static final int STOP_CHECK_MASK = 0xFFFF;
+
     /** The character buffer JavaCC's stream starts with; it grows by as much again as a token needs it. */
     private static final int DEFAULT_BUFFER = 4096;
 
     /**
      * A character stream whose buffer holds all of {@code sql} from the start: JavaCC's grows by
      * 2,048 characters at a time, copying what it holds each time, so a 10 MB string literal (one
-     * token) took over 60 s to scan; the same value as a parameter was instant.
+     * token) took over 60 s to scan; the same value as a parameter was instant. It stops a
+     * statement canceled or timed out while it is parsed (every 64 K characters read), which
+     * JavaCC's parser never asks.
      */
     private static SimpleCharStream wholeText(String sql) {
         return new SimpleCharStream(new StringReader(sql), 1, 1, sql.length() + 1) {
+            private int read;
+
             {
                 setTabSize(1); // as Calcite sets the stream it makes
+            }
+
+            @Override
+            public char readChar() throws IOException {
+                if ((++read & STOP_CHECK_MASK) == 0) {
+                    QueryCancel.current().check();
+                }
+                return super.readChar();
             }
         };
     }

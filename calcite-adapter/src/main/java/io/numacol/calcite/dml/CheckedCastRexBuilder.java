@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.QueryCancel;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.DateTimeUtils;
@@ -94,12 +95,26 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         return super.makeCast(pos, type, exp, matchNullability, safe, format);
     }
 
+    /** Calls made, to stop a statement being planned every {@link QueryCancel#CHECK_MASK} + 1 of them. */
+    private int calls;
+
+    /**
+     * Stops the planning of a canceled statement, or one past its timeout: converting and
+     * simplifying 100,000 IN-list elements makes as many calls, and Calcite polls nothing there.
+     */
+    private void checkStop() {
+        if ((++calls & QueryCancel.CHECK_MASK) == 0) {
+            QueryCancel.current().check();
+        }
+    }
+
     /**
      * EXTRACT from an instant, from its wall clock in the session's zone, an instant plus or
      * minus an interval, and date_trunc, by numacol's functions (see {@link TimeCasts}).
      */
     @Override
     public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
+        checkStop();
         if (op.getKind() == SqlKind.EXTRACT && exprs.size() == 2 && exprs.get(0) instanceof RexLiteral unit) {
             RexNode wall = TimeCasts.extractOperand(this, exprs.get(1), unit.getValue() == TimeUnitRange.EPOCH, zone);
             if (wall != null) {
@@ -115,6 +130,7 @@ public final class CheckedCastRexBuilder extends RexBuilder {
 
     @Override
     public RexNode makeCall(SqlParserPos pos, SqlOperator op, List<? extends RexNode> exprs) {
+        checkStop();
         if (op.getKind() == SqlKind.EXTRACT || op.getKind() == SqlKind.PLUS || op.getKind() == SqlKind.MINUS) {
             return makeCall(pos, deriveReturnType(op, exprs), op, List.copyOf(exprs));
         }

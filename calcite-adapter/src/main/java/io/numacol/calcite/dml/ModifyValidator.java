@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.NumacolTable;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -55,6 +56,18 @@ public final class ModifyValidator extends CalciteSqlValidator {
     public ModifyValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader, JavaTypeFactory typeFactory,
                            Config config) {
         super(opTab, catalogReader, typeFactory, config);
+    }
+
+    /** Expressions typed, to stop a statement being validated every {@link QueryCancel#CHECK_MASK} + 1 of them. */
+    private int typed;
+
+    /** Calcite's, stopping a canceled statement or one past its timeout: a 100,000-element IN list is as many expressions to type. */
+    @Override
+    public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if ((++typed & QueryCancel.CHECK_MASK) == 0) {
+            QueryCancel.current().check();
+        }
+        return super.deriveType(scope, expr);
     }
 
     @Override
