@@ -65,6 +65,14 @@ public record SqlTemplate(String sql, List<Object> values) {
     private static final SqlTypeFactoryImpl TYPES = new SqlTypeFactoryImpl(RelDataTypeSystem.DEFAULT);
 
     /**
+     * Most literals a template replaces: each becomes a {@code CAST(? AS type)} that is typed,
+     * converted and bound at every execution, so a 100,000-element IN list of literals planned
+     * several times slower as a template than as written; a statement with more is cached by its
+     * own text.
+     */
+    static final int MAX_VALUES = 512;
+
+    /**
      * The template of {@code sql} (its own text with no values when nothing is replaced), or null
      * when it is no query, does not parse, or reads a value that changes between executions.
      */
@@ -83,7 +91,7 @@ public record SqlTemplate(String sql, List<Object> values) {
         if (finder.volatileCall) {
             return null;
         }
-        if (finder.ownParameters || finder.literals.isEmpty()) {
+        if (finder.ownParameters || finder.literals.isEmpty() || finder.literals.size() > MAX_VALUES) {
             return new SqlTemplate(sql, List.of());
         }
         int[] lineStarts = lineStarts(sql);

@@ -276,6 +276,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         // validated once: the validator rewrites the top node (an ORDER BY over a UNION
                         // becomes a SELECT), and a second conversion must start from what it returned
                         SqlNode validated = needsValidation ? validator.validate(query) : query;
+                        LiteralInLists.mark(validated, validator);
                         try {
                             RelRoot root = super.convertQuery(validated, false, top);
                             return root.withRel(UuidOrder.windows(CheckedArithmetic.wideWindowSums(root.rel)));
@@ -301,6 +302,13 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     protected RelFieldTrimmer newFieldTrimmer() {
                         return new CalciteDefects.Trimmer(validator, unmerged.getRelBuilderFactory().create(cluster, null)
                                 .transform(unmerged.getRelBuilderConfigTransform()));
+                    }
+
+                    /* A long IN list of literals straight into one SEARCH ({@link LiteralInLists}). */
+                    @Override
+                    protected RexNode convertExtendedExpression(SqlNode node, Blackboard bb) {
+                        RexNode in = LiteralInLists.convert(node, bb::convertExpression, rexBuilder);
+                        return in != null ? in : super.convertExtendedExpression(node, bb);
                     }
 
                     /* Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
