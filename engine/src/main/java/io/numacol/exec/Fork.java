@@ -3,7 +3,6 @@ package io.numacol.exec;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.Statement;
 import io.numacol.scheduler.TaskClass;
-import io.numacol.scheduler.TaskGroup;
 
 import java.util.function.IntConsumer;
 
@@ -31,17 +30,12 @@ public interface Fork {
                 SERIAL.run(count, piece);
                 return;
             }
-            TaskGroup group = statement.newTaskGroup();
-            try {
+            statement.runStage(group -> {
                 for (int i = 0; i < count; i++) {
                     int index = i;
                     group.submit(context -> piece.accept(index), affinity, TaskClass.SCAN);
                 }
-            } catch (Throwable t) {
-                group.abandon();
-                throw t;
-            }
-            group.await();
+            }, () -> false);
         };
     }
 }

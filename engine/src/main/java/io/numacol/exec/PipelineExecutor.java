@@ -9,7 +9,6 @@ import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.Statement;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskContext;
-import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Partitioning;
@@ -297,8 +296,7 @@ public final class PipelineExecutor {
                 byPartition[t] = partition(locals.get(t), partitions);
             }
             RowStore[] merged = new RowStore[partitions];
-            TaskGroup group = statement.newTaskGroup();
-            try {
+            statement.runStage(group -> {
                 for (int p = 0; p < partitions; p++) {
                     int partition = p;
                     group.submit(context -> {
@@ -318,11 +316,7 @@ public final class PipelineExecutor {
                         merged[partition] = out;
                     }, Affinity.none(), TaskClass.AGGREGATE);
                 }
-            } catch (Throwable t) {
-                group.abandon();
-                throw t;
-            }
-            group.await();
+            }, cancelled);
             for (RowStore m : merged) {
                 result.addAll(m);
             }
@@ -511,8 +505,7 @@ public final class PipelineExecutor {
          */
         private JoinHashTable[] build(RowStore[] built, int[] keys, boolean[] nullsEqual) {
             JoinHashTable[] tables = new JoinHashTable[built.length];
-            TaskGroup group = statement.newTaskGroup();
-            try {
+            statement.runStage(group -> {
                 for (int p = 0; p < built.length; p++) {
                     JoinHashTable table = new JoinHashTable(built[p], keys, nullsEqual);
                     tables[p] = table;
@@ -524,14 +517,7 @@ public final class PipelineExecutor {
                         }, run.affinity(), TaskClass.JOIN_BUILD);
                     }
                 }
-            } catch (Throwable t) {
-                group.abandon();
-                throw t;
-            }
-            group.await();
-            if (cancelled.getAsBoolean()) {
-                throw new CancellationException("statement cancelled");
-            }
+            }, cancelled);
             return tables;
         }
 
@@ -619,8 +605,8 @@ public final class PipelineExecutor {
                     case TableSource(PlanNode.Scan scan, var _, TableSnapshot pinnedSnapshot) -> {
                         try (TableSnapshot own = pinnedSnapshot == null ? scan.table().snapshot() : null) {
                             TableSnapshot snapshot = pinnedSnapshot == null ? own : pinnedSnapshot;
-                            TaskGroup group = statement.newTaskGroup();
-                            try {
+                            // no task may outlive the snapshot whose parts it reads: runStage abandons them on failure
+                            statement.runStage(group -> {
                                 int rangeRows = QueryExecutor.rangeRows(snapshot.rowCount(), Math.max(1, scheduler.concurrencyHint()));
                                 int[] read = Morsels.columnsRead(scan.filter(), scan.tableColumns());
                                 for (TablePart part : snapshot.parts()) {
@@ -638,28 +624,17 @@ public final class PipelineExecutor {
                                         group.submit(task::run, m.affinity(), pipeline.taskClass());
                                     }
                                 }
-                            } catch (Throwable t) {
-                                group.abandon(); // no task may outlive the snapshot whose parts it reads
-                                throw t;
-                            }
-                            group.await();
+                            }, cancelled);
                         }
                     }
-                    case StoreSource(RowStore rows) -> {
-                        TaskGroup group = statement.newTaskGroup();
-                        try {
-                            for (RowStore.PageRun run : rows.runs(PAGES_PER_TASK)) {
-                                PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
-                                task.pages(rows.pages().subList(run.from(), run.to()));
-                                tasks.add(task);
-                                group.submit(task::run, run.affinity(), pipeline.taskClass());
-                            }
-                        } catch (Throwable t) {
-                            group.abandon();
-                            throw t;
+                    case StoreSource(RowStore rows) -> statement.runStage(group -> {
+                        for (RowStore.PageRun run : rows.runs(PAGES_PER_TASK)) {
+                            PipelineTask<S> task = new PipelineTask<>(pipeline, sinks.get(), cancelled);
+                            task.pages(rows.pages().subList(run.from(), run.to()));
+                            tasks.add(task);
+                            group.submit(task::run, run.affinity(), pipeline.taskClass());
                         }
-                        group.await();
-                    }
+                    }, cancelled);
                 }
             }
             if (cancelled.getAsBoolean()) {

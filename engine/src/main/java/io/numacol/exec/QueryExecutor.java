@@ -123,10 +123,10 @@ public final class QueryExecutor {
      */
     private static <R> List<R> runRanges(QueryPlan plan, List<TablePart> parts, int rangeRows, Statement statement,
                                          TaskClass taskClass, PartTasks<R> strategy, BooleanSupplier cancelled) {
-        TaskGroup group = statement.newTaskGroup();
         List<RangeTask<? extends R>> tasks = new ArrayList<>();
         int[] read = columnsRead(plan);
-        try {
+        // no task may outlive the snapshot whose parts it reads: runStage abandons them on failure
+        statement.runStage(group -> {
             for (TablePart part : parts) {
                 if (part.liveRowCount() == 0) {
                     continue;
@@ -140,14 +140,7 @@ public final class QueryExecutor {
                     group.submit(task::run, m.affinity(), taskClass);
                 }
             }
-        } catch (Throwable t) {
-            group.abandon(); // no task may outlive the snapshot whose parts it reads
-            throw t;
-        }
-        group.await();
-        if (cancelled.getAsBoolean()) {
-            throw new CancellationException("statement cancelled");
-        }
+        }, cancelled);
         List<R> results = new ArrayList<>(tasks.size());
         for (RangeTask<? extends R> task : tasks) {
             results.add(task.result());
@@ -417,18 +410,13 @@ public final class QueryExecutor {
                 merged.set(p, mergePartition(tasks, p));
             }
         } else {
-            TaskGroup group = statement.newTaskGroup();
-            try {
+            statement.runStage(group -> {
                 for (int p = 0; p < partitions; p++) {
                     int partition = p;
                     group.submit(context -> merged.set(partition, mergePartition(tasks, partition)), Affinity.none(),
                             TaskClass.AGGREGATE);
                 }
-            } catch (Throwable t) {
-                group.abandon();
-                throw t;
-            }
-            group.await();
+            }, () -> false); // the statement's own cancel ends the wait; its flag is checked by the caller
         }
         List<Object[]> rows = new ArrayList<>();
         merged.forEach(rows::addAll);

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * The thesis's SQL statement as the scheduler sees it: its arrival (older statements' tasks run
@@ -67,6 +68,38 @@ public final class Statement {
     public TaskGroup newTaskGroup() {
         scheduler.checkOpen("create a task group");
         return new TaskGroup(scheduler, this);
+    }
+
+    /** What a stage submits into its {@link TaskGroup} ({@link #runStage}). */
+    @FunctionalInterface
+    public interface Stage {
+        void submitTo(TaskGroup group);
+    }
+
+    /**
+     * Runs one stage of this statement: the tasks {@code stage} submits, as a new group, awaited
+     * together. The one place a group's lifecycle is written: if submitting fails part way, the
+     * tasks already submitted are abandoned (none outlives what the caller frees on failure, such
+     * as a snapshot whose parts they read) and the failure goes on; a task's failure, and a
+     * cancellation, come from the wait; and a stop that {@code stopped} reports (a statement's
+     * cancel flag or timeout, which the scheduler does not see) ends it as cancelled once its
+     * tasks have returned.
+     *
+     * @throws StatementFailedException a task threw
+     * @throws CancellationException the statement was cancelled or stopped
+     */
+    public void runStage(Stage stage, BooleanSupplier stopped) {
+        TaskGroup group = newTaskGroup();
+        try {
+            stage.submitTo(group);
+        } catch (Throwable t) {
+            group.abandon();
+            throw t;
+        }
+        group.await();
+        if (stopped.getAsBoolean()) {
+            throw new CancellationException("statement cancelled");
+        }
     }
 
     /**
