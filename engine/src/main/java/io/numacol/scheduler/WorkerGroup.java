@@ -52,10 +52,11 @@ final class WorkerGroup {
     private static final long DRAIN_NANOS = 20_000;
     /**
      * Tasks taken from the queues since the inbox was last drained, and when that was: written
-     * under the lock, read without it as a hint (whether a poll should take the inbox).
+     * under the lock on every poll, read without it as a hint (whether a poll should take the
+     * inbox). On cache lines of their own, apart from the queue flags below that every poll of
+     * every worker reads.
      */
-    private volatile int takenSinceDrain;
-    private volatile long lastDrain;
+    private final DrainCounters drain = new DrainCounters();
     private final TaskQueue stealable = new TaskQueue();
     private final TaskQueue hard = new TaskQueue();
     // Whether the queues hold tasks: written under the lock, and only when that changes (so that
@@ -175,9 +176,9 @@ final class WorkerGroup {
      * meanwhile (a million parks in eight seconds with four submitters on two cores).
      */
     private QueuedTask takeArrivalsIfDue() {
-        // takenSinceDrain and lastDrain are read without the lock: a hint, as hasWork is
+        // drain.taken and drain.last are read without the lock: a hint, as hasWork is
         if (inbox.isEmpty()
-                || (takenSinceDrain < TASKS_PER_DRAIN && (hasStealable || hasHard) && System.nanoTime() - lastDrain < DRAIN_NANOS)) {
+                || (drain.taken < TASKS_PER_DRAIN && (hasStealable || hasHard) && System.nanoTime() - drain.last < DRAIN_NANOS)) {
             return null;
         }
         return inbox.takeAll();
@@ -188,8 +189,8 @@ final class WorkerGroup {
      * other worker can see them, so {@link #afterArrivals} must follow once the lock is let go.
      */
     private void queueArrivalsLocked(QueuedTask oldest) {
-        takenSinceDrain = 0;
-        lastDrain = System.nanoTime();
+        drain.taken = 0;
+        drain.last = System.nanoTime();
         queueLocked(oldest);
     }
 
@@ -290,7 +291,7 @@ final class WorkerGroup {
             hasHard = !hard.isEmpty();
             hasStealable = !stealable.isEmpty();
         }
-        takenSinceDrain += n;
+        drain.taken += n;
         return n;
     }
 
@@ -333,7 +334,7 @@ final class WorkerGroup {
             }
             t = pollLocked(includeHard);
             if (t != null) {
-                takenSinceDrain++;
+                drain.taken++;
             }
         } finally {
             lock.unlock();
