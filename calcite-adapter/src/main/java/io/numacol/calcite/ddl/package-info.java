@@ -1,7 +1,10 @@
 /**
- * numacol's DDL inside Calcite's statement flow: {@link io.numacol.calcite.ddl.NumacolParserFactory}
- * recognises CREATE TABLE, DROP TABLE, COPY ... FROM a CSV file and CALL dbgen(sf = n), the TPC-H generator (Calcite 1.42's core parser has no DDL, and its server
- * module is not published for 1.42) and hands everything else to Calcite's parser, refusing UPDATE, DELETE and MERGE for now; Calcite then
- * passes the DDL node to {@link io.numacol.calcite.ddl.NumacolDdlExecutor}.
+ * numacol's DDL inside Calcite's statement flow (Calcite 1.42's core parser has no DDL, and its
+ * server module is not published for 1.42): {@link io.numacol.calcite.ddl.NumacolParserFactory}
+ * recognises CREATE/DROP TABLE, CREATE TABLE AS, ALTER TABLE (columns, name, SET PLACEMENT),
+ * TRUNCATE, CREATE/DROP INDEX, VIEW and SCHEMA, SET SCHEMA, COPY ... FROM a CSV file and CALL
+ * dbgen(sf = n), the TPC-H generator, by {@link io.numacol.calcite.ddl.DdlParser}, and hands
+ * everything else to Calcite's parser (refusing MERGE); Calcite then passes the DDL node to
+ * {@link io.numacol.calcite.ddl.NumacolDdlExecutor}.
  */
 package io.numacol.calcite.ddl;

@@ -48,11 +48,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The rules that move Scan, Filter, Project, Aggregate and Sort over numacol tables into
- * {@link NumacolRel#CONVENTION}, bottom up in that order (a Filter only right on a scan, an
- * Aggregate only on scan/filter/project, a Sort on any of them), plus the converter back to
- * Enumerable. What they do not take (joins, HAVING, window functions, expressions numacol cannot
- * evaluate) stays in Calcite's operators above the converter.
+ * The rules that move Scan, Filter, Project, Aggregate, Sort and Join over numacol tables into
+ * {@link NumacolRel#CONVENTION}, bottom up (a node is absorbed once its inputs are numacol's),
+ * plus the converter back to Enumerable. What they do not take (window functions, expressions
+ * numacol cannot evaluate, joins without equality keys) stays in Calcite's operators above the
+ * converter.
  */
 public final class NumacolRules {
     private NumacolRules() {
