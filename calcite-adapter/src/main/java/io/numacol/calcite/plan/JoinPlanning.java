@@ -119,6 +119,7 @@ public final class JoinPlanning {
                 step(CalciteDefects::hoistOuterVariables),
                 step(CalciteDefects::strongCasts), // before decorrelation too: its keys are typed by these casts
                 step(CalciteDefects::vacuousCorrelates),
+                step(OuterOnlyConditions::rewrite),
                 step(CalciteDefects::protectConstantKeys), // again: an aggregate correlated only through a vacuous variable no longer is
                 optional(decorrelate()),
                 Programs.measure(KeyMetadata.PROVIDER),
