@@ -7,6 +7,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelCollation;
@@ -18,6 +19,7 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -38,6 +40,7 @@ import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.RelBuilderFactory;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
@@ -59,8 +62,9 @@ public final class NumacolRules {
     }
 
     public static final List<RelOptRule> RULES = List.of(
-            new AbsorbRule(LogicalFilter.class), new AbsorbRule(LogicalProject.class),
-            new AbsorbRule(LogicalAggregate.class), new AbsorbRule(LogicalSort.class), new AbsorbRule(LogicalJoin.class),
+            AbsorbRule.AbsorbConfig.of(LogicalFilter.class).toRule(), AbsorbRule.AbsorbConfig.of(LogicalProject.class).toRule(),
+            AbsorbRule.AbsorbConfig.of(LogicalAggregate.class).toRule(), AbsorbRule.AbsorbConfig.of(LogicalSort.class).toRule(),
+            AbsorbRule.AbsorbConfig.of(LogicalJoin.class).toRule(),
             ConverterRule.Config.INSTANCE
                     .withConversion(RelNode.class, NumacolRel.CONVENTION, EnumerableConvention.INSTANCE,
                             "NumacolToEnumerableConverterRule")
@@ -73,10 +77,9 @@ public final class NumacolRules {
      * registered below a logical parent are never seen by a rule on the parent. A filter that
      * numacol can run only in part becomes a numacol filter with a Calcite filter above.
      */
-    @SuppressWarnings("deprecation")
-    static final class AbsorbRule extends RelOptRule {
-        AbsorbRule(Class<? extends RelNode> logical) {
-            super(operand(logical, any()), "Numacol" + logical.getSimpleName().replace("Logical", "") + "Rule");
+    static final class AbsorbRule extends RelRule<AbsorbRule.AbsorbConfig> {
+        AbsorbRule(AbsorbConfig config) {
+            super(config);
         }
 
         @Override
@@ -90,6 +93,39 @@ public final class NumacolRules {
                 if (partial != null) {
                     call.transformTo(partial);
                 }
+            }
+        }
+
+        /**
+         * The rule's configuration: the logical operator it matches, whatever its inputs (the
+         * rule searches them itself), as Calcite's own rules are configured; a record, where
+         * Calcite generates its configs with Immutables.
+         */
+        record AbsorbConfig(String description, RelRule.OperandTransform operandSupplier, RelBuilderFactory relBuilderFactory)
+                implements RelRule.Config {
+            static AbsorbConfig of(Class<? extends RelNode> logical) {
+                return new AbsorbConfig("Numacol" + logical.getSimpleName().replace("Logical", "") + "Rule",
+                        b -> b.operand(logical).anyInputs(), RelFactories.LOGICAL_BUILDER);
+            }
+
+            @Override
+            public AbsorbRule toRule() {
+                return new AbsorbRule(this);
+            }
+
+            @Override
+            public AbsorbConfig withDescription(String description) {
+                return new AbsorbConfig(description, operandSupplier, relBuilderFactory);
+            }
+
+            @Override
+            public AbsorbConfig withOperandSupplier(RelRule.OperandTransform transform) {
+                return new AbsorbConfig(description, transform, relBuilderFactory);
+            }
+
+            @Override
+            public AbsorbConfig withRelBuilderFactory(RelBuilderFactory factory) {
+                return new AbsorbConfig(description, operandSupplier, factory);
             }
         }
     }
@@ -647,7 +683,7 @@ public final class NumacolRules {
     }
 
     static final class ToEnumerable extends ConverterRule {
-        ToEnumerable(Config config) {
+        ToEnumerable(ConverterRule.Config config) {
             super(config);
         }
 
