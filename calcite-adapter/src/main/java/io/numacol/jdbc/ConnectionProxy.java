@@ -113,7 +113,7 @@ final class ConnectionProxy implements InvocationHandler {
                 Database database = target instanceof AvaticaConnection c ? NumacolDriver.openDatabase(c) : null;
                 if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
-                        Object statement = view.call(() -> invoke(method, args));
+                        Object statement = CatalogView.runIn(view, () -> invoke(method, args));
                         return Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{PreparedStatement.class},
                                 new ConnectionProxy(statement, connection));
                     }

@@ -63,28 +63,41 @@ final class StatementViews {
         if (view == null) {
             return rows;
         }
-        return () -> new Rows(view.call(rows::iterator), h, view);
+        return () -> new Rows(CatalogView.runIn(view, rows::iterator), h, view);
     }
 
-    /** A result's rows, each step with the view bound; AutoCloseable as Calcite's enumerator is, which Avatica closes with the result set. */
+    /**
+     * A result's rows, each step with the view bound (through the thread's binding, set and
+     * restored: no lookup per row on the thread that made them); AutoCloseable as Calcite's
+     * enumerator is, which Avatica closes with the result set.
+     */
     private final class Rows implements Iterator<Object>, AutoCloseable {
         private final Iterator<Object> rows;
         private final StatementHandle h;
         private final CatalogView view;
-        private final ScopedValue.CallableOp<Boolean, RuntimeException> hasNext;
-        private final ScopedValue.CallableOp<Object, RuntimeException> next;
+        private final Thread owner = Thread.currentThread();
+        private final CatalogView.Binding ownerBinding = CatalogView.binding();
 
         Rows(Iterator<Object> rows, StatementHandle h, CatalogView view) {
             this.rows = rows;
             this.h = h;
             this.view = view;
-            this.hasNext = rows::hasNext;
-            this.next = rows::next;
+        }
+
+        private CatalogView.Binding binding() {
+            return Thread.currentThread() == owner ? ownerBinding : CatalogView.binding();
         }
 
         @Override
         public boolean hasNext() {
-            boolean more = view.call(hasNext);
+            CatalogView.Binding binding = binding();
+            CatalogView before = binding.enter(view);
+            boolean more;
+            try {
+                more = rows.hasNext();
+            } finally {
+                binding.exit(before);
+            }
             if (!more) {
                 end(h, view);
             }
@@ -93,7 +106,13 @@ final class StatementViews {
 
         @Override
         public Object next() {
-            return view.call(next);
+            CatalogView.Binding binding = binding();
+            CatalogView before = binding.enter(view);
+            try {
+                return rows.next();
+            } finally {
+                binding.exit(before);
+            }
         }
 
         @Override

@@ -114,7 +114,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
      */
     private static long insertInto(CalcitePrepare.Context context, Database database, String insert) {
         try (CatalogView view = database.catalog().beginRead()) {
-            return view.call(() -> {
+            return CatalogView.runIn(view, () -> {
                 CalcitePrepare.Context now = withSchemaOfNow(context);
                 CalcitePrepare.CalciteSignature<Object> signature = new NumacolPrepare().prepareSql(now,
                         CalcitePrepare.Query.of(insert), Object[].class, -1);
