@@ -120,6 +120,7 @@ final class SqlStates {
             case IOException e -> "58030";
             case IllegalArgumentException e -> argument(message);
             case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
+            case IllegalStateException e when message.contains("the database was closed") -> "08003";
             // Calcite's own checks when another connection dropped or altered a table while this statement was planned
             case AssertionError e when message.contains("getrelopttable returned null") || message.contains("column name not found") -> RUN_AGAIN;
             default -> null;

@@ -26,6 +26,8 @@ public final class Table {
     private volatile boolean dropped;
     /** The catalog version that dropped or replaced the table; {@code Long.MAX_VALUE} while it is in the catalog. */
     private volatile long droppedAt = Long.MAX_VALUE;
+    /** Whether a dropped table's parts were freed ({@link #releaseParts()}): no statement reads it any more. */
+    private volatile boolean released;
     private final AtomicLong partIds = new AtomicLong();
 
     Table(Catalog catalog, String schemaName, String name, TableSchema schema, NumaMemory memory) {
@@ -96,6 +98,9 @@ public final class Table {
             if (view == null || !view.sees(this)) {
                 checkNotDropped();
             }
+            if (released) {
+                throw freedUnderReader();
+            }
         }
         while (true) {
             List<TablePart> current = parts;
@@ -107,6 +112,9 @@ public final class Table {
                 retained.add(p);
             }
             if (retained.size() == current.size()) {
+                if (released && retained.isEmpty()) {
+                    throw freedUnderReader(); // freed between the check above and now
+                }
                 return new TableSnapshot(this, retained);
             }
             // a part was freed by a concurrent swap: that swap published a new list, take that one
@@ -240,6 +248,11 @@ public final class Table {
         catalog.retire(this);
     }
 
+    /** A dropped table freed while a statement that may read it runs: only the database closing does that. */
+    private IllegalStateException freedUnderReader() {
+        return new IllegalStateException("table " + name + " was freed while the statement ran: the database was closed");
+    }
+
     /** The catalog version that dropped the table, or {@code Long.MAX_VALUE}. */
     long droppedAt() {
         return droppedAt;
@@ -247,6 +260,7 @@ public final class Table {
 
     /** Frees a dropped table's parts (each once its last snapshot closes): no statement may read it now. */
     void releaseParts() {
+        released = true; // first: a snapshot that then finds no parts knows they were freed, not empty
         List<TablePart> old = parts;
         parts = List.of();
         old.forEach(TablePart::release);

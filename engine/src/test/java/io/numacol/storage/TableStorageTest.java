@@ -135,6 +135,50 @@ class TableStorageTest {
         assertThat(memory.accounting().totalBytes()).isZero();
     }
 
+    /**
+     * A view that began before a drop reads the dropped table until it closes, and frees it then;
+     * a view that began after does not see it; a table freed under an open view (the database
+     * closing) fails that view's reads rather than answering it as empty.
+     */
+    @Test
+    void aDroppedTableStaysReadableToTheViewsThatBeganBeforeIt() {
+        NumaMemory memory = NumaMemory.create(Topology.fake(2));
+        Catalog catalog = new Catalog(memory);
+        Table t = catalog.create("t", SCHEMA);
+        PartBuilder b = t.newPart();
+        b.addRow(row(new Random(1), 1));
+        TablePart part = b.commit(c -> ColumnPlacement.onNode(0), false);
+        CatalogView before = catalog.beginRead();
+        catalog.drop("t");
+        assertThat(part.isFreed()).as("held for the view that began before").isFalse();
+        assertThat(catalog.retiredTables()).isEqualTo(1);
+        try (TableSnapshot s = CatalogView.runIn(before, t::snapshot)) {
+            assertThat(s.parts()).containsExactly(part);
+        }
+        try (CatalogView after = catalog.beginRead()) {
+            assertThat(after.tables()).isEmpty();
+            assertThatThrownBy(() -> CatalogView.runIn(after, t::snapshot)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("was dropped or altered");
+        }
+        assertThatThrownBy(t::snapshot).as("no view").isInstanceOf(IllegalStateException.class);
+        before.close();
+        assertThat(part.isFreed()).isTrue();
+        assertThat(catalog.retiredTables()).isZero();
+        assertThat(memory.accounting().totalBytes()).isZero();
+
+        Table u = catalog.create("u", SCHEMA);
+        PartBuilder c = u.newPart();
+        c.addRow(row(new Random(2), 2));
+        c.commit(x -> ColumnPlacement.onNode(1), false);
+        CatalogView reading = catalog.beginRead();
+        catalog.drop("u");
+        catalog.releaseRetired(); // the database closing under a running statement
+        assertThatThrownBy(() -> CatalogView.runIn(reading, u::snapshot)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the database was closed");
+        reading.close();
+        assertThat(memory.accounting().totalBytes()).isZero();
+    }
+
     @Test
     void aSnapshotKeepsPartsAliveThroughDropAndReplace() {
         NumaMemory memory = NumaMemory.create(Topology.fake(2));
