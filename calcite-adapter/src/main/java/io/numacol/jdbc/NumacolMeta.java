@@ -109,9 +109,10 @@ final class NumacolMeta extends ForwardingMeta {
             }
         };
         CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        QueryCancel cancel = cancelOf(h);
         ExecuteResult result;
         try {
-            result = stoppable(cancelOf(h), () -> CatalogView.runIn(view, () -> DdlOutcome.capture(outcome,
+            result = stoppable(cancel, () -> CatalogView.runIn(view, () -> DdlOutcome.capture(outcome,
                     () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, counting))));
         } catch (RuntimeException | Error e) {
             views.end(h, view);
@@ -119,6 +120,8 @@ final class NumacolMeta extends ForwardingMeta {
         }
         if (!returnsRows(result.resultSets.getFirst().signature)) {
             views.end(h, view);
+        } else {
+            stoppedWhileOpened(h, view, cancel);
         }
         if (outcome.schema() != null) {
             try {
@@ -133,6 +136,21 @@ final class NumacolMeta extends ForwardingMeta {
         MetaResultSet r = result.resultSets.getFirst();
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
                 r.firstFrame, outcome.count())));
+    }
+
+    /**
+     * Fails a query stopped while its result was being opened: a close() on another thread closes
+     * that result, and execute() then answered "no result" instead of failing (a DML or DDL
+     * statement that finished is not failed here: what it stored is stored).
+     */
+    private void stoppedWhileOpened(StatementHandle h, CatalogView view, QueryCancel cancel) {
+        if (cancel.shouldStop()) {
+            views.end(h, view);
+            if (cancel.timedOut()) {
+                throw QueryFailures.<RuntimeException>sneaky(new SQLTimeoutException(cancel.timeout().getMessage(), "57014"));
+            }
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("query canceled (Statement.cancel())", "57014"));
+        }
     }
 
     /** Whether a statement's rows are read after its execution returns (a query), so that its view stays open for them. */
@@ -358,6 +376,8 @@ final class NumacolMeta extends ForwardingMeta {
             ExecuteResult result = stoppable(cancel, () -> CatalogView.runIn(view, () -> super.execute(h, values, maxRowsInFirstFrame)));
             if (!returnsRows(runs)) {
                 views.end(h, view);
+            } else {
+                stoppedWhileOpened(h, view, cancel);
             }
             return result;
         } catch (RuntimeException | Error e) {
