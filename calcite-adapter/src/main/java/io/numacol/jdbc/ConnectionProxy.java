@@ -109,13 +109,11 @@ final class ConnectionProxy implements InvocationHandler {
                 }
             }
             case "prepareStatement" -> {
-                // planned against one catalog version, whose view records the tables the plan reads
+                // planned against one catalog version, which the statement keeps to be planned again after DDL
                 Database database = target instanceof AvaticaConnection c ? NumacolDriver.openDatabase(c) : null;
                 if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
-                        Object statement = CatalogView.runIn(view, () -> invoke(method, args));
-                        return Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{PreparedStatement.class},
-                                new ConnectionProxy(statement, connection));
+                        return wrapped(proxy, method, CatalogView.runIn(view, () -> invoke(method, args)));
                     }
                 }
             }
@@ -139,7 +137,11 @@ final class ConnectionProxy implements InvocationHandler {
                 // handled below
             }
         }
-        Object result = invoke(method, args);
+        return wrapped(proxy, method, invoke(method, args));
+    }
+
+    /** What {@code method} of {@code proxy} returned, as the user sees it: proxied or wrapped where it is a JDBC object of its own. */
+    private Object wrapped(Object proxy, Method method, Object result) {
         Class<?> type = method.getReturnType();
         if (result instanceof ResultSetMetaData metaData) {
             return InstantMetaData.of(metaData); // a prepared statement's

@@ -146,11 +146,14 @@ final class NumacolMeta extends ForwardingMeta {
     private void stoppedWhileOpened(StatementHandle h, CatalogView view, QueryCancel cancel) {
         if (cancel.shouldStop()) {
             views.end(h, view);
-            if (cancel.timedOut()) {
-                throw QueryFailures.<RuntimeException>sneaky(new SQLTimeoutException(cancel.timeout().getMessage(), "57014"));
-            }
-            throw QueryFailures.<RuntimeException>sneaky(new SQLException("query canceled (Statement.cancel())", "57014"));
+            throw QueryFailures.<RuntimeException>sneaky(stopped(cancel, null));
         }
+    }
+
+    /** The failure of a statement that {@code cancel} stopped: its timeout's, or its cancel's, with what it threw as the cause. */
+    private static SQLException stopped(QueryCancel cancel, Throwable cause) {
+        return cancel.timedOut() ? new SQLTimeoutException(cancel.timeout().getMessage(), "57014", cause)
+                : new SQLException("query canceled (Statement.cancel())", "57014", cause);
     }
 
     /** Whether a statement's rows are read after its execution returns (a query), so that its view stays open for them. */
@@ -286,12 +289,10 @@ final class NumacolMeta extends ForwardingMeta {
         try {
             return QueryCancel.runAs(cancel, body);
         } catch (Exception e) { // an SQLException thrown undeclared comes here too
-            if (cancel.timedOut()) {
-                throw QueryFailures.<RuntimeException>sneaky(new SQLTimeoutException(cancel.timeout().getMessage(), "57014", e));
-            }
-            if (cancel.shouldStop() && !"57014".equals(SqlStates.state(e))) {
-                // canceled while planned: Calcite's planner stops its search and then fails for want of a plan
-                throw QueryFailures.<RuntimeException>sneaky(new SQLException("query canceled (Statement.cancel())", "57014", e));
+            // a failure past the deadline is the timeout's; one after a cancel while planned is the
+            // cancel's (Calcite's planner stops its search and then fails for want of a plan)
+            if (cancel.timedOut() || (cancel.shouldStop() && !"57014".equals(SqlStates.state(e)))) {
+                throw QueryFailures.<RuntimeException>sneaky(stopped(cancel, e));
             }
             throw e;
         } finally {

@@ -35,7 +35,7 @@ public interface Fork {
                     int index = i;
                     group.submit(context -> piece.accept(index), affinity, TaskClass.SCAN);
                 }
-            }, () -> false);
+            });
         };
     }
 }

@@ -416,7 +416,7 @@ public final class QueryExecutor {
                     group.submit(context -> merged.set(partition, mergePartition(tasks, partition)), Affinity.none(),
                             TaskClass.AGGREGATE);
                 }
-            }, () -> false); // the statement's own cancel ends the wait; its flag is checked by the caller
+            });
         }
         List<Object[]> rows = new ArrayList<>();
         merged.forEach(rows::addAll);

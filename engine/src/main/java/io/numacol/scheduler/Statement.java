@@ -81,12 +81,18 @@ public final class Statement {
      * together. The one place a group's lifecycle is written: if submitting fails part way, the
      * tasks already submitted are abandoned (none outlives what the caller frees on failure, such
      * as a snapshot whose parts they read) and the failure goes on; a task's failure, and a
-     * cancellation, come from the wait; and a stop that {@code stopped} reports (a statement's
-     * cancel flag or timeout, which the scheduler does not see) ends it as cancelled once its
-     * tasks have returned.
+     * cancellation, come from the wait.
      *
      * @throws StatementFailedException a task threw
-     * @throws CancellationException the statement was cancelled or stopped
+     * @throws CancellationException the statement was cancelled
+     */
+    public void runStage(Stage stage) {
+        runStage(stage, () -> false);
+    }
+
+    /**
+     * {@link #runStage(Stage)}, ended as cancelled too when {@code stopped} reports a stop once its
+     * tasks have returned: a statement's cancel flag or timeout, which the scheduler does not see.
      */
     public void runStage(Stage stage, BooleanSupplier stopped) {
         TaskGroup group = newTaskGroup();

@@ -57,12 +57,11 @@ public final class CatalogView implements AutoCloseable {
             return body.run();
         }
         Binding binding = BINDING.get();
-        CatalogView before = binding.view;
-        binding.view = view;
+        CatalogView before = binding.enter(view);
         try {
             return body.run();
         } finally {
-            binding.view = before;
+            binding.exit(before);
         }
     }
 
