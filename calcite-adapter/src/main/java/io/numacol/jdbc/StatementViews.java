@@ -17,12 +17,21 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StatementViews {
     private final Map<Integer, CatalogView> open = new ConcurrentHashMap<>();
 
+    /** Set once the connection closed: a view begun after that (a statement still running on another thread) ends at once. */
+    private volatile boolean closed;
+
     /** A new view for an execution of {@code h} (the one before, if open, ends), or null without a database. */
     CatalogView begin(StatementHandle h, Database database) {
         CatalogView view = database == null ? null : database.catalog().beginRead();
         CatalogView before = view == null ? open.remove(h.id) : open.put(h.id, view);
         if (before != null) {
             before.close();
+        }
+        if (closed && view != null) {
+            // the connection closed meanwhile (endAll ran, or runs now): no one would end this view,
+            // and the tables dropped after it began would never be freed
+            end(h, view);
+            return null;
         }
         return view;
     }
@@ -49,6 +58,7 @@ final class StatementViews {
 
     /** Ends every view (the connection closed). */
     void endAll() {
+        closed = true; // first: a begin() after this sees it, one before it has put its view where this finds it
         open.values().removeIf(view -> {
             view.close();
             return true;
