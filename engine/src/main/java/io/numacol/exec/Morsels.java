@@ -26,7 +26,37 @@ final class Morsels {
     record Morsel(int from, int to, Affinity affinity) {
     }
 
+    private static final int BLOCK = IndexVector.BLOCK_ROWS;
+    /** Tasks per unit of the concurrency hint for a scan (morsels, not one range per worker). */
+    static final int TASKS_PER_HINT = 4;
+    /** Below this a task costs more to schedule than it saves. */
+    private static final int MIN_TASK_ROWS = 16 * BLOCK;
+    /** Morsels of at most this many rows (morsel paper: ~100k), so that one part never is one long task. */
+    private static final int MAX_TASK_ROWS = 256 * BLOCK;
+
     private Morsels() {
+    }
+
+    /**
+     * Rows per task, whole blocks: the rows over {@link #TASKS_PER_HINT} times the concurrency
+     * hint, between {@link #MIN_TASK_ROWS} and {@link #MAX_TASK_ROWS}. Several tasks per worker
+     * let tasks of unequal cost (a part whose dictionary is not dense, a part on a busy node)
+     * still end evenly; the hint still shrinks the split when the machine is busy. This departs
+     * from the thesis, where an operator makes at most the hint's number of tasks.
+     */
+    static int rangeRows(long rows, int hint) {
+        long tasks = (long) hint * TASKS_PER_HINT;
+        long perTask = Math.max(MIN_TASK_ROWS, Math.min(MAX_TASK_ROWS, (rows + tasks - 1) / tasks));
+        return (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
+    }
+
+    /**
+     * The node holding most of the part's first IndexVector, for work on the part as a whole (a
+     * filter's preparation); scan tasks take their morsel's node instead.
+     */
+    static Affinity affinity(Table table, TablePart part) {
+        int node = PageSocketMap.homeNode(table.memory(), part);
+        return node < 0 ? Affinity.none() : Affinity.node(node);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.numacol.exec;
 
-import io.numacol.placement.PageSocketMap;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
@@ -10,7 +9,6 @@ import io.numacol.scheduler.Statement;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
-import io.numacol.storage.IndexVector;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
@@ -47,15 +45,8 @@ import java.util.function.BooleanSupplier;
  * then the task tables are merged.
  */
 public final class QueryExecutor {
-    private static final int BLOCK = IndexVector.BLOCK_ROWS;
     /** Fewer groups than this are merged on the calling thread: tasks would cost more than they save. */
     static final int PARALLEL_MERGE_GROUPS = 20_000;
-    /** Tasks per unit of the concurrency hint for a scan (morsels, not one range per worker). */
-    static final int TASKS_PER_HINT = 4;
-    /** Below this a task costs more to schedule than it saves. */
-    private static final int MIN_TASK_ROWS = 16 * BLOCK;
-    /** Morsels of at most this many rows (morsel paper: ~100k), so that one part never is one long task. */
-    private static final int MAX_TASK_ROWS = 256 * BLOCK;
 
     private final Scheduler scheduler;
     private final ScanKernel kernel = ScanKernels.get();
@@ -103,7 +94,7 @@ public final class QueryExecutor {
             List<TablePart> parts = snapshot.parts();
             boolean vectors = tryVectors && VectorAggregator.supports(plan, parts);
             int hint = Math.max(1, scheduler.concurrencyHint());
-            int rangeRows = rangeRows(snapshot.rowCount(), hint);
+            int rangeRows = Morsels.rangeRows(snapshot.rowCount(), hint);
 
             Statement statement = scheduler.newStatement();
             if (plan.aggregation() == null) {
@@ -198,19 +189,6 @@ public final class QueryExecutor {
         return filter == null ? null : new BitVector(part.rowCount());
     }
 
-    /**
-     * Rows per task, whole blocks: the rows over {@link #TASKS_PER_HINT} times the concurrency
-     * hint, between {@link #MIN_TASK_ROWS} and {@link #MAX_TASK_ROWS}. Several tasks per worker
-     * let tasks of unequal cost (a part whose dictionary is not dense, a part on a busy node)
-     * still end evenly; the hint still shrinks the split when the machine is busy. This departs
-     * from the thesis, where an operator makes at most the hint's number of tasks.
-     */
-    static int rangeRows(long rows, int hint) {
-        long tasks = (long) hint * TASKS_PER_HINT;
-        long perTask = Math.max(MIN_TASK_ROWS, Math.min(MAX_TASK_ROWS, (rows + tasks - 1) / tasks));
-        return (int) Math.min(Integer.MAX_VALUE - BLOCK, (perTask + BLOCK - 1) / BLOCK * BLOCK);
-    }
-
     /** Whether rows can leave before the whole table is scanned: no aggregate and no ORDER BY to wait for. */
     public static boolean streams(QueryPlan plan) {
         return plan.aggregation() == null && (plan.ordering() == null || plan.ordering().keys().isEmpty());
@@ -271,7 +249,7 @@ public final class QueryExecutor {
             this.read = columnsRead(plan);
             int hint = Math.max(1, scheduler.concurrencyHint());
             this.window = hint * WINDOW_PER_HINT;
-            this.rangeRows = rangeRows(snapshot.rowCount(), hint);
+            this.rangeRows = Morsels.rangeRows(snapshot.rowCount(), hint);
             this.skip = plan.ordering() == null ? 0 : plan.ordering().offset();
             this.remaining = plan.ordering() == null ? -1 : plan.ordering().fetch();
         }
@@ -360,7 +338,7 @@ public final class QueryExecutor {
     }
 
     private static Affinity affinity(QueryPlan plan, TablePart part) {
-        return affinity(plan.table(), part);
+        return Morsels.affinity(plan.table(), part);
     }
 
     private static List<Morsels.Morsel> morsels(QueryPlan plan, TablePart part, int rangeRows) {
@@ -374,15 +352,6 @@ public final class QueryExecutor {
     /** The columns a plan's scan reads: its filter's and its projections'. */
     private static int[] columnsRead(QueryPlan plan) {
         return Morsels.columnsRead(plan.filter(), projected(plan));
-    }
-
-    /**
-     * The node holding most of the part's first IndexVector, for work on the part as a whole (a
-     * filter's preparation); scan tasks take their morsel's node instead.
-     */
-    static Affinity affinity(Table table, TablePart part) {
-        int node = PageSocketMap.homeNode(table.memory(), part);
-        return node < 0 ? Affinity.none() : Affinity.node(node);
     }
 
     private static List<Object[]> mergeRows(QueryPlan plan, List<Collection<Object[]>> tasks) {

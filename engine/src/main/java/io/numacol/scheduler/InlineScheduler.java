@@ -305,6 +305,11 @@ public final class InlineScheduler extends AbstractScheduler {
             return 0;
         }
 
+        @Override
+        public int workerSlot() {
+            return 0;
+        }
+
         /** The submitting thread's name. */
         @Override
         public String workerName() {

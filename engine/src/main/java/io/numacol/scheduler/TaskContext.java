@@ -24,6 +24,15 @@ public interface TaskContext {
     /** The index, within its node, of the running worker's WorkerGroup. */
     int workerGroup();
 
+    /**
+     * The running worker's number, dense from 0 over all workers the scheduler ever made and
+     * never reused: an operator keeps per-worker state in an array indexed by it (a worker runs
+     * one task at a time, so a task owns its worker's state while it runs, if it never waits for
+     * other tasks inside). An inline scheduler, which runs a statement's tasks one after another
+     * on the submitting thread, answers 0.
+     */
+    int workerSlot();
+
     String workerName();
 
     /** Whether the worker took the task from another group's queue (of this node or another). */

@@ -54,6 +54,8 @@ final class Worker extends Thread implements TaskContext {
     }
 
     final WorkerPoolScheduler scheduler;
+    /** See {@link TaskContext#workerSlot()}. */
+    private final int slot;
     final WorkerGroup group;
 
     // Changed under the group's lock; volatile for the watchdog's and the fast path's reads.
@@ -89,6 +91,7 @@ final class Worker extends Thread implements TaskContext {
         setDaemon(true);
         this.scheduler = group.scheduler;
         this.group = group;
+        this.slot = group.scheduler.nextWorkerSlot();
         this.boundNode = inheritedBoundNode;
         this.state = parked ? State.PARKED : State.WORKING;
     }
@@ -433,6 +436,11 @@ final class Worker extends Thread implements TaskContext {
     @Override
     public int workerGroup() {
         return group.indexInNode;
+    }
+
+    @Override
+    public int workerSlot() {
+        return slot;
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -44,6 +45,8 @@ public final class WorkerPoolScheduler extends AbstractScheduler {
     private final Thread watchdog;
     private final SchedulerMetrics metrics;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** The next {@link TaskContext#workerSlot()}: workers are never removed, so slots stay few. */
+    private final AtomicInteger workerSlots = new AtomicInteger();
     private volatile boolean closed;
 
     public WorkerPoolScheduler(Topology topology, SchedulerConfig config) {
@@ -340,5 +343,9 @@ public final class WorkerPoolScheduler extends AbstractScheduler {
     public String toString() {
         return "numacol scheduler on " + topology + ": " + groups.length + " groups, " + hardwareThreads
                 + " hardware threads, " + config.stealPolicy() + (closed ? ", closed" : "");
+    }
+
+    int nextWorkerSlot() {
+        return workerSlots.getAndIncrement();
     }
 }

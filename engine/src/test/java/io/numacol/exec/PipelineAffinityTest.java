@@ -58,7 +58,7 @@ class PipelineAffinityTest {
         Map<Integer, Long> rows = new TreeMap<>();
         try (TableSnapshot snapshot = table.snapshot()) {
             for (TablePart part : snapshot.parts()) {
-                int node = QueryExecutor.affinity(table, part).node();
+                int node = Morsels.affinity(table, part).node();
                 rows.merge(node, (long) part.rowCount(), Long::sum);
             }
         }
