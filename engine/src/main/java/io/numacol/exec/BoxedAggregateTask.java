@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * table keyed by the group columns' vids, packed in a long when they fit.
  */
 final class BoxedAggregateTask extends RowScanTask<PartitionedGroups> {
-    private final QueryPlan plan;
+    private final PlanNode.VidScan plan;
     private final Aggregation agg;
     private final int partitions;
     private final int[] keyColumns;
@@ -27,7 +27,7 @@ final class BoxedAggregateTask extends RowScanTask<PartitionedGroups> {
     private final Map<Object, Accumulator[]> local = new HashMap<>();
     private PartitionedGroups groups;
 
-    BoxedAggregateTask(ScanKernel kernel, QueryPlan plan, TablePart part, PartFilter filter, BitVector bits,
+    BoxedAggregateTask(ScanKernel kernel, PlanNode.VidScan plan, TablePart part, PartFilter filter, BitVector bits,
                        int from, int to, BooleanSupplier cancelled, int partitions) {
         super(kernel, read(plan), part, filter, bits, from, to, cancelled);
         this.plan = plan;
@@ -40,7 +40,7 @@ final class BoxedAggregateTask extends RowScanTask<PartitionedGroups> {
     }
 
     /** The projections the task evaluates: the aggregate's keys and inputs. */
-    private static List<Projection> read(QueryPlan plan) {
+    private static List<Projection> read(PlanNode.VidScan plan) {
         List<Projection> used = new ArrayList<>();
         Arrays.stream(plan.aggregation().groupKeys()).forEach(k -> used.add(plan.projections().get(k)));
         plan.aggregation().calls().stream().filter(c -> c.input() >= 0)

@@ -66,7 +66,7 @@ final class ColumnPruning {
                 int[] columns = Arrays.stream(keep).map(c -> scan.columns()[c]).toArray();
                 yield new Pruned(new PlanNode.Scan(scan.table(), scan.filter(), columns), map(keep, scan.columns().length));
             }
-            case PlanNode.Rows rows -> new Pruned(rows, identity(rows.types().size()));
+            case PlanNode.VidScan scan -> new Pruned(scan, identity(scan.types().size()));
             case PlanNode.Project project -> {
                 int[] keep = atLeastOne(needed, project.exprs().size(), c -> true);
                 BitSet reads = new BitSet();

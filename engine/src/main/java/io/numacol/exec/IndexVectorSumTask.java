@@ -34,7 +34,7 @@ final class IndexVectorSumTask extends RangeTask<PartitionedGroups> {
     }
 
     /** The plan's shape over the part, or null when the plan does not have that shape there. */
-    static Shape shape(QueryPlan plan, TablePart part, PartFilter filter) {
+    static Shape shape(PlanNode.VidScan plan, TablePart part, PartFilter filter) {
         Aggregation agg = plan.aggregation();
         if (agg.groupKeys().length > 0) {
             return null;

@@ -6,6 +6,7 @@ import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.TableSnapshot;
 
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,16 +46,57 @@ public final class PipelineExecutor {
      * CancellationException.
      */
     public List<Object[]> execute(PlanNode plan, BooleanSupplier cancelled) {
+        if (plan instanceof PlanNode.VidScan top) { // as computed: a SUM past a long's digits is exact only while no operator stores it
+            return vidRows(top, cancelled);
+        }
         try (MemoryReservation reservation = memory == null ? MemoryReservation.NONE : MemoryReservation.of(memory)) {
             return rows(plan, cancelled, reservation).toRows();
         }
+    }
+
+    /**
+     * The plan's rows as they become ready: a one-table scan without aggregate nor ORDER BY
+     * streams them as its tasks end (see {@link RowScan#stream}); any other plan answers them
+     * whole, in one batch, once they are all computed.
+     */
+    public ResultStream open(PlanNode plan, BooleanSupplier cancelled) {
+        if (plan instanceof PlanNode.VidScan top && top.streams()) {
+            ResultStream rows = new RowScan(scheduler).stream(top, cancelled);
+            return new ResultStream() {
+                @Override
+                public List<Object[]> next() {
+                    List<Object[]> batch = rows.next();
+                    if (batch != null) {
+                        batch.replaceAll(top.output());
+                    }
+                    return batch;
+                }
+
+                @Override
+                public void close() {
+                    rows.close();
+                }
+            };
+        }
+        return ResultStream.of(execute(plan, cancelled));
+    }
+
+    /** The rows of a one-table scan on vids, each turned into its caller's internal values by the node's output. */
+    private List<Object[]> vidRows(PlanNode.VidScan plan, BooleanSupplier cancelled) {
+        List<Object[]> rows = plan.aggregation() != null ? new VidAggregate(scheduler, true).rows(plan, cancelled)
+                : new RowScan(scheduler).rows(plan, cancelled);
+        List<Object[]> out = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            out.add(plan.output().apply(row));
+        }
+        return out;
     }
 
     /** The plan's rows as pages, each knowing the node whose worker filled it. */
     RowStore rows(PlanNode plan, BooleanSupplier cancelled, MemoryReservation reservation) {
         PlanNode pruned = ColumnPruning.prune(plan);
         try (Execution execution = new Execution(scheduler, cancelled, reservation)) {
-            Cutter cutter = new Cutter(execution);
+            Cutter cutter = new Cutter(execution, this);
             cutter.countUses(pruned);
             return cutter.materialize(pruned);
         }
@@ -63,13 +105,15 @@ public final class PipelineExecutor {
     /** Cuts one execution's plan into pipelines, runs the ones below a pipeline first, and answers the top's rows. */
     private static final class Cutter {
         private final Execution execution;
+        private final PipelineExecutor executor;
         /** How many parents hold each node of the plan: a node held twice (a view used twice) runs once. */
         private final IdentityHashMap<PlanNode, Integer> uses = new IdentityHashMap<>();
         /** The rows of the shared breakers run so far (stores are read-only). */
         private final IdentityHashMap<PlanNode, RowStore> breakers = new IdentityHashMap<>();
 
-        Cutter(Execution execution) {
+        Cutter(Execution execution, PipelineExecutor executor) {
             this.execution = execution;
+            this.executor = executor;
         }
 
         void countUses(PlanNode node) {
@@ -78,7 +122,7 @@ public final class PipelineExecutor {
             }
             switch (node) {
                 case PlanNode.Scan scan -> { }
-                case PlanNode.Rows rows -> { }
+                case PlanNode.VidScan scan -> { }
                 case PlanNode.Project project -> countUses(project.input());
                 case PlanNode.Filter filter -> countUses(filter.input());
                 case PlanNode.Aggregate aggregate -> countUses(aggregate.input());
@@ -97,7 +141,7 @@ public final class PipelineExecutor {
 
         /** The rows of {@code node}, all of them, in order when it is a sort. */
         RowStore materialize(PlanNode node) {
-            if (shared(node) && (node instanceof PlanNode.Aggregate || node instanceof PlanNode.Sort || node instanceof PlanNode.Rows)) {
+            if (shared(node) && (node instanceof PlanNode.Aggregate || node instanceof PlanNode.Sort || node instanceof PlanNode.VidScan)) {
                 RowStore known = breakers.get(node);
                 if (known == null) {
                     known = materializeNode(node);
@@ -112,7 +156,7 @@ public final class PipelineExecutor {
             return switch (node) {
                 case PlanNode.Aggregate aggregate -> new HashAggregate(aggregate, execution).run(compile(aggregate.input()));
                 case PlanNode.Sort sort -> RowSorter.sort(materialize(sort.input()), sort.ordering());
-                case PlanNode.Rows rows -> RowStore.of(rows.types(), rows.rows().get());
+                case PlanNode.VidScan scan -> RowStore.of(scan.types(), executor.vidRows(scan, execution::stopped));
                 default -> gather(compile(node));
             };
         }
@@ -131,7 +175,7 @@ public final class PipelineExecutor {
                         TaskClass.SCAN);
                 case PlanNode.Aggregate a -> stored(a);
                 case PlanNode.Sort s -> stored(s);
-                case PlanNode.Rows r -> stored(r);
+                case PlanNode.VidScan v -> stored(v);
                 case PlanNode.Project project -> {
                     int[] columns = project.columns();
                     // a join below gathers only the columns its pairs put out that are read here

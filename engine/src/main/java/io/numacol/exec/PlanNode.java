@@ -8,7 +8,7 @@ import io.numacol.storage.TableSchema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A tree of numacol operators over columnar {@link Chunk}s, which {@link PipelineExecutor} cuts
@@ -59,18 +59,45 @@ public sealed interface PlanNode {
     }
 
     /**
-     * Rows another executor computes when the plan runs (a one-table aggregate that
-     * {@link QueryExecutor} runs on vids), as internal Java values (see {@link InternalValues})
-     * of {@code types}.
+     * One pass over one table on its vids: the rows of {@code table} that {@code filter} keeps
+     * (null: all), as {@code projections} evaluated on their internal values, then, when
+     * {@code aggregation} is not null, grouped on the vids of its keys (a perfect hash per part,
+     * see {@link VidAggregate}), then ordered, offset and fetched by {@code ordering} (null:
+     * none). Without aggregate it is the {@link RowScan}, whose rows can leave as the scan goes.
+     * {@code output} turns each row as computed into the internal values of {@code types} (the
+     * Java classes a caller's SQL types want); {@code types} may be null for a plan's top node,
+     * which is never stored.
      */
-    record Rows(List<ColumnType> types, Supplier<List<Object[]>> rows, String description) implements PlanNode {
-        public Rows {
-            types = List.copyOf(types);
+    record VidScan(Table table, ColumnFilter filter, List<Projection> projections, Aggregation aggregation,
+                   Ordering ordering, List<ColumnType> types, UnaryOperator<Object[]> output) implements PlanNode {
+        public VidScan {
+            projections = List.copyOf(projections);
+            types = types == null ? null : List.copyOf(types);
+            output = output == null ? UnaryOperator.identity() : output;
+        }
+
+        /** A plan's top node, its rows left as computed. */
+        public VidScan(Table table, ColumnFilter filter, List<Projection> projections, Aggregation aggregation, Ordering ordering) {
+            this(table, filter, projections, aggregation, ordering, null, null);
+        }
+
+        /** Whether rows can leave before the whole table is scanned: no aggregate and no ORDER BY to wait for. */
+        public boolean streams() {
+            return aggregation == null && (ordering == null || ordering.keys().isEmpty());
+        }
+
+        @Override
+        public List<ColumnType> types() {
+            if (types == null) {
+                throw new IllegalStateException("a one-table scan without types can only be a plan's top");
+            }
+            return types;
         }
 
         @Override
         public String toString() {
-            return "Rows[" + description + "]";
+            return "VidScan[" + table.name() + (filter == null ? "" : " " + filter) + " " + projections
+                    + (aggregation == null ? "" : " " + aggregation) + (ordering == null ? "" : " " + ordering) + "]";
         }
     }
 

@@ -7,7 +7,7 @@ import io.numacol.storage.TablePart;
 import java.util.function.BooleanSupplier;
 
 /**
- * One IndexVector range of one part, run as one task of {@link QueryExecutor}, and what it leaves
+ * One IndexVector range of one part, run as one task of a {@link PlanNode.VidScan}'s operator ({@link VidRanges}), and what it leaves
  * for the merge ({@code R}). Ranges start at multiples of 1024 rows, so the tasks of one part can
  * share its BitVector: their words never overlap. Each subclass is one way to run a range, chosen
  * for the plan (and the part) before any task is submitted.

@@ -19,7 +19,7 @@ final class RowsTask extends RowScanTask<List<Object[]>> {
     private final long limit;
     private final List<Object[]> rows = new ArrayList<>();
 
-    RowsTask(ScanKernel kernel, QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
+    RowsTask(ScanKernel kernel, PlanNode.VidScan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
              BooleanSupplier cancelled) {
         super(kernel, plan.projections(), part, filter, bits, from, to, cancelled);
         this.projections = plan.projections();

@@ -86,7 +86,7 @@ final class RuntimeFilters {
         } // a scan runs for each parent anyway (Q2's two of partsupp): a filter over it changes no other
         return switch (node) {
             case PlanNode.Scan scan -> scan.isRowId(scan.columns()[column]) ? here : Pushed.atScan(here.node, scan, column);
-            case PlanNode.Rows rows -> here;
+            case PlanNode.VidScan scan -> here;
             case PlanNode.Filter filter -> {
                 Pushed below = into(filter.input(), column, keys, shared);
                 yield below.over(new PlanNode.Filter(below.node, filter.condition()));

@@ -20,7 +20,7 @@ final class TopNTask extends RowScanTask<PriorityQueue<Object[]>> {
     private final PriorityQueue<Object[]> heap;
 
     /** {@code plan} has ORDER BY keys and a FETCH. */
-    TopNTask(ScanKernel kernel, QueryPlan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
+    TopNTask(ScanKernel kernel, PlanNode.VidScan plan, TablePart part, PartFilter filter, BitVector bits, int from, int to,
              BooleanSupplier cancelled) {
         super(kernel, plan.projections(), part, filter, bits, from, to, cancelled);
         this.projections = plan.projections();

@@ -13,13 +13,13 @@ import java.util.function.BooleanSupplier;
  */
 final class VectorAggregateTask extends RangeTask<PartitionedGroups> {
     private final ScanKernel kernel;
-    private final QueryPlan plan;
+    private final PlanNode.VidScan plan;
     private final PartFilter filter;
     private final BitVector bits;
     private final int partitions;
     private PartitionedGroups groups;
 
-    VectorAggregateTask(ScanKernel kernel, QueryPlan plan, TablePart part, PartFilter filter, BitVector bits,
+    VectorAggregateTask(ScanKernel kernel, PlanNode.VidScan plan, TablePart part, PartFilter filter, BitVector bits,
                         int from, int to, BooleanSupplier cancelled, int partitions) {
         super(part, from, to, cancelled);
         this.kernel = kernel;

@@ -52,7 +52,7 @@ final class VectorAggregator {
      * {@link NumericExpr}s, keys that pack into 63 bits. All parts or none, so that the merge
      * never meets MIN/MAX values of two representations.
      */
-    static boolean supports(QueryPlan plan, List<TablePart> parts) {
+    static boolean supports(PlanNode.VidScan plan, List<TablePart> parts) {
         Aggregation agg = plan.aggregation();
         for (AggregateCall call : agg.calls()) {
             if (call.distinct()) {
@@ -99,7 +99,7 @@ final class VectorAggregator {
         };
     }
 
-    VectorAggregator(QueryPlan plan, Batch batch) {
+    VectorAggregator(PlanNode.VidScan plan, Batch batch) {
         this.batch = batch;
         TablePart part = batch.part();
         Aggregation agg = plan.aggregation();
@@ -116,7 +116,7 @@ final class VectorAggregator {
         }
     }
 
-    private Acc acc(QueryPlan plan, AggregateCall call, Map<NumericExpr, NumericKernel> shared) {
+    private Acc acc(PlanNode.VidScan plan, AggregateCall call, Map<NumericExpr, NumericKernel> shared) {
         if (call.input() < 0) {
             return new CountAcc(null);
         }

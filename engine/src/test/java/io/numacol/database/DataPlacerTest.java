@@ -2,8 +2,8 @@ package io.numacol.database;
 
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.Projection;
-import io.numacol.exec.QueryExecutor;
-import io.numacol.exec.QueryPlan;
+import io.numacol.exec.PipelineExecutor;
+import io.numacol.exec.PlanNode;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
 import io.numacol.storage.ColumnType;
@@ -50,11 +50,11 @@ class DataPlacerTest {
 
     /** A client scanning {@code t} until stopped, checking every answer; the first wrong one is kept. */
     private static Thread client(Database db, Table t, AtomicBoolean stop, AtomicReference<String> wrong) {
-        QueryPlan plan = new QueryPlan(t, new ColumnFilter.Range(0, 1_000L, true, 1_099L, true),
+        PlanNode.VidScan plan = new PlanNode.VidScan(t, new ColumnFilter.Range(0, 1_000L, true, 1_099L, true),
                 List.<Projection>of(new Projection.ColumnRef(0)), null, null);
         Thread thread = Thread.ofPlatform().daemon().start(() -> {
             while (!stop.get()) {
-                int n = new QueryExecutor(db.scheduler()).execute(plan, () -> false).size();
+                int n = new PipelineExecutor(db.scheduler()).execute(plan, () -> false).size();
                 if (n != 100) {
                     wrong.compareAndSet(null, t.name() + " answered " + n + " rows, not 100");
                 }

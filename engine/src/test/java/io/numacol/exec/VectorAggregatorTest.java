@@ -148,10 +148,10 @@ class VectorAggregatorTest {
     @MethodSource("cases")
     void vectorizedAgreesWithRowAtATime(int[] keys, ColumnFilter filter) {
         // SUM(amount) overflows a long in every group but the sparse ones: the spill to BigDecimal
-        QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(keys, CALLS), null);
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, filter, projections(), new Aggregation(keys, CALLS), null);
         assertThat(supported(plan)).isTrue();
-        assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
-                new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), keys.length);
+        assertSameRows(new VidAggregate(db.scheduler(), true).rows(plan, () -> false),
+                new VidAggregate(db.scheduler(), false).rows(plan, () -> false), keys.length);
     }
 
     static Stream<Arguments> onTheIndexVector() {
@@ -177,9 +177,9 @@ class VectorAggregatorTest {
     @ParameterizedTest
     @MethodSource("onTheIndexVector")
     void aggregatesOnTheIndexVectorAgreeWithRowAtATime(int column, ColumnFilter filter, List<AggregateCall> calls) {
-        QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(new int[]{}, calls), null);
-        assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
-                new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, filter, projections(), new Aggregation(new int[]{}, calls), null);
+        assertSameRows(new VidAggregate(db.scheduler(), true).rows(plan, () -> false),
+                new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
     }
 
     /** Which parts the IndexVector sum takes: what the differential tests above cannot tell apart. */
@@ -202,7 +202,7 @@ class VectorAggregatorTest {
     }
 
     private static IndexVectorSumTask.Shape shape(TablePart part, ColumnFilter filter, int[] keys, List<AggregateCall> calls) {
-        QueryPlan plan = new QueryPlan(table, filter, projections(), new Aggregation(keys, calls), null);
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, filter, projections(), new Aggregation(keys, calls), null);
         return IndexVectorSumTask.shape(plan, part, filter == null ? null : filter.prepare(part));
     }
 
@@ -215,15 +215,15 @@ class VectorAggregatorTest {
             assertThat(prepared).isInstanceOf(PartFilter.And.class);
             assertThat(((PartFilter.And) prepared).filters()).hasSize(2);
         }
-        QueryPlan plan = new QueryPlan(table, between, projections(),
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, between, projections(),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.COUNT, -1, false), new AggregateCall(Kind.SUM, K, false))), null);
-        List<Object[]> out = new QueryExecutor(db.scheduler(), true).execute(plan, () -> false);
-        assertSameRows(out, new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+        List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
+        assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         ColumnFilter onlyK = new ColumnFilter.And(List.of(new ColumnFilter.Range(K, 1_000L, true, null, true),
                 new ColumnFilter.Range(K, null, true, 15_000L, false)));
-        QueryPlan sum = new QueryPlan(table, onlyK, projections(),
+        PlanNode.VidScan sum = new PlanNode.VidScan(table, onlyK, projections(),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.COUNT, -1, false), new AggregateCall(Kind.SUM, K, false))), null);
-        assertThat(new QueryExecutor(db.scheduler(), true).execute(sum, () -> false).getFirst())
+        assertThat(new VidAggregate(db.scheduler(), true).rows(sum, () -> false).getFirst())
                 .containsExactly(14_000L, (1_000L + 14_999L) * 14_000L / 2);
     }
 
@@ -240,10 +240,10 @@ class VectorAggregatorTest {
         Projection difference = new Projection.Computed(new int[]{0, 1},
                 row -> row[0] == null ? null : (Integer) row[0] - (Integer) row[1],
                 new Arithmetic(Op.SUBTRACT, new Column(0, NumericExpr.Type.INTEGER), new Column(1, NumericExpr.Type.INTEGER), NumericExpr.Type.INTEGER), "a-b");
-        QueryPlan plan = new QueryPlan(t, null, List.of(difference),
+        PlanNode.VidScan plan = new PlanNode.VidScan(t, null, List.of(difference),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, 0, false))), null);
-        List<Object[]> out = new QueryExecutor(db.scheduler(), true).execute(plan, () -> false);
-        assertSameRows(out, new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+        List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
+        assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         assertThat(out.getFirst()[1]).isEqualTo(2_000L);
     }
 
@@ -257,10 +257,10 @@ class VectorAggregatorTest {
             }
             a.append("\uD83D\uDE00"); // alone in the second part
         }
-        QueryPlan plan = new QueryPlan(t, null, List.of(new Projection.ColumnRef(0)),
+        PlanNode.VidScan plan = new PlanNode.VidScan(t, null, List.of(new Projection.ColumnRef(0)),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.MAX, 0, false), new AggregateCall(Kind.MIN, 0, false))), null);
         for (boolean vectorized : new boolean[]{true, false}) {
-            assertThat(new QueryExecutor(db.scheduler(), vectorized).execute(plan, () -> false).getFirst())
+            assertThat(new VidAggregate(db.scheduler(), vectorized).rows(plan, () -> false).getFirst())
                     .containsExactly("\uD83D\uDE00", "\uFF5E");
         }
     }
@@ -273,11 +273,11 @@ class VectorAggregatorTest {
                 a.append(Long.MAX_VALUE - i % 100);
             }
         }
-        QueryPlan plan = new QueryPlan(big, new ColumnFilter.Range(0, Long.MAX_VALUE - 50, true, null, true),
+        PlanNode.VidScan plan = new PlanNode.VidScan(big, new ColumnFilter.Range(0, Long.MAX_VALUE - 50, true, null, true),
                 List.of(new Projection.ColumnRef(0)),
                 new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, -1, false))), null);
-        List<Object[]> out = new QueryExecutor(db.scheduler(), true).execute(plan, () -> false);
-        assertSameRows(out, new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 0);
+        List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
+        assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         assertThat(out.getFirst()[0]).isInstanceOf(BigDecimal.class);
     }
 
@@ -289,10 +289,10 @@ class VectorAggregatorTest {
         Projection p = new Projection.Computed(new int[]{AMOUNT},
                 row -> ((BigDecimal) row[AMOUNT]).multiply((BigDecimal) row[AMOUNT]),
                 new Arithmetic(Op.MULTIPLY, new Column(AMOUNT, amount), new Column(AMOUNT, amount), square), "amount^2");
-        QueryPlan plan = new QueryPlan(table, new ColumnFilter.Range(K, 0L, true, 50L, false),
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, new ColumnFilter.Range(K, 0L, true, 50L, false),
                 List.of(new Projection.ColumnRef(G), p), new Aggregation(new int[]{0}, List.of(new AggregateCall(Kind.SUM, 1, false))), null);
-        assertSameRows(new QueryExecutor(db.scheduler(), true).execute(plan, () -> false),
-                new QueryExecutor(db.scheduler(), false).execute(plan, () -> false), 1);
+        assertSameRows(new VidAggregate(db.scheduler(), true).rows(plan, () -> false),
+                new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 1);
     }
 
     @Test
@@ -300,20 +300,20 @@ class VectorAggregatorTest {
         Projection p = new Projection.Computed(new int[]{WIDE}, row -> {
             throw new AssertionError("the vectorized path must not fall back");
         }, new Arithmetic(Op.MULTIPLY, new Column(WIDE, NumericExpr.Type.BIGINT), new LongConstant(1L << 40, NumericExpr.Type.BIGINT), NumericExpr.Type.BIGINT), "wide*2^40");
-        QueryPlan plan = new QueryPlan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false))), null);
-        assertThatThrownBy(() -> new QueryExecutor(db.scheduler()).execute(plan, () -> false))
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false))), null);
+        assertThatThrownBy(() -> new PipelineExecutor(db.scheduler()).execute(plan, () -> false))
                 .isInstanceOf(StatementFailedException.class)
                 .cause().isInstanceOf(ArithmeticException.class).hasMessageContaining("BIGINT overflow");
     }
 
     @Test
     void distinctAggregatesStayOnTheRowPath() {
-        QueryPlan plan = new QueryPlan(table, null, projections(),
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, null, projections(),
                 new Aggregation(new int[]{G}, List.of(new AggregateCall(Kind.COUNT, S, true))), null);
         assertThat(supported(plan)).isFalse();
     }
 
-    private static boolean supported(QueryPlan plan) {
+    private static boolean supported(PlanNode.VidScan plan) {
         try (var snapshot = table.snapshot()) {
             return VectorAggregator.supports(plan, snapshot.parts());
         }

@@ -5,8 +5,8 @@ import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.Projection;
-import io.numacol.exec.QueryExecutor;
-import io.numacol.exec.QueryPlan;
+import io.numacol.exec.PipelineExecutor;
+import io.numacol.exec.PlanNode;
 import io.numacol.memory.NumaMemory;
 import io.numacol.scheduler.DataUsage;
 import io.numacol.scheduler.StealPolicy;
@@ -100,10 +100,10 @@ class UtilizationTest {
                 }
             }
             db.setPlacement(t, new Placement.Node(3));
-            QueryPlan plan = new QueryPlan(t, new ColumnFilter.Range(0, 10L, true, 20L, true),
+            PlanNode.VidScan plan = new PlanNode.VidScan(t, new ColumnFilter.Range(0, 10L, true, 20L, true),
                     List.<Projection>of(new Projection.ColumnRef(0)), null, null);
             for (int i = 0; i < 5; i++) {
-                assertThat(new QueryExecutor(db.scheduler()).execute(plan, () -> false)).hasSize(11);
+                assertThat(new PipelineExecutor(db.scheduler()).execute(plan, () -> false)).hasSize(11);
             }
             DataUsage usage = db.scheduler().dataUsage();
             try (TableSnapshot snapshot = t.snapshot()) {

@@ -10,8 +10,7 @@ import io.numacol.exec.Ordering;
 import io.numacol.exec.PipelineExecutor;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.Projection;
-import io.numacol.exec.QueryExecutor;
-import io.numacol.exec.QueryPlan;
+import io.numacol.exec.ResultStream;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
@@ -87,9 +86,9 @@ public final class NumacolQuery {
     }
 
     /**
-     * Whether {@link QueryExecutor} runs {@code rel} as one pass over one table: a scan, vid
-     * filters, one projection, an aggregate grouping by columns, a sort, in that order. Anything
-     * else numacol runs in the pipeline executor.
+     * Whether {@code rel} runs as one pass over one table on its vids ({@link PlanNode.VidScan}):
+     * a scan, vid filters, one projection, an aggregate grouping by columns, a sort, in that
+     * order. Anything else compiles to the pipeline executor's other operators.
      */
     static boolean oneTable(RelNode rel) {
         RelNode r = rel;
@@ -261,10 +260,10 @@ public final class NumacolQuery {
         });
     }
 
-    /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a wave of tasks each. */
+    /** Aggregates, sorted rows and joins come whole; other rows in the engine's batches, a task's rows each. */
     private Enumerator<Object[]> keptRows(DataContext root) {
-        QueryPlan plan = pipelineTree == null ? plan(root) : null;
-        if (plan != null && QueryExecutor.streams(plan)) {
+        PlanNode.VidScan plan = pipelineTree == null ? plan(root, null) : null;
+        if (plan != null && plan.streams()) {
             return new Batches(plan, root);
         }
         List<Object[]> rows;
@@ -272,7 +271,9 @@ public final class NumacolQuery {
             rows = computed.get(root);
         }
         if (rows == null) {
-            rows = whole(plan, root);
+            QueryCancel stop = QueryCancel.of(root);
+            PlanNode tree = plan != null ? plan : compile(pipelineTree, root, new HashMap<>());
+            rows = cancellable(stop, () -> executor().execute(tree, stop::shouldStop));
             synchronized (computed) {
                 computed.put(root, rows);
             }
@@ -280,26 +281,20 @@ public final class NumacolQuery {
         return Linq4j.enumerator(rows);
     }
 
-    /** All rows: of the pipeline tree, or of {@code plan}, the one-table query bound to {@code root}. */
-    private List<Object[]> whole(QueryPlan plan, DataContext root) {
-        if (plan == null) {
-            QueryCancel stop = QueryCancel.of(root);
-            PlanNode tree = compile(pipelineTree, root, new HashMap<>());
-            return cancellable(stop, () -> new PipelineExecutor(table.database().scheduler(), table.database().memory()).execute(tree, stop::shouldStop));
-        }
-        return run(plan, root);
+    private PipelineExecutor executor() {
+        return new PipelineExecutor(table.database().scheduler(), table.database().memory());
     }
 
-    /** Walks the engine's batches, asking for the next wave only when the consumer reaches it. */
+    /** Walks the engine's batches, asking for the next only when the consumer reaches it. */
     private final class Batches implements Enumerator<Object[]> {
-        private final QueryPlan plan;
+        private final PlanNode.VidScan plan;
         private final QueryCancel stop;
-        private QueryExecutor.RowStream stream;
+        private ResultStream stream;
         private List<Object[]> batch = List.of();
         private int next;
         private Object[] current;
 
-        Batches(QueryPlan plan, DataContext root) {
+        Batches(PlanNode.VidScan plan, DataContext root) {
             this.plan = plan;
             this.stop = QueryCancel.of(root);
         }
@@ -313,14 +308,13 @@ public final class NumacolQuery {
         public boolean moveNext() {
             while (next == batch.size()) {
                 if (stream == null) {
-                    stream = new QueryExecutor(table.database().scheduler()).stream(plan, stop::shouldStop);
+                    stream = executor().open(plan, stop::shouldStop);
                 }
                 List<Object[]> rows = cancellable(stop, stream::next);
                 if (rows == null) {
                     current = null;
                     return false;
                 }
-                toInternal(rows);
                 batch = rows;
                 next = 0;
             }
@@ -473,17 +467,17 @@ public final class NumacolQuery {
     }
 
     /**
-     * Groups up to this many a one-table aggregate below a pipeline leaves to {@link QueryExecutor}:
-     * it merges its tasks' groups on boxed keys, which cost Q15 (10,000 suppliers) half its time.
+     * Groups up to this many a one-table aggregate below a pipeline runs on vids ({@link
+     * PlanNode.VidScan}); with more, the hash aggregate over decoded values: the aggregate on vids
+     * merges its tasks' groups on boxed keys, whose cost grows with the groups.
      */
     private static final long FEW_GROUPS = 1 << 10;
 
     /**
      * Whether a one-table aggregate has at most {@link #FEW_GROUPS} groups, as far as the
      * dictionaries of its key columns tell (the largest per part, a lower bound on the column's
-     * distinct values): then QueryExecutor's grouping on vids into arrays wins (Q1 under its
-     * AVG divisions); with many groups (Q15's suppliers, Q18's orders, Q17's parts) the pipeline
-     * executor's hash aggregation does.
+     * distinct values): then grouping on vids into arrays wins; with many groups the hash
+     * aggregation over decoded values does, since the vid path merges boxed keys.
      */
     private static boolean fewGroups(NumacolAggregate agg) {
         RelNode input = agg.getInput();
@@ -510,14 +504,12 @@ public final class NumacolQuery {
     }
 
     /**
-     * A one-table aggregate below a join or a computed projection, as rows {@link QueryExecutor}
-     * makes when the plan runs: it groups on vids, which the pipeline executor's hash
-     * aggregation over decoded values cannot match when groups are few.
+     * A one-table aggregate below a join or a computed projection, run on vids: the pipeline
+     * executor's hash aggregation over decoded values cannot match its grouping on vids when
+     * groups are few.
      */
     private static PlanNode oneTableRows(RelNode rel, DataContext root) {
-        NumacolQuery query = of(rel);
-        QueryPlan plan = query.plan(root);
-        return new PlanNode.Rows(RowExpressions.chunkTypes(rel), () -> query.run(plan, root), rel.getRelTypeName() + "#" + rel.getId());
+        return of(rel).plan(root, RowExpressions.chunkTypes(rel));
     }
 
     /** The types of a table's columns, which its filters' column numbers index. */
@@ -525,21 +517,19 @@ public final class NumacolQuery {
         return table.schema().columns().stream().map(TableSchema.ColumnDef::type).toList();
     }
 
-    private QueryPlan plan(DataContext root) {
-        List<ColumnType> types = columnTypes(table.table());
+    /**
+     * The one-table query bound to {@code root}'s parameters, its rows of {@code types} (null: it
+     * is the plan's top) turned into the Java classes Calcite's generated code expects.
+     */
+    private PlanNode.VidScan plan(DataContext root, List<ColumnType> types) {
+        List<ColumnType> columnTypes = columnTypes(table.table());
         ColumnFilter filter = null;
         if (!conditions.isEmpty()) {
-            List<ColumnFilter> bound = conditions.stream().map(c -> Predicates.bind(c, types, root)).toList();
+            List<ColumnFilter> bound = conditions.stream().map(c -> Predicates.bind(c, columnTypes, root)).toList();
             filter = bound.size() == 1 ? bound.getFirst() : new ColumnFilter.And(bound);
         }
-        return new QueryPlan(table.table(), filter, projections, aggregation, ordering);
-    }
-
-    private List<Object[]> run(QueryPlan plan, DataContext root) {
-        QueryCancel stop = QueryCancel.of(root);
-        List<Object[]> rows = cancellable(stop, () -> new QueryExecutor(table.database().scheduler()).execute(plan, stop::shouldStop));
-        toInternal(rows);
-        return rows;
+        boolean computed = aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed);
+        return new PlanNode.VidScan(table.table(), filter, projections, aggregation, ordering, types, computed ? this::toInternal : null);
     }
 
     /** Statement.cancel() sets Calcite's flag; setQueryTimeout only leaves a timeout in the context: say which. */
@@ -555,14 +545,11 @@ public final class NumacolQuery {
     }
 
     /** Computed values as the Java classes Calcite's generated code expects; SUM0 of no rows is 0. */
-    private void toInternal(List<Object[]> rows) {
-        if (aggregation != null || projections.stream().anyMatch(p -> p instanceof Projection.Computed)) {
-            for (Object[] row : rows) {
-                for (int i = 0; i < row.length; i++) {
-                    Object v = row[i] == null && sumZero != null && sumZero[i] ? 0L : row[i];
-                    row[i] = SqlTypes.toInternal(v, outputTypes.get(i));
-                }
-            }
+    private Object[] toInternal(Object[] row) {
+        for (int i = 0; i < row.length; i++) {
+            Object v = row[i] == null && sumZero != null && sumZero[i] ? 0L : row[i];
+            row[i] = SqlTypes.toInternal(v, outputTypes.get(i));
         }
+        return row;
     }
 }

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The engine's pipeline without SQL: parts of odd sizes, many 1024-row ranges per part, two fake nodes. */
-class QueryExecutorTest {
+class VidScanTest {
     private static final int ROWS = 12_345;
     private static Database db;
     private static Table table;
@@ -61,8 +61,8 @@ class QueryExecutorTest {
         db.close();
     }
 
-    private static List<Object[]> run(QueryPlan plan) {
-        return new QueryExecutor(db.scheduler()).execute(plan, () -> false);
+    private static List<Object[]> run(PlanNode.VidScan plan) {
+        return new PipelineExecutor(db.scheduler()).execute(plan, () -> false);
     }
 
     private static List<Projection> columns(int... columns) {
@@ -84,7 +84,7 @@ class QueryExecutorTest {
                 d.add(r[3]);
             }
         }
-        List<Object[]> out = run(new QueryPlan(table, null, columns(0, 1, 2, 3), agg, null));
+        List<Object[]> out = run(new PlanNode.VidScan(table, null, columns(0, 1, 2, 3), agg, null));
         assertThat(out).hasSize(sums.size());
         for (Object[] row : out) {
             Object key = Arrays.asList(row[0]);
@@ -98,7 +98,7 @@ class QueryExecutorTest {
 
     @Test
     void manyGroupsMergeInParallelPartitions() {
-        int distinct = QueryExecutor.PARALLEL_MERGE_GROUPS + 5_000;
+        int distinct = VidAggregate.PARALLEL_MERGE_GROUPS + 5_000;
         Table many = db.catalog().create("many", TableSchema.of(new TableSchema.ColumnDef("k", ColumnType.bigint(), false),
                 new TableSchema.ColumnDef("v", ColumnType.integer(), false)));
         try (Appender a = db.appender("many")) {
@@ -108,7 +108,7 @@ class QueryExecutorTest {
         }
         Aggregation agg = new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 1, false),
                 new AggregateCall(AggregateCall.Kind.COUNT, -1, false)));
-        List<Object[]> out = run(new QueryPlan(many, null, columns(0, 1), agg, null));
+        List<Object[]> out = run(new PlanNode.VidScan(many, null, columns(0, 1), agg, null));
         assertThat(out).hasSize(distinct);
         for (Object[] row : out) {
             long k = (long) row[0];
@@ -130,7 +130,7 @@ class QueryExecutorTest {
             boolean first = k >= 1000 && k < 9000 && r[1] != null && (int) r[1] != 2 && (int) r[1] != 3;
             return first || r[3] == null || ((String) r[3]).endsWith("7");
         }).map(r -> r[0]).toList();
-        assertThat(run(new QueryPlan(table, filter, columns(0), null, null)).stream().map(r -> r[0]).toList())
+        assertThat(run(new PlanNode.VidScan(table, filter, columns(0), null, null)).stream().map(r -> r[0]).toList())
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 
@@ -141,7 +141,7 @@ class QueryExecutorTest {
         ColumnFilter filter = new ColumnFilter.Matching(0, v -> (Long) v % every == every - 1, "every " + every + "th");
         List<List<Object>> expected = rows.stream().filter(r -> (Long) r[0] % every == every - 1)
                 .map(r -> Arrays.asList(r[0], r[1], r[3])).toList();
-        List<List<Object>> actual = run(new QueryPlan(table, filter, columns(0, 1, 3), null, null)).stream()
+        List<List<Object>> actual = run(new PlanNode.VidScan(table, filter, columns(0, 1, 3), null, null)).stream()
                 .map(Arrays::asList).toList();
         assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
     }
@@ -153,32 +153,32 @@ class QueryExecutorTest {
                 .sorted(Comparator.comparing((Object[] r) -> (Integer) r[1], Comparator.nullsLast(Comparator.reverseOrder()))
                         .thenComparing(r -> (Long) r[0]))
                 .skip(5).limit(20).map(r -> r[0]).toList();
-        assertThat(run(new QueryPlan(table, null, columns(0, 1), null, ordering)).stream().map(r -> r[0]).toList())
+        assertThat(run(new PlanNode.VidScan(table, null, columns(0, 1), null, ordering)).stream().map(r -> r[0]).toList())
                 .containsExactlyElementsOf(expected);
     }
 
     @Test
     void anUnorderedLimitTakesAsManyRowsAsAsked() {
         ColumnFilter odd = new ColumnFilter.Matching(3, v -> ((String) v).length() == 3, "three characters");
-        List<Object[]> out = run(new QueryPlan(table, odd, columns(0, 3), null, new Ordering(List.of(), 2, 10)));
+        List<Object[]> out = run(new PlanNode.VidScan(table, odd, columns(0, 3), null, new Ordering(List.of(), 2, 10)));
         assertThat(out).hasSize(10).allSatisfy(r -> assertThat((String) r[1]).hasSize(3));
-        assertThat(run(new QueryPlan(table, null, columns(0), null, new Ordering(List.of(), 0, 0)))).isEmpty();
+        assertThat(run(new PlanNode.VidScan(table, null, columns(0), null, new Ordering(List.of(), 0, 0)))).isEmpty();
     }
 
     @Test
     void computedProjectionsSeeTheirColumns() {
         Projection twice = new Projection.Computed(new int[]{0}, row -> (Long) row[0] * 2, "k*2");
-        List<Object[]> out = run(new QueryPlan(table, new ColumnFilter.Range(0, null, true, 3L, false),
+        List<Object[]> out = run(new PlanNode.VidScan(table, new ColumnFilter.Range(0, null, true, 3L, false),
                 List.of(twice, new Projection.ColumnRef(3)), null, null));
         assertThat(out.stream().map(r -> r[0]).collect(Collectors.toList())).containsExactlyInAnyOrder(0L, 2L, 4L);
     }
 
     @Test
     void rowsStreamInWavesFromOneSnapshot() {
-        QueryPlan plan = new QueryPlan(table, new ColumnFilter.Range(0, 10L, true, null, true), columns(0), null, null);
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, new ColumnFilter.Range(0, 10L, true, null, true), columns(0), null, null);
         List<Long> seen = new ArrayList<>();
         int batches = 0;
-        try (QueryExecutor.RowStream stream = new QueryExecutor(db.scheduler()).stream(plan, () -> false)) {
+        try (ResultStream stream = new PipelineExecutor(db.scheduler()).open(plan, () -> false)) {
             for (List<Object[]> batch = stream.next(); batch != null; batch = stream.next()) {
                 batches++;
                 batch.forEach(r -> seen.add((Long) r[0]));
@@ -192,15 +192,15 @@ class QueryExecutorTest {
     @Test
     void anOffsetAndFetchSpanWaves() {
         Ordering window = new Ordering(List.of(), 6_000, 4_000);
-        List<Object[]> out = run(new QueryPlan(table, null, columns(0), null, window));
+        List<Object[]> out = run(new PlanNode.VidScan(table, null, columns(0), null, window));
         assertThat(out).hasSize(4_000);
         assertThat(out.stream().map(r -> (Long) r[0]).distinct().count()).isEqualTo(4_000);
     }
 
     @Test
     void aCancelledQueryStopsAndSaysSo() {
-        assertThatThrownBy(() -> new QueryExecutor(db.scheduler())
-                .execute(new QueryPlan(table, null, columns(0), null, null), () -> true))
+        assertThatThrownBy(() -> new PipelineExecutor(db.scheduler())
+                .execute(new PlanNode.VidScan(table, null, columns(0), null, null), () -> true))
                 .isInstanceOf(CancellationException.class);
     }
 }
