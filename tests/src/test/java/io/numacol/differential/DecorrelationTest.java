@@ -58,7 +58,7 @@ class DecorrelationTest {
             "SELECT t1.k FROM t1 WHERE t1.ia < (SELECT MIN(s.ia) FROM t3 s WHERE s.ib > t1.ib)",
             // a floating =: not bound (-0.0 = 0.0), still right
             "SELECT t1.k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 s WHERE s.fd = t1.fd)",
-            // NULL correlation values: an empty subquery, NOT IN TRUE (CalciteDefects 15)
+            // NULL correlation values: an empty subquery, NOT IN TRUE (Decorrelator)
             "SELECT t1.k FROM t1 WHERE t1.ia NOT IN (SELECT s.ia FROM t2 s WHERE s.k3 = t1.k3 AND s.ia IS NOT NULL)",
             "SELECT a0.k FROM t1 a0 LEFT JOIN t2 a1 ON a0.k3 = a1.k3 WHERE a1.k NOT IN (SELECT s.k FROM t3 s WHERE s.k3 = a0.k3)",
             "SELECT t1.k, t1.k3 IN (SELECT s.k3 FROM t2 s WHERE s.ib = t1.ib) AS i FROM t1",
@@ -79,7 +79,7 @@ class DecorrelationTest {
             // a subquery in a subquery, each correlated with its own outer row, and with the outermost
             "SELECT t1.k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 s WHERE s.k2 = t1.k2 AND s.ia > (SELECT AVG(u.dm) FROM t3 u WHERE u.ib = s.ib))",
             "SELECT t1.k FROM t1 WHERE t1.ia > (SELECT MIN(s.ia) FROM t2 s WHERE s.ib = t1.ib AND EXISTS (SELECT 1 FROM t3 u WHERE u.k3 = s.k3))",
-            // two variables bound to one column (CalciteDefects 31), and two values of one row
+            // two variables bound to one column (Decorrelator), and two values of one row
             "SELECT t1.k, (SELECT COUNT(*) FROM t2 s WHERE s.k3 = t1.k3 AND t1.k2 = s.k3) AS n FROM t1",
             "SELECT t1.k, (SELECT SUM(s.ia) FROM t2 s WHERE s.k3 = t1.k3 AND s.ib = t1.ib AND s.dd = t1.dd) AS n FROM t1",
     })

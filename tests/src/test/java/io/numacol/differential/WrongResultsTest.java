@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Queries a random differential run once answered wrongly, minimized and restated over {@link
  * RandomTables}, each followed by others of its class. Most were Calcite planner defects that
- * numacol works around ({@code io.numacol.calcite.plan.CalciteDefects} names them).
+ * numacol works around (the package {@code io.numacol.calcite.plan.rewrite} names them).
  */
 class WrongResultsTest {
     private static Connection numacol;
@@ -209,12 +209,12 @@ class WrongResultsTest {
             "SELECT 37 / - CAST(NULL AS INTEGER) * - 33, t1.k - CAST(NULL AS INTEGER) * t1.ia, -65 / CAST(NULL AS DOUBLE) * -t1.ib FROM t1",
             // 24. NOT of a <> on a column (the sqllogictest's NOT + col0 <> (- 0)): NOT NOT was refused as it ran
             "SELECT DISTINCT t1.k, t1.ia FROM t1 WHERE NOT + t1.ia <> ( - 0 ) OR NOT (t1.ib NOT IN (3, 5))",
-            // 25. a merged projection typed otherwise than the projections it merges (CalciteDefects 24)
+            // 25. a merged projection typed otherwise than the projections it merges (SameTypeProjectMergeRule)
             "SELECT MIN(COALESCE(a3.k, CAST(NULL AS INTEGER))) AS c2 FROM (SELECT DISTINCT DATE '2022-01-16' AS c0 FROM t2 AS a1) AS a0 "
                     + "LEFT JOIN t1 AS a3 ON -3 BETWEEN 4 AND -2 WHERE 'a' NOT LIKE 'b!%%' ESCAPE '!' GROUP BY a3.k",
             "SELECT MAX(COALESCE(a3.ia, CAST(NULL AS INTEGER))), COUNT(*) FROM (SELECT DISTINCT t2.vs FROM t2) AS a0 "
                     + "LEFT JOIN t1 AS a3 ON 1 = 0 WHERE 'a' <> 'b' GROUP BY a3.k, a0.vs",
-            // 26. an aggregate rewritten into itself, then pruned: its set had no plan left (CalciteDefects 25)
+            // 26. an aggregate rewritten into itself, then pruned: its set had no plan left (SelfKeepingAggregateCaseToFilterRule)
             "SELECT AVG(-2.125E0) AS c1 FROM (SELECT MIN(DATE '2022-02-02') AS c0 FROM t3 AS a1 FULL JOIN t1 AS a2 ON TRUE GROUP BY a2.ia) AS a0 "
                     + "FULL JOIN t2 AS a3 ON -7.75E0 BETWEEN -7.5E0 AND 4.875E0 WHERE a3.dm = 40.37 GROUP BY a3.k "
                     + "HAVING MAX(NULLIF(a0.c0, DATE '2022-02-27')) FILTER (WHERE FALSE) < DATE '2022-01-19'",
@@ -222,31 +222,31 @@ class WrongResultsTest {
                     + "WHERE 1 = 0) AS a0 RIGHT JOIN t2 AS a3 ON TRUE WHERE a3.ia > 800 GROUP BY a3.k",
             "SELECT MIN(NULLIF(a0.fd, 5.25E0)) FILTER (WHERE a0.dd >= DATE '2021-11-28') AS c1 FROM t3 AS a0 LEFT JOIN t3 AS a1 ON TRUE "
                     + "RIGHT JOIN t1 AS a2 ON CHAR_LENGTH('zz') BETWEEN 0 AND -3 GROUP BY a1.fd",
-            // 27. a test for NULL of an OR or AND with NULL: Calcite's generated predicate did not compile (CalciteDefects 26)
+            // 27. a test for NULL of an OR or AND with NULL: Calcite's generated predicate did not compile (NullTests)
             "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",
             "SELECT COUNT(*) FROM t1 a LEFT JOIN t2 b ON a.k = b.k WHERE (a.ia + b.ib NOT IN (1, NULL)) IS NOT NULL",
             "SELECT COUNT(*), COUNT(b.k) FROM t1 a LEFT JOIN t2 b ON a.k = b.k AND (a.ia + b.ib IN (1, NULL)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON (a.ia + b.ib > 3 OR CAST(NULL AS BOOLEAN)) IS NULL",
             "SELECT COUNT(*) FROM t1 a JOIN t2 b ON a.k2 = b.k AND (a.ia - b.ib < 0 AND CAST(NULL AS BOOLEAN)) IS NOT NULL",
-            // 29. a self-join on a non-key, one side filtered to one row by its key: taken for a join of each row with itself (CalciteDefects 27)
+            // 29. a self-join on a non-key, one side filtered to one row by its key: taken for a join of each row with itself (KeyMetadata)
             "SELECT a1.k AS c0, a0.fd AS c1 FROM t1 AS a0 JOIN t1 AS a1 ON a0.vs = a1.vs WHERE a0.k = 2",
             "SELECT a1.k, a1.ia, a0.ib FROM t1 AS a0 JOIN t1 AS a1 ON a0.ib = a1.ib AND a0.vs = a1.vs WHERE a0.k = 7",
             "SELECT COUNT(*), SUM(a1.k) FROM t2 AS a0 JOIN t2 AS a1 ON a0.dd = a1.dd JOIN t3 ON t3.k = a1.k2 WHERE a0.k IN (5)",
-            // 30. a DISTINCT key constant only once the projections below merge, in a correlated query: one row over no rows (CalciteDefects 3)
+            // 30. a DISTINCT key constant only once the projections below merge, in a correlated query: one row over no rows (ConstantGroupKeys)
             "SELECT DISTINCT ('b' LIKE '%x%' OR a0.c0) AS c0 FROM (SELECT TRUE AS c0 FROM t1 AS a1 "
                     + "WHERE -3 >= (SELECT MIN(3) FROM t1 AS s6 WHERE s6.ia = a1.ib)) AS a0",
             "SELECT DISTINCT ('b' LIKE '%x%' OR a0.c0) AS c0 FROM (SELECT TRUE AS c0 FROM t1 AS a1 "
                     + "WHERE 3 >= (SELECT MIN(3) FROM t1 AS s6 WHERE s6.ia = a1.ib)) AS a0",
             "SELECT COUNT(*), MAX(x) FROM (SELECT DISTINCT (a0.c0 AND UPPER('b') = 'B') AS x FROM (SELECT TRUE AS c0 FROM t2 AS a1 "
                     + "WHERE a1.ia IN (SELECT s.ib FROM t3 AS s WHERE s.k2 = a1.k AND s.ia > 5000)) AS a0) AS q",
-            // 33. a constant key below a contradictory filter, in a correlated query: one row over no rows (CalciteDefects 3)
+            // 33. a constant key below a contradictory filter, in a correlated query: one row over no rows (ConstantGroupKeys)
             "SELECT TRUE AS c1 FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > 0) AS c1, 3.375E0 AS c2 FROM t1 AS a1) AS a0 "
                     + "WHERE (a0.c1 IS DISTINCT FROM a0.c1 AND a0.c2 <> 3.0E0) GROUP BY a0.c2",
             "SELECT a0.c2, COUNT(*) FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > s3.ib) AS c1, 'x' AS c2 FROM t1 AS a1) AS a0 "
                     + "WHERE a0.c1 AND NOT a0.c1 GROUP BY a0.c2",
             "SELECT a0.c2, COUNT(*) FROM (SELECT (SELECT COUNT(*) > 0 FROM t2 AS s3 WHERE a1.ia > s3.ib) AS c1, 'x' AS c2 FROM t1 AS a1) AS a0 "
                     + "WHERE a0.c1 GROUP BY a0.c2",
-            // 34. the decorrelator failing (NullPointerException) on a NOT IN inside a correlated scalar subquery (CalciteDefects 8)
+            // 34. the decorrelator failing (NullPointerException) on a NOT IN inside a correlated scalar subquery (OptionalRewrites)
             "SELECT DISTINCT (SELECT (COUNT(*) > 5) FROM t3 AS s2 WHERE s2.dd = a0.dd AND (a0.k > 0) NOT IN "
                     + "(SELECT s3.k > 0 FROM t1 AS s3 WHERE s3.dm = s2.k)) AS c0 FROM t1 AS a0 WHERE -11.07 > 1.03",
             "SELECT DISTINCT (SELECT (COUNT(*) > 0) FROM t3 AS s2 WHERE s2.dd = a0.dd AND (a0.k > 0) NOT IN "
@@ -264,12 +264,12 @@ class WrongResultsTest {
             "SELECT COUNT(*), MAX(t1.k) FROM t1 WHERE (t1.fd * 0) IS DISTINCT FROM (t1.ia * 0)",
             "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k2 AND (t1.fd * 0) IS NOT DISTINCT FROM (t2.fd * -1 * 0)",
             // 38. a LEFT JOIN to no rows makes a3.ia a NULL literal, and constant reduction evaluated
-            // CAST(NULL AS INTEGER NOT NULL) < 2, which COALESCE(a3.ia, 38) < 2 had become, as TRUE (CalciteDefects 4)
+            // CAST(NULL AS INTEGER NOT NULL) < 2, which COALESCE(a3.ia, 38) < 2 had become, as TRUE (NullableCasts)
             "SELECT COUNT(*) FROM (SELECT COALESCE(a3.ia, CAST(37.84 AS INTEGER)) AS c0 FROM t1 AS a1 LEFT JOIN t2 AS a2 ON TRUE "
                     + "LEFT JOIN t3 AS a3 ON 2.375E0 = -3.0E0 WHERE a1.k < 10 AND a2.k < 10) AS a0 WHERE a0.c0 < 2",
             "SELECT COUNT(*) FROM t1 LEFT JOIN t2 ON FALSE WHERE COALESCE(t2.ib, 14009) <= 9999",
             // 39. a NOT IN whose subquery is empty once simplified: its aggregate's constant key, left unprotected while
-            // correlated, was dropped by the decorrelator, and the empty subquery answered a row (CalciteDefects 3)
+            // correlated, was dropped by the decorrelator, and the empty subquery answered a row (ConstantGroupKeys)
             "SELECT DISTINCT (SELECT MAX('abc') FROM t2 AS s5 WHERE s5.k = a2.k) AS c0 FROM t1 AS a2 "
                     + "WHERE 6.0E0 NOT IN (SELECT s4.k FROM t3 AS s4 WHERE s4.ia = a2.ia AND s4.ia <> s4.ia)",
             // 40. -9.5E0 * 0 folded to the literal -0.0, which Calcite's EXCEPT took for another value than 0.0
@@ -283,7 +283,7 @@ class WrongResultsTest {
             "SELECT COUNT(*), COUNT(t2.k), SUM(t2.ib) FROM t1 LEFT JOIN t2 ON t1.k = t2.k2 AND (t2.ia = 7.5 OR t1.ib <> 7.5)",
             "SELECT COUNT(*) FROM t1 JOIN t2 ON t1.k = t2.k AND (t1.ia <> 2.5 OR t2.dm = 3.125 OR t2.fd = 0.5)",
             "SELECT t1.k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k2 = t1.k AND (t2.ia = 1.5 OR t1.vs <> 'a'))",
-            // 43. a second value generator of a correlation variable unrelated to the first (CalciteDefects 30):
+            // 43. a second value generator of a correlation variable unrelated to the first (Decorrelator):
             // the NOT IN was tested for every value of t1.ia, and the EXISTS held for rows whose own NOT IN is false
             "SELECT MAX(4) AS c0 FROM t1 WHERE EXISTS (SELECT 1 FROM t2 AS s3 WHERE s3.k = t1.ia AND t1.ia NOT IN "
                     + "(SELECT s4.k FROM t3 AS s4)) GROUP BY t1.k",
@@ -293,12 +293,12 @@ class WrongResultsTest {
                     + "OR t1.ib IS NULL)) AS c1 FROM t1 WHERE t1.k < 300",
             "SELECT t1.k FROM t1 WHERE NOT EXISTS (SELECT 1 FROM t2 AS s3 WHERE s3.ia = t1.ia AND t1.ib IN "
                     + "(SELECT s4.ib FROM t3 AS s4 WHERE s4.k2 > 10))",
-            // 44. two correlation variables equated with one column of the subquery (CalciteDefects 31): the COUNT's
+            // 44. two correlation variables equated with one column of the subquery (Decorrelator): the COUNT's
             // generator of both variables' pairs was kept by one of them, and outer rows were answered twice
             "SELECT t1.k, (SELECT COUNT(TRUE) FROM t2 AS s1 WHERE s1.ia = t1.ia AND t1.ib = s1.ia) AS c0 FROM t1",
             "SELECT t1.k, (SELECT SUM(s1.ib) FROM t2 AS s1 WHERE s1.ia = t1.ia AND s1.ia = t1.ib AND s1.k > 5) AS c0 FROM t1",
             "SELECT COUNT(*) FROM t1 WHERE 0 < (SELECT COUNT(*) FROM t2 AS s1 WHERE s1.k2 = t1.k2 AND t1.k3 = s1.k2)",
-            // 45. a MAX with a FILTER taken for its argument (CalciteDefects 32): a key, so the groups passed for unique,
+            // 45. a MAX with a FILTER taken for its argument (KeyMetadata): a key, so the groups passed for unique,
             // and the DISTINCT above them (an EXCEPT with an empty side) was removed
             "SELECT DISTINCT * FROM (SELECT MAX(t1.k) FILTER (WHERE t1.ib > 5) AS c0 FROM t1 GROUP BY t1.ia)",
             "SELECT COUNT(*) AS c0 FROM t1 GROUP BY t1.ia HAVING MAX(t1.k) FILTER (WHERE FALSE) IS NULL EXCEPT "
@@ -306,7 +306,7 @@ class WrongResultsTest {
             "SELECT DISTINCT * FROM (SELECT SUM(DISTINCT CAST(NULL AS INTEGER)) AS c0, MAX('x') AS c1, COUNT(*) AS c2 "
                     + "FROM t1 GROUP BY t1.ia HAVING MAX(t1.k) FILTER (WHERE FALSE) IS NULL)",
             "SELECT DISTINCT * FROM (SELECT t1.k2, MAX(t1.k) AS c0 FROM t1 GROUP BY t1.k2, t1.k3)",
-            // 28. CalciteDefects 23's second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
+            // 28. NullComparisons' second conversion of a query the validator rewrote (an ORDER BY over a UNION): "not a query"
             "SELECT MIN(t1.dd) AS c0, MAX(t1.vs) AS c1 FROM t1 GROUP BY t1.ia UNION ALL SELECT DATE '2022-01-16' AS c0, 'B' AS c1 "
                     + "FROM t2 JOIN t3 ON NULLIF(1, 1) >= EXTRACT(YEAR FROM DATE '2021-12-20') ORDER BY c0 ASC NULLS LAST",
             // 46. COUNT(DISTINCT) under a filter on its aggregate's values, over more groups than the one-table

@@ -1,9 +1,9 @@
 package io.numacol.calcite.cache;
 
+import io.numacol.calcite.plan.rewrite.NullComparisons;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import io.numacol.calcite.plan.CalciteDefects;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
@@ -215,8 +215,8 @@ public final class PlanCache {
             }
             planned = null;
         } catch (AssertionError e) {
-            // CalciteDefects 23 where a parameter stands for a literal: the text as written plans
-            if (template.values().isEmpty() || !CalciteDefects.isNullComparisonInPredicates(e)) {
+            // NullComparisons' defect where a parameter stands for a literal: the text as written plans
+            if (template.values().isEmpty() || !NullComparisons.isNullComparisonInPredicates(e)) {
                 throw e;
             }
             planned = null;

@@ -1,7 +1,6 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.QueryCancel;
-import io.numacol.calcite.dml.TimeCasts;
 import io.numacol.calcite.plan.DatetimeMinus;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
@@ -241,11 +240,11 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
         }
     };
 
-    /** A TIMESTAMP or TIME literal's text as Calcite reads it, when it is not so already (see {@link TimeCasts#calciteText}). */
+    /** A TIMESTAMP or TIME literal's text as Calcite reads it, when it is not so already (see {@link TimeLiterals#calciteText}). */
     private static String shortened(SqlUnknownLiteral literal) {
         String tag = literal.tag.toUpperCase(Locale.ROOT);
-        return tag.equals("TIMESTAMP") ? TimeCasts.calciteText(literal.getValue(), SqlTypeName.TIMESTAMP)
-                : tag.equals("TIME") ? TimeCasts.calciteText(literal.getValue(), SqlTypeName.TIME) : null;
+        return tag.equals("TIMESTAMP") ? TimeLiterals.calciteText(literal.getValue(), SqlTypeName.TIMESTAMP)
+                : tag.equals("TIME") ? TimeLiterals.calciteText(literal.getValue(), SqlTypeName.TIME) : null;
     }
 
     /** {@code type} as numacol's instant when it names a zoned TIMESTAMP, else null; TIME WITH TIME ZONE refused. */

@@ -5,6 +5,8 @@
  * TRUNCATE, CREATE/DROP INDEX, VIEW and SCHEMA, SET SCHEMA, COPY ... FROM a CSV file and CALL
  * dbgen(sf = n), the TPC-H generator, by {@link io.numacol.calcite.ddl.DdlParser}, and hands
  * everything else to Calcite's parser (refusing MERGE); Calcite then passes the DDL node to
- * {@link io.numacol.calcite.ddl.NumacolDdlExecutor}.
+ * {@link io.numacol.calcite.ddl.NumacolDdlExecutor}. {@link io.numacol.calcite.ddl.TimeLiterals}
+ * holds the TIMESTAMP and TIME texts numacol's SQL reads beyond Calcite's, for the parser and for
+ * numacol's DML.
  */
 package io.numacol.calcite.ddl;

@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
@@ -56,7 +57,7 @@ public final class CheckedCastRexBuilder extends RexBuilder {
         if (!safe && exp instanceof RexLiteral literal && !literal.isNull()
                 && SqlTypeName.CHAR_TYPES.contains(literal.getType().getSqlTypeName())) {
             String value = literal.getValueAs(String.class);
-            String whole = TimeCasts.calciteText(value, type.getSqlTypeName());
+            String whole = TimeLiterals.calciteText(value, type.getSqlTypeName());
             if (whole != null) {
                 value = whole;
                 exp = makeLiteral(whole);

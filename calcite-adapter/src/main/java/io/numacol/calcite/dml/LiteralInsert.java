@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
@@ -180,11 +181,11 @@ public final class LiteralInsert {
 
     /**
      * A string literal for a DATE, TIMESTAMP or TIME column, as the planner's cast reads it (see
-     * {@link TimeCasts#calciteText}); NO_FIT when it is no such value (the planner says why).
+     * {@link TimeLiterals#calciteText}); NO_FIT when it is no such value (the planner says why).
      */
     private static Object parsed(SqlCharStringLiteral literal, SqlTypeName type, Function<String, Object> parser) {
         String text = literal.getValueAs(String.class);
-        String whole = TimeCasts.calciteText(text, type);
+        String whole = TimeLiterals.calciteText(text, type);
         try {
             return parser.apply(whole != null ? whole : text.strip());
         } catch (DateTimeParseException e) {

@@ -37,8 +37,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -51,7 +49,7 @@ import java.util.stream.IntStream;
  * EXTRACT of an hour, minute or second from an instant reads UTC; and its cast of a TIMESTAMP or
  * TIME to text drops the fraction of a second; it adds a month interval to an instant as one
  * millisecond. numacol also adds DuckDB's {@link #DATE_TRUNC} and reads DuckDB's short spellings
- * of times ({@link #calciteText}). Each function takes the session's zone as an argument, so a
+ * of times ({@link io.numacol.calcite.ddl.TimeLiterals#calciteText}). Each function takes the session's zone as an argument, so a
  * plan says which zone it computes in (the plan cache keys plans by zone).
  */
 public final class TimeCasts {
@@ -113,9 +111,6 @@ public final class TimeCasts {
     private static final ColumnType[] INSTANTS = IntStream.rangeClosed(0, ColumnType.MAX_TIMESTAMP_PRECISION)
             .mapToObj(ColumnType::timestampTz).toArray(ColumnType[]::new);
 
-    private static final Pattern DATE_ONLY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Pattern DATE_TIME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[ T](\\d{1,2}:\\d{2})(:\\d{2}(?:\\.\\d*)?)?");
-    private static final Pattern TIME_OF_DAY = Pattern.compile("\\d{1,2}:\\d{2}");
 
     private TimeCasts() {
     }
@@ -129,29 +124,6 @@ public final class TimeCasts {
 
     private static ZoneId zone(String id) {
         return ZONES.computeIfAbsent(id, ZoneId::of);
-    }
-
-    /**
-     * The text of a TIMESTAMP or TIME as Calcite's parser and casts read it, or null when it is
-     * so already or is no such value: DuckDB and PostgreSQL also read a date alone ({@code
-     * 2024-01-01} is midnight), a time without seconds ({@code 10:30}) and a {@code T} between
-     * date and time.
-     */
-    public static String calciteText(String text, SqlTypeName type) {
-        String t = text.strip();
-        String whole = null;
-        if (type == SqlTypeName.TIMESTAMP) {
-            Matcher m = DATE_TIME.matcher(t);
-            whole = DATE_ONLY.matcher(t).matches() ? t + " 00:00:00"
-                    : m.matches() ? m.group(1) + " " + twoDigitHour(m.group(2)) + (m.group(3) == null ? ":00" : m.group(3)) : null;
-        } else if (type == SqlTypeName.TIME && TIME_OF_DAY.matcher(t).matches()) {
-            whole = twoDigitHour(t) + ":00";
-        }
-        return whole == null || whole.equals(text) ? null : whole;
-    }
-
-    private static String twoDigitHour(String hoursAndMinutes) {
-        return hoursAndMinutes.length() == 4 ? "0" + hoursAndMinutes : hoursAndMinutes;
     }
 
     /** An instant's wall clock in {@code zone} (TIMESTAMP WITH TIME ZONE to TIMESTAMP), as epoch milliseconds of UTC. */

@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.CanonicalValues;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.TableScan;
@@ -12,7 +13,6 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.Program;
 
 import java.util.ArrayList;
@@ -67,18 +67,6 @@ final class ConstantCalls {
         });
     }
 
-    /**
-     * Whether {@code literal} is the double -0.0, which SQL takes for 0.0 but Calcite's hash
-     * operators (EXCEPT, a join's keys) do not: every double numacol stores or computes is 0.0 there.
-     */
-    static boolean negativeZero(RexLiteral literal) {
-        if (!SqlTypeUtil.isApproximateNumeric(literal.getType()) || literal.getValue() == null) {
-            return false;
-        }
-        Double d = literal.getValueAs(Double.class);
-        return d != null && Double.compare(d, -0.0) == 0;
-    }
-
     private static final class Folder extends RexShuttle {
         private final RexBuilder rexBuilder;
         private final RexExecutor executor;
@@ -120,7 +108,7 @@ final class ConstantCalls {
             RexNode value = reduced.size() == 1 ? reduced.getFirst() : null;
             if (value instanceof RexLiteral literal && value.getType().equals(c.getType())) {
                 changed = true;
-                return negativeZero(literal) ? rexBuilder.makeLiteral(0.0, c.getType()) : value;
+                return CanonicalValues.negativeZero(literal) ? rexBuilder.makeLiteral(0.0, c.getType()) : value;
             }
             return null;
         }

@@ -51,13 +51,14 @@ import java.util.function.IntFunction;
  * <p>The values are matched with IS NOT DISTINCT FROM wherever they can be NULL: a left row whose
  * value is NULL gets the right side that the NULL binding gives (an empty NOT IN is TRUE for it),
  * where Calcite's decorrelator matched with {@code =} values it wrongly believed never NULL
- * (CalciteDefects 15). A filter {@code expr = $cor.f} over an uncorrelated input joins that input
- * with D on the equality instead of pairing it with every value; when such equalities bind every
- * correlation value, D is not needed there at all and the value is {@code expr} (TPC-H Q2,
+ * (a Calcite defect, listed in the package {@code io.numacol.calcite.plan.rewrite}). A filter
+ * {@code expr = $cor.f} over an uncorrelated input joins that input with D on the equality instead
+ * of pairing it with every value; when such equalities bind every correlation value, D is not needed there at all and the value is {@code expr} (TPC-H Q2,
  * Q17, Q20). A scalar aggregate answers one row for every value of D, COUNT 0 over no rows
  * (the "count bug"): D left-joined with the grouped aggregate, unless the Correlate's LEFT join
  * gives the NULLs an empty aggregate would. Each operator gets its own D columns, so no operator
- * reads a value generated for another (CalciteDefects 30 and 31 were of Calcite's sharing).
+ * reads a value generated for another (two Calcite defects the rewrite package lists were of
+ * Calcite's sharing).
  *
  * <p>A Correlate whose right side has an operator this does not know with a correlated input (a
  * window, a sort with a limit, a FULL join) stays as it is, and Calcite's correlate operator runs

@@ -112,7 +112,7 @@ public final class JoinEstimates {
 
         /**
          * A planner set's rows as its plan's, or Calcite's estimate for a set it knows nothing of
-         * where finding them comes back to the set itself ({@link CalciteDefects}, 22).
+         * where finding them comes back to the set itself (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}).
          */
         public Double getRowCount(RelSubset subset, RelMetadataQuery mq) {
             try {

@@ -1,5 +1,17 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.VacuousCorrelates;
+import io.numacol.calcite.plan.rewrite.UnusedVariables;
+import io.numacol.calcite.plan.rewrite.OuterVariables;
+import io.numacol.calcite.plan.rewrite.OptionalRewrites;
+import io.numacol.calcite.plan.rewrite.NullableCasts;
+import io.numacol.calcite.plan.rewrite.NullTests;
+import io.numacol.calcite.plan.rewrite.NullInSubQueries;
+import io.numacol.calcite.plan.rewrite.NullComparisons;
+import io.numacol.calcite.plan.rewrite.LiteralKeyPullUp;
+import io.numacol.calcite.plan.rewrite.FixedRules;
+import io.numacol.calcite.plan.rewrite.ConstantGroupKeys;
+import io.numacol.calcite.plan.rewrite.CanonicalValues;
 import io.numacol.calcite.rel.NumacolRules;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptLattice;
@@ -109,18 +121,18 @@ public final class JoinPlanning {
     /** The program a numacol statement is optimized with: {@link Programs#standard()}'s steps plus the join phase. */
     static Program program() {
         return Programs.sequence(
-                CalciteDefects.reduceCastsOfNull(),
-                step(CalciteDefects::nullComparisons),
-                step(CalciteDefects::nullInSubQueries),
+                NullableCasts.reduceCastsOfNull(),
+                step(NullComparisons::nullComparisons),
+                step(NullInSubQueries::nullInSubQueries),
                 step(ExistsJoins::rewrite),
                 Programs.subQuery(KeyMetadata.PROVIDER),
-                step(CalciteDefects::protectConstantKeys),
-                step(CalciteDefects::pullUpLiteralKeys),
-                step(CalciteDefects::hoistOuterVariables),
-                step(CalciteDefects::strongCasts), // before decorrelation too: its keys are typed by these casts
-                step(CalciteDefects::vacuousCorrelates),
+                step(ConstantGroupKeys::protectConstantKeys),
+                step(LiteralKeyPullUp::pullUpLiteralKeys),
+                step(OuterVariables::hoistOuterVariables),
+                step(NullableCasts::strongCasts), // before decorrelation too: its keys are typed by these casts
+                step(VacuousCorrelates::vacuousCorrelates),
                 step(OuterOnlyConditions::rewrite),
-                step(CalciteDefects::protectConstantKeys), // again: an aggregate correlated only through a vacuous variable no longer is
+                step(ConstantGroupKeys::protectConstantKeys), // again: an aggregate correlated only through a vacuous variable no longer is
                 optional(decorrelate()),
                 Programs.measure(KeyMetadata.PROVIDER),
                 ConstantCalls.program(),
@@ -136,30 +148,30 @@ public final class JoinPlanning {
                         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                         .build(), false, KeyMetadata.PROVIDER),
                 optional(Programs.trim()),
-                step(CalciteDefects::unusedVariables),
+                step(UnusedVariables::unusedVariables),
                 JoinPlanning::costBased,
                 step(NumacolRules::chooseBuildSides),
                 Programs.calc(KeyMetadata.PROVIDER),
-                step(CalciteDefects::strongCasts),
-                step(CalciteDefects::nullTests),
-                step(CalciteDefects::canonicalValues));
+                step(NullableCasts::strongCasts),
+                step(NullTests::nullTests),
+                step(CanonicalValues::canonicalValues));
     }
 
     /**
      * {@code program}, or its input unchanged where it fails: decorrelation and field trimming are
-     * rewrites the answer does not need ({@link CalciteDefects}, 8).
+     * rewrites the answer does not need ({@link OptionalRewrites}).
      */
     private static Program optional(Program program) {
         return (planner, rel, traits, materializations, lattices) ->
-                CalciteDefects.unlessItFails(rel, () -> program.run(planner, rel, traits, materializations, lattices));
+                OptionalRewrites.unlessItFails(rel, () -> program.run(planner, rel, traits, materializations, lattices));
     }
 
     /**
      * numacol's decorrelation ({@link Decorrelator}), where the plan has no LEFT or ANTI Correlate
-     * that reads another's variable ({@link CalciteDefects#decorrelatable}).
+     * that reads another's variable ({@link OuterVariables#decorrelatable}).
      */
     private static Program decorrelate() {
-        return (planner, rel, traits, materializations, lattices) -> CalciteDefects.decorrelatable(rel)
+        return (planner, rel, traits, materializations, lattices) -> OuterVariables.decorrelatable(rel)
                 ? Decorrelator.decorrelate(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
     }
 
@@ -253,7 +265,7 @@ public final class JoinPlanning {
             .toRule();
 
     private static List<RelOptRule> fixed(RelOptRule... rules) {
-        return Arrays.stream(rules).map(CalciteDefects::fixed).toList();
+        return Arrays.stream(rules).map(FixedRules::fixed).toList();
     }
 
     /**
@@ -264,7 +276,7 @@ public final class JoinPlanning {
      * projections, and averages reduced. The joins' order is Lopt's already.
      */
     private static RelNode joinRewrites(RelNode rel) {
-        // the rules as Volcano has them: Calcite's, or CalciteDefects' copies where Calcite's give wrong answers
+        // the rules as Volcano has them: Calcite's, or FixedRules' copies where Calcite's give wrong answers
         HepPlanner hep = new HepPlanner(new HepProgramBuilder().addMatchOrder(HepMatchOrder.TOP_DOWN)
                 .addRuleCollection(fixed(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
                         CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
@@ -280,7 +292,7 @@ public final class JoinPlanning {
     /**
      * The plan numacol runs whole, or Calcite's Volcano phase (as in {@link Programs#standard()})
      * without the exhaustive join-order rules, and without Calcite's merge join and merge union
-     * ({@link CalciteDefects}, 7).
+     * (Calcite defects, see the package {@code io.numacol.calcite.plan.rewrite}).
      */
     private static RelNode costBased(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
                                      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {

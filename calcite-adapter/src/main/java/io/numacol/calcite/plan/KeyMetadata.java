@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.rel.ScanSelectivity;
 import io.numacol.storage.Column;
@@ -59,7 +60,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
     }
 
     /**
-     * The most rows a join gives ({@link CalciteDefects}, 19). Calcite bounds every join by the
+     * The most rows a join gives (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}). Calcite bounds every join by the
      * product of its sides' bounds, which a FULL join exceeds where nothing matches: two one-row
      * sides give two rows. Taken for one row, a FULL join's columns passed for unique, and a
      * DISTINCT over them (a decorrelated subquery's correlation values) was removed: rows doubled.
@@ -90,7 +91,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
 
     /**
      * The predicates of a planner's set of equivalent plans, or none where finding them comes back
-     * to the set itself ({@link CalciteDefects}, 22). Calcite follows a set's plan into its inputs'
+     * to the set itself (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}). Calcite follows a set's plan into its inputs'
      * sets; where a set's plan reads (through others) that set again, the lookup throws
      * CyclicMetadataException, and the row count of an aggregate above, which asks for its input's
      * predicates, failed the statement ("Error while applying rule SortRemoveRule"); and where
@@ -113,7 +114,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
                 // defect 23: Calcite checks its own inference even without -ea, and a plan whose
                 // predicates compare with NULL (a CASE that folds to a NULL of TIMESTAMP WITH TIME
                 // ZONE) failed the statement from the join planner's uniqueness question
-                if (!CalciteDefects.isNullComparisonInPredicates(e)) {
+                if (!NullComparisons.isNullComparisonInPredicates(e)) {
                     throw e;
                 }
                 return RelOptPredicateList.EMPTY;
@@ -122,7 +123,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
     }
 
     /**
-     * No column of a join has a known origin ({@link CalciteDefects}, 17). LoptOptimizeJoinRule
+     * No column of a join has a known origin (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}). LoptOptimizeJoinRule
      * takes a factor for a single table when its first column comes from one, so a factor
      * {@code t1 RIGHT JOIN t0} joined to t1 on t0.k = t1.k passed for a self-join of t1 on a
      * unique key; the join was removed and t0's columns read as t1's. Column origins serve only
@@ -166,7 +167,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
     }
 
     /**
-     * A filter's columns are unique where its input's are ({@link CalciteDefects}, 27): Calcite
+     * A filter's columns are unique where its input's are (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}): Calcite
      * also counts the columns its predicates make constant ({@code vs} is unique in {@code t
      * WHERE k = 2} for a key k), which is right for the filtered rows, but LoptOptimizeJoinRule
      * judges a self-join's keys on such a factor and took {@code t a0 JOIN t a1 ON a0.vs = a1.vs
@@ -179,7 +180,7 @@ public final class KeyMetadata implements MetadataHandler<BuiltInMetadata.Column
 
     /**
      * An aggregate's columns are unique where they hold its group keys, or where its input's
-     * columns under them are unique ({@link CalciteDefects}, 32). Calcite also reads a MIN, MAX
+     * columns under them are unique (a Calcite defect, see the package {@code io.numacol.calcite.plan.rewrite}). Calcite also reads a MIN, MAX
      * or ANY_VALUE column as its argument, which holds for one such column (its value is some
      * row's), but not for one with a FILTER (NULL in every group with no row passing it) nor for
      * two (their values can come from different rows): {@code MAX(k) FILTER (WHERE FALSE)} passed

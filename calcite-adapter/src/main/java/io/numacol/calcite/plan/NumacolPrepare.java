@@ -1,5 +1,11 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.SingleRemapTrimmer;
+import io.numacol.calcite.plan.rewrite.PlanFunctions;
+import io.numacol.calcite.plan.rewrite.OptionalRewrites;
+import io.numacol.calcite.plan.rewrite.NullComparisons;
+import io.numacol.calcite.plan.rewrite.FixedRules;
+import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.cache.PlanCache;
@@ -228,8 +234,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
 
             /*
              * Calcite's converter, except that an INSERT's literals are checked as assignments, and
-             * that a query's RelBuilder never merges a projection into the one below ({@link
-             * CalciteDefects}, 6: a correlated subquery in the select list is rebuilt on the lower
+             * that a query's RelBuilder never merges a projection into the one below (a Calcite
+             * defect, see the package {@code io.numacol.calcite.plan.rewrite}: a correlated subquery in the select list is rebuilt on the lower
              * projection with the merged field numbers); the planner merges projections later. DML
              * keeps merging: its literals are checked as they are cast into the VALUES.
              */
@@ -266,7 +272,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                     }
                 };
                 SqlToRelConverter.Config unmerged = config.withInSubQueryThreshold(Integer.MAX_VALUE).addRelBuilderConfigTransform(c -> c.withBloat(-1))
-                        .withRelBuilderFactory(RelBuilder.proto(Contexts.of(CalciteDefects.PROJECTS))); // defect 23
+                        .withRelBuilderFactory(RelBuilder.proto(Contexts.of(NullComparisons.PROJECTS)));
                 return new SqlToRelConverter(this, validator, reader, cluster, convertlets, unmerged) {
                     @Override
                     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
@@ -281,26 +287,26 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                             RelRoot root = super.convertQuery(validated, false, top);
                             return root.withRel(UuidOrder.windows(CheckedArithmetic.wideWindowSums(root.rel)));
                         } catch (AssertionError e) {
-                            if (!CalciteDefects.isNullComparisonInPredicates(e)) {
+                            if (!NullComparisons.isNullComparisonInPredicates(e)) {
                                 throw e;
                             }
-                            // CalciteDefects 23: converted again without simplifying as it builds
+                            // NullComparisons: converted again without simplifying as it builds
                             return new SqlToRelConverter(this.viewExpander, validator, reader, cluster, convertlets,
                                     unmerged.addRelBuilderConfigTransform(c -> c.withSimplify(false)))
                                     .convertQuery(validated, false, top);
                         }
                     }
 
-                    /* Decorrelated, or left correlated where Calcite's decorrelator fails ({@link CalciteDefects}, 8). */
+                    /* Decorrelated, or left correlated where Calcite's decorrelator fails ({@link OptionalRewrites}). */
                     @Override
                     public RelNode decorrelate(SqlNode query, RelNode rootRel) {
-                        return CalciteDefects.unlessItFails(rootRel, () -> super.decorrelate(query, rootRel));
+                        return OptionalRewrites.unlessItFails(rootRel, () -> super.decorrelate(query, rootRel));
                     }
 
-                    /* Calcite's trimmer without its double remapping of a projection's variables ({@link CalciteDefects}, 14). */
+                    /* Calcite's trimmer without its double remapping of a projection's variables ({@link SingleRemapTrimmer}). */
                     @Override
                     protected RelFieldTrimmer newFieldTrimmer() {
-                        return new CalciteDefects.Trimmer(validator, unmerged.getRelBuilderFactory().create(cluster, null)
+                        return new SingleRemapTrimmer(validator, unmerged.getRelBuilderFactory().create(cluster, null)
                                 .transform(unmerged.getRelBuilderConfigTransform()));
                     }
 
@@ -311,10 +317,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
                         return in != null ? in : super.convertExtendedExpression(node, bb);
                     }
 
-                    /* Trimmed, or whole where Calcite's field trimmer fails ({@link CalciteDefects}, 8). */
+                    /* Trimmed, or whole where Calcite's field trimmer fails ({@link OptionalRewrites}). */
                     @Override
                     public RelNode trimUnusedFields(boolean ordered, RelNode rootRel) {
-                        return CalciteDefects.unlessItFails(rootRel, () -> super.trimUnusedFields(ordered, rootRel));
+                        return OptionalRewrites.unlessItFails(rootRel, () -> super.trimUnusedFields(ordered, rootRel));
                     }
                 };
             }
@@ -331,7 +337,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         org.apache.calcite.plan.Context base = externalContext != null ? externalContext : Contexts.of(prepareContext.config());
         RelOptPlanner planner = super.createPlanner(prepareContext,
                 flag == null ? externalContext : Contexts.chain(Contexts.of(new CancelFlag(flag)), base), costFactory);
-        CalciteDefects.replaceRules(planner);
+        FixedRules.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;
     }

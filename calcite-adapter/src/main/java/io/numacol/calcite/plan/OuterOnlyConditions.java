@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.Rewrites;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
@@ -50,7 +51,7 @@ final class OuterOnlyConditions {
     private static final Set<JoinRelType> KINDS = EnumSet.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.SEMI, JoinRelType.ANTI);
 
     static RelNode rewrite(RelNode plan) {
-        return CalciteDefects.bottomUp(plan, OuterOnlyConditions::lift);
+        return Rewrites.bottomUp(plan, OuterOnlyConditions::lift);
     }
 
     private static RelNode lift(RelNode rel) {

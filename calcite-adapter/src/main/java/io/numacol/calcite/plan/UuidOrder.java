@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.plan.rewrite.Rewrites;
 import com.google.common.collect.ImmutableList;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableLimitSort;
@@ -46,7 +47,7 @@ final class UuidOrder {
     static RelNode apply(RelNode plan) {
         RexBuilder builder = plan.getCluster().getRexBuilder();
         RexShuttle comparisons = new Comparisons(builder);
-        return CalciteDefects.bottomUp(plan, node -> {
+        return Rewrites.bottomUp(plan, node -> {
             if (!(node instanceof EnumerableRel)) {
                 return node;
             }
@@ -62,7 +63,7 @@ final class UuidOrder {
     /** {@code plan} with the ORDER BY of its windows on UUIDs ordered unsigned; before planning (numacol has no window operator). */
     static RelNode windows(RelNode plan) {
         RexShuttle windows = new Windows(plan.getCluster().getRexBuilder());
-        return CalciteDefects.bottomUp(plan, node -> node.accept(windows));
+        return Rewrites.bottomUp(plan, node -> node.accept(windows));
     }
 
     private static boolean uuid(RexNode e) {

@@ -134,7 +134,7 @@ class PlanCacheTest {
 
     /**
      * A template whose parameters let Calcite's predicate inference meet a comparison with NULL
-     * (CalciteDefects 23, found by the random tester, seed 2412) is not cached: the text plans.
+     * (NullComparisons, found by the random tester, seed 2412) is not cached: the text plans.
      */
     @Test
     void aTemplateCalciteCannotPlanFallsBackToTheText() throws SQLException {

@@ -1,4 +1,4 @@
-package io.numacol.calcite.plan;
+package io.numacol.calcite.plan.rewrite;
 
 import io.numacol.storage.CodePoints;
 import io.numacol.storage.ColumnType;
@@ -31,8 +31,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Functions numacol puts into the plans Calcite runs, in place of Calcite's own where those fail
- * ({@link CalciteDefects} 16 and 18). Calcite's generated code calls the public static methods.
+ * Functions numacol puts into the plans Calcite runs, in place of Calcite's own where those fail:
+ * DECIMALs set to their type's scale and EXTRACTs that compile ({@link CanonicalValues}), string
+ * lengths and positions counted in characters where Calcite counts UTF-16 units ({@link
+ * #characters(RelNode)}), and dates and timestamps checked to stay in the years 1 to 9999 ({@link
+ * CheckedArithmetic}). Calcite's generated code calls the public static methods.
  */
 public final class PlanFunctions {
     private static final SqlUserDefinedFunction SCALE = function("scale");
@@ -107,7 +110,7 @@ public final class PlanFunctions {
      */
     public static RelNode characters(RelNode plan) {
         RexShuttle characters = characters(plan.getCluster().getRexBuilder());
-        return CalciteDefects.bottomUp(plan, node -> node instanceof EnumerableRel ? node.accept(characters) : node);
+        return Rewrites.bottomUp(plan, node -> node instanceof EnumerableRel ? node.accept(characters) : node);
     }
 
     /** The shuttle of {@link #characters(RelNode)}, for constant expressions the planner reduces. */

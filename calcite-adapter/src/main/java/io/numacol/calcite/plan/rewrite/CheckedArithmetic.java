@@ -1,4 +1,4 @@
-package io.numacol.calcite.plan;
+package io.numacol.calcite.plan.rewrite;
 
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -32,6 +32,9 @@ import java.util.List;
  * and wrapped silently (2000000000 + 2000000000 gave -294967296 above a window function).
  * Calcite checks only under conformances numacol does not use, and its checked operators are
  * unknown to numacol's operators; so only the nodes Calcite runs are rewritten, after planning.
+ *
+ * <p>Tested by {@code SmallIntegerTypesTest#integerArithmeticThatCalciteRunsFailsOnOverflowAsNumacolsDoes}
+ * (calcite-adapter). Upstream issue: not filed.
  */
 public final class CheckedArithmetic {
     private CheckedArithmetic() {
@@ -43,7 +46,7 @@ public final class CheckedArithmetic {
      */
     public static RelNode apply(RelNode plan) {
         RexShuttle checked = new Checked(plan.getCluster().getRexBuilder());
-        return CalciteDefects.bottomUp(plan, node -> node instanceof EnumerableRel
+        return Rewrites.bottomUp(plan, node -> node instanceof EnumerableRel
                 ? (node instanceof Aggregate aggregate ? wideSums(aggregate) : node).accept(checked) : node);
     }
 
@@ -97,7 +100,7 @@ public final class CheckedArithmetic {
      */
     public static RelNode wideWindowSums(RelNode plan) {
         RexShuttle wide = new WideWindowSums(plan.getCluster().getRexBuilder());
-        return CalciteDefects.bottomUp(plan, node -> node.accept(wide));
+        return Rewrites.bottomUp(plan, node -> node.accept(wide));
     }
 
     private static final class WideWindowSums extends RexShuttle {
