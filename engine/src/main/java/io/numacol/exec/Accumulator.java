@@ -9,8 +9,9 @@ abstract sealed class Accumulator {
 
     static Accumulator create(AggregateCall call) {
         Accumulator inner = switch (call.kind()) {
-            case COUNT -> new Count(call.input() < 0);
-            case SUM -> new Sum();
+            case COUNT_STAR -> new Count(true);
+            case COUNT -> new Count(false);
+            case SUM, SUM0 -> new Sum();
             case MIN -> new Extreme(1);
             case MAX -> new Extreme(-1);
         };

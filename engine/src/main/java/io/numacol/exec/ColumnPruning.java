@@ -96,7 +96,7 @@ final class ColumnPruning {
             case PlanNode.Aggregate aggregate -> {
                 BitSet reads = new BitSet();
                 Arrays.stream(aggregate.keys()).forEach(reads::set);
-                for (PlanNode.AggregateCall call : aggregate.calls()) {
+                for (AggregateCall call : aggregate.calls()) {
                     if (call.input() >= 0) {
                         reads.set(call.input());
                     }
@@ -106,7 +106,7 @@ final class ColumnPruning {
                 }
                 Pruned input = prune(aggregate.input(), reads);
                 int[] keys = Arrays.stream(aggregate.keys()).map(input::at).toArray();
-                List<PlanNode.AggregateCall> calls = aggregate.calls().stream().map(call -> call.renumbered(input::at)).toList();
+                List<AggregateCall> calls = aggregate.calls().stream().map(call -> call.renumbered(input::at)).toList();
                 Pruned pruned = new Pruned(new PlanNode.Aggregate(input.node, keys, calls, aggregate.types()),
                         identity(aggregate.types().size()));
                 aggregates.put(aggregate, pruned);

@@ -59,9 +59,9 @@ final class GroupTable implements ChunkSink {
         this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
         this.longKeys = keyTypes.size() == 1 && keyTypes.getFirst().storageKind() == StorageKind.LONG ? new long[hashes.length] : null;
         this.accs = new Acc[plan.calls().size()];
-        this.filters = plan.calls().stream().mapToInt(PlanNode.AggregateCall::filter).toArray();
+        this.filters = plan.calls().stream().mapToInt(AggregateCall::filter).toArray();
         for (int i = 0; i < accs.length; i++) {
-            PlanNode.AggregateCall call = plan.calls().get(i);
+            AggregateCall call = plan.calls().get(i);
             ColumnType out = plan.types().get(plan.keys().length + i);
             // a DISTINCT call's own accumulator reads a one-column chunk of the distinct values (column 0)
             Acc acc = accumulator(call.kind(), call.distinct() ? 0 : call.input(), out);
@@ -70,13 +70,13 @@ final class GroupTable implements ChunkSink {
         }
     }
 
-    private static Acc accumulator(PlanNode.AggregateKind kind, int column, ColumnType out) {
+    private static Acc accumulator(AggregateKind kind, int column, ColumnType out) {
         return switch (kind) {
             case COUNT_STAR, COUNT -> new CountAcc(column);
             case SUM, SUM0 -> out.storageKind() == StorageKind.DOUBLE
-                    ? new DoubleSumAcc(column, kind == PlanNode.AggregateKind.SUM0)
-                    : new LongSumAcc(column, kind == PlanNode.AggregateKind.SUM0, out);
-            case MIN, MAX -> new ExtremeAcc(column, out, kind == PlanNode.AggregateKind.MIN ? 1 : -1);
+                    ? new DoubleSumAcc(column, kind == AggregateKind.SUM0)
+                    : new LongSumAcc(column, kind == AggregateKind.SUM0, out);
+            case MIN, MAX -> new ExtremeAcc(column, out, kind == AggregateKind.MIN ? 1 : -1);
         };
     }
 

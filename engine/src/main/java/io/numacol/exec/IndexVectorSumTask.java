@@ -44,7 +44,7 @@ final class IndexVectorSumTask extends RangeTask<PartitionedGroups> {
             if (call.input() < 0) {
                 continue;
             }
-            if (call.distinct() || call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX
+            if (call.distinct() || call.kind() == AggregateKind.MIN || call.kind() == AggregateKind.MAX
                     || !(plan.projections().get(call.input()) instanceof Projection.ColumnRef ref)
                     || (column >= 0 && ref.column() != column)) {
                 return null;
@@ -73,7 +73,7 @@ final class IndexVectorSumTask extends RangeTask<PartitionedGroups> {
         if (valuesOnly && !range.isEmpty() && Integer.compareUnsigned(range.hi(), c.dictionary().size()) >= 0) {
             return null; // the range takes in NULL rows, which COUNT(c) and SUM(c) must skip
         }
-        boolean sums = agg.calls().stream().anyMatch(call -> call.kind() == AggregateCall.Kind.SUM);
+        boolean sums = agg.calls().stream().anyMatch(call -> call.kind().sums());
         NumericExpr.Type type = VectorAggregator.numericType(c.type());
         if (sums && (type == null || type.approximate() || !(c.dictionary() instanceof LongDictionary d) || !d.isDense())) {
             return null;
@@ -114,7 +114,7 @@ final class IndexVectorSumTask extends RangeTask<PartitionedGroups> {
         Accumulator[] accs = new Accumulator[agg.calls().size()];
         for (int i = 0; i < accs.length; i++) {
             AggregateCall call = agg.calls().get(i);
-            accs[i] = call.kind() == AggregateCall.Kind.SUM
+            accs[i] = call.kind().sums()
                     ? exactSum(countAndSum[0], countAndSum[1], ((LongDictionary) c.dictionary()).getLong(0), shape.type())
                     : Accumulator.count(call.input() < 0 ? rows : countAndSum[0]);
         }

@@ -244,45 +244,6 @@ public sealed interface PlanNode {
     }
 
     /**
-     * One aggregate of an {@link Aggregate}: {@code kind} of input column {@code input} (-1 for
-     * COUNT(*)), over the rows whose BOOLEAN column {@code filter} is TRUE (-1: all rows), over
-     * each distinct value once when {@code distinct}.
-     */
-    record AggregateCall(AggregateKind kind, int input, int filter, boolean distinct) {
-        public AggregateCall(AggregateKind kind, int input) {
-            this(kind, input, -1, false);
-        }
-
-
-        public AggregateCall {
-            if ((input < 0) != (kind == AggregateKind.COUNT_STAR)) {
-                throw new IllegalArgumentException(kind + (input < 0 ? " needs an input" : " takes no input"));
-            }
-            if (distinct && input < 0) {
-                throw new IllegalArgumentException("COUNT(*) has no DISTINCT");
-            }
-        }
-
-        /**
-         * This call over columns renumbered by {@code at}, all else kept: rewrites of a plan go
-         * through here, so that none can drop a property such as DISTINCT (one did, and COUNT(DISTINCT x)
-         * answered COUNT(x) once column pruning had rebuilt the call).
-         */
-        AggregateCall renumbered(java.util.function.IntUnaryOperator at) {
-            return new AggregateCall(kind, input < 0 ? -1 : at.applyAsInt(input), filter < 0 ? -1 : at.applyAsInt(filter), distinct);
-        }
-    }
-
-    enum AggregateKind {
-        COUNT_STAR, COUNT,
-        /** NULL over no values. */
-        SUM,
-        /** 0 over no values. */
-        SUM0,
-        MIN, MAX
-    }
-
-    /**
      * The groups of the input's rows with equal {@code keys} (NULLs in one group), each as its keys
      * followed by its aggregates; without keys one row even over no rows. {@code types} are the
      * output's types: a COUNT is a BIGINT, a SUM has its input's storage kind and scale, a MIN or

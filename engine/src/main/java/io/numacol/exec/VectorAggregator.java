@@ -63,7 +63,7 @@ final class VectorAggregator {
             }
             switch (plan.projections().get(call.input())) {
                 case Projection.ColumnRef ref -> {
-                    if (call.kind() == AggregateCall.Kind.SUM && numericType(plan.table().schema().columns().get(ref.column()).type()) == null) {
+                    if (call.kind().sums() && numericType(plan.table().schema().columns().get(ref.column()).type()) == null) {
                         return false;
                     }
                 }
@@ -121,10 +121,10 @@ final class VectorAggregator {
             return new CountAcc(null);
         }
         Projection input = plan.projections().get(call.input());
-        int sign = call.kind() == AggregateCall.Kind.MIN ? 1 : -1;
-        if (input instanceof Projection.ColumnRef ref && call.kind() != AggregateCall.Kind.SUM) {
+        int sign = call.kind() == AggregateKind.MIN ? 1 : -1;
+        if (input instanceof Projection.ColumnRef ref && !call.kind().sums()) {
             Column column = batch.part().column(ref.column());
-            return call.kind() == AggregateCall.Kind.COUNT ? new CountAcc(b -> b.nulls(ref.column()))
+            return call.kind() == AggregateKind.COUNT ? new CountAcc(b -> b.nulls(ref.column()))
                     : new VidExtremeAcc(ref.column(), column, sign);
         }
         NumericExpr expr = switch (input) {
@@ -134,8 +134,8 @@ final class VectorAggregator {
         };
         NumericKernel kernel = NumericKernel.compile(expr, shared);
         return switch (call.kind()) {
-            case COUNT -> new CountAcc(kernel::nulls);
-            case SUM -> expr.type().approximate() ? new DoubleSumAcc(kernel)
+            case COUNT_STAR, COUNT -> new CountAcc(kernel::nulls);
+            case SUM, SUM0 -> expr.type().approximate() ? new DoubleSumAcc(kernel)
                     : new ExactSumAcc(kernel, expr.type().fractional() ? expr.type().scale() : -1);
             case MIN, MAX -> expr.type().approximate() ? new DoubleExtremeAcc(kernel, sign) : new LongExtremeAcc(kernel, sign);
         };

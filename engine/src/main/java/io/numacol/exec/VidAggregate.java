@@ -11,6 +11,7 @@ import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -128,7 +129,33 @@ final class VidAggregate {
         if (rows.isEmpty() && agg.groupKeys().length == 0) {
             rows.add(Arrays.stream(Accumulator.create(agg)).map(Accumulator::result).toArray());
         }
+        for (int i = 0; i < agg.calls().size(); i++) {
+            if (agg.calls().get(i).kind() == AggregateKind.SUM0) {
+                int column = agg.groupKeys().length + i;
+                Object zero = zero(plan, agg.calls().get(i));
+                for (Object[] row : rows) {
+                    if (row[column] == null) {
+                        row[column] = zero;
+                    }
+                }
+            }
+        }
         return VidRanges.order(plan.ordering(), rows);
+    }
+
+    /** A SUM0's value over no values, of the class its other values have (so that they sort together). */
+    private static Object zero(PlanNode.VidScan plan, AggregateCall call) {
+        NumericExpr.Type type = switch (plan.projections().get(call.input())) {
+            case Projection.ColumnRef ref -> VectorAggregator.numericType(plan.table().schema().columns().get(ref.column()).type());
+            case Projection.Computed c -> c.numeric() == null ? null : c.numeric().type();
+        };
+        if (type == null) {
+            return 0L;
+        }
+        if (type.approximate()) {
+            return 0.0;
+        }
+        return type.fractional() ? BigDecimal.valueOf(0, type.scale()) : 0L;
     }
 
     private static List<Object[]> mergePartition(List<PartitionedGroups> tasks, int partition) {

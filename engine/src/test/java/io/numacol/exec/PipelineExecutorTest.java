@@ -311,7 +311,7 @@ class PipelineExecutorTest {
         // a COUNT(*) over a semi-join reads no column but the keys
         PlanNode count = new PlanNode.Aggregate(new PlanNode.HashJoin(scan(left), scan(right), new int[]{2}, new int[]{2},
                 new boolean[]{false}, PlanNode.JoinKind.SEMI, true), new int[0],
-                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1)), List.of(ColumnType.bigint()));
+                List.of(new AggregateCall(AggregateKind.COUNT_STAR, -1)), List.of(ColumnType.bigint()));
         assertThat(ColumnPruning.prune(count).toString()).contains("Scan[l [2]]").contains("Scan[r [2]]");
         long semi = leftRows.stream().filter(l -> l[2] != null && rightRows.stream().anyMatch(r -> l[2].equals(r[2]))).count();
         assertThat(new PipelineExecutor(db.scheduler()).execute(count, () -> false).getFirst()[0]).isEqualTo(semi);
@@ -380,8 +380,8 @@ class PipelineExecutorTest {
     void probeRowsThatCannotMatchAreDroppedBelowAnAggregate(PlanNode.JoinKind kind, boolean buildLeft) {
         // (SELECT k, COUNT(*), MIN(x) FROM l GROUP BY k) JOIN (SELECT k, x FROM r WHERE x in [100, 110)) ON k
         PlanNode groups = new PlanNode.Aggregate(new PlanNode.Scan(left, null, new int[]{0, 1}), new int[]{0},
-                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1),
-                        new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 1)),
+                List.of(new AggregateCall(AggregateKind.COUNT_STAR, -1),
+                        new AggregateCall(AggregateKind.MIN, 1)),
                 List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.integer()));
         PlanNode few = new PlanNode.Scan(right, new ColumnFilter.Range(1, 100L, true, 110L, false), new int[]{0, 1});
         PlanNode plan = new PlanNode.HashJoin(groups, few, new int[]{0}, new int[]{0}, new boolean[]{false}, kind, buildLeft);
@@ -448,7 +448,7 @@ class PipelineExecutorTest {
         // (SELECT k, COUNT(*) FROM l GROUP BY k) [ANTI|SEMI] JOIN (SELECT k FROM r WHERE x < 50) ON k,
         // then JOIN (SELECT k, x FROM r WHERE x in [100, 110)) ON k
         PlanNode groups = new PlanNode.Aggregate(new PlanNode.Scan(left, null, new int[]{0}), new int[]{0},
-                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT_STAR, -1)),
+                List.of(new AggregateCall(AggregateKind.COUNT_STAR, -1)),
                 List.of(ColumnType.bigint(), ColumnType.bigint()));
         PlanNode low = new PlanNode.Scan(right, new ColumnFilter.Range(1, 0L, true, 50L, false), new int[]{0});
         PlanNode filtered = new PlanNode.HashJoin(groups, low, new int[]{0}, new int[]{0}, new boolean[]{false}, kind, false);
@@ -515,7 +515,7 @@ class PipelineExecutorTest {
     void aJoinWithoutKeysTestsEveryPair() {
         // SELECT l.k, l.x FROM l WHERE l.x < (SELECT MIN(r.x) FROM r)
         PlanNode max = new PlanNode.Aggregate(new PlanNode.Scan(right, null, new int[]{1}), new int[0],
-                List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 0)), List.of(ColumnType.integer()));
+                List.of(new AggregateCall(AggregateKind.MIN, 0)), List.of(ColumnType.integer()));
         PlanNode plan = new PlanNode.HashJoin(new PlanNode.Scan(left, null, new int[]{0, 1}), max, new int[0], new int[0],
                 new boolean[0], PlanNode.JoinKind.SEMI, false, new RowPredicate.Compare(RowPredicate.Op.LT,
                 new RowPredicate.ColumnOperand(1), new RowPredicate.ColumnOperand(2)));
@@ -535,9 +535,9 @@ class PipelineExecutorTest {
                     converted.incrementAndGet();
                     return row;
                 });
-        PlanNode groups = new PlanNode.Aggregate(rows, new int[]{0}, List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MAX, 1)),
+        PlanNode groups = new PlanNode.Aggregate(rows, new int[]{0}, List.of(new AggregateCall(AggregateKind.MAX, 1)),
                 List.of(ColumnType.bigint(), ColumnType.integer()));
-        PlanNode top = new PlanNode.Aggregate(groups, new int[0], List.of(new PlanNode.AggregateCall(PlanNode.AggregateKind.MAX, 1)),
+        PlanNode top = new PlanNode.Aggregate(groups, new int[0], List.of(new AggregateCall(AggregateKind.MAX, 1)),
                 List.of(ColumnType.integer()));
         // the groups whose maximum is the largest: groups JOIN (SELECT MAX(max) FROM groups) ON max = top
         PlanNode plan = new PlanNode.HashJoin(groups, top, new int[]{1}, new int[]{0}, new boolean[]{false},
@@ -558,11 +558,11 @@ class PipelineExecutorTest {
     void distinctAggregatesCountEachValueOnceAfterPruning() {
         // SELECT k, COUNT(DISTINCT s), COUNT(DISTINCT d), SUM(DISTINCT m), MIN(DISTINCT s), COUNT(s) FROM l GROUP BY k
         PlanNode plan = new PlanNode.Aggregate(scan(left), new int[]{0}, List.of(
-                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 2, -1, true),
-                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 3, -1, true),
-                new PlanNode.AggregateCall(PlanNode.AggregateKind.SUM, 4, -1, true),
-                new PlanNode.AggregateCall(PlanNode.AggregateKind.MIN, 2, -1, true),
-                new PlanNode.AggregateCall(PlanNode.AggregateKind.COUNT, 2, -1, false)),
+                new AggregateCall(AggregateKind.COUNT, 2, -1, true),
+                new AggregateCall(AggregateKind.COUNT, 3, -1, true),
+                new AggregateCall(AggregateKind.SUM, 4, -1, true),
+                new AggregateCall(AggregateKind.MIN, 2, -1, true),
+                new AggregateCall(AggregateKind.COUNT, 2, -1, false)),
                 List.of(ColumnType.bigint(), ColumnType.bigint(), ColumnType.bigint(), ColumnType.decimal(18, 2),
                         ColumnType.varchar(6), ColumnType.bigint()));
         assertThat(ColumnPruning.prune(plan).toString()).as("x is read by nobody").contains("Scan[l [0, 2, 3, 4]]");
@@ -598,15 +598,15 @@ class PipelineExecutorTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("INTEGER");
     }
 
-    private static PlanNode.AggregateCall call(PlanNode.AggregateKind kind, int input) {
-        return new PlanNode.AggregateCall(kind, input);
+    private static AggregateCall call(AggregateKind kind, int input) {
+        return new AggregateCall(kind, input);
     }
 
     /** Every aggregate kind, over the scan's columns k, x, s, d, m. */
-    private static final List<PlanNode.AggregateCall> CALLS = List.of(call(PlanNode.AggregateKind.COUNT_STAR, -1),
-            call(PlanNode.AggregateKind.COUNT, 2), call(PlanNode.AggregateKind.SUM, 4), call(PlanNode.AggregateKind.SUM0, 1),
-            call(PlanNode.AggregateKind.SUM, 3), call(PlanNode.AggregateKind.MIN, 2), call(PlanNode.AggregateKind.MAX, 4),
-            call(PlanNode.AggregateKind.MIN, 3), call(PlanNode.AggregateKind.MAX, 1));
+    private static final List<AggregateCall> CALLS = List.of(call(AggregateKind.COUNT_STAR, -1),
+            call(AggregateKind.COUNT, 2), call(AggregateKind.SUM, 4), call(AggregateKind.SUM0, 1),
+            call(AggregateKind.SUM, 3), call(AggregateKind.MIN, 2), call(AggregateKind.MAX, 4),
+            call(AggregateKind.MIN, 3), call(AggregateKind.MAX, 1));
     private static final List<ColumnType> CALL_TYPES = List.of(ColumnType.bigint(), ColumnType.bigint(),
             ColumnType.decimal(18, 2), ColumnType.bigint(), ColumnType.doubleType(), ColumnType.varchar(6),
             ColumnType.decimal(9, 2), ColumnType.doubleType(), ColumnType.integer());
@@ -678,7 +678,7 @@ class PipelineExecutorTest {
                 new NumericExpr.Column(9, NumericExpr.Type.decimal(9, 2)), new NumericExpr.LongConstant(3, NumericExpr.Type.BIGINT), decimal);
         PlanNode computed = new PlanNode.Project(join, List.of(new ChunkExpr.Column(2, ColumnType.varchar(6)),
                 new ChunkExpr.Numeric(times3, ColumnType.decimal(18, 2))));
-        PlanNode grouped = new PlanNode.Aggregate(computed, new int[]{0}, List.of(call(PlanNode.AggregateKind.SUM, 1)),
+        PlanNode grouped = new PlanNode.Aggregate(computed, new int[]{0}, List.of(call(AggregateKind.SUM, 1)),
                 List.of(ColumnType.varchar(6), ColumnType.decimal(18, 2)));
         PlanNode sorted = new PlanNode.Sort(grouped, new Ordering(List.of(new Ordering.Key(1, true, true),
                 new Ordering.Key(0, false, false)), 2, 5));

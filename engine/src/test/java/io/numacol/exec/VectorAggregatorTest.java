@@ -3,7 +3,6 @@ package io.numacol.exec;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
-import io.numacol.exec.AggregateCall.Kind;
 import io.numacol.exec.NumericExpr.Arithmetic;
 import io.numacol.exec.NumericExpr.Column;
 import io.numacol.exec.NumericExpr.LongConstant;
@@ -117,19 +116,19 @@ class VectorAggregatorTest {
     }
 
     private static final List<AggregateCall> CALLS = List.of(
-            new AggregateCall(Kind.COUNT, -1, false),
-            new AggregateCall(Kind.COUNT, G, false),
-            new AggregateCall(Kind.SUM, AMOUNT, false),
-            new AggregateCall(Kind.SUM, PRICE, false),
-            new AggregateCall(Kind.SUM, G, false),
-            new AggregateCall(Kind.SUM, 8, false),
-            new AggregateCall(Kind.SUM, 10, false),
-            new AggregateCall(Kind.MIN, S, false),
-            new AggregateCall(Kind.MAX, S, false),
-            new AggregateCall(Kind.MIN, 8, false),
-            new AggregateCall(Kind.MAX, 10, false),
-            new AggregateCall(Kind.COUNT, 8, false),
-            new AggregateCall(Kind.MAX, D, false));
+            new AggregateCall(AggregateKind.COUNT_STAR, -1, false),
+            new AggregateCall(AggregateKind.COUNT, G, false),
+            new AggregateCall(AggregateKind.SUM, AMOUNT, false),
+            new AggregateCall(AggregateKind.SUM, PRICE, false),
+            new AggregateCall(AggregateKind.SUM, G, false),
+            new AggregateCall(AggregateKind.SUM, 8, false),
+            new AggregateCall(AggregateKind.SUM, 10, false),
+            new AggregateCall(AggregateKind.MIN, S, false),
+            new AggregateCall(AggregateKind.MAX, S, false),
+            new AggregateCall(AggregateKind.MIN, 8, false),
+            new AggregateCall(AggregateKind.MAX, 10, false),
+            new AggregateCall(AggregateKind.COUNT, 8, false),
+            new AggregateCall(AggregateKind.MAX, D, false));
 
     static Stream<Arguments> cases() {
         ColumnFilter dense = new ColumnFilter.Range(K, 100L, true, 20_000L, false);
@@ -155,10 +154,10 @@ class VectorAggregatorTest {
     }
 
     static Stream<Arguments> onTheIndexVector() {
-        AggregateCall star = new AggregateCall(Kind.COUNT, -1, false);
+        AggregateCall star = new AggregateCall(AggregateKind.COUNT_STAR, -1, false);
         List<Arguments> out = new ArrayList<>();
         for (int column : new int[]{G, K, WIDE, PRICE}) {
-            List<AggregateCall> calls = List.of(star, new AggregateCall(Kind.COUNT, column, false), new AggregateCall(Kind.SUM, column, false));
+            List<AggregateCall> calls = List.of(star, new AggregateCall(AggregateKind.COUNT, column, false), new AggregateCall(AggregateKind.SUM, column, false));
             out.add(Arguments.of(column, null, calls));
             out.add(Arguments.of(column, new ColumnFilter.Range(column, 0L, true, 2L, true), calls));
             out.add(Arguments.of(column, new ColumnFilter.Range(column, 100L, false, 5_000L, true), calls));
@@ -185,18 +184,18 @@ class VectorAggregatorTest {
     /** Which parts the IndexVector sum takes: what the differential tests above cannot tell apart. */
     @Test
     void theIndexVectorSumIsChosenForItsShapeOnly() {
-        AggregateCall star = new AggregateCall(Kind.COUNT, -1, false);
-        AggregateCall sumK = new AggregateCall(Kind.SUM, K, false);
+        AggregateCall star = new AggregateCall(AggregateKind.COUNT_STAR, -1, false);
+        AggregateCall sumK = new AggregateCall(AggregateKind.SUM, K, false);
         ColumnFilter rangeOfK = new ColumnFilter.Range(K, 100L, true, 5_000L, false);
         try (var snapshot = table.snapshot()) {
             TablePart part = snapshot.parts().getFirst();
             assertThat(shape(part, rangeOfK, new int[]{}, List.of(star, sumK))).isNotNull();
             assertThat(shape(part, null, new int[]{}, List.of(star))).isNotNull();
             assertThat(shape(part, rangeOfK, new int[]{G}, List.of(star, sumK))).as("GROUP BY").isNull();
-            assertThat(shape(part, rangeOfK, new int[]{}, List.of(new AggregateCall(Kind.MIN, K, false)))).as("MIN").isNull();
+            assertThat(shape(part, rangeOfK, new int[]{}, List.of(new AggregateCall(AggregateKind.MIN, K, false)))).as("MIN").isNull();
             assertThat(shape(part, new ColumnFilter.Range(G, 0L, true, 2L, true), new int[]{}, List.of(sumK)))
                     .as("a range of another column").isNull();
-            assertThat(shape(part, null, new int[]{}, List.of(new AggregateCall(Kind.SUM, AMOUNT, false))))
+            assertThat(shape(part, null, new int[]{}, List.of(new AggregateCall(AggregateKind.SUM, AMOUNT, false))))
                     .as("a dictionary that is not dense").isNull();
         }
     }
@@ -216,13 +215,13 @@ class VectorAggregatorTest {
             assertThat(((PartFilter.And) prepared).filters()).hasSize(2);
         }
         PlanNode.VidScan plan = new PlanNode.VidScan(table, between, projections(),
-                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.COUNT, -1, false), new AggregateCall(Kind.SUM, K, false))), null);
+                new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.COUNT_STAR, -1, false), new AggregateCall(AggregateKind.SUM, K, false))), null);
         List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
         assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         ColumnFilter onlyK = new ColumnFilter.And(List.of(new ColumnFilter.Range(K, 1_000L, true, null, true),
                 new ColumnFilter.Range(K, null, true, 15_000L, false)));
         PlanNode.VidScan sum = new PlanNode.VidScan(table, onlyK, projections(),
-                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.COUNT, -1, false), new AggregateCall(Kind.SUM, K, false))), null);
+                new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.COUNT_STAR, -1, false), new AggregateCall(AggregateKind.SUM, K, false))), null);
         assertThat(new VidAggregate(db.scheduler(), true).rows(sum, () -> false).getFirst())
                 .containsExactly(14_000L, (1_000L + 14_999L) * 14_000L / 2);
     }
@@ -241,7 +240,7 @@ class VectorAggregatorTest {
                 row -> row[0] == null ? null : (Integer) row[0] - (Integer) row[1],
                 new Arithmetic(Op.SUBTRACT, new Column(0, NumericExpr.Type.INTEGER), new Column(1, NumericExpr.Type.INTEGER), NumericExpr.Type.INTEGER), "a-b");
         PlanNode.VidScan plan = new PlanNode.VidScan(t, null, List.of(difference),
-                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, 0, false))), null);
+                new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.SUM, 0, false), new AggregateCall(AggregateKind.COUNT, 0, false))), null);
         List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
         assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         assertThat(out.getFirst()[1]).isEqualTo(2_000L);
@@ -258,7 +257,7 @@ class VectorAggregatorTest {
             a.append("\uD83D\uDE00"); // alone in the second part
         }
         PlanNode.VidScan plan = new PlanNode.VidScan(t, null, List.of(new Projection.ColumnRef(0)),
-                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.MAX, 0, false), new AggregateCall(Kind.MIN, 0, false))), null);
+                new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.MAX, 0, false), new AggregateCall(AggregateKind.MIN, 0, false))), null);
         for (boolean vectorized : new boolean[]{true, false}) {
             assertThat(new VidAggregate(db.scheduler(), vectorized).rows(plan, () -> false).getFirst())
                     .containsExactly("\uD83D\uDE00", "\uFF5E");
@@ -275,7 +274,7 @@ class VectorAggregatorTest {
         }
         PlanNode.VidScan plan = new PlanNode.VidScan(big, new ColumnFilter.Range(0, Long.MAX_VALUE - 50, true, null, true),
                 List.of(new Projection.ColumnRef(0)),
-                new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false), new AggregateCall(Kind.COUNT, -1, false))), null);
+                new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.SUM, 0, false), new AggregateCall(AggregateKind.COUNT_STAR, -1, false))), null);
         List<Object[]> out = new VidAggregate(db.scheduler(), true).rows(plan, () -> false);
         assertSameRows(out, new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 0);
         assertThat(out.getFirst()[0]).isInstanceOf(BigDecimal.class);
@@ -290,7 +289,7 @@ class VectorAggregatorTest {
                 row -> ((BigDecimal) row[AMOUNT]).multiply((BigDecimal) row[AMOUNT]),
                 new Arithmetic(Op.MULTIPLY, new Column(AMOUNT, amount), new Column(AMOUNT, amount), square), "amount^2");
         PlanNode.VidScan plan = new PlanNode.VidScan(table, new ColumnFilter.Range(K, 0L, true, 50L, false),
-                List.of(new Projection.ColumnRef(G), p), new Aggregation(new int[]{0}, List.of(new AggregateCall(Kind.SUM, 1, false))), null);
+                List.of(new Projection.ColumnRef(G), p), new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateKind.SUM, 1, false))), null);
         assertSameRows(new VidAggregate(db.scheduler(), true).rows(plan, () -> false),
                 new VidAggregate(db.scheduler(), false).rows(plan, () -> false), 1);
     }
@@ -300,7 +299,7 @@ class VectorAggregatorTest {
         Projection p = new Projection.Computed(new int[]{WIDE}, row -> {
             throw new AssertionError("the vectorized path must not fall back");
         }, new Arithmetic(Op.MULTIPLY, new Column(WIDE, NumericExpr.Type.BIGINT), new LongConstant(1L << 40, NumericExpr.Type.BIGINT), NumericExpr.Type.BIGINT), "wide*2^40");
-        PlanNode.VidScan plan = new PlanNode.VidScan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(Kind.SUM, 0, false))), null);
+        PlanNode.VidScan plan = new PlanNode.VidScan(table, null, List.of(p), new Aggregation(new int[]{}, List.of(new AggregateCall(AggregateKind.SUM, 0, false))), null);
         assertThatThrownBy(() -> new PipelineExecutor(db.scheduler()).execute(plan, () -> false))
                 .isInstanceOf(StatementFailedException.class)
                 .cause().isInstanceOf(ArithmeticException.class).hasMessageContaining("BIGINT overflow");
@@ -309,7 +308,7 @@ class VectorAggregatorTest {
     @Test
     void distinctAggregatesStayOnTheRowPath() {
         PlanNode.VidScan plan = new PlanNode.VidScan(table, null, projections(),
-                new Aggregation(new int[]{G}, List.of(new AggregateCall(Kind.COUNT, S, true))), null);
+                new Aggregation(new int[]{G}, List.of(new AggregateCall(AggregateKind.COUNT, S, true))), null);
         assertThat(supported(plan)).isFalse();
     }
 

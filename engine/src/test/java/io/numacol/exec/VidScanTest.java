@@ -69,10 +69,26 @@ class VidScanTest {
         return Arrays.stream(columns).<Projection>mapToObj(Projection.ColumnRef::new).toList();
     }
 
+    /** SUM0 over no values is 0, of its other values' class, on both aggregate paths, and sorts among them. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void sum0OfNoValuesIsZeroAndSorts(boolean vectorized) {
+        // one group per k: SUM0(g) is g, or 0 where g is NULL; SUM(g) stays NULL there
+        Aggregation agg = new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateKind.SUM0, 1, false),
+                new AggregateCall(AggregateKind.SUM, 1, false)));
+        List<Object[]> out = new VidAggregate(db.scheduler(), vectorized).rows(new PlanNode.VidScan(table, null, columns(0, 1), agg,
+                new Ordering(List.of(new Ordering.Key(1, false, false), new Ordering.Key(0, false, false)), 0, -1)), () -> false);
+        List<List<Object>> expected = rows.stream()
+                .map(r -> Arrays.<Object>asList(r[0], r[1] == null ? 0L : (long) (Integer) r[1], r[1] == null ? null : (long) (Integer) r[1]))
+                .sorted(Comparator.comparing((List<Object> r) -> (Long) r.get(1)).thenComparing(r -> (Long) r.get(0)))
+                .toList();
+        assertThat(out.stream().map(Arrays::asList).toList()).isEqualTo(expected);
+    }
+
     @Test
     void decimalSumsPastALongStayExact() {
-        Aggregation agg = new Aggregation(new int[]{1}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 2, false),
-                new AggregateCall(AggregateCall.Kind.COUNT, -1, false), new AggregateCall(AggregateCall.Kind.COUNT, 3, true)));
+        Aggregation agg = new Aggregation(new int[]{1}, List.of(new AggregateCall(AggregateKind.SUM, 2, false),
+                new AggregateCall(AggregateKind.COUNT_STAR, -1, false), new AggregateCall(AggregateKind.COUNT, 3, true)));
         Map<Object, BigDecimal> sums = new HashMap<>();
         Map<Object, Long> counts = new HashMap<>();
         Map<Object, Set<Object>> distinct = new HashMap<>();
@@ -106,8 +122,8 @@ class VidScanTest {
                 a.append((long) (i % distinct), i);
             }
         }
-        Aggregation agg = new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateCall.Kind.SUM, 1, false),
-                new AggregateCall(AggregateCall.Kind.COUNT, -1, false)));
+        Aggregation agg = new Aggregation(new int[]{0}, List.of(new AggregateCall(AggregateKind.SUM, 1, false),
+                new AggregateCall(AggregateKind.COUNT_STAR, -1, false)));
         List<Object[]> out = run(new PlanNode.VidScan(many, null, columns(0, 1), agg, null));
         assertThat(out).hasSize(distinct);
         for (Object[] row : out) {

@@ -4,6 +4,7 @@ import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.AggregateCall;
+import io.numacol.exec.AggregateKind;
 import io.numacol.exec.Aggregation;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.Ordering;
@@ -58,8 +59,6 @@ public final class NumacolQuery {
     private List<Projection> projections;
     private boolean projected;
     private Aggregation aggregation;
-    /** Output fields that are SUM0 (0 instead of NULL over no rows). */
-    private boolean[] sumZero;
     private Ordering ordering;
     private List<RelDataType> outputTypes;
 
@@ -161,22 +160,21 @@ public final class NumacolQuery {
 
     private void aggregate(ImmutableBitSet groupSet, List<org.apache.calcite.rel.core.AggregateCall> calls) {
         check(aggregation == null && ordering == null, "an aggregate");
-        List<AggregateCall> engineCalls = new ArrayList<>();
-        sumZero = new boolean[groupSet.cardinality() + calls.size()];
-        for (int i = 0; i < calls.size(); i++) {
-            org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
-            AggregateCall.Kind kind = switch (call.getAggregation().getKind()) {
-                case COUNT -> AggregateCall.Kind.COUNT;
-                case SUM, SUM0 -> AggregateCall.Kind.SUM;
-                case MIN -> AggregateCall.Kind.MIN;
-                case MAX -> AggregateCall.Kind.MAX;
-                default -> throw new IllegalStateException("not a numacol aggregate: " + call);
-            };
-            sumZero[groupSet.cardinality() + i] = call.getAggregation().getKind() == SqlKind.SUM0;
-            engineCalls.add(new AggregateCall(kind, call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst(),
-                    call.isDistinct()));
-        }
-        aggregation = new Aggregation(groupSet.toArray(), engineCalls);
+        aggregation = new Aggregation(groupSet.toArray(), calls.stream().map(NumacolQuery::aggregateCall).toList());
+    }
+
+    /** A Calcite aggregate call as the engine's: the one translation both engine paths read. */
+    static AggregateCall aggregateCall(org.apache.calcite.rel.core.AggregateCall call) {
+        int arg = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();
+        AggregateKind kind = switch (call.getAggregation().getKind()) {
+            case COUNT -> arg < 0 ? AggregateKind.COUNT_STAR : AggregateKind.COUNT;
+            case SUM -> AggregateKind.SUM;
+            case SUM0 -> AggregateKind.SUM0;
+            case MIN -> AggregateKind.MIN;
+            case MAX -> AggregateKind.MAX;
+            default -> throw new IllegalStateException("not a numacol aggregate: " + call);
+        };
+        return new AggregateCall(kind, arg, call.filterArg, call.isDistinct());
     }
 
     private void sort(RelCollation collation, RexNode offset, RexNode fetch) {
@@ -444,19 +442,7 @@ public final class NumacolQuery {
                         kind, join.buildsLeft(), residual);
             }
             case NumacolAggregate agg -> {
-                List<PlanNode.AggregateCall> calls = new ArrayList<>();
-                for (org.apache.calcite.rel.core.AggregateCall call : agg.getAggCallList()) {
-                    int arg = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();
-                    PlanNode.AggregateKind kind = switch (call.getAggregation().getKind()) {
-                        case COUNT -> arg < 0 ? PlanNode.AggregateKind.COUNT_STAR : PlanNode.AggregateKind.COUNT;
-                        case SUM -> PlanNode.AggregateKind.SUM;
-                        case SUM0 -> PlanNode.AggregateKind.SUM0;
-                        case MIN -> PlanNode.AggregateKind.MIN;
-                        case MAX -> PlanNode.AggregateKind.MAX;
-                        default -> throw new IllegalStateException("not a numacol aggregate: " + call);
-                    };
-                    calls.add(new PlanNode.AggregateCall(kind, arg, call.filterArg, call.isDistinct()));
-                }
+                List<AggregateCall> calls = agg.getAggCallList().stream().map(NumacolQuery::aggregateCall).toList();
                 yield new PlanNode.Aggregate(compile(agg.getInput(), root, compiled), agg.getGroupSet().toArray(), calls,
                         RowExpressions.chunkTypes(agg));
             }
@@ -544,11 +530,10 @@ public final class NumacolQuery {
         }
     }
 
-    /** Computed values as the Java classes Calcite's generated code expects; SUM0 of no rows is 0. */
+    /** Computed values as the Java classes Calcite's generated code expects. */
     private Object[] toInternal(Object[] row) {
         for (int i = 0; i < row.length; i++) {
-            Object v = row[i] == null && sumZero != null && sumZero[i] ? 0L : row[i];
-            row[i] = SqlTypes.toInternal(v, outputTypes.get(i));
+            row[i] = SqlTypes.toInternal(row[i], outputTypes.get(i));
         }
         return row;
     }
