@@ -24,9 +24,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class Batch implements ColumnVectors {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
-    /** Fewer selected rows than this are read one by one rather than decoding the whole block (Q6 keeps ~2%). */
+    /** Fewer selected rows than this are read one by one rather than decoding the whole block (a selective range filter keeps a few percent). */
     private static final int SPARSE = 64;
-    /** Dictionaries up to this many values are copied to the heap once per task: Q1's flags, quantities, discounts. */
+    /** Dictionaries up to this many values are copied to the heap once per task: flags, quantities, discounts. */
     private static final int HEAP_DICTIONARY = 1 << 14;
 
     /** Decodes and packs blocks: SIMD where the CPU has it. */

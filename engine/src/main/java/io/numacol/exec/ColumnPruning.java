@@ -14,7 +14,7 @@ import java.util.function.IntUnaryOperator;
 /**
  * Drops the columns no operator above reads, down to the scans, so that a pipeline neither
  * decodes nor copies them. Calcite's plans often leave a filter straight over a scan of all of a
- * table's columns (a semi-join's side: Q4 read every lineitem comment to keep l_orderkey), and
+ * table's columns (a semi-join's side that needs one key column of a wide table), and
  * decoding a string column costs more than all the rest of such a pipeline.
  *
  * <p>Pruning keeps each node's meaning and rewrites the column numbers of what reads its output.
@@ -143,8 +143,8 @@ final class ColumnPruning {
     /**
      * A pruned join, whose output holds the key columns of both sides whether or not they are
      * asked for, under a projection to those asked for, when that drops any: a join fills in
-     * only the columns read above it (see {@link PipelineExecutor}), and Q5's joins put out
-     * twice as many as were read.
+     * only the columns read above it (see {@link PipelineExecutor}), and a chain of joins
+     * otherwise carries every key column of every side up to the top.
      */
     private static Pruned narrowed(PlanNode join, int[] map, BitSet needed) {
         BitSet read = new BitSet();

@@ -3,7 +3,7 @@ package io.numacol.exec;
 import java.util.function.LongToIntFunction;
 
 /**
- * Group numbers of keys of few bits (Q1's flags span 2^16 at most): an array indexed by the
+ * Group numbers of keys of few bits (a few flag columns span 2^16 at most): an array indexed by the
  * packed key, a perfect hash without probing.
  */
 final class DirectGroupNumbering implements GroupNumbering {

@@ -21,8 +21,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The distinct values of one key column of a hash join's build side, which rows of the probe
  * side must hold to match anything. {@link RuntimeFilters} pushes it below the probe side's
  * pipeline breakers (an aggregate grouping by the key, another join's build side), so that rows
- * without a partner are dropped before they are grouped or built: Q17 groups the lineitems of a
- * few hundred parts instead of all of them. Right above a scan, the keys are tested on the
+ * without a partner are dropped before they are grouped or built: an aggregate below a
+ * selective join groups only the rows the join keeps. Right above a scan, the keys are tested on the
  * scan's vids ({@link #vidTest}). Read-only once made but for those vid tests, so tasks share
  * it.
  */
@@ -30,8 +30,8 @@ final class KeyFilter {
     private final ColumnType type;
     /**
      * LONG keys within a range of at most {@link #BITS_PER_KEY} values per key: a bit per value
-     * from {@link #min} on (TPC-H's keys are dense: Q9's 10,800 green parts are 25 KB of bits,
-     * tested with one load that stays in the core's cache); null otherwise.
+     * from {@link #min} on (generated keys are dense: ten thousand keys among a million values
+     * are 125 KB of bits, tested with one load that stays in the core's cache); null otherwise.
      */
     private final long[] bits;
     private final long min;
@@ -182,7 +182,7 @@ final class KeyFilter {
     /**
      * How a scan tests these keys on the vids of a column's dictionary, shared by its
      * tasks. A bit per vid where finding them costs little beside the scan: few keys looked up
-     * in the dictionary (Q17's parts), or a LONG dictionary's values tested in one sequential
+     * in the dictionary, or a LONG dictionary's values tested in one sequential
      * pass, with the keys in a bitmap or the dictionary small. Otherwise a state per vid that the
      * tasks fill as they meet vids, so that a scan tests each distinct value once and never more
      * values than it reads (racing tasks write the same answer). The null vid is never a key.
@@ -259,8 +259,8 @@ final class KeyFilter {
          * {@code d} holds a key, in order at the front; returns how many. Written always and kept
          * by the count: a branch on the answer mispredicts as often as keys and others are mixed.
          * States not known yet are found in a pass of their own, so that the keeping pass has no
-         * branch; a state's branch mispredicted on each new order key of Q5's lineitems, where a
-         * bit per vid, found in one pass over the dictionary, took a quarter of the time.
+         * branch; a state's branch mispredicts on each new value of a column whose values come in
+         * runs, where a bit per vid, found in one pass over the dictionary, has no branch.
          */
         int retain(Dictionary d, int[] vids, int[] selected, int n) {
             int kept = 0;
@@ -294,8 +294,8 @@ final class KeyFilter {
      * The share of the values of {@code dictionaries} that are keys, from up to {@link #SAMPLES}
      * vids spread evenly over each: an estimate of the share of a column's rows that a test on
      * vids keeps, where values are about as frequent as each other. Sums of dictionary sizes
-     * cannot tell it: Q5's customers hold every order's customer, its orders of one year a
-     * sixth of lineitem's order keys, and the parts' dictionaries of either add up alike.
+     * cannot tell it: keys that are every value of one dictionary and keys that are a
+     * sixth of another's can add up to the same size.
      */
     double share(List<Dictionary> dictionaries) {
         if (!testsVids()) {

@@ -23,8 +23,8 @@ public final class LikePattern {
      * characters occurs in a value where its UTF-8 bytes occur in the value's: a UTF-8 sequence's
      * first byte is never another's continuation byte, so a match of bytes starts and ends on
      * characters. A dictionary's values are tested on their bytes, copied out of its segment,
-     * without decoding each to a String: Q13 tests 1.5 million distinct comments, and its
-     * NOT LIKE took a fifth less time so.
+     * without decoding each to a String: a column of distinct comments has as many
+     * values as rows, and decoding each would cost more than the test.
      */
     public static Utf8Like utf8(String pattern, String escape) {
         Parsed parsed = parse(pattern, escape);
@@ -84,8 +84,8 @@ public final class LikePattern {
         private final byte[][] runs;
         /**
          * The runs' bytes as Latin-1 Strings, a char per byte: the middle runs are searched in
-         * such a view of the value, with String.indexOf's vectorized search (a loop over the
-         * bytes took Q13's LIKE half as long again, its per-candidate compare longer still).
+         * such a view of the value, with String.indexOf's vectorized search, which a loop over
+         * the bytes, or a compare per candidate position, does not match.
          */
         private final String[] latin1;
 

@@ -63,8 +63,9 @@ final class MemoryReservation implements AutoCloseable {
         long bytes = Math.multiplyExact(count, Long.BYTES);
         if (memory == null || bytes < OFF_HEAP_BYTES) {
             reserve(bytes, what);
-            // native too, freed once unreachable: a probe loop that met heap and native segments
-            // alike ran 1.5 times as long (TPC-H Q3, Q5) as one that met only either kind
+            // native too, freed once unreachable: a probe loop that meets heap and native segments
+            // alike sees two segment classes at each access, and its compiled code tests the
+            // class and branches where with one class it needs neither
             return Arena.ofAuto().allocate(bytes, Long.BYTES);
         }
         return arena().allocate(bytes, MemoryPlacement.interleaved(memory.topology().nodeIds()), Component.HASH_TABLE);

@@ -27,8 +27,7 @@ abstract sealed class NumericKernel {
     }
 
     /**
-     * Compiles {@code e}; equal subexpressions (Q1's {@code price * (1 - discount)} appears in two
-     * sums) share one kernel through {@code shared}, and so compute once per block.
+     * Compiles {@code e}; equal subexpressions (a {@code price * (1 - discount)} in two sums) share one kernel through {@code shared}, and so compute once per block.
      */
     static NumericKernel compile(NumericExpr e, Map<NumericExpr, NumericKernel> shared) {
         NumericKernel known = shared.get(e);
@@ -250,7 +249,7 @@ abstract sealed class NumericKernel {
                     }
                 }
                 case MULTIPLY -> {
-                    if (bitLength(a, n) + bitLength(b, n) <= Long.SIZE - 2) { // |a * b| <= 2^62: Q1's prices times discounts
+                    if (bitLength(a, n) + bitLength(b, n) <= Long.SIZE - 2) { // |a * b| <= 2^62: the common case of small decimals
                         for (int i = 0; i < n; i++) {
                             r[i] = a[i] * b[i];
                         }

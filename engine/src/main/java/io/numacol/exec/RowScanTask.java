@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * dictionaries' values looked up once per task).
  */
 abstract class RowScanTask<R> extends RangeTask<R> {
-    /** Dictionaries up to this size have their values cached per task (Q1's flags, quantities, discounts). */
+    /** Dictionaries up to this size have their values cached per task (flags, quantities, discounts). */
     private static final int VALUE_CACHE_LIMIT = 4096;
     /**
      * Blocks with at most this many selected rows read each row's vids alone (a word or two per

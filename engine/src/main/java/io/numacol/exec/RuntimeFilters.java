@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * group key or a join only makes rows with that same key, so dropping such rows early changes no
  * result. It pays below a pipeline breaker, and right above a scan when the keys are few beside
  * the column's distinct values: there the scan tests them on vids before it decodes a value
- * ({@link KeyFilter#vidTest}), cheaper than the probe's lookup in a hash table (Q5 probes 6
- * million lineitems for the orders of one year). Elsewhere the probe drops those rows as cheaply.
+ * ({@link KeyFilter#vidTest}), cheaper than the probe's lookup in a hash table that has
+ * outgrown the caches. Elsewhere the probe drops those rows as cheaply.
  */
 final class RuntimeFilters {
     private RuntimeFilters() {
@@ -40,8 +40,8 @@ final class RuntimeFilters {
         }
         // Above a scan it pays where the keys are few beside the column's values, so that the test
         // drops most rows before the probe looks them up, and the test is cheap: a bit per row
-        // (Q9's orders probed by the order keys of green parts' lineitems, a fifth of them), or
-        // once per value where values repeat (lineitem's order and supplier keys).
+        // of a dense key column, or once per value where values repeat (a foreign key column's
+        // dictionary is smaller than its rows).
         KeyFilter made = keys.get();
         boolean few = made.share(planned.scanDictionaries) < 0.5;
         boolean cheap = made.testsValues() || 2 * planned.scanValues() <= planned.scanRows;
@@ -83,7 +83,7 @@ final class RuntimeFilters {
         Pushed here = new Pushed(new PlanNode.Filter(node, new RowPredicate.InKeys(column, keys)), false);
         if (shared.test(node) && !(node instanceof PlanNode.Scan)) {
             return here; // the plan holds it elsewhere too: it runs once, for all its parents, unfiltered
-        } // a scan runs for each parent anyway (Q2's two of partsupp): a filter over it changes no other
+        } // a scan runs for each parent anyway (a table read twice): a filter over it changes no other
         return switch (node) {
             case PlanNode.Scan scan -> scan.isRowId(scan.columns()[column]) ? here : Pushed.atScan(here.node, scan, column);
             case PlanNode.VidScan scan -> here;
@@ -114,7 +114,7 @@ final class RuntimeFilters {
             }
             case PlanNode.HashJoin join -> {
                 // an inner join's row has its columns from one row of each side; a semi or anti join's
-                // rows are rows of its left side (Q2's partsupp semi-joined to the region's suppliers)
+                // rows are rows of its left side
                 if (join.kind() != PlanNode.JoinKind.INNER && join.kind() != PlanNode.JoinKind.SEMI
                         && join.kind() != PlanNode.JoinKind.ANTI) {
                     yield here;

@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * A task's GROUP BY over one part, a {@link Batch} at a time and without boxing: group keys are
  * the key columns' vids packed in a long, mapped to dense group numbers by a
- * {@link GroupNumbering} (through an array when the keys span at most 2^16 values, as Q1's flags
- * do, else an open-addressing table), and each aggregate keeps primitive arrays indexed by group
+ * {@link GroupNumbering} (through an array when the keys span at most 2^16 values, as a few flag
+ * columns do, else an open-addressing table), and each aggregate keeps primitive arrays indexed by group
  * number. Exact sums stay in longs and spill into a BigDecimal only when one overflows. Only
  * {@link #finish} translates vids to values, since every part has its own dictionaries, and hands
  * over {@link Accumulator}s to merge.
@@ -24,7 +24,7 @@ final class VectorAggregator {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
     private static final int DIRECT_KEY_BITS = 16;
     /**
-     * Up to this many groups (Q1 has 4), aggregates run one branch-free pass per group over the
+     * Up to this many groups (a few flags' combinations), aggregates run one branch-free pass per group over the
      * block instead of scattering row by row into a few hot slots, which serializes on memory.
      */
     private static final int FEW_GROUPS = 8;
