@@ -22,7 +22,7 @@ final class GroupTable implements ChunkSink {
     private final int[] keyColumns;
     private final List<ColumnType> keyTypes;
     private final List<Chunk> keyPages = new ArrayList<>();
-    private final Acc[] accs;
+    private final AggregateFunction[] accs;
     private long[] hashes = new long[Chunk.CAPACITY];
     /**
      * With one LONG key, each group's key (0 for the NULL group) beside its page, so that a probe
@@ -58,26 +58,14 @@ final class GroupTable implements ChunkSink {
         List<ColumnType> in = plan.input().types();
         this.keyTypes = Arrays.stream(plan.keys()).mapToObj(in::get).toList();
         this.longKeys = keyTypes.size() == 1 && keyTypes.getFirst().storageKind() == StorageKind.LONG ? new long[hashes.length] : null;
-        this.accs = new Acc[plan.calls().size()];
+        this.accs = new AggregateFunction[plan.calls().size()];
         this.filters = plan.calls().stream().mapToInt(AggregateCall::filter).toArray();
         for (int i = 0; i < accs.length; i++) {
             AggregateCall call = plan.calls().get(i);
             ColumnType out = plan.types().get(plan.keys().length + i);
-            // a DISTINCT call's own accumulator reads a one-column chunk of the distinct values (column 0)
-            Acc acc = accumulator(call.kind(), call.distinct() ? 0 : call.input(), out);
-            accs[i] = call.distinct() ? new DistinctAcc(call.input(), in.get(call.input()), acc) : acc;
-            accs[i].grow(hashes.length);
+            accs[i] = AggregateFunction.of(call, in, out);
+            accs[i].initialize(hashes.length);
         }
-    }
-
-    private static Acc accumulator(AggregateKind kind, int column, ColumnType out) {
-        return switch (kind) {
-            case COUNT_STAR, COUNT -> new CountAcc(column);
-            case SUM, SUM0 -> out.storageKind() == StorageKind.DOUBLE
-                    ? new DoubleSumAcc(column, kind == AggregateKind.SUM0)
-                    : new LongSumAcc(column, kind == AggregateKind.SUM0, out);
-            case MIN, MAX -> new ExtremeAcc(column, out, kind == AggregateKind.MIN ? 1 : -1);
-        };
     }
 
     /** An empty table for merging tables of {@code plan}: its keys are the first columns of their key pages. */
@@ -113,7 +101,7 @@ final class GroupTable implements ChunkSink {
         for (int i = 0; i < accs.length; i++) {
             int f = filters[i];
             if (f < 0) {
-                accs[i].add(in, groupOf, n);
+                accs[i].update(in, groupOf, n);
                 continue;
             }
             long[] truth = in.longs[f];
@@ -121,7 +109,7 @@ final class GroupTable implements ChunkSink {
             for (int r = 0; r < n; r++) {
                 filteredGroupOf[r] = truth[r] == 1 && (unknown == null || !unknown[r]) ? groupOf[r] : -1;
             }
-            accs[i].add(in, filteredGroupOf, n);
+            accs[i].update(in, filteredGroupOf, n);
         }
     }
 
@@ -131,7 +119,7 @@ final class GroupTable implements ChunkSink {
         int target = keyColumns.length == 0 ? (groups == 0 ? newGroup(0, null, 0) : 0)
                 : find(page, g & RowStore.PAGE_MASK, other.hashes[g]);
         for (int i = 0; i < accs.length; i++) {
-            accs[i].merge(target, other.accs[i], g);
+            accs[i].combine(target, other.accs[i], g);
         }
     }
 
@@ -148,7 +136,7 @@ final class GroupTable implements ChunkSink {
                 }
             }
             for (int i = 0; i < accs.length; i++) {
-                accs[i].write(chunk, width + i, r, g);
+                accs[i].finalizeGroup(chunk, width + i, r, g);
             }
             if (++chunk.size == Chunk.CAPACITY) {
                 out.accept(chunk);
@@ -238,8 +226,8 @@ final class GroupTable implements ChunkSink {
             if (longKeys != null) {
                 longKeys = Arrays.copyOf(longKeys, g * 2);
             }
-            for (Acc acc : accs) {
-                acc.grow(g * 2);
+            for (AggregateFunction acc : accs) {
+                acc.initialize(g * 2);
             }
         }
         hashes[g] = hash;
@@ -276,357 +264,4 @@ final class GroupTable implements ChunkSink {
         }
     }
 
-    /** One aggregate's state for every group, in arrays indexed by group. */
-    private abstract static sealed class Acc {
-        /** The input column, -1 for COUNT(*). */
-        final int column;
-
-        Acc(int column) {
-            this.column = column;
-        }
-
-        abstract void grow(int capacity);
-
-        /** Adds the rows of {@code in} to their groups ({@code groupOf}; -1: the row is not aggregated). */
-        abstract void add(Chunk in, int[] groupOf, int n);
-
-        abstract void merge(int g, Acc other, int og);
-
-        abstract void write(Chunk out, int c, int r, int g);
-    }
-
-    /**
-     * An aggregate over each group's distinct values: a set of them per group while rows come in
-     * and tables merge, handed to the aggregate's own accumulator ({@code inner}, reading column 0
-     * of a one-column chunk) only when the group is written. Values are compared as stored, so a
-     * DECIMAL's values share the column's scale; -0.0 counts as 0.0, as SQL compares them.
-     */
-    private static final class DistinctAcc extends Acc {
-        private final ColumnType type;
-        private final Acc inner;
-        private Set<Object>[] values = newSets(0);
-
-        DistinctAcc(int column, ColumnType type, Acc inner) {
-            super(column);
-            this.type = type;
-            this.inner = inner;
-        }
-
-        @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation
-        private static Set<Object>[] newSets(int n) {
-            return new Set[n];
-        }
-
-        @Override
-        void grow(int capacity) {
-            values = Arrays.copyOf(values, capacity);
-            inner.grow(capacity);
-        }
-
-        @Override
-        void add(Chunk in, int[] groupOf, int n) {
-            boolean[] nulls = in.nulls[column];
-            for (int r = 0; r < n; r++) {
-                int g = groupOf[r];
-                if (g >= 0 && (nulls == null || !nulls[r])) {
-                    set(g).add(switch (type.storageKind()) {
-                        case LONG -> in.longs[column][r];
-                        case DOUBLE -> in.doubles[column][r] == 0 ? 0.0 : in.doubles[column][r];
-                        case STRING -> in.strings[column][r];
-                    });
-                }
-            }
-        }
-
-        private Set<Object> set(int g) {
-            Set<Object> set = values[g];
-            if (set == null) {
-                set = new HashSet<>();
-                values[g] = set;
-            }
-            return set;
-        }
-
-        @Override
-        void merge(int g, Acc other, int og) {
-            Set<Object> theirs = ((DistinctAcc) other).values[og];
-            if (theirs != null) {
-                set(g).addAll(theirs);
-            }
-        }
-
-        @Override
-        void write(Chunk out, int c, int r, int g) {
-            Set<Object> set = values[g];
-            if (set != null) {
-                Chunk chunk = new Chunk(List.of(type)).allocate();
-                int[] groupOf = new int[Chunk.CAPACITY];
-                Arrays.fill(groupOf, g);
-                for (Object v : set) {
-                    switch (v) {
-                        case Long l -> chunk.longs[0][chunk.size] = l;
-                        case Double d -> chunk.doubles[0][chunk.size] = d;
-                        default -> chunk.strings[0][chunk.size] = (String) v;
-                    }
-                    if (++chunk.size == Chunk.CAPACITY) {
-                        inner.add(chunk, groupOf, chunk.size);
-                        chunk.size = 0;
-                    }
-                }
-                inner.add(chunk, groupOf, chunk.size);
-                values[g] = null; // each group is written once
-            }
-            inner.write(out, c, r, g);
-        }
-    }
-
-    private static final class CountAcc extends Acc {
-        private long[] counts = new long[0];
-
-        CountAcc(int column) {
-            super(column);
-        }
-
-        @Override
-        void grow(int capacity) {
-            counts = Arrays.copyOf(counts, capacity);
-        }
-
-        @Override
-        void add(Chunk in, int[] groupOf, int n) {
-            boolean[] nulls = column < 0 ? null : in.nulls[column];
-            for (int r = 0; r < n; r++) {
-                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
-                    counts[groupOf[r]]++;
-                }
-            }
-        }
-
-        @Override
-        void merge(int g, Acc other, int og) {
-            counts[g] += ((CountAcc) other).counts[og];
-        }
-
-        @Override
-        void write(Chunk out, int c, int r, int g) {
-            out.nulls[c][r] = false;
-            out.longs[c][r] = counts[g];
-        }
-    }
-
-    /** A SUM's groups: which have a value, and whether one without is 0 (SUM0) rather than NULL. */
-    private abstract static sealed class SumAcc extends Acc {
-        final boolean zero;
-        boolean[] any = new boolean[0];
-
-        SumAcc(int column, boolean zero) {
-            super(column);
-            this.zero = zero;
-        }
-
-        @Override
-        void grow(int capacity) {
-            any = Arrays.copyOf(any, capacity);
-        }
-
-        boolean isNull(int g) {
-            return !any[g] && !zero;
-        }
-    }
-
-    /**
-     * An exact SUM in unscaled longs. A sum that leaves a long, or the range of its output type,
-     * fails the statement: intermediate columns hold longs (single-table aggregates go on in
-     * BigDecimal instead).
-     */
-    private static final class LongSumAcc extends SumAcc {
-        private final ColumnType type;
-        private long[] sums = new long[0];
-
-        LongSumAcc(int column, boolean zero, ColumnType type) {
-            super(column, zero);
-            this.type = type;
-        }
-
-        @Override
-        void grow(int capacity) {
-            super.grow(capacity);
-            sums = Arrays.copyOf(sums, capacity);
-        }
-
-        @Override
-        void add(Chunk in, int[] groupOf, int n) {
-            long[] values = in.longs[column];
-            boolean[] nulls = in.nulls[column];
-            for (int r = 0; r < n; r++) {
-                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
-                    int g = groupOf[r];
-                    sums[g] = plus(sums[g], values[r]);
-                    any[g] = true;
-                }
-            }
-        }
-
-        private long plus(long a, long b) {
-            long s = a + b;
-            if (((a ^ s) & (b ^ s)) < 0) {
-                throw new ArithmeticException("numeric value out of range: a SUM above a join or an aggregate passed "
-                        + Long.MAX_VALUE + ", the most numacol's operators carry between them (18 digits of a DECIMAL)");
-            }
-            return s;
-        }
-
-        @Override
-        void merge(int g, Acc other, int og) {
-            LongSumAcc o = (LongSumAcc) other;
-            if (o.any[og]) {
-                sums[g] = plus(sums[g], o.sums[og]);
-                any[g] = true;
-            }
-        }
-
-        @Override
-        void write(Chunk out, int c, int r, int g) {
-            boolean isNull = isNull(g);
-            out.nulls[c][r] = isNull;
-            long v = isNull ? 0 : sums[g];
-            if (!type.holds(v)) {
-                throw new ArithmeticException(type + " overflow: SUM " + v + " is out of its range");
-            }
-            out.longs[c][r] = v;
-        }
-    }
-
-    private static final class DoubleSumAcc extends SumAcc {
-        private double[] sums = new double[0];
-
-        DoubleSumAcc(int column, boolean zero) {
-            super(column, zero);
-        }
-
-        @Override
-        void grow(int capacity) {
-            super.grow(capacity);
-            sums = Arrays.copyOf(sums, capacity);
-        }
-
-        @Override
-        void add(Chunk in, int[] groupOf, int n) {
-            double[] values = in.doubles[column];
-            boolean[] nulls = in.nulls[column];
-            for (int r = 0; r < n; r++) {
-                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
-                    sums[groupOf[r]] += values[r];
-                    any[groupOf[r]] = true;
-                }
-            }
-        }
-
-        @Override
-        void merge(int g, Acc other, int og) {
-            DoubleSumAcc o = (DoubleSumAcc) other;
-            if (o.any[og]) {
-                sums[g] += o.sums[og];
-                any[g] = true;
-            }
-        }
-
-        @Override
-        void write(Chunk out, int c, int r, int g) {
-            boolean isNull = isNull(g);
-            out.nulls[c][r] = isNull;
-            out.doubles[c][r] = isNull ? 0 : sums[g];
-        }
-    }
-
-    /** MIN ({@code sign} 1) or MAX (-1) of stored values; strings in code point order, as dictionaries sort them. */
-    private static final class ExtremeAcc extends Acc {
-        private final int sign;
-        private final ColumnType type;
-        private long[] longs = new long[0];
-        private double[] doubles = new double[0];
-        private String[] strings = new String[0];
-        private boolean[] any = new boolean[0];
-
-        ExtremeAcc(int column, ColumnType type, int sign) {
-            super(column);
-            this.type = type;
-            this.sign = sign;
-        }
-
-        @Override
-        void grow(int capacity) {
-            any = Arrays.copyOf(any, capacity);
-            switch (type.storageKind()) {
-                case LONG -> longs = Arrays.copyOf(longs, capacity);
-                case DOUBLE -> doubles = Arrays.copyOf(doubles, capacity);
-                case STRING -> strings = Arrays.copyOf(strings, capacity);
-            }
-        }
-
-        @Override
-        void add(Chunk in, int[] groupOf, int n) {
-            boolean[] nulls = in.nulls[column];
-            for (int r = 0; r < n; r++) {
-                if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
-                    offer(groupOf[r], in, r);
-                }
-            }
-        }
-
-        private void offer(int g, Chunk in, int r) {
-            switch (type.storageKind()) {
-                case LONG -> {
-                    long v = in.longs[column][r];
-                    if (!any[g] || sign * Long.compare(longs[g], v) > 0) {
-                        longs[g] = v;
-                    }
-                }
-                case DOUBLE -> {
-                    double v = in.doubles[column][r];
-                    if (!any[g] || sign * Double.compare(doubles[g], v) > 0) {
-                        doubles[g] = v;
-                    }
-                }
-                case STRING -> {
-                    String v = in.strings[column][r];
-                    if (!any[g] || sign * StringDictionary.compare(strings[g], v) > 0) {
-                        strings[g] = v;
-                    }
-                }
-            }
-            any[g] = true;
-        }
-
-        @Override
-        void merge(int g, Acc other, int og) {
-            ExtremeAcc o = (ExtremeAcc) other;
-            if (!o.any[og]) {
-                return;
-            }
-            boolean better = switch (type.storageKind()) {
-                case LONG -> !any[g] || sign * Long.compare(longs[g], o.longs[og]) > 0;
-                case DOUBLE -> !any[g] || sign * Double.compare(doubles[g], o.doubles[og]) > 0;
-                case STRING -> !any[g] || sign * StringDictionary.compare(strings[g], o.strings[og]) > 0;
-            };
-            if (better) {
-                switch (type.storageKind()) {
-                    case LONG -> longs[g] = o.longs[og];
-                    case DOUBLE -> doubles[g] = o.doubles[og];
-                    case STRING -> strings[g] = o.strings[og];
-                }
-                any[g] = true;
-            }
-        }
-
-        @Override
-        void write(Chunk out, int c, int r, int g) {
-            out.nulls[c][r] = !any[g];
-            switch (type.storageKind()) {
-                case LONG -> out.longs[c][r] = any[g] ? longs[g] : 0;
-                case DOUBLE -> out.doubles[c][r] = any[g] ? doubles[g] : 0;
-                case STRING -> out.strings[c][r] = any[g] ? strings[g] : null;
-            }
-        }
-    }
 }
