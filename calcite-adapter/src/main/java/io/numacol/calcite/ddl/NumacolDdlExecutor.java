@@ -1,9 +1,9 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.plan.NumacolPrepare;
-import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.CatalogView;

@@ -7,6 +7,7 @@ import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.plan.rewrite.FixedRules;
 import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.Planning;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.ddl.NumacolParserFactory;
@@ -81,8 +82,11 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
-/** Calcite's statement preparation with numacol's planner rules added to every planner. */
-public final class NumacolPrepare extends CalcitePrepareImpl {
+/**
+ * Calcite's statement preparation with numacol's planner rules added to every planner; also the
+ * {@link Planning} the connection hands its schemas.
+ */
+public final class NumacolPrepare extends CalcitePrepareImpl implements Planning {
 
     /**
      * The parser of views (their check at CREATE VIEW and their expansion where used) reads SQL
@@ -117,6 +121,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         }
         return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), zone(context), maxRowCount, elementType,
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+    }
+
+    @Override
+    public RelDataType rowType(Context context, String sql) {
+        return parse(context, sql).rowType;
     }
 
     /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */

@@ -1,4 +1,4 @@
-package io.numacol.calcite.plan;
+package io.numacol.calcite;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
