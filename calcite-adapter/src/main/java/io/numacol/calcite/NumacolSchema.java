@@ -51,6 +51,11 @@ public final class NumacolSchema extends AbstractSchema {
         return database;
     }
 
+    /** The connection's planning, which numacol's DDL plans its queries with. */
+    public Planning planning() {
+        return planning;
+    }
+
     /** The database's plan cache, or null where the connection turned it off ({@code planCache=false}). */
     public PlanCache planCache() {
         return "false".equalsIgnoreCase(connection.getProperties().getProperty("planCache")) ? null : PlanCache.of(database);

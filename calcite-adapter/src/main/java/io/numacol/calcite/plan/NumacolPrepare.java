@@ -8,8 +8,10 @@ import io.numacol.calcite.plan.rewrite.FixedRules;
 import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.Planning;
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.cache.PlanCache;
+import io.numacol.calcite.ddl.DatetimeMinus;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
@@ -111,7 +113,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
         NumacolSchema main = main(context);
         LiteralInsert literal = main == null ? null
-                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath(), zone(context));
+                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath(), PrepareContexts.zone(context));
         if (literal != null) {
             return (CalciteSignature<T>) literal.signature(query.sql, context.getTypeFactory(), context.getRootSchema());
         }
@@ -119,7 +121,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
         if (cache == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
-        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), zone(context), maxRowCount, elementType,
+        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), PrepareContexts.zone(context), maxRowCount, elementType,
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
     }
 
@@ -128,15 +130,9 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
         return parse(context, sql).rowType;
     }
 
-    /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */
-    public static ZoneId zone(Context context) {
-        return zone(context.config());
-    }
-
-    /** {@link #zone(Context)} from a connection's configuration. */
-    public static ZoneId zone(CalciteConnectionConfig config) {
-        String id = config.timeZone();
-        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+    @Override
+    public CalciteSignature<Object> prepare(Context context, String sql) {
+        return prepareSql(context, Query.of(sql), Object[].class, -1);
     }
 
     private static NumacolSchema main(Context context) {
@@ -179,7 +175,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
         SqlRexConvertletTable convertlets = DatetimeMinus.CONVERTLETS;
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
-                createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context))), EnumerableConvention.INSTANCE,
+                createCluster(planner, new CheckedCastRexBuilder(typeFactory, PrepareContexts.zone(context))), EnumerableConvention.INSTANCE,
                 convertlets) {
             @Override
             protected Program getProgram() {
@@ -251,11 +247,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
                                                              SqlToRelConverter.Config config) {
-                RelOptCluster cluster = createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context)));
+                RelOptCluster cluster = createCluster(planner, new CheckedCastRexBuilder(typeFactory, PrepareContexts.zone(context)));
                 SqlToRelConverter dml = new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
                     @Override
                     protected RelNode convertInsert(SqlInsert call) {
-                        valuesLiterals(call.getSource(), validator, zone(context));
+                        valuesLiterals(call.getSource(), validator, PrepareContexts.zone(context));
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 
