@@ -71,7 +71,7 @@ public final class NumacolSchema extends AbstractSchema {
         Collection<ViewDef> views = view == null ? database.catalog().views() : view.views();
         for (Table t : tables) {
             if (t.schemaName().equalsIgnoreCase(schemaName)) {
-                map.put(t.name(), new NumacolTable(database, t));
+                map.put(t.name(), new NumacolTable(database, t, planning));
             }
         }
         long version = view == null ? database.catalog().version() : view.version();

@@ -7,6 +7,7 @@ import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.plan.rewrite.FixedRules;
 import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.Planning;
 import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
@@ -18,7 +19,9 @@ import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
 import io.numacol.calcite.dml.ModifyValidator;
 import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolRules;
+import io.numacol.calcite.rel.NumacolTableScan;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -128,6 +131,12 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
     @Override
     public RelDataType rowType(Context context, String sql) {
         return parse(context, sql).rowType;
+    }
+
+    /** A numacol table's scan, in numacol's convention so the operators above it can run in the engine. */
+    @Override
+    public RelNode scan(RelOptCluster cluster, RelOptTable relOptTable, NumacolTable table) {
+        return new NumacolTableScan(cluster, cluster.traitSetOf(NumacolRel.CONVENTION), relOptTable, table);
     }
 
     @Override
