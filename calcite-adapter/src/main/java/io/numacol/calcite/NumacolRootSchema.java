@@ -23,12 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NumacolRootSchema extends AbstractSchema {
     private volatile Database database;
     private volatile CalciteConnection connection;
+    private volatile Planning planning;
     /** One {@link NumacolSchema} per schema name, so a schema's derived view types are kept between lookups. */
     private final Map<String, NumacolSchema> schemas = new ConcurrentHashMap<>();
 
     /** Binds the root to the connection's database (until then it has no schemas of its own). */
-    public void bind(Database database, CalciteConnection connection) {
+    public void bind(Database database, CalciteConnection connection, Planning planning) {
         this.connection = connection;
+        this.planning = planning;
         this.database = database;
     }
 
@@ -41,7 +43,7 @@ public final class NumacolRootSchema extends AbstractSchema {
         }
         for (String name : db.catalog().schemas()) {
             if (!name.equalsIgnoreCase(Catalog.MAIN)) {
-                map.put(name, schemas.computeIfAbsent(name, n -> new NumacolSchema(db, connection, n)));
+                map.put(name, schemas.computeIfAbsent(name, n -> new NumacolSchema(db, connection, n, planning)));
             }
         }
         schemas.keySet().retainAll(map.keySet()); // a dropped schema's views are not kept

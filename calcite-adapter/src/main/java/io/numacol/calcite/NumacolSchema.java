@@ -1,8 +1,6 @@
 package io.numacol.calcite;
 
 import io.numacol.calcite.cache.PlanCache;
-import io.numacol.calcite.plan.NumacolPrepare;
-import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.CatalogView;
@@ -36,19 +34,26 @@ public final class NumacolSchema extends AbstractSchema {
     private final Database database;
     private final CalciteConnection connection;
     private final String schemaName;
+    private final Planning planning;
     /** The row type of each view definition read so far, by the definition itself (a replaced view is another). */
     private final Map<ViewDef, RelDataType> viewTypes = new ConcurrentHashMap<>();
     /** The catalog's version the cached view types were derived at. */
     private volatile long viewTypesVersion = -1;
 
-    public NumacolSchema(Database database, CalciteConnection connection, String schemaName) {
+    public NumacolSchema(Database database, CalciteConnection connection, String schemaName, Planning planning) {
         this.database = database;
         this.connection = connection;
         this.schemaName = schemaName;
+        this.planning = planning;
     }
 
     public Database database() {
         return database;
+    }
+
+    /** The connection's planning, which numacol's DDL plans its queries with. */
+    public Planning planning() {
+        return planning;
     }
 
     /** The database's plan cache, or null where the connection turned it off ({@code planCache=false}). */
@@ -66,7 +71,7 @@ public final class NumacolSchema extends AbstractSchema {
         Collection<ViewDef> views = view == null ? database.catalog().views() : view.views();
         for (Table t : tables) {
             if (t.schemaName().equalsIgnoreCase(schemaName)) {
-                map.put(t.name(), new NumacolTable(database, t));
+                map.put(t.name(), new NumacolTable(database, t, planning));
             }
         }
         long version = view == null ? database.catalog().version() : view.version();
@@ -94,7 +99,7 @@ public final class NumacolSchema extends AbstractSchema {
                 context = connection.createPrepareContext();
             }
             context = PrepareContexts.of(context, context.getRootSchema(), List.of(v.resolvedIn()));
-            RelDataType type = new NumacolPrepare().parse(context, v.sql()).rowType;
+            RelDataType type = planning.rowType(context, v.sql());
             if (v.columns().isEmpty()) {
                 return type;
             }

@@ -1,8 +1,6 @@
 package io.numacol.calcite;
 
 import io.numacol.calcite.cache.PlanCache;
-import io.numacol.calcite.rel.NumacolRel;
-import io.numacol.calcite.rel.NumacolTableScan;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
@@ -21,9 +19,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import java.util.List;
 
 /**
- * A numacol table for Calcite. It plans as a {@link NumacolTableScan} in numacol's convention, so
- * filters, projections, aggregates and sorts above it can run in the engine; even a bare scan
- * runs there (through the converter), in parallel tasks per part.
+ * A numacol table for Calcite. It plans as the scan its connection's {@link Planning} makes, a
+ * {@code NumacolTableScan} in numacol's convention, so filters, projections, aggregates and sorts
+ * above it can run in the engine; even a bare scan runs there (through the converter), in
+ * parallel tasks per part.
  *
  * <p>Extended with the one column {@link #ROW_ID} ({@code t EXTEND ("numacol$rowid" BIGINT)},
  * which only numacol's own UPDATE and DELETE sources write), its scan also puts out each row's
@@ -36,15 +35,17 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
     private final Database database;
     private final Table table;
     private final boolean rowIds;
+    private final Planning planning;
 
-    public NumacolTable(Database database, Table table) {
-        this(database, table, false);
+    public NumacolTable(Database database, Table table, Planning planning) {
+        this(database, table, false, planning);
     }
 
-    private NumacolTable(Database database, Table table, boolean rowIds) {
+    private NumacolTable(Database database, Table table, boolean rowIds, Planning planning) {
         this.database = database;
         this.table = table;
         this.rowIds = rowIds;
+        this.planning = planning;
     }
 
     /** Whether the scan puts out {@link #ROW_ID} after the table's columns. */
@@ -58,7 +59,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
                 || fields.getFirst().getType().getSqlTypeName() != SqlTypeName.BIGINT) {
             throw new IllegalArgumentException("table " + table.name() + " takes no extended columns");
         }
-        return new NumacolTable(database, table, true);
+        return new NumacolTable(database, table, true, planning);
     }
 
     @Override
@@ -94,7 +95,6 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
     @Override
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
         PlanCache.reading(table);
-        return new NumacolTableScan(context.getCluster(), context.getCluster().traitSetOf(NumacolRel.CONVENTION),
-                relOptTable, this);
+        return planning.scan(context.getCluster(), relOptTable, this);
     }
 }

@@ -1,6 +1,6 @@
 package io.numacol.jdbc;
 
-import io.numacol.calcite.plan.NumacolPrepare;
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.ColumnType;
@@ -226,7 +226,7 @@ final class ConnectionProxy implements InvocationHandler {
      */
     private void setInstant(PreparedStatement p, int index, Object value) throws SQLException {
         if (zone == null) {
-            zone = NumacolPrepare.zone(connection.unwrap(CalciteConnection.class).config());
+            zone = PrepareContexts.zone(connection.unwrap(CalciteConnection.class).config());
             utc = Calendar.getInstance(TimeZone.getTimeZone(ZoneOffset.UTC), Locale.ROOT);
         }
         long millis;

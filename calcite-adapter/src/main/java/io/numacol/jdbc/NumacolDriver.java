@@ -2,6 +2,7 @@ package io.numacol.jdbc;
 
 import io.numacol.calcite.NumacolRootSchema;
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.Planning;
 import io.numacol.calcite.NumacolTypeFactory;
 import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.calcite.InformationSchema;
@@ -210,8 +211,10 @@ public final class NumacolDriver extends Driver {
                     throw new SQLException("cannot open numacol database: " + e.getMessage(), "HY024", e);
                 }
                 SchemaPlus root = calcite.getRootSchema();
-                ((NumacolRootSchema) root.unwrap(CalciteSchema.class).schema).bind(db, calcite);
-                root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite, NumacolSchema.NAME));
+                // the schemas type their views with numacol's planning, which sits above them
+                Planning planning = new NumacolPrepare();
+                ((NumacolRootSchema) root.unwrap(CalciteSchema.class).schema).bind(db, calcite, planning);
+                root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite, NumacolSchema.NAME, planning));
                 root.add(SysSchema.NAME, new SysSchema(db));
                 root.add(InformationSchema.NAME, new InformationSchema());
                 calcite.setSchema(NumacolSchema.NAME);

@@ -1,10 +1,10 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
-import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -346,7 +346,7 @@ final class NumacolMeta extends ForwardingMeta {
     }
 
     private ZoneId zone() {
-        return NumacolPrepare.zone(((CalciteConnection) connection).config());
+        return PrepareContexts.zone(((CalciteConnection) connection).config());
     }
 
     /** Calcite's, with the parameters first made to fit their types or refused (see {@link ParameterValues}). */

@@ -1,7 +1,7 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.dml.TimeCasts;
-import io.numacol.calcite.plan.NumacolPrepare;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.math.BigDecimal;
@@ -240,7 +240,7 @@ final class NumacolResultSet extends ForwardingResultSet {
 
     private ZoneId zone() throws SQLException {
         if (zone == null) {
-            zone = NumacolPrepare.zone(delegate.getStatement().getConnection().unwrap(CalciteConnection.class).config());
+            zone = PrepareContexts.zone(delegate.getStatement().getConnection().unwrap(CalciteConnection.class).config());
         }
         return zone;
     }

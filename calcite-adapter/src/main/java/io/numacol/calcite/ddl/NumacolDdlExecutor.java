@@ -1,9 +1,9 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.Planning;
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.SqlTypes;
-import io.numacol.calcite.plan.NumacolPrepare;
-import io.numacol.calcite.plan.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.CatalogView;
@@ -46,26 +46,26 @@ final class NumacolDdlExecutor implements DdlExecutor {
             return; // Connection.prepareStatement: parsed and checked now, run by each execution (NumacolMeta.execute)
         }
         if (ddl instanceof DdlStatement.CreateView view) {
-            checkView(context, view);
+            checkView(schema.planning(), context, view);
         }
         Database database = schema.database();
         List<String> path = context.getDefaultSchemaPath();
-        DdlStatement.Session session = new DdlStatement.Session(NumacolPrepare.zone(context),
+        DdlStatement.Session session = new DdlStatement.Session(PrepareContexts.zone(context),
                 path.isEmpty() ? Catalog.MAIN : path.getLast());
-        DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(context, database, session, ctas)
-                : ddl.execute(database, session));
+        DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas
+                ? createTableAs(schema.planning(), context, database, session, ctas) : ddl.execute(database, session));
     }
 
     /** Creates the table of the query's columns, then fills it as INSERT ... SELECT would; dropped again if that fails. */
-    private static long createTableAs(CalcitePrepare.Context context, Database database, DdlStatement.Session session,
-                                      DdlStatement.CreateTableAs ctas) {
+    private static long createTableAs(Planning planning, CalcitePrepare.Context context, Database database,
+                                      DdlStatement.Session session, DdlStatement.CreateTableAs ctas) {
         String schemaName = session.schemaOf(ctas.name);
         if (ctas.ifNotExists && database.catalog().find(schemaName, ctas.name.name()).isPresent()) {
             return 0;
         }
         RelDataType rowType;
         try {
-            rowType = new NumacolPrepare().parse(context, ctas.query).rowType;
+            rowType = planning.rowType(context, ctas.query);
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null && "parse failed".equals(e.getMessage()) ? e.getCause() : e;
             throw new IllegalArgumentException("table " + ctas.name + ": " + cause.getMessage(), e);
@@ -94,7 +94,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
             String insert = "INSERT INTO " + quoted(created.schemaName()) + "." + quoted(created.name()) + " " + ctas.query;
             // planned against the schema as it is now, with the new table: the statement's own
             // context holds a snapshot taken before it
-            return insertInto(context, database, insert);
+            return insertInto(planning, context, database, insert);
         } catch (RuntimeException | Error e) {
             try {
                 if (!created.isDropped()) { // not dropped meanwhile
@@ -112,12 +112,11 @@ final class NumacolDdlExecutor implements DdlExecutor {
      * created: the statement's own view of the catalog and its context's schema snapshot were
      * taken before it.
      */
-    private static long insertInto(CalcitePrepare.Context context, Database database, String insert) {
+    private static long insertInto(Planning planning, CalcitePrepare.Context context, Database database, String insert) {
         try (CatalogView view = database.catalog().beginRead()) {
             return CatalogView.runIn(view, () -> {
                 CalcitePrepare.Context now = withSchemaOfNow(context);
-                CalcitePrepare.CalciteSignature<Object> signature = new NumacolPrepare().prepareSql(now,
-                        CalcitePrepare.Query.of(insert), Object[].class, -1);
+                CalcitePrepare.CalciteSignature<Object> signature = planning.prepare(now, insert);
                 DataContext base = now.getDataContext();
                 DataContext withStash = new DataContext() { // the objects the generated code reads, as a statement's execution has them
                     @Override
@@ -158,10 +157,10 @@ final class NumacolDdlExecutor implements DdlExecutor {
     }
 
     /** A view's query must be valid now, and its column list, if any, name each of its columns. */
-    private static void checkView(CalcitePrepare.Context context, DdlStatement.CreateView view) {
+    private static void checkView(Planning planning, CalcitePrepare.Context context, DdlStatement.CreateView view) {
         RelDataType rowType;
         try {
-            rowType = new NumacolPrepare().parse(context, view.query).rowType;
+            rowType = planning.rowType(context, view.query);
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null && e.getMessage() != null && e.getMessage().equals("parse failed")
                     ? e.getCause() : e;

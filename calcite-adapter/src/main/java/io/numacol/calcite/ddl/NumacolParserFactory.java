@@ -1,7 +1,6 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.QueryCancel;
-import io.numacol.calcite.plan.DatetimeMinus;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;

@@ -7,15 +7,21 @@ import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.plan.rewrite.FixedRules;
 import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
+import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.Planning;
+import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.cache.PlanCache;
+import io.numacol.calcite.ddl.DatetimeMinus;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
 import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
 import io.numacol.calcite.dml.ModifyValidator;
 import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolRules;
+import io.numacol.calcite.rel.NumacolTableScan;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
 import io.numacol.storage.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -81,8 +87,11 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
-/** Calcite's statement preparation with numacol's planner rules added to every planner. */
-public final class NumacolPrepare extends CalcitePrepareImpl {
+/**
+ * Calcite's statement preparation with numacol's planner rules added to every planner; also the
+ * {@link Planning} the connection hands its schemas.
+ */
+public final class NumacolPrepare extends CalcitePrepareImpl implements Planning {
 
     /**
      * The parser of views (their check at CREATE VIEW and their expansion where used) reads SQL
@@ -107,7 +116,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
         NumacolSchema main = main(context);
         LiteralInsert literal = main == null ? null
-                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath(), zone(context));
+                : LiteralInsert.recognize(query.sql, main.database(), context.getDefaultSchemaPath(), PrepareContexts.zone(context));
         if (literal != null) {
             return (CalciteSignature<T>) literal.signature(query.sql, context.getTypeFactory(), context.getRootSchema());
         }
@@ -115,19 +124,24 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         if (cache == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
-        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), zone(context), maxRowCount, elementType,
+        return cache.signature(query.sql, VIEW_PARSER, context.getDefaultSchemaPath(), PrepareContexts.zone(context), maxRowCount, elementType,
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
     }
 
-    /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */
-    public static ZoneId zone(Context context) {
-        return zone(context.config());
+    @Override
+    public RelDataType rowType(Context context, String sql) {
+        return parse(context, sql).rowType;
     }
 
-    /** {@link #zone(Context)} from a connection's configuration. */
-    public static ZoneId zone(CalciteConnectionConfig config) {
-        String id = config.timeZone();
-        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
+    /** A numacol table's scan, in numacol's convention so the operators above it can run in the engine. */
+    @Override
+    public RelNode scan(RelOptCluster cluster, RelOptTable relOptTable, NumacolTable table) {
+        return new NumacolTableScan(cluster, cluster.traitSetOf(NumacolRel.CONVENTION), relOptTable, table);
+    }
+
+    @Override
+    public CalciteSignature<Object> prepare(Context context, String sql) {
+        return prepareSql(context, Query.of(sql), Object[].class, -1);
     }
 
     private static NumacolSchema main(Context context) {
@@ -170,7 +184,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
         SqlRexConvertletTable convertlets = DatetimeMinus.CONVERTLETS;
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
-                createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context))), EnumerableConvention.INSTANCE,
+                createCluster(planner, new CheckedCastRexBuilder(typeFactory, PrepareContexts.zone(context))), EnumerableConvention.INSTANCE,
                 convertlets) {
             @Override
             protected Program getProgram() {
@@ -242,11 +256,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl {
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
                                                              SqlToRelConverter.Config config) {
-                RelOptCluster cluster = createCluster(planner, new CheckedCastRexBuilder(typeFactory, zone(context)));
+                RelOptCluster cluster = createCluster(planner, new CheckedCastRexBuilder(typeFactory, PrepareContexts.zone(context)));
                 SqlToRelConverter dml = new SqlToRelConverter(this, validator, reader, cluster, convertlets, config) {
                     @Override
                     protected RelNode convertInsert(SqlInsert call) {
-                        valuesLiterals(call.getSource(), validator, zone(context));
+                        valuesLiterals(call.getSource(), validator, PrepareContexts.zone(context));
                         return CheckedCastRexBuilder.assigning(cluster.getRexBuilder(), () -> super.convertInsert(call));
                     }
 

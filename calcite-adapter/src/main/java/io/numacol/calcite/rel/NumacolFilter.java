@@ -1,16 +1,21 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.exec.ColumnFilter;
+import io.numacol.exec.PlanNode;
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
-import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+import java.util.List;
 
 /**
  * A condition numacol evaluates: as vid predicates per part ({@link Predicates}) directly on a
@@ -59,5 +64,25 @@ public final class NumacolFilter extends Filter implements NumacolRel {
     @Override
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw).itemIf("on", "values", residual);
+    }
+
+    @Override
+    public void implement(OneTableImplementor implementor) {
+        implementor.visit(getInput());
+        implementor.filter(getCondition());
+    }
+
+    /** A residual filter over its input's rows; else the scan below with this condition on vids added. */
+    @Override
+    public PlanNode implement(PipelineImplementor implementor) {
+        if (residual) {
+            return new PlanNode.Filter(implementor.visit(getInput()),
+                    RowConditions.bind(getCondition(), RowConditions.types(getInput()), implementor.root()));
+        }
+        PlanNode.Scan scan = (PlanNode.Scan) implementor.visit(getInput());
+        List<ColumnType> types = NumacolQuery.columnTypes(scan.table());
+        ColumnFilter bound = Predicates.bind(getCondition(), types, implementor.root());
+        return new PlanNode.Scan(scan.table(), scan.filter() == null ? bound
+                : new ColumnFilter.And(List.of(scan.filter(), bound)), scan.columns());
     }
 }

@@ -1,5 +1,8 @@
 package io.numacol.calcite.rel;
 
+import io.numacol.exec.PlanNode;
+import io.numacol.exec.RowPredicate;
+import io.numacol.storage.ColumnType;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -7,11 +10,13 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -58,5 +63,41 @@ public final class NumacolJoin extends Join implements NumacolRel {
     @Override
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw).item("build", buildLeft ? "left" : "right");
+    }
+
+    /** A join is never one table's pass ({@link NumacolQuery#oneTable}). */
+    @Override
+    public void implement(OneTableImplementor implementor) {
+        implementor.check(false, "a join");
+    }
+
+    /** A hash join of its inputs' rows on the condition's keys, the rest of the condition a residual. */
+    @Override
+    public PlanNode implement(PipelineImplementor implementor) {
+        JoinInfo info = analyzeCondition();
+        boolean[] nullsEqual = new boolean[info.leftKeys.size()];
+        for (int i = 0; i < nullsEqual.length; i++) {
+            nullsEqual[i] = !info.nullExclusionFlags.get(i);
+        }
+        PlanNode.JoinKind kind = switch (getJoinType()) {
+            case INNER -> PlanNode.JoinKind.INNER;
+            case LEFT -> PlanNode.JoinKind.LEFT;
+            case RIGHT -> PlanNode.JoinKind.RIGHT;
+            case FULL -> PlanNode.JoinKind.FULL;
+            case SEMI -> PlanNode.JoinKind.SEMI;
+            case ANTI -> PlanNode.JoinKind.ANTI;
+            default -> throw new IllegalStateException("not a numacol join: " + this);
+        };
+        PlanNode left = implementor.visit(getLeft());
+        PlanNode right = implementor.visit(getRight());
+        RowPredicate residual = null;
+        RexNode rest = NumacolRules.residual(this, info);
+        if (rest != null) {
+            List<ColumnType> pair = new ArrayList<>(left.types());
+            pair.addAll(right.types());
+            residual = RowConditions.bind(rest, pair, implementor.root());
+        }
+        return new PlanNode.HashJoin(left, right, info.leftKeys.toIntArray(), info.rightKeys.toIntArray(), nullsEqual,
+                kind, buildLeft, residual);
     }
 }

@@ -1,6 +1,7 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.calcite.NumacolTable;
+import io.numacol.exec.PlanNode;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -11,6 +12,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 /** All rows of a numacol table, part by part. */
 public final class NumacolTableScan extends TableScan implements NumacolRel {
@@ -33,5 +35,15 @@ public final class NumacolTableScan extends TableScan implements NumacolRel {
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
+    }
+
+    @Override
+    public void implement(OneTableImplementor implementor) {
+        implementor.scan(numacolTable);
+    }
+
+    @Override
+    public PlanNode implement(PipelineImplementor implementor) {
+        return new PlanNode.Scan(numacolTable.table(), null, IntStream.range(0, getRowType().getFieldCount()).toArray());
     }
 }

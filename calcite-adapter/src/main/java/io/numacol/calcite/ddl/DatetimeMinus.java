@@ -1,4 +1,4 @@
-package io.numacol.calcite.plan;
+package io.numacol.calcite.ddl;
 
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;

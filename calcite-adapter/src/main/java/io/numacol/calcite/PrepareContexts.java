@@ -1,4 +1,4 @@
-package io.numacol.calcite.plan;
+package io.numacol.calcite;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -7,9 +7,10 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.tools.RelRunner;
 
+import java.time.ZoneId;
 import java.util.List;
 
-/** Preparation contexts that differ from a statement's own in what names resolve against. */
+/** Preparation contexts that differ from a statement's own in what names resolve against, and a context's time zone. */
 public final class PrepareContexts {
     private PrepareContexts() {
     }
@@ -66,5 +67,16 @@ public final class PrepareContexts {
                 return context.getRelRunner();
             }
         };
+    }
+
+    /** The session's time zone: the connection's {@code timeZone}, else the JVM's (as Calcite's DataContext has it). */
+    public static ZoneId zone(CalcitePrepare.Context context) {
+        return zone(context.config());
+    }
+
+    /** {@link #zone(CalcitePrepare.Context)} from a connection's configuration. */
+    public static ZoneId zone(CalciteConnectionConfig config) {
+        String id = config.timeZone();
+        return id == null ? ZoneId.systemDefault() : ZoneId.of(id);
     }
 }
