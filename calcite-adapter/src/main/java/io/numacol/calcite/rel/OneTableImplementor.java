@@ -2,7 +2,6 @@ package io.numacol.calcite.rel;
 
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.SqlTypes;
-import io.numacol.exec.AggregateCall;
 import io.numacol.exec.Aggregation;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.Ordering;
