@@ -68,6 +68,12 @@ public final class DecimalCodec implements StoredAsLong {
         return text.strip();
     }
 
+    /** Without an exponent, as SQL writes a DECIMAL (BigDecimal's toString writes 1E-18). */
+    @Override
+    public String toText(ColumnType type, Object value) {
+        return ((BigDecimal) value).toPlainString();
+    }
+
     /**
      * A BigDecimal, Long, Integer, Short, Byte, BigInteger, a finite Double or Float taken at its
      * shortest decimal form, or a String BigDecimal can parse.

@@ -73,6 +73,12 @@ public final class TimestampCodec implements StoredAsLong {
         return text.strip();
     }
 
+    /** yyyy-mm-dd hh:mm[:ss[.fraction]], with the space SQL writes between the date and the time. */
+    @Override
+    public String toText(ColumnType type, Object value) {
+        return value.toString().replace('T', ' ');
+    }
+
     /**
      * A LocalDateTime, java.sql.Timestamp as its wall-clock time, LocalDate as its midnight, or a
      * String yyyy-mm-dd hh:mm:ss[.fraction], with a space or T, or yyyy-mm-dd.

@@ -65,6 +65,15 @@ public sealed interface TypeCodec permits StoredAsLong, StoredAsDouble, StoredAs
     Object valueOfText(ColumnType type, String text, ZoneId zone);
 
     /**
+     * A value as text that {@link #valueOfText} reads back as the same value: {@code value} is a
+     * Java value of the type as the codec's {@code toJava} gives it. Java's own text of the value
+     * where SQL writes it so (numbers, ISO dates and times, a UUID's text).
+     */
+    default String toText(ColumnType type, Object value) {
+        return value.toString();
+    }
+
+    /**
      * A value as Calcite's generated code carries it (a DATE as its epoch day in an Integer, a
      * TIMESTAMP as milliseconds in a Long) as the Java value the conversions take; any other value
      * unchanged.

@@ -6,6 +6,7 @@ import io.numacol.storage.Describe;
 import java.nio.charset.StandardCharsets;
 import java.sql.JDBCType;
 import java.time.ZoneId;
+import java.util.HexFormat;
 
 /**
  * VARBINARY(n) (or BINARY VARYING(n)), n &gt;= 1: up to n bytes, stored as the string of the chars
@@ -32,6 +33,12 @@ public final class VarbinaryCodec implements StoredAsString {
     @Override
     public Object valueOfText(ColumnType type, String text, ZoneId zone) {
         return fromText(text);
+    }
+
+    /** {@code \x} and two hex digits per byte, as {@link #fromText} reads. */
+    @Override
+    public String toText(ColumnType type, Object value) {
+        return "\\x" + HexFormat.of().formatHex((byte[]) value);
     }
 
     /** A byte[], checked against the length in bytes. */
