@@ -24,28 +24,13 @@ public final class SqlTypes {
     }
 
     public static RelDataType toRelType(RelDataTypeFactory factory, ColumnType type, boolean nullable) {
-        RelDataType t = switch (type.kind()) {
-            case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
-            case TINYINT -> factory.createSqlType(SqlTypeName.TINYINT);
-            case SMALLINT -> factory.createSqlType(SqlTypeName.SMALLINT);
-            case INTEGER -> factory.createSqlType(SqlTypeName.INTEGER);
-            case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
-            case REAL -> factory.createSqlType(SqlTypeName.REAL);
-            case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
-            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
-            case DATE -> factory.createSqlType(SqlTypeName.DATE);
-            case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.precision());
-            // an instant, as Calcite's TIMESTAMP WITH LOCAL TIME ZONE is (epoch milliseconds, shown in the session's zone)
-            case TIMESTAMP_TZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, type.precision());
-            case TIME -> factory.createSqlType(SqlTypeName.TIME, type.precision());
-            // numacol keeps CHAR values without their trailing spaces (PAD SPACE by stripping, see
-            // ColumnType) and reads them back so. To Calcite a CHAR(n) value is padded to n, and it
-            // pads literals it compares with it: 'EUROPE' would never equal a stored 'EUROPE'.
-            // As VARCHAR(n) the unpadded values compare right, as in DuckDB, where CHAR is VARCHAR.
-            case CHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
-            case VARCHAR -> factory.createSqlType(SqlTypeName.VARCHAR, type.length());
-            case VARBINARY -> factory.createSqlType(SqlTypeName.VARBINARY, type.length());
-            case UUID -> factory.createSqlType(SqlTypeName.UUID);
+        // the codec names the Calcite type (a CHAR is a VARCHAR to Calcite, see CharCodec), its parameters say which to pass
+        SqlTypeName name = SqlTypeName.valueOf(type.codec().calciteTypeName());
+        RelDataType t = switch (type.codec().parameters()) {
+            case NONE -> factory.createSqlType(name);
+            case PRECISION_AND_SCALE -> factory.createSqlType(name, type.precision(), type.scale());
+            case FRACTION_DIGITS -> factory.createSqlType(name, type.precision());
+            case LENGTH -> factory.createSqlType(name, type.length());
         };
         return factory.createTypeWithNullability(t, nullable);
     }

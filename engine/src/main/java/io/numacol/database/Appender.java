@@ -5,7 +5,6 @@ import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.ColumnPlacement;
-import io.numacol.storage.ColumnType;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
@@ -16,7 +15,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -249,9 +247,9 @@ public final class Appender implements AutoCloseable {
 
     /**
      * A value written as text (a CSV field, a DEFAULT) as the Java value the column's type takes
-     * (strings pass through for DECIMAL, DATE, TIMESTAMP, TIME, CHAR, VARCHAR, UUID, which the
-     * column checks; a TIMESTAMP WITH TIME ZONE becomes its Instant, read in UTC when it has no offset;
-     * a VARBINARY is {@code \x} and hex digits, see {@link ColumnType#binaryFromText}); null stays null.
+     * ({@link io.numacol.storage.types.TypeCodec#valueOfText}: strings pass through for DECIMAL, DATE,
+     * TIMESTAMP, TIME, CHAR, VARCHAR, UUID, which the column checks; a TIMESTAMP WITH TIME ZONE becomes
+     * its Instant, read in UTC when it has no offset; a VARBINARY is {@code \x} and hex digits); null stays null.
      */
     public static Object valueOfText(TableSchema.ColumnDef column, String text) {
         return valueOfText(column, text, ZoneOffset.UTC);
@@ -262,45 +260,12 @@ public final class Appender implements AutoCloseable {
         if (text == null) {
             return null;
         }
-        String t = text.strip();
         try {
-            return switch (column.type().kind()) {
-                case BOOLEAN -> {
-                    if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
-                        yield Boolean.parseBoolean(t);
-                    }
-                    throw new NumberFormatException();
-                }
-                case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.parseLong(t);
-                case DOUBLE -> ColumnType.parseApproximate(t);
-                case REAL -> {
-                    // checked as SQL's syntax, then parsed as a float at once: through a double it could round twice
-                    double d = ColumnType.parseApproximate(t);
-                    float f = Double.isFinite(d) ? Float.parseFloat(t) : (float) d;
-                    if (Float.isInfinite(f)) {
-                        yield Double.isInfinite(d) ? (Object) f : (Object) d; // a finite d: the column says out of range
-                    }
-                    yield f;
-                }
-                case DECIMAL, DATE, TIMESTAMP, TIME, UUID -> t;
-                case TIMESTAMP_TZ -> {
-                    try {
-                        yield Instant.ofEpochMilli(column.type().toLong(t, zone));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("column " + column.name() + ": " + e.getMessage(), e);
-                    }
-                }
-                case CHAR, VARCHAR -> text;
-                case VARBINARY -> {
-                    try {
-                        yield ColumnType.binaryFromText(t);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("column " + column.name() + ": " + e.getMessage(), e);
-                    }
-                }
-            };
+            return column.type().codec().valueOfText(column.type(), text, zone);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("column " + column.name() + ": value '" + text + "' is not a valid " + column.type());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("column " + column.name() + ": " + e.getMessage(), e);
         }
     }
 

@@ -5,6 +5,8 @@ import io.numacol.storage.ColumnType;
 import io.numacol.storage.DoubleDictionary;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.StringDictionary;
+import io.numacol.storage.types.StoredAsDouble;
+import io.numacol.storage.types.StoredAsLong;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -22,25 +24,12 @@ public final class InternalValues {
 
     /** A stored long (see {@link ColumnType#storageKind()}) as its internal value. */
     public static Object ofStored(ColumnType type, long stored) {
-        return switch (type.kind()) {
-            case BOOLEAN -> stored != 0;
-            case TINYINT -> (byte) stored;
-            case SMALLINT -> (short) stored;
-            case INTEGER, DATE, TIME -> (int) stored;
-            case DECIMAL -> BigDecimal.valueOf(stored, type.scale());
-            default -> stored;
-        };
+        return type.codec() instanceof StoredAsLong codec ? codec.internal(type, stored) : stored;
     }
 
-    /**
-     * A stored double as its internal value: a Float for REAL; + 0.0 turns -0.0 into 0.0, equal in
-     * SQL but two keys to the hash sets of Calcite's operators.
-     */
+    /** A stored double as its internal value: a Float for REAL, and never -0.0 ({@link StoredAsDouble#internal}). */
     public static Object ofStored(ColumnType type, double stored) {
-        if (type.kind() == ColumnType.Kind.REAL) {
-            return (float) stored + 0.0f; // not in a ?: with the double, which would promote it back
-        }
-        return stored + 0.0;
+        return type.codec() instanceof StoredAsDouble codec ? codec.internal(type, stored) : stored + 0.0;
     }
 
     /** The stored long of a non-null internal value of a LONG-stored type (the inverse of {@link #ofStored}). */

@@ -314,9 +314,6 @@ public sealed interface PlanNode {
     }
 
     private static boolean notNumber(ColumnType t) {
-        return switch (t.kind()) {
-            case BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME -> true;
-            default -> false;
-        };
+        return !t.codec().numeric();
     }
 }

@@ -1,13 +1,13 @@
 package io.numacol.storage;
 
 /** How error messages show a value: strings quoted and cut short, so a huge value cannot flood a log. */
-final class Describe {
+public final class Describe {
     private static final int MAX_SHOWN_CODE_POINTS = 40;
 
     private Describe() {
     }
 
-    static String value(Object value) {
+    public static String value(Object value) {
         if (value instanceof String s) {
             if (s.codePointCount(0, s.length()) <= MAX_SHOWN_CODE_POINTS) {
                 return "'" + s + "'";

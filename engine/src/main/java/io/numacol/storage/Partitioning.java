@@ -1,5 +1,7 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.IntegralCodec;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -181,10 +183,7 @@ public record Partitioning(Kind kind, int count, int[] keyColumns, List<ColumnTy
     }
 
     private static boolean integral(ColumnType t) {
-        return switch (t.kind()) {
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
-            default -> false;
-        };
+        return t.codec() instanceof IntegralCodec;
     }
 
     /** The spec as SQL writes it, with the key columns named by {@code columnNames}. */

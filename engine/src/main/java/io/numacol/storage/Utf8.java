@@ -9,7 +9,7 @@ import java.util.Locale;
  * surrogates D800-DFFF) meets a character in E000-FFFF: code point order puts the supplementary
  * character last.
  */
-final class Utf8 {
+public final class Utf8 {
     private Utf8() {
     }
 
@@ -19,7 +19,8 @@ final class Utf8 {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    static void checkWellFormed(String s) {
+    /** Rejects a string with an unpaired surrogate, which has no UTF-8 form and so cannot be stored. */
+    public static void checkWellFormed(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {

@@ -1,8 +1,9 @@
 /**
- * Column storage: column types and how their values are encoded, the Dictionaries (sorted
- * distinct values of a column part, off-heap; a value's position is its vid), the bit-packed
- * IndexVector of vids, the optional Index (vid to positions), columns, table parts, tables and
- * the catalog, and each statement's view of the catalog (the version it plans against, and the
- * dropped or altered tables it may still read until it ends).
+ * Column storage: column types (how each type's values are encoded is its codec, in
+ * {@code io.numacol.storage.types}), the Dictionaries (sorted distinct values of a column part,
+ * off-heap; a value's position is its vid), the bit-packed IndexVector of vids, the optional
+ * Index (vid to positions), columns, table parts, tables and the catalog, and each statement's
+ * view of the catalog (the version it plans against, and the dropped or altered tables it may
+ * still read until it ends).
  */
 package io.numacol.storage;

@@ -7,6 +7,21 @@ import io.numacol.database.Database;
 import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.BooleanCodec;
+import io.numacol.storage.types.CharCodec;
+import io.numacol.storage.types.DateCodec;
+import io.numacol.storage.types.DecimalCodec;
+import io.numacol.storage.types.DoubleCodec;
+import io.numacol.storage.types.IntegralCodec;
+import io.numacol.storage.types.RealCodec;
+import io.numacol.storage.types.StoredAsDouble;
+import io.numacol.storage.types.StoredAsString;
+import io.numacol.storage.types.TimeCodec;
+import io.numacol.storage.types.TimestampCodec;
+import io.numacol.storage.types.TimestampTzCodec;
+import io.numacol.storage.types.UuidCodec;
+import io.numacol.storage.types.VarbinaryCodec;
+import io.numacol.storage.types.VarcharCodec;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBinaryStringLiteral;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -139,29 +154,29 @@ public final class LiteralInsert {
         if (literal.getTypeName() == SqlTypeName.NULL || literal.getValue() == null) {
             return null; // NULL, or UNKNOWN
         }
-        return switch (type.kind()) {
-            case BOOLEAN -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
-            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> NO_FIT; // not a number
-            case DATE -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.DATE, LocalDate::parse) : date(literal);
-            case TIMESTAMP -> literal instanceof SqlCharStringLiteral chars
+        return switch (type.codec()) {
+            case BooleanCodec _ -> literal.getTypeName() == SqlTypeName.BOOLEAN ? literal.booleanValue() : NO_FIT;
+            case IntegralCodec _, DecimalCodec _, StoredAsDouble _ -> NO_FIT; // not a number
+            case DateCodec _ -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.DATE, LocalDate::parse) : date(literal);
+            case TimestampCodec _ -> literal instanceof SqlCharStringLiteral chars
                     ? parsed(chars, SqlTypeName.TIMESTAMP, s -> LocalDateTime.parse(s.replace(' ', 'T'))) : timestamp(literal);
-            case TIMESTAMP_TZ -> instant(literal, type, zone);
-            case TIME -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.TIME, LocalTime::parse) : time(literal);
-            case CHAR, VARCHAR -> {
+            case TimestampTzCodec _ -> instant(literal, type, zone);
+            case TimeCodec _ -> literal instanceof SqlCharStringLiteral chars ? parsed(chars, SqlTypeName.TIME, LocalTime::parse) : time(literal);
+            case CharCodec _, VarcharCodec _ -> {
                 if (!(literal instanceof SqlCharStringLiteral chars)) {
                     yield NO_FIT;
                 }
                 String s = chars.getValueAs(String.class);
                 yield s.codePointCount(0, s.length()) <= type.length() ? s : NO_FIT;
             }
-            case VARBINARY -> {
+            case VarbinaryCodec _ -> {
                 if (!(literal instanceof SqlBinaryStringLiteral binary)) {
                     yield NO_FIT;
                 }
                 byte[] bytes = binary.getValueAs(BitString.class).getAsByteArray();
                 yield bytes.length <= type.length() ? bytes : NO_FIT;
             }
-            case UUID -> uuid(literal, type);
+            case UuidCodec _ -> uuid(literal, type);
         };
     }
 
@@ -256,44 +271,43 @@ public final class LiteralInsert {
                 return NO_FIT; // the validator says it is out of range
             }
         }
-        return switch (type.kind()) {
-            case DOUBLE -> {
+        return switch (type.codec()) {
+            case DoubleCodec _ -> {
                 double d = v.doubleValue();
                 yield Double.isFinite(d) ? (Object) d : NO_FIT;
             }
-            case REAL -> {
+            case RealCodec _ -> {
                 float f = v.floatValue();
                 yield Float.isFinite(f) ? (Object) f : new OutOfRange(v); // a cast would make it infinite
             }
-            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> exact ? exact(v, type) : NO_FIT;
-            default -> NO_FIT;
+            case IntegralCodec _ -> exact ? exactInteger(v, type) : NO_FIT;
+            case DecimalCodec _ -> exact ? exactDecimal(v, type) : NO_FIT;
+            case BooleanCodec _, DateCodec _, TimestampCodec _, TimestampTzCodec _, TimeCodec _, StoredAsString _ -> NO_FIT;
         };
     }
 
-    /** An exact number as an integer or DECIMAL column stores it, where it fits without rounding. */
-    private static Object exact(BigDecimal v, ColumnType type) {
+    /** An exact number as an integer column stores it, where it fits without rounding. */
+    private static Object exactInteger(BigDecimal v, ColumnType type) {
         BigDecimal whole = v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros();
-        return switch (type.kind()) {
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
-                if (whole.scale() > 0) {
-                    yield NO_FIT; // the planner rounds it, as a cast does
-                }
-                if (whole.precision() - whole.scale() > 19) {
-                    yield new OutOfRange(v);
-                }
-                long l = whole.longValue();
-                boolean fits = whole.compareTo(BigDecimal.valueOf(l)) == 0 && type.holds(l);
-                yield fits ? (Object) l : new OutOfRange(v);
-            }
-            case DECIMAL -> {
-                if (Math.max(whole.scale(), 0) > type.scale()) {
-                    yield NO_FIT;
-                }
-                BigDecimal scaled = whole.setScale(type.scale());
-                yield scaled.precision() <= type.precision() ? scaled : NO_FIT;
-            }
-            default -> NO_FIT;
-        };
+        if (whole.scale() > 0) {
+            return NO_FIT; // the planner rounds it, as a cast does
+        }
+        if (whole.precision() - whole.scale() > 19) {
+            return new OutOfRange(v);
+        }
+        long l = whole.longValue();
+        boolean fits = whole.compareTo(BigDecimal.valueOf(l)) == 0 && type.holds(l);
+        return fits ? (Object) l : new OutOfRange(v);
+    }
+
+    /** An exact number as a DECIMAL column stores it, where it fits without rounding. */
+    private static Object exactDecimal(BigDecimal v, ColumnType type) {
+        BigDecimal whole = v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros();
+        if (Math.max(whole.scale(), 0) > type.scale()) {
+            return NO_FIT;
+        }
+        BigDecimal scaled = whole.setScale(type.scale());
+        return scaled.precision() <= type.precision() ? scaled : NO_FIT;
     }
 
     /**

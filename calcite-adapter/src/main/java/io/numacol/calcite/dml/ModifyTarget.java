@@ -4,35 +4,30 @@ import io.numacol.calcite.QueryCancel;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.TableChange;
-import io.numacol.storage.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.TypeCodec;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 
 /** Where generated INSERT, UPDATE and DELETE code sends its rows: one table of one database. */
 public final class ModifyTarget {
     private final Database database;
     private final Table table;
-    private final ColumnType.Kind[] kinds;
+    private final TypeCodec[] codecs;
 
     ModifyTarget(Database database, Table table) {
         this.database = database;
         this.table = table;
         TableSchema schema = table.schema();
-        this.kinds = new ColumnType.Kind[schema.size()];
-        for (int i = 0; i < kinds.length; i++) {
-            kinds[i] = schema.column(i).type().kind();
+        this.codecs = new TypeCodec[schema.size()];
+        for (int i = 0; i < codecs.length; i++) {
+            codecs[i] = schema.column(i).type().codec();
         }
     }
 
@@ -108,10 +103,7 @@ public final class ModifyTarget {
      * cast with NumberFormatException); anything else as it is.
      */
     private static Object number(TableSchema.ColumnDef column, Object value) {
-        ColumnType.Kind kind = column.type().kind();
-        if (!(value instanceof String text) || !(kind == ColumnType.Kind.TINYINT || kind == ColumnType.Kind.SMALLINT
-                || kind == ColumnType.Kind.INTEGER || kind == ColumnType.Kind.BIGINT
-                || kind == ColumnType.Kind.REAL || kind == ColumnType.Kind.DOUBLE || kind == ColumnType.Kind.DECIMAL)) {
+        if (!(value instanceof String text) || !column.type().codec().numeric()) {
             return value;
         }
         try {
@@ -124,22 +116,13 @@ public final class ModifyTarget {
 
     /**
      * Calcite carries a DATE as days since the epoch in an Integer, a TIMESTAMP as milliseconds
-     * in a Long (a TIMESTAMP WITH TIME ZONE too, since the epoch in UTC) and a TIME as milliseconds of the day in an Integer; numacol takes a LocalDate, a
-     * LocalDateTime, an Instant and a LocalTime; a VARBINARY comes as a ByteString, numacol takes a byte[].
+     * in a Long (a TIMESTAMP WITH TIME ZONE too, since the epoch in UTC) and a TIME as milliseconds of the day in an Integer;
+     * numacol takes a LocalDate, a LocalDateTime, an Instant and a LocalTime ({@link TypeCodec#fromInternal}); a VARBINARY
+     * comes as a ByteString, numacol takes a byte[].
      */
     private Object[] toJava(Object[] row) {
-        for (int i = 0; i < row.length && i < kinds.length; i++) {
-            if (kinds[i] == ColumnType.Kind.DATE && row[i] instanceof Integer days) {
-                row[i] = LocalDate.ofEpochDay(days);
-            } else if (kinds[i] == ColumnType.Kind.TIMESTAMP && row[i] instanceof Long millis) {
-                row[i] = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
-            } else if (kinds[i] == ColumnType.Kind.TIMESTAMP_TZ && row[i] instanceof Long millis) {
-                row[i] = Instant.ofEpochMilli(millis);
-            } else if (kinds[i] == ColumnType.Kind.TIME && row[i] instanceof Integer millis) {
-                row[i] = LocalTime.ofNanoOfDay(millis * 1_000_000L);
-            } else if (row[i] instanceof ByteString bytes) {
-                row[i] = bytes.getBytes();
-            }
+        for (int i = 0; i < row.length && i < codecs.length; i++) {
+            row[i] = row[i] instanceof ByteString bytes ? bytes.getBytes() : codecs[i].fromInternal(row[i]);
         }
         return row;
     }

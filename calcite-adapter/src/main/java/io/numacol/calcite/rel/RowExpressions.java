@@ -264,9 +264,7 @@ final class RowExpressions {
                 yield t != null && (c.type().approximate()
                         ? t.storageKind() == StorageKind.DOUBLE
                         : t.storageKind() == StorageKind.LONG && t.scale() == c.type().scale()
-                        && t.kind() != ColumnType.Kind.DATE && t.kind() != ColumnType.Kind.TIMESTAMP
-                        && t.kind() != ColumnType.Kind.TIMESTAMP_TZ && t.kind() != ColumnType.Kind.TIME
-                        && t.kind() != ColumnType.Kind.BOOLEAN);
+                        && t.codec().numeric());
             }
             case NumericExpr.Arithmetic a -> readsAsStored(a.left(), types) && readsAsStored(a.right(), types);
             case NumericExpr.Negate n -> readsAsStored(n.operand(), types);
