@@ -1,6 +1,6 @@
 package io.numacol.calcite;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;

@@ -3,7 +3,7 @@ package io.numacol.jdbc;
 import io.numacol.calcite.PrepareContexts;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.jdbc.CalciteConnection;

@@ -1,6 +1,6 @@
 package io.numacol.jdbc;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData.Rep;
 import org.apache.calcite.avatica.Meta;

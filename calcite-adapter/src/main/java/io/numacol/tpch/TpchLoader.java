@@ -2,7 +2,7 @@ package io.numacol.tpch;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.trino.tpch.TpchColumn;

@@ -9,7 +9,7 @@ import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Catalog;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;

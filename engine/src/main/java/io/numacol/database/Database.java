@@ -17,7 +17,7 @@ import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnPlacement;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;

@@ -1,7 +1,7 @@
 package io.numacol.exec;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.StorageKind;
 
 import java.util.List;
 

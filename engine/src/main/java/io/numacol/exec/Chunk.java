@@ -1,6 +1,6 @@
 package io.numacol.exec;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.IndexVector;
 
 import java.util.Arrays;

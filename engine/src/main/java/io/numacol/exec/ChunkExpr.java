@@ -1,8 +1,8 @@
 package io.numacol.exec;
 
 import io.numacol.storage.CodePoints;
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.StorageKind;
 
 import java.time.LocalDate;
 import java.util.List;

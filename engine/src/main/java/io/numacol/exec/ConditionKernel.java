@@ -1,6 +1,6 @@
 package io.numacol.exec;
 
-import io.numacol.storage.StorageKind;
+import io.numacol.storage.types.StorageKind;
 
 import java.util.Arrays;
 import java.util.List;

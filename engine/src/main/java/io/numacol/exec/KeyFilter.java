@@ -1,9 +1,9 @@
 package io.numacol.exec;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.LongDictionary;
-import io.numacol.storage.StorageKind;
+import io.numacol.storage.types.StorageKind;
 import io.numacol.storage.StringDictionary;
 
 import java.lang.foreign.MemorySegment;

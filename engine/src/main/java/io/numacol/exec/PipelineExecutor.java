@@ -3,7 +3,7 @@ package io.numacol.exec;
 import io.numacol.memory.NumaMemory;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.TaskClass;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSnapshot;
 
 import java.util.ArrayList;

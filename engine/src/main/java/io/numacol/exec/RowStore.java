@@ -1,7 +1,7 @@
 package io.numacol.exec;
 
 import io.numacol.scheduler.Affinity;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 
 import java.util.ArrayList;
 import java.util.Arrays;

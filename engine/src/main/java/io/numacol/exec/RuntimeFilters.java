@@ -1,7 +1,7 @@
 package io.numacol.exec;
 
 import io.numacol.storage.Dictionary;
-import io.numacol.storage.StorageKind;
+import io.numacol.storage.types.StorageKind;
 
 import java.util.List;
 import java.util.function.Predicate;

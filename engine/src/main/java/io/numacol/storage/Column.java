@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NumaMemory;

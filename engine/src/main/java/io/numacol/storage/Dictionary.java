@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.StorageKind;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 

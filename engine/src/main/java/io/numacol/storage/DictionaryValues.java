@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.Utf8;
 import java.util.Arrays;
 import java.util.Objects;
 

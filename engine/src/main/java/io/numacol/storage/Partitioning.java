@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.IntegralCodec;
 
 import java.util.Arrays;

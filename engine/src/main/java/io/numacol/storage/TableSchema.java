@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;

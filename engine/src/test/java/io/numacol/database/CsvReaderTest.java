@@ -1,6 +1,6 @@
 package io.numacol.database;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import io.numacol.exec.PipelineExecutor;
 import io.numacol.exec.PlanNode;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

@@ -1,6 +1,6 @@
 package io.numacol.database;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

@@ -6,7 +6,7 @@ import io.numacol.database.DatabaseConfig;
 import io.numacol.scan.VidPredicate;
 import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.StatementFailedException;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

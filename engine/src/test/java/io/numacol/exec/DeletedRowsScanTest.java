@@ -6,7 +6,7 @@ import io.numacol.database.DatabaseConfig;
 import io.numacol.scan.BitVector;
 import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

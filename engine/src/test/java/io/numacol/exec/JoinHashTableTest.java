@@ -2,7 +2,7 @@ package io.numacol.exec;
 
 import io.numacol.memory.Component;
 import io.numacol.memory.NumaMemory;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,7 +4,7 @@ import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
 import io.numacol.topology.Topology;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.DictionaryValues;
 import io.numacol.storage.LongDictionary;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -5,7 +5,7 @@ import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;

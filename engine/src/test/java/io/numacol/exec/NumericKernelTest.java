@@ -1,6 +1,6 @@
 package io.numacol.exec;
 
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import io.numacol.exec.NumericExpr.Column;
 import io.numacol.exec.NumericExpr.LongConstant;
 import io.numacol.exec.NumericExpr.Op;
 import io.numacol.scheduler.StatementFailedException;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

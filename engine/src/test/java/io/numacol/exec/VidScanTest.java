@@ -3,7 +3,7 @@ package io.numacol.exec;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.junit.jupiter.api.AfterAll;

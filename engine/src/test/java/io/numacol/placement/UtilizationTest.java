@@ -12,7 +12,7 @@ import io.numacol.scheduler.DataUsage;
 import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.storage.Catalog;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;

@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType;
 import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
 import io.numacol.topology.Topology;

@@ -1,5 +1,6 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.Utf8;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.Utf8;
 import io.numacol.memory.Component;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.PageSocketMap;

@@ -8,7 +8,7 @@ import io.numacol.placement.PageSocketMap;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnPlacement;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;

@@ -2,7 +2,7 @@ package io.numacol.calcite.ddl;
 
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 

@@ -7,7 +7,7 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.database.Database;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.CatalogView;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;

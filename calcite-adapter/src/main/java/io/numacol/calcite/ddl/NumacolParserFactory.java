@@ -1,7 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.QueryCancel;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;

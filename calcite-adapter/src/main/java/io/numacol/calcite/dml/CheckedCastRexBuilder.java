@@ -2,7 +2,7 @@ package io.numacol.calcite.dml;
 
 import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.avatica.util.TimeUnitRange;

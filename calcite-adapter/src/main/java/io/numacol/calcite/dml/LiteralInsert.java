@@ -4,7 +4,7 @@ import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.BooleanCodec;

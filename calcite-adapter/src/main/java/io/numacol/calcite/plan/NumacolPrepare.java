@@ -23,7 +23,7 @@ import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolRules;
 import io.numacol.calcite.rel.NumacolTableScan;
 import io.numacol.calcite.rel.NumacolToEnumerableConverter;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;

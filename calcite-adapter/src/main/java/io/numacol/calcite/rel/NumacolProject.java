@@ -1,7 +1,7 @@
 package io.numacol.calcite.rel;
 
 import io.numacol.exec.PlanNode;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;

@@ -6,7 +6,7 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.PipelineExecutor;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.ResultStream;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;

@@ -2,7 +2,7 @@ package io.numacol.calcite.rel;
 
 import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.PlanNode;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;

@@ -7,7 +7,7 @@ import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.Ordering;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.Projection;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;

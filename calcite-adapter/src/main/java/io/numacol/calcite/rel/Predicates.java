@@ -4,7 +4,7 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.exec.ChunkExpr;
 import io.numacol.exec.ColumnFilter;
 import io.numacol.exec.LikePattern;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;

@@ -4,7 +4,7 @@ import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.exec.LikePattern;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;

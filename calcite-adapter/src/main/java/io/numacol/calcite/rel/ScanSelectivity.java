@@ -3,7 +3,7 @@ package io.numacol.calcite.rel;
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.exec.ColumnFilter;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,7 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
 
 /** A type whose values a DoubleDictionary keeps, as doubles. */
 public sealed interface StoredAsDouble extends TypeCodec permits RealCodec, DoubleCodec {

@@ -1,7 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
 
 /**
  * A type whose values a StringDictionary keeps, as strings in code point order; the stored

@@ -1,7 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.Describe;
 
 import java.sql.JDBCType;
 import java.sql.Timestamp;

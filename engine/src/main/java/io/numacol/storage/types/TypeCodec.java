@@ -1,7 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.StorageKind;
 
 import java.sql.JDBCType;
 import java.time.ZoneId;

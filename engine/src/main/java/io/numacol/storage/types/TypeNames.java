@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;

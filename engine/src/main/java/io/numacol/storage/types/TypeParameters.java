@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
 
 /** The parameters a type takes, and how they are checked, read from a type name and printed. */
 public enum TypeParameters {

@@ -1,7 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.Describe;
 
 /** The messages of values a codec refuses, each naming the value and the column type. */
 final class ValueErrors {

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

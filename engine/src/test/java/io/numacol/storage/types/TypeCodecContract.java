@@ -1,8 +1,5 @@
 package io.numacol.storage.types;
 
-import io.numacol.storage.ColumnType;
-import io.numacol.storage.Describe;
-import io.numacol.storage.StorageKind;
 import io.numacol.storage.StringDictionary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

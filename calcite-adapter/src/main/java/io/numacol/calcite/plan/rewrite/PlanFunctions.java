@@ -1,7 +1,7 @@
 package io.numacol.calcite.plan.rewrite;
 
 import io.numacol.storage.CodePoints;
-import io.numacol.storage.ColumnType;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.RelNode;

@@ -1,4 +1,4 @@
-package io.numacol.storage;
+package io.numacol.storage.types;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -14,7 +14,7 @@ public final class Utf8 {
     }
 
     /** The UTF-8 bytes of {@code s}; an unpaired surrogate has none, so it is rejected rather than replaced by '?'. */
-    static byte[] encode(String s) {
+    public static byte[] encode(String s) {
         checkWellFormed(s);
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -34,7 +34,7 @@ public final class Utf8 {
     }
 
     /** Compares in code point order (= UTF-8 byte order) without encoding. */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         int n = Math.min(a.length(), b.length());
         for (int i = 0; i < n; i++) {
             char x = a.charAt(i);

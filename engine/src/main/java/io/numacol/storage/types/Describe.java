@@ -1,4 +1,4 @@
-package io.numacol.storage;
+package io.numacol.storage.types;
 
 /** How error messages show a value: strings quoted and cut short, so a huge value cannot flood a log. */
 public final class Describe {

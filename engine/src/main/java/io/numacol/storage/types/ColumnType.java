@@ -1,26 +1,5 @@
-package io.numacol.storage;
+package io.numacol.storage.types;
 
-import io.numacol.storage.types.BigintCodec;
-import io.numacol.storage.types.BooleanCodec;
-import io.numacol.storage.types.CharCodec;
-import io.numacol.storage.types.DateCodec;
-import io.numacol.storage.types.DecimalCodec;
-import io.numacol.storage.types.DoubleCodec;
-import io.numacol.storage.types.IntegerCodec;
-import io.numacol.storage.types.RealCodec;
-import io.numacol.storage.types.SmallintCodec;
-import io.numacol.storage.types.StoredAsDouble;
-import io.numacol.storage.types.StoredAsLong;
-import io.numacol.storage.types.StoredAsString;
-import io.numacol.storage.types.TimeCodec;
-import io.numacol.storage.types.TimestampCodec;
-import io.numacol.storage.types.TimestampTzCodec;
-import io.numacol.storage.types.TinyintCodec;
-import io.numacol.storage.types.TypeCodec;
-import io.numacol.storage.types.TypeNames;
-import io.numacol.storage.types.UuidCodec;
-import io.numacol.storage.types.VarbinaryCodec;
-import io.numacol.storage.types.VarcharCodec;
 
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -31,7 +10,7 @@ import java.util.Objects;
  * The SQL type of a column: its kind and parameters. What a kind is beyond its parameters (its
  * names, how it is stored, how values are read and converted) is its {@link #codec()}, one class
  * per type in {@link io.numacol.storage.types}, where each codec says how its values are encoded
- * for the {@link Dictionary}.
+ * for the dictionary.
  *
  * <p>{@code precision} and {@code scale} are 0 for all but DECIMAL, TIMESTAMP and TIME, {@code length}
  * is 0 for all but CHAR, VARCHAR and VARBINARY ({@link io.numacol.storage.types.TypeParameters}).
