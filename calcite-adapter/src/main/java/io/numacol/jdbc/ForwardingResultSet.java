@@ -26,7 +26,8 @@ import java.util.Map;
 /**
  * A result set that passes every call to another, as Guava's {@code Forwarding} classes do: a
  * subclass overrides what it changes. Plain calls rather than a reflective proxy, because a
- * result set's getters are the hot path of reading an answer.
+ * result set's getters are the hot path of reading an answer. Its length is java.sql.ResultSet's:
+ * one forwarding method per method of the interface, and nothing else.
  */
 abstract class ForwardingResultSet implements ResultSet {
     protected final ResultSet delegate;

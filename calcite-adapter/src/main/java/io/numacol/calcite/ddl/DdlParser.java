@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',', MAX_LINE_SIZE n)]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
+ * A recursive-descent parser, a method per production of this grammar: its length is the
+ * grammar's, which is why it stays one class.
  * COPY loads a CSV file (RFC 4180; an empty unquoted field is NULL) all at once or not at all;
  * see {@link io.numacol.database.Appender#appendCsv}. A relative file name is resolved against
  * the JVM's working directory. CALL dbgen creates the eight TPC-H tables and loads them with

@@ -76,24 +76,24 @@ import java.util.function.UnaryOperator;
  *       decides, and no join goes without a condition where one exists. {@link KeyMetadata}
  *       tells it which columns are unique and {@link JoinEstimates} how large joins are, from
  *       the distinct counts of their keys, so key/foreign-key joins come before many-to-many
- *       ones (Q5's customer-supplier join on the nation key). (An exhaustive DP minimizing the
- *       intermediate rows over the same estimates, the filters' selectivities from the
- *       dictionaries included, ran Q5 in twice and Q7 and Q9 in 1.2-1.7 times Lopt's time at
- *       SF 1: it put the few Asian suppliers first, so that all of lineitem probed them, where
- *       Lopt's build of a year's orders also filters lineitem's scan by their keys; counting rows
- *       does not see that.)</li>
+ *       ones (a join of two dimension tables on a shared low-cardinality column). (An
+ *       exhaustive DP minimizing the intermediate rows over the same estimates was tried and
+ *       is not used: counting rows prefers building the smallest filtered table first, so that
+ *       the whole fact table probes it, where Lopt's build of a larger but key-filtered side
+ *       also filters the fact table's scan by its keys (runtime key filters), which intermediate
+ *       row counts do not see.)</li>
  *   <li>A plan that numacol's operators run whole after a few rewrites (filters moved down to
  *       the scans, AVG and the like reduced to sums and counts; for joins also semi-joins and
  *       projections merged into aggregates, {@link #joinRewrites}) is taken as it is: a
  *       cost-based search has nothing left to choose for it, and it was half of an uncached
- *       point query's planning time and a third of a five-table join's. (Taken as they stood,
- *       without those rewrites, TPC-H Q2, Q11 and Q13 ran up to twice as long as the search's
- *       plans; with them the 22 plans are the search's but for semi-joins in Q2 and Q11 where
- *       it kept inner joins, SUM where it chose $SUM0, and the order of a sort and a
- *       projection in Q8.)</li>
+ *       point query's planning time and a third of a five-table join's. (Without those rewrites
+ *       a plan taken as it stood kept inner joins where a semi-join builds only distinct keys,
+ *       and projections apart from the aggregates they feed; with them the plans taken are the
+ *       search's but for a semi-join where it kept an inner join, SUM where it chose $SUM0, and
+ *       the order of a sort and a projection.)</li>
  *   <li>Any other plan goes through the Volcano planner, without join commute/associate/
- *       push-through rules, which search every order exhaustively: planning Q7 took 40 s with
- *       them.</li>
+ *       push-through rules, which search every order exhaustively: their search space grows
+ *       exponentially with the joins, and a six-way join took tens of seconds to plan.</li>
  * </ol>
  */
 public final class JoinPlanning {
