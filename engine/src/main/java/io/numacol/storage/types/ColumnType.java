@@ -29,8 +29,22 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
 
     /** The SQL types; what each is beyond its parameters is its codec. */
     public enum Kind {
-        BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME, CHAR, VARCHAR,
-        VARBINARY, UUID;
+        BOOLEAN(StorageKind.LONG), TINYINT(StorageKind.LONG), SMALLINT(StorageKind.LONG), INTEGER(StorageKind.LONG),
+        BIGINT(StorageKind.LONG), REAL(StorageKind.DOUBLE), DOUBLE(StorageKind.DOUBLE), DECIMAL(StorageKind.LONG),
+        DATE(StorageKind.LONG), TIMESTAMP(StorageKind.LONG), TIMESTAMP_TZ(StorageKind.LONG), TIME(StorageKind.LONG),
+        CHAR(StorageKind.STRING), VARCHAR(StorageKind.STRING), VARBINARY(StorageKind.STRING), UUID(StorageKind.STRING);
+
+        /**
+         * This kind's storage kind, kept beside the constant (the codec's own, as a test checks):
+         * join probes, aggregates and chunk copies ask it per row or per column of every chunk,
+         * where the codec's interface call, at a call site that meets every codec class, costs
+         * several times the loop's own work.
+         */
+        private final StorageKind storageKind;
+
+        Kind(StorageKind storageKind) {
+            this.storageKind = storageKind;
+        }
 
         /** The one switch over the kinds: every other per-type decision asks the codec, or switches over the sealed codecs. */
         public TypeCodec codec() {
@@ -55,7 +69,7 @@ public record ColumnType(Kind kind, int precision, int scale, int length) {
         }
 
         public StorageKind storageKind() {
-            return codec().storageKind();
+            return storageKind;
         }
     }
 
