@@ -51,7 +51,7 @@ public final class Appender implements AutoCloseable {
         this.table = table;
         this.partitioning = database.partitioning(table);
         this.parts = new PartBuilder[partitioning == null ? 1 : partitioning.count()];
-        this.firstRow = partitioning == null ? 0 : database.nextRoundRobinStart();
+        this.firstRow = partitioning == null ? 0 : database.placements().nextRoundRobinStart();
     }
 
     public Table table() {
@@ -284,8 +284,8 @@ public final class Appender implements AutoCloseable {
     private void buildPart(int partition) {
         PartBuilder full = parts[partition];
         parts[partition] = null;
-        pending.add(new PartBuild(full, partitioning == null ? database.newPartPlacement(table)
-                : database.partitionPlacement(partition)));
+        pending.add(new PartBuild(full, partitioning == null ? database.placements().newPartPlacement(table)
+                : database.placements().partitionPlacement(partition)));
         int building = 0;
         for (int i = pending.size() - 1; i >= 0; i--) {
             if (!pending.get(i).isDone() && ++building > BUILDS_IN_FLIGHT) {

@@ -166,7 +166,7 @@ final class PartMerger {
             if (chosen.stream().anyMatch(p -> p.liveRowCount() > 0)) {
                 PartBuilder builder = table.newPart();
                 chosen.forEach(builder::appendPart); // deleted rows stay behind
-                merged = List.of(builder.build(database.newPartPlacement(table, chosen.getFirst()), false));
+                merged = List.of(builder.build(database.placements().newPartPlacement(table, chosen.getFirst()), false));
             }
             try {
                 // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
