@@ -1,11 +1,11 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.InformationSchema;
 import io.numacol.calcite.NumacolRootSchema;
 import io.numacol.calcite.NumacolSchema;
-import io.numacol.calcite.Planning;
 import io.numacol.calcite.NumacolTypeFactory;
 import io.numacol.calcite.NumacolTypeSystem;
-import io.numacol.calcite.InformationSchema;
+import io.numacol.calcite.Planning;
 import io.numacol.calcite.SysSchema;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.plan.NumacolPrepare;

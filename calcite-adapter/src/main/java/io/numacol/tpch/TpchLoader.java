@@ -2,9 +2,9 @@ package io.numacol.tpch;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;

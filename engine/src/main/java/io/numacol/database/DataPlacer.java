@@ -7,15 +7,15 @@ import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.PlacerAlgorithm;
 import io.numacol.placement.Utilization;
 import io.numacol.scheduler.BandwidthModel;
-import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Catalog;
-import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.topology.NumaNode;
 
 import java.lang.foreign.MemorySegment;

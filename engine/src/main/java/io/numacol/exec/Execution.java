@@ -5,9 +5,9 @@ import io.numacol.scan.ScanKernel;
 import io.numacol.scan.ScanKernels;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.Statement;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.numacol.exec;
 
+import io.numacol.storage.StringDictionary;
 import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.StorageKind;
-import io.numacol.storage.StringDictionary;
 
 import java.util.ArrayList;
 import java.util.Arrays;

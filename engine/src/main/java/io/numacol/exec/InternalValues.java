@@ -1,10 +1,10 @@
 package io.numacol.exec;
 
 import io.numacol.storage.Column;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.DoubleDictionary;
 import io.numacol.storage.LongDictionary;
 import io.numacol.storage.StringDictionary;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.StoredAsDouble;
 import io.numacol.storage.types.StoredAsLong;
 

@@ -1,10 +1,10 @@
 package io.numacol.exec;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Dictionary;
 import io.numacol.storage.LongDictionary;
-import io.numacol.storage.types.StorageKind;
 import io.numacol.storage.StringDictionary;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.StorageKind;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package io.numacol.exec;
 import io.numacol.memory.NumaMemory;
 import io.numacol.scheduler.Scheduler;
 import io.numacol.scheduler.TaskClass;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

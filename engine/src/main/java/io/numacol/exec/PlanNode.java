@@ -1,9 +1,9 @@
 package io.numacol.exec;
 
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.types.StorageKind;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.StorageKind;
 
 import java.util.ArrayList;
 import java.util.Arrays;

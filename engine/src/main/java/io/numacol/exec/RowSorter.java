@@ -1,7 +1,7 @@
 package io.numacol.exec;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.StringDictionary;
+import io.numacol.storage.types.ColumnType;
 
 import java.util.List;
 

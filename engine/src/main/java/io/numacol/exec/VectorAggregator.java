@@ -1,9 +1,25 @@
 package io.numacol.exec;
 
 import io.numacol.storage.Column;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.TablePart;
+import io.numacol.storage.types.BigintCodec;
+import io.numacol.storage.types.BooleanCodec;
+import io.numacol.storage.types.CharCodec;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.DateCodec;
+import io.numacol.storage.types.DecimalCodec;
+import io.numacol.storage.types.DoubleCodec;
+import io.numacol.storage.types.IntegerCodec;
+import io.numacol.storage.types.RealCodec;
+import io.numacol.storage.types.SmallintCodec;
+import io.numacol.storage.types.TimeCodec;
+import io.numacol.storage.types.TimestampCodec;
+import io.numacol.storage.types.TimestampTzCodec;
+import io.numacol.storage.types.TinyintCodec;
+import io.numacol.storage.types.UuidCodec;
+import io.numacol.storage.types.VarbinaryCodec;
+import io.numacol.storage.types.VarcharCodec;
 
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -88,14 +104,16 @@ final class VectorAggregator {
 
     /** A column's values as a numeric expression's type, or null for non-numbers. */
     static NumericExpr.Type numericType(ColumnType type) {
-        return switch (type.kind()) {
-            case TINYINT -> NumericExpr.Type.TINYINT;
-            case SMALLINT -> NumericExpr.Type.SMALLINT;
-            case INTEGER -> NumericExpr.Type.INTEGER;
-            case BIGINT -> NumericExpr.Type.BIGINT;
-            case DECIMAL -> NumericExpr.Type.decimal(type.precision(), type.scale());
-            case REAL, DOUBLE -> NumericExpr.Type.DOUBLE; // a REAL's stored double is its exact value
-            default -> null;
+        // over the sealed codecs without a default: a new type is refused here until it says whether it is a number
+        return switch (type.codec()) {
+            case TinyintCodec _ -> NumericExpr.Type.TINYINT;
+            case SmallintCodec _ -> NumericExpr.Type.SMALLINT;
+            case IntegerCodec _ -> NumericExpr.Type.INTEGER;
+            case BigintCodec _ -> NumericExpr.Type.BIGINT;
+            case DecimalCodec _ -> NumericExpr.Type.decimal(type.precision(), type.scale());
+            case RealCodec _, DoubleCodec _ -> NumericExpr.Type.DOUBLE; // a REAL's stored double is its exact value
+            case BooleanCodec _, DateCodec _, TimestampCodec _, TimestampTzCodec _, TimeCodec _, CharCodec _, VarcharCodec _,
+                 VarbinaryCodec _, UuidCodec _ -> null;
         };
     }
 

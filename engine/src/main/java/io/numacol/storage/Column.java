@@ -1,9 +1,9 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NumaMemory;
+import io.numacol.storage.types.ColumnType;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

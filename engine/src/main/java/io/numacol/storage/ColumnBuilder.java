@@ -1,9 +1,9 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.types.Utf8;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.Utf8;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Array;

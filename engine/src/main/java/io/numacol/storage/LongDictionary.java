@@ -1,9 +1,9 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.StorageKind;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
+import io.numacol.storage.types.StorageKind;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;

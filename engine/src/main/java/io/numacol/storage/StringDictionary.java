@@ -1,11 +1,11 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.StorageKind;
-import io.numacol.storage.types.Describe;
-import io.numacol.storage.types.Utf8;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
+import io.numacol.storage.types.Describe;
+import io.numacol.storage.types.StorageKind;
+import io.numacol.storage.types.Utf8;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;

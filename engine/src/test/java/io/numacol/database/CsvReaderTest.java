@@ -1,8 +1,8 @@
 package io.numacol.database;
 
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

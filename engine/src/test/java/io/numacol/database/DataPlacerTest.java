@@ -1,16 +1,16 @@
 package io.numacol.database;
 
 import io.numacol.exec.ColumnFilter;
-import io.numacol.exec.Projection;
 import io.numacol.exec.PipelineExecutor;
 import io.numacol.exec.PlanNode;
+import io.numacol.exec.Projection;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.numacol.database;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -3,10 +3,10 @@ package io.numacol.exec;
 import io.numacol.memory.MemoryPlacement;
 import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
-import io.numacol.topology.Topology;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.DictionaryValues;
 import io.numacol.storage.LongDictionary;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.topology.Topology;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -1,8 +1,8 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.memory.NodeArena;
 import io.numacol.memory.NumaMemory;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.numacol.storage;
 
+import io.numacol.storage.types.ColumnType.Kind;
 import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.StorageKind;
-import io.numacol.storage.types.ColumnType.Kind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,7 +1,7 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.ColumnType;
 import io.numacol.memory.NumaMemory;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

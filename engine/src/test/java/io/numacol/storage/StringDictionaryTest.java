@@ -1,8 +1,8 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.Utf8;
 import io.numacol.memory.Component;
 import io.numacol.memory.MemoryPlacement;
+import io.numacol.storage.types.Utf8;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

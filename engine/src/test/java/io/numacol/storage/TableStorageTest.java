@@ -1,12 +1,12 @@
 package io.numacol.storage;
 
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.types.Utf8;
 import io.numacol.memory.Component;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.types.ColumnType;
+import io.numacol.storage.types.Utf8;
 import io.numacol.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,12 +8,12 @@ import io.numacol.placement.PageSocketMap;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnPlacement;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.topology.NumaNode;
 import io.numacol.topology.Topology;
 

@@ -2,9 +2,9 @@ package io.numacol.calcite.ddl;
 
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
-import io.numacol.storage.types.ColumnType;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
 
 import java.util.ArrayList;
 import java.util.HashSet;

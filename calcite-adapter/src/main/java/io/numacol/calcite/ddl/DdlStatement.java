@@ -1,16 +1,16 @@
 package io.numacol.calcite.ddl;
 
-import io.numacol.database.Appender;
-import io.numacol.database.CsvFormat;
-import io.numacol.database.Database;
 import io.numacol.calcite.InformationSchema;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SysSchema;
+import io.numacol.database.Appender;
+import io.numacol.database.CsvFormat;
+import io.numacol.database.Database;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Table;
-import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.TableSchema;
 import io.numacol.storage.ViewDef;
 import io.numacol.tpch.TpchLoader;
 import org.apache.calcite.sql.SqlDdl;

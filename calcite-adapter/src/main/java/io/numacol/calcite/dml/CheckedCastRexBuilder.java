@@ -1,7 +1,7 @@
 package io.numacol.calcite.dml;
 
-import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.DateTimeUtils;

@@ -1,14 +1,14 @@
 package io.numacol.calcite.dml;
 
-import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
-import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.BooleanCodec;
 import io.numacol.storage.types.CharCodec;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.DateCodec;
 import io.numacol.storage.types.DecimalCodec;
 import io.numacol.storage.types.DoubleCodec;

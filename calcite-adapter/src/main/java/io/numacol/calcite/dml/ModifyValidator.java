@@ -1,7 +1,7 @@
 package io.numacol.calcite.dml;
 
-import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.QueryCancel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;

@@ -1,7 +1,7 @@
 package io.numacol.calcite.plan;
 
-import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.NumacolTable;
+import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.rel.ScanSelectivity;
 import io.numacol.storage.Column;
 import io.numacol.storage.LongDictionary;

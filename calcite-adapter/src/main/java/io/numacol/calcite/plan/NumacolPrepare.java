@@ -1,11 +1,5 @@
 package io.numacol.calcite.plan;
 
-import io.numacol.calcite.plan.rewrite.SingleRemapTrimmer;
-import io.numacol.calcite.plan.rewrite.PlanFunctions;
-import io.numacol.calcite.plan.rewrite.OptionalRewrites;
-import io.numacol.calcite.plan.rewrite.NullComparisons;
-import io.numacol.calcite.plan.rewrite.FixedRules;
-import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.Planning;
@@ -19,6 +13,12 @@ import io.numacol.calcite.dml.DmlRules;
 import io.numacol.calcite.dml.LiteralInsert;
 import io.numacol.calcite.dml.ModifyValidator;
 import io.numacol.calcite.dml.TimeCasts;
+import io.numacol.calcite.plan.rewrite.CheckedArithmetic;
+import io.numacol.calcite.plan.rewrite.FixedRules;
+import io.numacol.calcite.plan.rewrite.NullComparisons;
+import io.numacol.calcite.plan.rewrite.OptionalRewrites;
+import io.numacol.calcite.plan.rewrite.PlanFunctions;
+import io.numacol.calcite.plan.rewrite.SingleRemapTrimmer;
 import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolRules;
 import io.numacol.calcite.rel.NumacolTableScan;
