@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.sql.Date;
 import java.sql.JDBCType;
 import java.time.DateTimeException;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.sql.JDBCType;
 import java.time.ZoneId;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.ZoneId;

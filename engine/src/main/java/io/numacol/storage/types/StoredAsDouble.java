@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 /** A type whose values a DoubleDictionary keeps, as doubles. */
 public sealed interface StoredAsDouble extends TypeCodec permits RealCodec, DoubleCodec {
 

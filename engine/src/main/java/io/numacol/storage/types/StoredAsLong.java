@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.time.ZoneId;
 
 /** A type whose values a LongDictionary keeps, as signed longs. */

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 /**
  * A type whose values a StringDictionary keeps, as strings in code point order; the stored
  * string of a value is chosen so that this order is the type's SQL order.

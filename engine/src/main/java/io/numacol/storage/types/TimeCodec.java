@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.sql.JDBCType;
 import java.sql.Time;
 import java.time.LocalTime;

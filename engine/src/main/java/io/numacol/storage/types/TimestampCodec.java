@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.sql.JDBCType;
 import java.sql.Timestamp;
 import java.time.DateTimeException;

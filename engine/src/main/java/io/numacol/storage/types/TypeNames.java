@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 /** The parameters a type takes, and how they are checked, read from a type name and printed. */
 public enum TypeParameters {
     /** BOOLEAN, INTEGER, DATE, UUID, ...: precision, scale and length are 0. */

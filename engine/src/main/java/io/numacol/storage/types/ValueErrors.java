@@ -1,6 +1,5 @@
 package io.numacol.storage.types;
 
-
 /** The messages of values a codec refuses, each naming the value and the column type. */
 final class ValueErrors {
     private ValueErrors() {
