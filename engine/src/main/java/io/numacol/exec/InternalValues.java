@@ -73,12 +73,20 @@ public final class InternalValues {
     /**
      * Compares two non-null internal values of one type as numacol orders them: strings in
      * code point order, as dictionaries sort them (so a MIN found on vids in one part agrees with
-     * the merge across parts), anything else by its natural order.
+     * the merge across parts), numbers of two classes by value (a SUM computed on boxed values
+     * is a Long until it leaves a long, then a BigDecimal, in one column), anything else by its
+     * natural order.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static int compare(Object x, Object y) {
         if (x instanceof String a && y instanceof String b) {
             return StringDictionary.compare(a, b);
+        }
+        if (x instanceof Number a && y instanceof Number b && x.getClass() != y.getClass()) {
+            if (a instanceof Double || a instanceof Float || b instanceof Double || b instanceof Float) {
+                return Double.compare(a.doubleValue(), b.doubleValue());
+            }
+            return new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString()));
         }
         return ((Comparable) x).compareTo(y);
     }

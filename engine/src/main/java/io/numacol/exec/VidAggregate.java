@@ -132,7 +132,7 @@ final class VidAggregate {
         for (int i = 0; i < agg.calls().size(); i++) {
             if (agg.calls().get(i).kind() == AggregateKind.SUM0) {
                 int column = agg.groupKeys().length + i;
-                Object zero = zero(plan, agg.calls().get(i));
+                Object zero = zero(plan, agg.calls().get(i), rows, column);
                 for (Object[] row : rows) {
                     if (row[column] == null) {
                         row[column] = zero;
@@ -143,19 +143,33 @@ final class VidAggregate {
         return VidRanges.order(plan.ordering(), rows);
     }
 
-    /** A SUM0's value over no values, of the class its other values have (so that they sort together). */
-    private static Object zero(PlanNode.VidScan plan, AggregateCall call) {
+    /**
+     * A SUM0's value over no values, of the class its other values have (so that they sort
+     * together): the input's numeric type's, else the class of a value the column has.
+     */
+    private static Object zero(PlanNode.VidScan plan, AggregateCall call, List<Object[]> rows, int column) {
         NumericExpr.Type type = switch (plan.projections().get(call.input())) {
             case Projection.ColumnRef ref -> VectorAggregator.numericType(plan.table().schema().columns().get(ref.column()).type());
             case Projection.Computed c -> c.numeric() == null ? null : c.numeric().type();
         };
-        if (type == null) {
-            return 0L;
+        if (type != null) {
+            return type.approximate() ? 0.0 : type.fractional() ? BigDecimal.valueOf(0, type.scale()) : (Object) 0L;
         }
-        if (type.approximate()) {
-            return 0.0;
+        for (Object[] row : rows) {
+            switch (row[column]) {
+                case Double d -> {
+                    return 0.0;
+                }
+                case Float f -> {
+                    return 0.0f;
+                }
+                case BigDecimal d -> {
+                    return BigDecimal.valueOf(0, d.scale());
+                }
+                case null, default -> { }
+            }
         }
-        return type.fractional() ? BigDecimal.valueOf(0, type.scale()) : 0L;
+        return 0L;
     }
 
     private static List<Object[]> mergePartition(List<PartitionedGroups> tasks, int partition) {

@@ -5,6 +5,7 @@ import io.numacol.storage.types.StoredAsDouble;
 import io.numacol.storage.types.StoredAsLong;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +41,16 @@ class InternalValuesTest {
             checked++;
         }
         assertThat(checked).isEqualTo(ColumnType.Kind.values().length);
+    }
+
+    /** A boxed SUM is a Long until it leaves a long, then a BigDecimal: one column holds both, and they order by value. */
+    @Test
+    void numbersOfTwoClassesCompareByValue() {
+        assertThat(InternalValues.compare(new BigDecimal("9223372036854775808"), Long.MAX_VALUE)).isPositive();
+        assertThat(InternalValues.compare(1L, new BigDecimal("1.50"))).isNegative();
+        assertThat(InternalValues.compare(2L, 1.5)).isPositive();
+        assertThat(InternalValues.compare(0L, new BigDecimal("0.00"))).isZero();
+        assertThat(InternalValues.compare("b", "a")).isPositive();
     }
 
     private static String spelling(ColumnType.Kind kind) {
