@@ -15,9 +15,4 @@ public enum AggregateKind {
     public boolean sums() {
         return this == SUM || this == SUM0;
     }
-
-    /** Whether this is a COUNT, of either kind. */
-    public boolean counts() {
-        return this == COUNT || this == COUNT_STAR;
-    }
 }

@@ -44,14 +44,6 @@ final class Execution implements AutoCloseable {
         pinned.forEach(TableSnapshot::close);
     }
 
-    Statement statement() {
-        return statement;
-    }
-
-    ScanKernel kernel() {
-        return kernel;
-    }
-
     MemoryReservation reservation() {
         return reservation;
     }

@@ -178,10 +178,11 @@ public final class PipelineExecutor {
                 case PlanNode.VidScan v -> stored(v);
                 case PlanNode.Project project -> {
                     int[] columns = project.columns();
+                    List<ColumnType> types = project.types();
                     // a join below gathers only the columns its pairs put out that are read here
                     Pipeline input = columns != null && project.input() instanceof PlanNode.HashJoin join
                             ? join(join, columns) : compile(project.input());
-                    yield input.with(p -> new ProjectOperator(project), project.types(), input.taskClass());
+                    yield input.with(p -> new ProjectOperator(project, types, columns), types, input.taskClass());
                 }
                 case PlanNode.Filter filter -> {
                     Pipeline input = compile(filter.input());
@@ -194,7 +195,8 @@ public final class PipelineExecutor {
                             yield input.over(keyed);
                         }
                     }
-                    yield input.with(p -> new FilterOperator(condition, filter.types()), filter.types(), input.taskClass());
+                    List<ColumnType> types = filter.types();
+                    yield input.with(p -> new FilterOperator(condition, types), types, input.taskClass());
                 }
                 case PlanNode.HashJoin join -> join(join, null);
             };

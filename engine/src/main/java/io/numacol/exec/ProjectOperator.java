@@ -15,9 +15,10 @@ final class ProjectOperator implements PipelineOperator {
     private final int[] columns;
     private final ChunkEvaluator evaluator;
 
-    ProjectOperator(PlanNode.Project project) {
-        this.types = project.types();
-        this.columns = project.columns();
+    /** A task's instance: {@code types} and {@code columns} are the projection's, found once per pipeline. */
+    ProjectOperator(PlanNode.Project project, List<ColumnType> types, int[] columns) {
+        this.types = types;
+        this.columns = columns;
         this.evaluator = columns == null ? new ChunkEvaluator(project.exprs()) : null;
     }
 
