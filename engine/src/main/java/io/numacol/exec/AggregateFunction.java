@@ -3,6 +3,7 @@ package io.numacol.exec;
 import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.StorageKind;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,10 +12,18 @@ import java.util.List;
  * #update} adds a chunk's rows to their groups, {@link #combine} adds another table's group into
  * one of this table's (the second phase of a two-phase aggregate), {@link #finalizeGroup} writes a
  * group's result. A new aggregate is a new subclass and a case in {@link #of}.
+ *
+ * <p>Both aggregate operators use it: {@link HashAggregate}'s {@link GroupTable}s, and the vid
+ * aggregate's {@link VectorAggregator}, which also takes the variants of {@link #update} for a block
+ * that falls in one group ({@link #updateSingle}) or a few ({@link #updateFew}), and hands each
+ * group's state over as a boxed {@link #partial}, since groups of different parts meet by value
+ * (each part has its own dictionaries).
  */
-abstract sealed class AggregateFunction permits CountFunction, SumFunction, ExtremeFunction, DistinctFunction {
+abstract sealed class AggregateFunction permits CountFunction, SumFunction, ExtremeFunction, VidExtremeFunction, DistinctFunction {
     /** The input column, -1 for COUNT(*). */
     final int column;
+    /** {@link #updateSingle}'s group numbers, for functions without a path of their own. */
+    private int[] single;
 
     AggregateFunction(int column) {
         this.column = column;
@@ -34,7 +43,7 @@ abstract sealed class AggregateFunction permits CountFunction, SumFunction, Extr
                     : new LongSumFunction(column, call.kind() == AggregateKind.SUM0, out);
             case MIN, MAX -> new ExtremeFunction(column, out, call.kind() == AggregateKind.MIN ? 1 : -1);
         };
-        return call.distinct() ? new DistinctFunction(call.input(), in.get(call.input()), function) : function;
+        return call.distinct() ? new DistinctFunction(call, in.get(call.input()), function) : function;
     }
 
     /** Makes room for the states of groups up to {@code capacity}. */
@@ -43,9 +52,29 @@ abstract sealed class AggregateFunction permits CountFunction, SumFunction, Extr
     /** Adds the rows of {@code in} to their groups ({@code groupOf}; -1: the row is not aggregated). */
     abstract void update(Chunk in, int[] groupOf, int n);
 
+    /** Adds rows {@code 0..n-1} of {@code in}, all of group {@code g} (DuckDB's simple update: no GROUP BY, or one group). */
+    void updateSingle(Chunk in, int n, int g) {
+        if (single == null || single[0] != g) {
+            single = new int[Chunk.CAPACITY];
+            Arrays.fill(single, g);
+        }
+        update(in, single, n);
+    }
+
+    /** Adds the rows of {@code in} to their groups, which are {@code few}'s (masks of their rows beside {@code groupOf}). */
+    void updateFew(Chunk in, int n, int[] groupOf, FewGroups few) {
+        update(in, groupOf, n);
+    }
+
     /** Adds the state of group {@code og} of {@code other} (the same call's function in another table) into group {@code g}. */
     abstract void combine(int g, AggregateFunction other, int og);
 
     /** Writes group {@code g}'s result into row {@code r}, column {@code c} of {@code out}. */
     abstract void finalizeGroup(Chunk out, int c, int r, int g);
+
+    /**
+     * Group {@code g}'s state as a boxed partial aggregate, which merges by value with those of
+     * other tasks and parts (and keeps a sum exact past a long, as a BigDecimal).
+     */
+    abstract Accumulator partial(int g);
 }

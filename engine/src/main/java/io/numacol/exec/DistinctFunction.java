@@ -14,12 +14,14 @@ import java.util.Set;
  * DECIMAL's values share the column's scale; -0.0 counts as 0.0, as SQL compares them.
  */
 final class DistinctFunction extends AggregateFunction {
+    private final AggregateCall call;
     private final ColumnType type;
     private final AggregateFunction inner;
     private Set<Object>[] values = newSets(0);
 
-    DistinctFunction(int column, ColumnType type, AggregateFunction inner) {
-        super(column);
+    DistinctFunction(AggregateCall call, ColumnType type, AggregateFunction inner) {
+        super(call.input());
+        this.call = call;
         this.type = type;
         this.inner = inner;
     }
@@ -89,5 +91,20 @@ final class DistinctFunction extends AggregateFunction {
             values[g] = null; // each group is written once
         }
         inner.finalizeGroup(out, c, r, g);
+    }
+
+    @Override
+    Accumulator partial(int g) {
+        Accumulator distinct = Accumulator.create(call);
+        if (values[g] != null) {
+            for (Object v : values[g]) {
+                distinct.add(switch (v) {
+                    case Long l -> InternalValues.ofStored(type, l);
+                    case Double d -> InternalValues.ofStored(type, d);
+                    default -> v;
+                });
+            }
+        }
+        return distinct;
     }
 }

@@ -2,6 +2,7 @@ package io.numacol.exec;
 
 import java.util.Arrays;
 
+/** SUM of approximate numbers, in a double per group. */
 final class DoubleSumFunction extends SumFunction {
     private double[] sums = new double[0];
 
@@ -28,6 +29,18 @@ final class DoubleSumFunction extends SumFunction {
     }
 
     @Override
+    void updateSingle(Chunk in, int n, int g) {
+        double[] values = in.doubles[column];
+        boolean[] nulls = in.nulls[column];
+        double sum = sums[g];
+        for (int r = 0; r < n; r++) {
+            sum += nulls != null && nulls[r] ? 0 : values[r];
+        }
+        sums[g] = sum;
+        markSingle(nulls, n, g);
+    }
+
+    @Override
     void combine(int g, AggregateFunction other, int og) {
         DoubleSumFunction o = (DoubleSumFunction) other;
         if (o.any[og]) {
@@ -41,5 +54,10 @@ final class DoubleSumFunction extends SumFunction {
         boolean isNull = isNull(g);
         out.nulls[c][r] = isNull;
         out.doubles[c][r] = isNull ? 0 : sums[g];
+    }
+
+    @Override
+    Accumulator partial(int g) {
+        return Accumulator.doubleSum(any[g] ? 1 : 0, sums[g]);
     }
 }

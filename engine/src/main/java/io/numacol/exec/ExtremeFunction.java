@@ -33,35 +33,39 @@ final class ExtremeFunction extends AggregateFunction {
     @Override
     void update(Chunk in, int[] groupOf, int n) {
         boolean[] nulls = in.nulls[column];
-        for (int r = 0; r < n; r++) {
-            if (groupOf[r] >= 0 && (nulls == null || !nulls[r])) {
-                offer(groupOf[r], in, r);
-            }
-        }
-    }
-
-    private void offer(int g, Chunk in, int r) {
-        switch (type.storageKind()) {
+        switch (type.storageKind()) { // once per chunk, each kind's loop on its own arrays
             case LONG -> {
-                long v = in.longs[column][r];
-                if (!any[g] || sign * Long.compare(longs[g], v) > 0) {
-                    longs[g] = v;
+                long[] v = in.longs[column];
+                for (int r = 0; r < n; r++) {
+                    int g = groupOf[r];
+                    if (g >= 0 && (nulls == null || !nulls[r]) && (!any[g] || sign * Long.compare(longs[g], v[r]) > 0)) {
+                        longs[g] = v[r];
+                        any[g] = true;
+                    }
                 }
             }
             case DOUBLE -> {
-                double v = in.doubles[column][r];
-                if (!any[g] || sign * Double.compare(doubles[g], v) > 0) {
-                    doubles[g] = v;
+                double[] v = in.doubles[column];
+                for (int r = 0; r < n; r++) {
+                    int g = groupOf[r];
+                    if (g >= 0 && (nulls == null || !nulls[r]) && (!any[g] || sign * Double.compare(doubles[g], v[r]) > 0)) {
+                        doubles[g] = v[r];
+                        any[g] = true;
+                    }
                 }
             }
             case STRING -> {
-                String v = in.strings[column][r];
-                if (!any[g] || sign * StringDictionary.compare(strings[g], v) > 0) {
-                    strings[g] = v;
+                String[] v = in.strings[column];
+                for (int r = 0; r < n; r++) {
+                    int g = groupOf[r];
+                    if (g >= 0 && (nulls == null || !nulls[r])
+                            && (!any[g] || sign * StringDictionary.compare(strings[g], v[r]) > 0)) {
+                        strings[g] = v[r];
+                        any[g] = true;
+                    }
                 }
             }
         }
-        any[g] = true;
     }
 
     @Override
@@ -93,5 +97,17 @@ final class ExtremeFunction extends AggregateFunction {
             case DOUBLE -> out.doubles[c][r] = any[g] ? doubles[g] : 0;
             case STRING -> out.strings[c][r] = any[g] ? strings[g] : null;
         }
+    }
+
+    @Override
+    Accumulator partial(int g) {
+        if (!any[g]) {
+            return Accumulator.extreme(sign, null);
+        }
+        return Accumulator.extreme(sign, switch (type.storageKind()) {
+            case LONG -> InternalValues.ofStored(type, longs[g]);
+            case DOUBLE -> InternalValues.ofStored(type, doubles[g]);
+            case STRING -> strings[g];
+        });
     }
 }

@@ -1,6 +1,5 @@
 package io.numacol.exec;
 
-import io.numacol.storage.Column;
 import io.numacol.storage.IndexVector;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.types.BigintCodec;
@@ -21,7 +20,7 @@ import io.numacol.storage.types.UuidCodec;
 import io.numacol.storage.types.VarbinaryCodec;
 import io.numacol.storage.types.VarcharCodec;
 
-import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -31,31 +30,27 @@ import java.util.Map;
  * A task's GROUP BY over one part, a {@link Batch} at a time and without boxing: group keys are
  * the key columns' vids packed in a long, mapped to dense group numbers by a
  * {@link GroupNumbering} (through an array when the keys span at most 2^16 values, as a few flag
- * columns do, else an open-addressing table), and each aggregate keeps primitive arrays indexed by group
- * number. Exact sums stay in longs and spill into a BigDecimal only when one overflows. Only
- * {@link #finish} translates vids to values, since every part has its own dictionaries, and hands
- * over {@link Accumulator}s to merge.
+ * columns do, else an open-addressing table), and each aggregate call is an
+ * {@link AggregateFunction} over a chunk of the calls' inputs (column i is call i's: a
+ * {@link NumericKernel}'s output, or a column's vids for MIN/MAX and COUNT of a column). A block
+ * goes to the functions by how its rows fall: all in one group ({@link
+ * AggregateFunction#updateSingle}), in a few ({@link FewGroups}), or in many. Only {@link #finish}
+ * translates vids to values, since every part has its own dictionaries, and hands over the
+ * functions' {@link AggregateFunction#partial}s to merge.
  */
 final class VectorAggregator {
     private static final int BLOCK = IndexVector.BLOCK_ROWS;
     private static final int DIRECT_KEY_BITS = 16;
-    /**
-     * Up to this many groups (a few flags' combinations), aggregates run one branch-free pass per group over the
-     * block instead of scattering row by row into a few hot slots, which serializes on memory.
-     */
-    private static final int FEW_GROUPS = 8;
-
-    /** How a block's rows fall into groups. */
-    private enum Spread { SINGLE, FEW, MANY }
 
     private final Batch batch;
     private final int[] keyColumns;
     private final int[] keyBits;
-    private final Acc[] accs;
+    private final AggregateFunction[] functions;
+    /** Per call, how its input column of {@link #inputs} is filled from the batch. */
+    private final Input[] sources;
+    private final Chunk inputs;
     private final int[] groupOf = new int[BLOCK];
-    /** With {@link Spread#FEW} groups: the block's rows per group, and per group a mask of its rows (-1 or 0). */
-    private final int[] rowsPerGroup = new int[FEW_GROUPS];
-    private long[][] groupMasks;
+    private FewGroups few;
     private final long[] packed = new long[BLOCK];
     /** Group number -> packed key. */
     private long[] groupKeys = new long[16];
@@ -128,22 +123,46 @@ final class VectorAggregator {
         numbering = totalBits <= DIRECT_KEY_BITS ? new DirectGroupNumbering(totalBits, this::newGroup)
                 : new HashGroupNumbering(this::newGroup);
         Map<NumericExpr, NumericKernel> shared = new HashMap<>();
-        accs = agg.calls().stream().map(call -> acc(plan, call, shared)).toArray(Acc[]::new);
-        for (Acc a : accs) {
-            a.grow(groupKeys.length);
+        int calls = agg.calls().size();
+        functions = new AggregateFunction[calls];
+        sources = new Input[calls];
+        List<ColumnType> types = new ArrayList<>(calls);
+        for (int i = 0; i < calls; i++) {
+            types.add(bind(plan, agg.calls().get(i), i, shared));
+        }
+        inputs = new Chunk(types);
+        for (AggregateFunction f : functions) {
+            f.initialize(groupKeys.length);
         }
     }
 
-    private Acc acc(PlanNode.VidScan plan, AggregateCall call, Map<NumericExpr, NumericKernel> shared) {
+    /** Makes call {@code i}'s function and input source; answers the type of its input column. */
+    private ColumnType bind(PlanNode.VidScan plan, AggregateCall call, int i, Map<NumericExpr, NumericKernel> shared) {
         if (call.input() < 0) {
-            return new CountAcc(null);
+            functions[i] = new CountFunction(-1);
+            sources[i] = (chunk, n) -> { };
+            return ColumnType.bigint();
         }
         Projection input = plan.projections().get(call.input());
         int sign = call.kind() == AggregateKind.MIN ? 1 : -1;
         if (input instanceof Projection.ColumnRef ref && !call.kind().sums()) {
-            Column column = batch.part().column(ref.column());
-            return call.kind() == AggregateKind.COUNT ? new CountAcc(b -> b.nulls(ref.column()))
-                    : new VidExtremeAcc(ref.column(), column, sign);
+            int c = ref.column();
+            if (call.kind() == AggregateKind.COUNT) {
+                functions[i] = new CountFunction(i);
+                sources[i] = (chunk, n) -> chunk.nulls[i] = batch.nulls(c);
+            } else {
+                functions[i] = new VidExtremeFunction(i, batch.part().column(c), sign);
+                long[] vids = new long[BLOCK];
+                sources[i] = (chunk, n) -> {
+                    int[] v = batch.vids(c);
+                    for (int r = 0; r < n; r++) {
+                        vids[r] = v[r];
+                    }
+                    chunk.longs[i] = vids;
+                    chunk.nulls[i] = batch.nulls(c);
+                };
+            }
+            return ColumnType.bigint();
         }
         NumericExpr expr = switch (input) {
             case Projection.ColumnRef ref ->
@@ -151,12 +170,29 @@ final class VectorAggregator {
             case Projection.Computed c -> c.numeric();
         };
         NumericKernel kernel = NumericKernel.compile(expr, shared);
-        return switch (call.kind()) {
-            case COUNT_STAR, COUNT -> new CountAcc(kernel::nulls);
-            case SUM, SUM0 -> expr.type().approximate() ? new DoubleSumAcc(kernel)
-                    : new ExactSumAcc(kernel, expr.type().fractional() ? expr.type().scale() : -1);
-            case MIN, MAX -> expr.type().approximate() ? new DoubleExtremeAcc(kernel, sign) : new LongExtremeAcc(kernel, sign);
+        ColumnType type = expr.type().approximate() ? ColumnType.doubleType()
+                : expr.type().fractional() ? ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, expr.type().scale())
+                : ColumnType.bigint();
+        boolean zero = call.kind() == AggregateKind.SUM0;
+        functions[i] = switch (call.kind()) {
+            case COUNT_STAR, COUNT -> new CountFunction(i);
+            case SUM, SUM0 -> expr.type().approximate() ? new DoubleSumFunction(i, zero) : new LongSumFunction(i, zero, type);
+            case MIN, MAX -> new ExtremeFunction(i, type, sign);
         };
+        if (call.kind() == AggregateKind.COUNT || call.kind() == AggregateKind.COUNT_STAR) {
+            sources[i] = (chunk, n) -> chunk.nulls[i] = kernel.nulls(batch);
+        } else if (expr.type().approximate()) {
+            sources[i] = (chunk, n) -> {
+                chunk.doubles[i] = kernel.doubles(batch);
+                chunk.nulls[i] = kernel.nulls(batch);
+            };
+        } else {
+            sources[i] = (chunk, n) -> {
+                chunk.longs[i] = kernel.longs(batch);
+                chunk.nulls[i] = kernel.nulls(batch);
+            };
+        }
+        return type;
     }
 
     /** Aggregates the batch's selected rows. */
@@ -165,75 +201,31 @@ final class VectorAggregator {
         if (n == 0) {
             return;
         }
-        Spread spread;
+        inputs.size = n;
+        for (Input source : sources) {
+            source.fill(inputs, n);
+        }
         if (keyColumns.length == 0) {
             if (groups == 0) {
                 newGroup(0);
             }
-            spread = Spread.SINGLE;
+            for (AggregateFunction f : functions) {
+                f.updateSingle(inputs, n, 0);
+            }
+            return;
+        }
+        assignGroups(n);
+        if (groups <= FewGroups.MAX) {
+            if (few == null) {
+                few = new FewGroups();
+            }
+            few.assign(packed, n, groupKeys, groups);
+            for (AggregateFunction f : functions) {
+                f.updateFew(inputs, n, groupOf, few);
+            }
         } else {
-            assignGroups(n);
-            spread = groups <= FEW_GROUPS ? Spread.FEW : Spread.MANY;
-            if (spread == Spread.FEW) {
-                if (groupMasks == null) {
-                    groupMasks = new long[FEW_GROUPS][BLOCK];
-                }
-                for (int g = 0; g < groups; g++) {
-                    long[] mask = groupMasks[g];
-                    long key = groupKeys[g];
-                    long rows = 0;
-                    for (int i = 0; i < n; i++) { // on the packed keys, longs like the masks: the JIT vectorizes it
-                        long in = packed[i] == key ? -1L : 0L;
-                        mask[i] = in;
-                        rows -= in;
-                    }
-                    rowsPerGroup[g] = (int) rows;
-                }
-            }
-        }
-        for (Acc a : accs) {
-            a.add(n, spread);
-        }
-    }
-
-    /** Adds each group's rows of the batch that are not NULL to {@code into}. */
-    @SuppressWarnings("ShortCircuitBoolean") // no branch per row
-    private void countNonNull(int n, Spread spread, boolean[] nulls, long[] into) {
-        switch (spread) {
-            case SINGLE -> {
-                long c = n;
-                if (nulls != null) {
-                    for (int i = 0; i < n; i++) {
-                        c -= nulls[i] ? 1 : 0;
-                    }
-                }
-                into[0] += c;
-            }
-            case FEW -> {
-                if (nulls == null) {
-                    for (int g = 0; g < groups; g++) {
-                        into[g] += rowsPerGroup[g];
-                    }
-                } else {
-                    for (int g = 0; g < groups; g++) {
-                        long c = 0;
-                        for (int i = 0; i < n; i++) {
-                            c += groupOf[i] == g & !nulls[i] ? 1 : 0;
-                        }
-                        into[g] += c;
-                    }
-                }
-            }
-            case MANY -> {
-                if (nulls == null) {
-                    for (int i = 0; i < n; i++) {
-                        into[groupOf[i]]++;
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        into[groupOf[i]] += nulls[i] ? 0 : 1;
-                    }
-                }
+            for (AggregateFunction f : functions) {
+                f.update(inputs, groupOf, n);
             }
         }
     }
@@ -257,8 +249,8 @@ final class VectorAggregator {
     private int newGroup(long key) {
         if (groups == groupKeys.length) {
             groupKeys = Arrays.copyOf(groupKeys, groups * 2);
-            for (Acc a : accs) {
-                a.grow(groups * 2);
+            for (AggregateFunction f : functions) {
+                f.initialize(groups * 2);
             }
         }
         groupKeys[groups] = key;
@@ -270,9 +262,9 @@ final class VectorAggregator {
         PartitionedGroups out = new PartitionedGroups(partitions);
         for (int g = 0; g < groups; g++) {
             List<Object> key = keyValues(batch.part(), keyColumns, keyBits, groupKeys[g]);
-            Accumulator[] results = new Accumulator[accs.length];
-            for (int a = 0; a < accs.length; a++) {
-                results[a] = accs[a].result(g);
+            Accumulator[] results = new Accumulator[functions.length];
+            for (int a = 0; a < functions.length; a++) {
+                results[a] = functions[a].partial(g);
             }
             out.put(key, results);
         }
@@ -290,280 +282,8 @@ final class VectorAggregator {
         return Arrays.asList(values);
     }
 
-    /** Where an aggregate finds its input's NULL flags in a batch (null: none). */
-    private interface NullSource {
-        boolean[] nulls(Batch batch);
-    }
-
-    /** One aggregate's state, an entry per group. */
-    private abstract static sealed class Acc {
-        abstract void grow(int capacity);
-
-        abstract void add(int n, Spread spread);
-
-        abstract Accumulator result(int group);
-    }
-
-    private final class CountAcc extends Acc {
-        private final NullSource nullSource;
-        private long[] counts = new long[0];
-
-        CountAcc(NullSource nullSource) {
-            this.nullSource = nullSource;
-        }
-
-        @Override
-        void grow(int capacity) {
-            counts = Arrays.copyOf(counts, capacity);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            countNonNull(n, spread, nullSource == null ? null : nullSource.nulls(batch), counts);
-        }
-
-        @Override
-        Accumulator result(int group) {
-            return Accumulator.count(counts[group]);
-        }
-    }
-
-    private final class ExactSumAcc extends Acc {
-        /** Sums of a block of values below 2^52 in magnitude cannot overflow. */
-        private static final long SMALL = 1L << 52;
-        private final NumericKernel input;
-        private final int scale;
-        private final long[] masked = new long[BLOCK];
-        private long[] sums = new long[0];
-        private long[] nonNull = new long[0];
-        private BigDecimal[] spilled = new BigDecimal[0];
-
-        ExactSumAcc(NumericKernel input, int scale) {
-            this.input = input;
-            this.scale = scale;
-        }
-
-        @Override
-        void grow(int capacity) {
-            sums = Arrays.copyOf(sums, capacity);
-            nonNull = Arrays.copyOf(nonNull, capacity);
-            spilled = Arrays.copyOf(spilled, capacity);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            long[] v = input.longs(batch);
-            boolean[] nulls = input.nulls(batch);
-            if (nulls != null) { // a NULL row's value is whatever its zeros computed to: it must add nothing
-                for (int i = 0; i < n; i++) {
-                    masked[i] = nulls[i] ? 0 : v[i];
-                }
-                v = masked;
-            }
-            long magnitude = 0;
-            if (spread != Spread.MANY) {
-                for (int i = 0; i < n; i++) {
-                    magnitude |= v[i] ^ (v[i] >> 63);
-                }
-            }
-            if (spread == Spread.MANY || Long.compareUnsigned(magnitude, SMALL) >= 0) {
-                for (int i = 0; i < n; i++) {
-                    add(spread == Spread.SINGLE ? 0 : groupOf[i], v[i]);
-                }
-            } else if (spread == Spread.SINGLE) {
-                long sum = 0;
-                for (int i = 0; i < n; i++) {
-                    sum += v[i];
-                }
-                add(0, sum);
-            } else {
-                for (int g = 0; g < groups; g++) {
-                    long[] mask = groupMasks[g];
-                    long sum = 0;
-                    for (int i = 0; i < n; i++) {
-                        sum += v[i] & mask[i];
-                    }
-                    add(g, sum);
-                }
-            }
-            countNonNull(n, spread, nulls, nonNull);
-        }
-
-        private void add(int group, long value) {
-            long s = sums[group];
-            long r = s + value;
-            if (((s ^ r) & (value ^ r)) < 0) { // overflow: the running sum moves to the BigDecimal
-                BigDecimal base = spilled[group] == null ? BigDecimal.ZERO : spilled[group];
-                spilled[group] = base.add(BigDecimal.valueOf(s, Math.max(scale, 0))).add(BigDecimal.valueOf(value, Math.max(scale, 0)));
-                sums[group] = 0;
-            } else {
-                sums[group] = r;
-            }
-        }
-
-        @Override
-        Accumulator result(int group) {
-            return Accumulator.exactSum(nonNull[group], sums[group], spilled[group], scale);
-        }
-    }
-
-    private final class DoubleSumAcc extends Acc {
-        private final NumericKernel input;
-        private double[] sums = new double[0];
-        private long[] nonNull = new long[0];
-
-        DoubleSumAcc(NumericKernel input) {
-            this.input = input;
-        }
-
-        @Override
-        void grow(int capacity) {
-            sums = Arrays.copyOf(sums, capacity);
-            nonNull = Arrays.copyOf(nonNull, capacity);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            double[] v = input.doubles(batch);
-            boolean[] nulls = input.nulls(batch);
-            for (int i = 0; i < n; i++) {
-                sums[spread == Spread.SINGLE ? 0 : groupOf[i]] += nulls != null && nulls[i] ? 0 : v[i];
-            }
-            countNonNull(n, spread, nulls, nonNull);
-        }
-
-        @Override
-        Accumulator result(int group) {
-            return Accumulator.doubleSum(nonNull[group], sums[group]);
-        }
-    }
-
-    /**
-     * MIN/MAX of a column on its vids: each part's dictionary is sorted, so the extreme vid holds
-     * the extreme value (strings in code point order, which the merge across parts uses too).
-     */
-    private final class VidExtremeAcc extends Acc {
-        private final int columnIndex;
-        private final Column column;
-        private final int sign;
-        private final int nullVid;
-        private int[] best = new int[0];
-
-        VidExtremeAcc(int columnIndex, Column column, int sign) {
-            this.columnIndex = columnIndex;
-            this.column = column;
-            this.sign = sign;
-            this.nullVid = column.nullVid();
-        }
-
-        @Override
-        void grow(int capacity) {
-            int old = best.length;
-            best = Arrays.copyOf(best, capacity);
-            Arrays.fill(best, old, capacity, -1);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            int[] v = batch.vids(columnIndex);
-            for (int i = 0; i < n; i++) {
-                int vid = v[i];
-                if (vid == nullVid) {
-                    continue;
-                }
-                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
-                int b = best[g];
-                if (b < 0 || (sign > 0 ? vid < b : vid > b)) {
-                    best[g] = vid;
-                }
-            }
-        }
-
-        @Override
-        Accumulator result(int group) {
-            return Accumulator.extreme(sign, best[group] < 0 ? null : InternalValues.of(column, best[group]));
-        }
-    }
-
-    private final class LongExtremeAcc extends Acc {
-        private final NumericKernel input;
-        private final int sign;
-        private long[] best = new long[0];
-        private boolean[] any = new boolean[0];
-
-        LongExtremeAcc(NumericKernel input, int sign) {
-            this.input = input;
-            this.sign = sign;
-        }
-
-        @Override
-        void grow(int capacity) {
-            best = Arrays.copyOf(best, capacity);
-            any = Arrays.copyOf(any, capacity);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            long[] v = input.longs(batch);
-            boolean[] nulls = input.nulls(batch);
-            for (int i = 0; i < n; i++) {
-                if (nulls != null && nulls[i]) {
-                    continue;
-                }
-                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
-                if (!any[g] || (sign > 0 ? v[i] < best[g] : v[i] > best[g])) {
-                    best[g] = v[i];
-                    any[g] = true;
-                }
-            }
-        }
-
-        @Override
-        Accumulator result(int group) {
-            if (!any[group]) {
-                return Accumulator.extreme(sign, null);
-            }
-            NumericExpr.Type type = input.type;
-            return Accumulator.extreme(sign, type.fractional() ? BigDecimal.valueOf(best[group], type.scale()) : (Object) best[group]);
-        }
-    }
-
-    private final class DoubleExtremeAcc extends Acc {
-        private final NumericKernel input;
-        private final int sign;
-        private double[] best = new double[0];
-        private boolean[] any = new boolean[0];
-
-        DoubleExtremeAcc(NumericKernel input, int sign) {
-            this.input = input;
-            this.sign = sign;
-        }
-
-        @Override
-        void grow(int capacity) {
-            best = Arrays.copyOf(best, capacity);
-            any = Arrays.copyOf(any, capacity);
-        }
-
-        @Override
-        void add(int n, Spread spread) {
-            double[] v = input.doubles(batch);
-            boolean[] nulls = input.nulls(batch);
-            for (int i = 0; i < n; i++) {
-                if (nulls != null && nulls[i]) {
-                    continue;
-                }
-                int g = spread == Spread.SINGLE ? 0 : groupOf[i];
-                if (!any[g] || (sign > 0 ? Double.compare(v[i], best[g]) < 0 : Double.compare(v[i], best[g]) > 0)) {
-                    best[g] = v[i];
-                    any[g] = true;
-                }
-            }
-        }
-
-        @Override
-        Accumulator result(int group) {
-            return Accumulator.extreme(sign, any[group] ? (Object) best[group] : null);
-        }
+    /** Fills a call's column of the input chunk with the batch's block (a kernel's output or a column's vids and NULL flags). */
+    private interface Input {
+        void fill(Chunk chunk, int n);
     }
 }
