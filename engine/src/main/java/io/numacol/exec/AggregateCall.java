@@ -7,8 +7,8 @@ import java.util.function.IntUnaryOperator;
  * PlanNode.VidScan}'s {@link Aggregation}): {@code kind} of input column {@code input} (-1 for
  * COUNT(*)), over the rows whose BOOLEAN column {@code filter} is TRUE (-1: all rows), over each
  * distinct value once when {@code distinct}. The one description every aggregate implementation
- * reads: the hash aggregate's {@link GroupTable}, the vid aggregate's {@link VectorAggregator}
- * and its boxed {@link Accumulator}s.
+ * reads: both aggregate operators' {@link AggregateFunction}s, and the boxed {@link Accumulator}s
+ * the vid aggregate merges its parts' groups with.
  */
 public record AggregateCall(AggregateKind kind, int input, int filter, boolean distinct) {
 
