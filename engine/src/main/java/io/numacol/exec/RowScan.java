@@ -178,9 +178,7 @@ final class RowScan {
                 Morsels.Morsel m = morsels.get(nextMorsel++);
                 RowsTask task = new RowsTask(kernel, plan, part, filter, bits, m.from(), m.to(), cancelled);
                 task.accountAs(m, Morsels.bytes(part, read, m.to() - m.from()));
-                TaskGroup group = statement.newTaskGroup();
-                running.add(new Running(task, group));
-                group.submit(task::run, m.affinity(), TaskClass.MATERIALIZE);
+                running.add(new Running(task, statement.submitAlone(task::run, m.affinity(), TaskClass.MATERIALIZE)));
                 if (nextMorsel == morsels.size()) {
                     partIndex++;
                     morsels = null;

@@ -91,6 +91,22 @@ public final class Statement {
     }
 
     /**
+     * A stage of one task, awaited later and alone: {@link #runStage}'s lifecycle cut in two, for
+     * a stream that keeps a window of tasks in flight and awaits them in scan order. The caller
+     * awaits the group, or abandons it when it stops early; a submit that fails abandons it here.
+     */
+    public TaskGroup submitAlone(Task task, Affinity affinity, TaskClass taskClass) {
+        TaskGroup group = newTaskGroup();
+        try {
+            group.submit(task, affinity, taskClass);
+        } catch (Throwable t) {
+            group.abandon();
+            throw t;
+        }
+        return group;
+    }
+
+    /**
      * {@link #runStage(Stage)}, ended as cancelled too when {@code stopped} reports a stop once its
      * tasks have returned: a statement's cancel flag or timeout, which the scheduler does not see.
      */
