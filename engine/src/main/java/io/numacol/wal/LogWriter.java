@@ -64,7 +64,7 @@ public final class LogWriter implements AutoCloseable {
     private final Map<Long, Long> openTransactions = new HashMap<>();
     /** Forces of the log file, for tests that group commit shares them. */
     private long forces;
-    /** Runs just before each force of a group commit, with the lock released; a test's hook. */
+    /** Runs just before each force of a group commit or sync, with the lock released; a test's hook. */
     private Runnable beforeForce = () -> { };
 
     private LogWriter(Path directory, Durability durability, int bufferBytes) {
@@ -371,8 +371,7 @@ public final class LogWriter implements AutoCloseable {
         try {
             write(batch, at);
             if (force) {
-                hook.run();
-                force();
+                force(hook);
             }
         } catch (IOException | RuntimeException | Error e) {
             failed = e;
@@ -408,7 +407,7 @@ public final class LogWriter implements AutoCloseable {
         checkFailed();
         try {
             write(pending, fileEnd);
-            force();
+            force(() -> { });
         } catch (IOException | RuntimeException e) {
             failure = e instanceof IOException io ? io : new IOException("writing the log failed", e);
             throw e;
@@ -463,8 +462,12 @@ public final class LogWriter implements AutoCloseable {
         });
     }
 
-    private void force() throws IOException {
-        uninterruptibly(() -> channel.force(false));
+    /** Forces the file's data (its size too, where it grew: force(false) still writes the metadata needed to read the data back). */
+    private void force(Runnable hook) throws IOException {
+        uninterruptibly(() -> {
+            hook.run(); // inside, so that a test's hook can interrupt the IO itself
+            channel.force(false);
+        });
     }
 
     private interface Io {

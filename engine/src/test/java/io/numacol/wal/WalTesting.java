@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.Logger;
 
 /** Column types, sample values and log reading the write-ahead log's tests share. */
 final class WalTesting {
@@ -137,5 +139,37 @@ final class WalTesting {
 
     static List<LogRecord> records(List<LogEntry> entries) {
         return entries.stream().map(LogEntry::record).toList();
+    }
+
+    /** Something that may throw IOException. */
+    interface IoAction {
+        void run() throws IOException;
+    }
+
+    /** The messages {@code source}'s System.Logger logs while {@code action} runs (System.Logger goes to java.util.logging here). */
+    static List<String> logged(Class<?> source, IoAction action) throws IOException {
+        List<String> lines = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                lines.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(source.getName());
+        logger.addHandler(capture);
+        try {
+            action.run();
+        } finally {
+            logger.removeHandler(capture);
+        }
+        return lines;
     }
 }
