@@ -111,6 +111,10 @@ public final class LogWriter implements AutoCloseable {
             w.fileStartLsn = LogFormat.startLsnOf(end.file());
             w.channel = FileChannel.open(end.file(), StandardOpenOption.WRITE);
             w.fileEnd = end.offset();
+            // A process that died after a write but before its force (FLUSH, NONE) left records
+            // the reader saw in the page cache but the disk may lack: force them before this
+            // writer counts them durable.
+            w.channel.force(false);
         }
         return w;
     }
