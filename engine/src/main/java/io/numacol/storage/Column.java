@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One column of a table part: its Dictionary, its IndexVector of vids and, optionally, its
@@ -35,6 +36,36 @@ public final class Column {
         this.index = index;
         this.placement = placement;
         this.hasNulls = hasNulls;
+    }
+
+    /**
+     * A column of components already in memory (read back from a checkpoint), with the invariants
+     * a built column has checked: the dictionary stores the type's storage kind, the bitcase holds
+     * every vid up to the null vid, and an index covers every row and vid.
+     *
+     * @throws IllegalArgumentException when the components do not fit together
+     */
+    public static Column restored(String name, ColumnType type, Dictionary dictionary, IndexVector indexVector,
+                                  InvertedIndex index, ColumnPlacement placement, boolean hasNulls) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(dictionary, "dictionary");
+        Objects.requireNonNull(indexVector, "indexVector");
+        Objects.requireNonNull(placement, "placement");
+        if (dictionary.storageKind() != type.storageKind()) {
+            throw new IllegalArgumentException("column " + name + " of type " + type + " cannot hold a dictionary of "
+                    + dictionary.storageKind() + " values");
+        }
+        long vids = dictionary.size() + (hasNulls ? 1L : 0L);
+        if (vids - 1 > Integer.toUnsignedLong(IndexVector.maxVid(indexVector.bitcase()))) {
+            throw new IllegalArgumentException("column " + name + ": bitcase " + indexVector.bitcase() + " cannot hold its "
+                    + vids + " vids");
+        }
+        if (index != null && (index.vidCount() != vids || index.rowCount() != indexVector.length())) {
+            throw new IllegalArgumentException("column " + name + ": an index of " + index.vidCount() + " vids and "
+                    + index.rowCount() + " rows for " + vids + " vids and " + indexVector.length() + " rows");
+        }
+        return new Column(name, type, dictionary, indexVector, index, placement, hasNulls);
     }
 
     public String name() {
@@ -148,8 +179,12 @@ public final class Column {
         return failed;
     }
 
-    /** IVP: equal contiguous page ranges of the IndexVector, one per node, moved there. */
-    static long splitPages(MemorySegment iv, int[] nodes, NumaMemory memory) {
+    /**
+     * IVP: equal contiguous page ranges of the IndexVector, one per node, moved there. Public for
+     * whoever fills an IndexVector's memory outside a build (a checkpoint's reader): the pages
+     * must be touched first, since the kernel moves no page that was never faulted in.
+     */
+    public static long splitPages(MemorySegment iv, int[] nodes, NumaMemory memory) {
         long pageSize = memory.pageSize();
         long pages = (iv.byteSize() + pageSize - 1) / pageSize;
         long failed = 0;

@@ -49,6 +49,11 @@ public final class DeletedRows {
         return n;
     }
 
+    /** The set's words, a copy: as many as cover its last deleted row, or more. */
+    public long[] words() {
+        return words.clone();
+    }
+
     /** Word {@code i} of the set (0 past its end): rows {@code 64 i} to {@code 64 i + 63}. */
     public long word(int i) {
         return i < words.length ? words[i] : 0;

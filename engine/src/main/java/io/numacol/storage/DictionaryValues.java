@@ -1,6 +1,8 @@
 package io.numacol.storage;
 
 import io.numacol.storage.types.Utf8;
+
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -11,6 +13,21 @@ import java.util.Objects;
  */
 public final class DictionaryValues {
     private DictionaryValues() {
+    }
+
+    /**
+     * How many values of {@code valueBytes} each {@code segment} holds, for a dictionary wrapped
+     * around memory read back whole.
+     *
+     * @throws IllegalArgumentException when its size is not a whole number of them, or more than a part's vids
+     */
+    static long wholeValues(MemorySegment segment, long valueBytes) {
+        long bytes = segment.byteSize();
+        if (bytes % valueBytes != 0 || bytes / valueBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a segment of " + bytes + " bytes is not a dictionary of " + valueBytes
+                    + "-byte values");
+        }
+        return bytes / valueBytes;
     }
 
     /** The distinct values of {@code values[0..count)}, ascending. */

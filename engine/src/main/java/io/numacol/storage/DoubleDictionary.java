@@ -62,6 +62,19 @@ public final class DoubleDictionary implements Dictionary {
         return new DoubleDictionary(values.asReadOnly(), count);
     }
 
+    /**
+     * A dictionary over memory that already holds normalized doubles in this class's order, 8
+     * bytes each (one {@link #values()} wrote, read back from a checkpoint): nothing is copied or
+     * checked per value, so the caller vouches for order and normalization (the checkpoint by its
+     * checksums). The segment belongs to the caller's arena as a built one does.
+     *
+     * @throws IllegalArgumentException when the size is not a whole number of doubles
+     */
+    public static DoubleDictionary wrap(MemorySegment values) {
+        Objects.requireNonNull(values, "values");
+        return new DoubleDictionary(values.asReadOnly(), (int) DictionaryValues.wholeValues(values, JAVA_DOUBLE.byteSize()));
+    }
+
     @Override
     public int size() {
         return size;

@@ -53,6 +53,32 @@ public final class InvertedIndex {
         return new InvertedIndex(offsets, positions, vidCount);
     }
 
+    /**
+     * An index over memory already in its layout ({@link #segments()}: the offsets, then the
+     * positions), read back from a checkpoint. Nothing is checked per vid or row, so the caller
+     * vouches for the contents (the checkpoint by its checksums); the sizes are checked.
+     *
+     * @throws IllegalArgumentException when {@code offsets} is not {@code vidCount + 1} ints or
+     *     {@code positions} not a whole number of ints
+     */
+    public static InvertedIndex wrap(MemorySegment offsets, MemorySegment positions, int vidCount) {
+        Objects.requireNonNull(offsets, "offsets");
+        Objects.requireNonNull(positions, "positions");
+        if (vidCount < 0 || offsets.byteSize() != (vidCount + 1L) * Integer.BYTES) {
+            throw new IllegalArgumentException("an index of " + vidCount + " vids has " + (vidCount + 1L) * Integer.BYTES
+                    + " bytes of offsets, not " + offsets.byteSize());
+        }
+        if (positions.byteSize() % Integer.BYTES != 0) {
+            throw new IllegalArgumentException("an index's positions are ints, not " + positions.byteSize() + " bytes");
+        }
+        return new InvertedIndex(offsets.asReadOnly(), positions.asReadOnly(), vidCount);
+    }
+
+    /** How many rows the index covers. */
+    public int rowCount() {
+        return (int) (positions.byteSize() / Integer.BYTES);
+    }
+
     public int vidCount() {
         return vidCount;
     }

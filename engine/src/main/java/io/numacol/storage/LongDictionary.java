@@ -47,6 +47,19 @@ public final class LongDictionary implements Dictionary {
         return new LongDictionary(values.asReadOnly(), count);
     }
 
+    /**
+     * A dictionary over memory that already holds strictly ascending longs, 8 bytes each (one
+     * {@link #values()} wrote, read back from a checkpoint): nothing is copied or checked per
+     * value, so the caller vouches for the order (the checkpoint by its checksums). The segment
+     * belongs to the caller's arena as a built one does.
+     *
+     * @throws IllegalArgumentException when the size is not a whole number of longs
+     */
+    public static LongDictionary wrap(MemorySegment values) {
+        Objects.requireNonNull(values, "values");
+        return new LongDictionary(values.asReadOnly(), (int) DictionaryValues.wholeValues(values, JAVA_LONG.byteSize()));
+    }
+
     @Override
     public int size() {
         return size;

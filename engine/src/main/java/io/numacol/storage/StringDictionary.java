@@ -90,6 +90,35 @@ public final class StringDictionary implements Dictionary {
         return new StringDictionary(block.asReadOnly(), count);
     }
 
+    /**
+     * A dictionary of {@code size} values over a block already in the layout above (the one
+     * {@link #segments()} holds, read back from a checkpoint). Nothing is copied or checked per
+     * value, so the caller vouches for the order and the offsets between the ends (the checkpoint
+     * by its checksums); the ends are checked, which keeps every offset a lookup reads inside
+     * the block's bounds checks. The block belongs to the caller's arena as a built one does.
+     *
+     * @throws IllegalArgumentException when the block cannot hold {@code size} offsets, or the
+     *     first offset is not 0 or the last not the data's length
+     */
+    public static StringDictionary wrap(MemorySegment block, int size) {
+        Objects.requireNonNull(block, "block");
+        if (size < 0) {
+            throw new IllegalArgumentException("a dictionary's size must not be negative, got " + size);
+        }
+        long offsetBytes = (size + 1L) * JAVA_LONG.byteSize();
+        if (block.byteSize() < offsetBytes) {
+            throw new IllegalArgumentException("a block of " + block.byteSize() + " bytes cannot hold the " + (size + 1)
+                    + " offsets of " + size + " strings");
+        }
+        long first = block.getAtIndex(JAVA_LONG, 0);
+        long last = block.getAtIndex(JAVA_LONG, size);
+        if (first != 0 || last != block.byteSize() - offsetBytes) {
+            throw new IllegalArgumentException("the offsets of " + size + " strings run from " + first + " to " + last
+                    + ", not from 0 to the data's " + (block.byteSize() - offsetBytes) + " bytes");
+        }
+        return new StringDictionary(block.asReadOnly(), size);
+    }
+
     @Override
     public int size() {
         return size;

@@ -227,6 +227,10 @@ public final class Table {
             }
         }
         next.addAll(added);
+        for (TablePart p : added) {
+            // a part restored from a checkpoint keeps its id: no new part may take it again
+            partIds.accumulateAndGet(p.id() + 1, Math::max);
+        }
         parts = List.copyOf(next);
         old.forEach(TablePart::release);
     }

@@ -3,6 +3,7 @@ package io.numacol.storage;
 import io.numacol.memory.NodeArena;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
@@ -63,6 +64,35 @@ public final class TablePart {
     private TablePart(Data data, DeletedRows deleted) {
         this.data = data;
         this.deleted = deleted;
+    }
+
+    /**
+     * A part of columns already in memory (read back from a checkpoint) under the identity, rows,
+     * partition and deletions it had. It takes {@code arena}, which must hold all the columns'
+     * memory, as a built part does: one reference for the caller, the arena closed with the last
+     * version. Publishing it to a table ({@link Table#addParts}) keeps the table from giving its
+     * id to a new part.
+     *
+     * @throws IllegalArgumentException when a column's rows differ from {@code rowCount}, the
+     *     partition is not one of {@code partitioning}'s, or deleted rows lie past the part's rows
+     */
+    public static TablePart restored(long id, List<Column> columns, int rowCount, NodeArena arena, Partitioning partitioning,
+                                     int partition, DeletedRows deleted) {
+        Objects.requireNonNull(arena, "arena");
+        Objects.requireNonNull(deleted, "deleted");
+        if (id < 0 || id > 0xffff_ffffL) {
+            throw new IllegalArgumentException("a part id is a 32-bit unsigned number, got " + id);
+        }
+        for (Column c : columns) {
+            if (c.rowCount() != rowCount) {
+                throw new IllegalArgumentException("column " + c.name() + " has " + c.rowCount() + " rows, the part " + rowCount);
+            }
+        }
+        if (partitioning != null) {
+            Objects.checkIndex(partition, partitioning.count());
+        }
+        DeletedRows checked = deleted.isEmpty() ? DeletedRows.NONE : DeletedRows.NONE.with(deleted.words(), rowCount);
+        return new TablePart(new Data(id, columns, rowCount, arena, partitioning, partition), checked);
     }
 
     /**
