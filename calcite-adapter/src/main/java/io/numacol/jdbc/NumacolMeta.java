@@ -11,6 +11,7 @@ import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -21,6 +22,7 @@ import org.apache.calcite.server.CalciteServer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.BatchUpdateException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTimeoutException;
@@ -43,38 +45,50 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class NumacolMeta extends ForwardingMeta {
     private final AvaticaConnection connection;
     private final NumacolJdbcFactory factory;
-    private final StatementViews views = new StatementViews();
+    private final ConnectionTransaction transaction = new ConnectionTransaction();
+    private final StatementViews views = new StatementViews(transaction);
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
         this.connection = connection;
         this.factory = factory;
-        // every statement is atomic and visible once it returns
-        super.connectionSync(connection.handle, new ConnectionPropertiesImpl().setAutoCommit(true));
+        // auto-commit and snapshot isolation until the application says otherwise
+        super.connectionSync(connection.handle, new ConnectionPropertiesImpl().setAutoCommit(true)
+                .setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ));
     }
 
     /**
-     * numacol commits each statement as it ends and holds no transaction open, so auto-commit
-     * cannot be turned off: that is refused with SQLFeatureNotSupportedException, as JDBC
-     * wants, rather than accepted and silently not honoured.
+     * Auto-commit on or off (turning it on commits the open transaction) and the isolation level
+     * of the transactions that begin next; SERIALIZABLE is refused (SQLFeatureNotSupportedException).
      */
     @Override
     public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties props) {
-        if (Boolean.FALSE.equals(props.isAutoCommit())) {
-            throw QueryFailures.<RuntimeException>sneaky(new SQLFeatureNotSupportedException(
-                    "numacol commits every statement as it ends (auto-commit) and has no transactions: "
-                            + "setAutoCommit(false) is not supported"));
+        try {
+            if (props.getTransactionIsolation() != null) {
+                transaction.setIsolationLevel(props.getTransactionIsolation());
+            }
+            if (props.isAutoCommit() != null) {
+                transaction.setAutoCommit(props.isAutoCommit());
+            }
+        } catch (SQLException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
         }
         return super.connectionSync(ch, props);
     }
 
-    /** In auto-commit nothing is pending: commit and rollback have nothing to do, as in H2 and DuckDB. */
+    /** Commits the open transaction (nothing to do in auto-commit, as in H2 and DuckDB); a write conflict fails with SQLState 40001. */
     @Override
     public void commit(ConnectionHandle ch) {
+        try {
+            transaction.commit();
+        } catch (SQLException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        }
     }
 
     @Override
     public void rollback(ConnectionHandle ch) {
+        transaction.rollback();
     }
 
     /**
@@ -84,6 +98,17 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
                                            PrepareCallback callback) throws NoSuchStatementException {
+        ConnectionTransaction.Control control = ConnectionTransaction.control(sql);
+        if (control != null) {
+            return transactionControl(h, sql, control, callback, transaction);
+        }
+        if (ConnectionTransaction.isDdl(sql)) {
+            try {
+                transaction.commitBeforeDdl();
+            } catch (SQLException e) {
+                throw QueryFailures.<RuntimeException>sneaky(e);
+            }
+        }
         DdlOutcome outcome = new DdlOutcome();
         // Calcite runs the DDL inside parseQuery, before it assigns the count to the statement.
         PrepareCallback counting = new PrepareCallback() {
@@ -136,6 +161,23 @@ final class NumacolMeta extends ForwardingMeta {
         MetaResultSet r = result.resultSets.getFirst();
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
                 r.firstFrame, outcome.count())));
+    }
+
+    /** BEGIN, COMMIT or ROLLBACK, run here: Calcite's parser knows none of them. */
+    private static ExecuteResult transactionControl(StatementHandle h, String sql, ConnectionTransaction.Control control,
+                                                    PrepareCallback callback, ConnectionTransaction transaction) {
+        try {
+            transaction.run(control);
+            Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
+            synchronized (callback.getMonitor()) {
+                callback.clear();
+                callback.assign(signature, null, 0);
+            }
+            callback.execute();
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+        } catch (SQLException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        }
     }
 
     /**
@@ -394,11 +436,19 @@ final class NumacolMeta extends ForwardingMeta {
         Signature signature = factory.signature(h);
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
+        // in a transaction, the batch's rows go to it (its view bound while they are stored)
+        CatalogView view = database == null ? null : transaction.statementView(database);
+        CatalogView.Binding binding = CatalogView.binding();
+        CatalogView before = view == null ? null : binding.enter(view);
         try {
             return insert == null ? plannedBatch(h, parameterValueLists) : new ExecuteBatchResult(insert.run(signature, parameterValueLists, zone()));
         } catch (BatchUpdateException e) {
             // Meta's executeBatch cannot declare it; PreparedStatement's executeBatch does
             throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            if (view != null) {
+                binding.exit(before);
+            }
         }
     }
 
@@ -411,6 +461,7 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeConnection(ConnectionHandle ch) {
+        transaction.rollback(); // a transaction not committed when its connection closes is rolled back, as JDBC leaves it to drivers and PostgreSQL does
         views.endAll();
         factory.closed(ch);
         super.closeConnection(ch);

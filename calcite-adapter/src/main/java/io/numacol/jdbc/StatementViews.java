@@ -16,17 +16,27 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StatementViews {
     private final Map<Integer, CatalogView> open = new ConcurrentHashMap<>();
+    /** The connection's transaction, whose views its statements run in while one is open; the transaction closes them. */
+    private final ConnectionTransaction transaction;
+
+    StatementViews(ConnectionTransaction transaction) {
+        this.transaction = transaction;
+    }
 
     /** Set once the connection closed: a view begun after that (a statement still running on another thread) ends at once. */
     private volatile boolean closed;
 
     /** A new view for an execution of {@code h} (the one before, if open, ends), or null without a database. */
     CatalogView begin(StatementHandle h, Database database) {
-        CatalogView view = database == null ? null : database.catalog().beginRead();
-        CatalogView before = view == null ? open.remove(h.id) : open.put(h.id, view);
-        if (before != null) {
-            before.close();
+        CatalogView view = null;
+        if (database != null) {
+            view = transaction.statementView(database);
+            if (view == null) {
+                view = database.catalog().beginRead();
+            }
         }
+        CatalogView before = view == null ? open.remove(h.id) : open.put(h.id, view);
+        close(before);
         if (closed && view != null) {
             // the connection closed meanwhile (endAll ran, or runs now): no one would end this view,
             // and the tables dropped after it began would never be freed
@@ -44,14 +54,18 @@ final class StatementViews {
     /** Ends {@code view}, the execution of {@code h}'s, unless a later execution replaced it already. */
     void end(StatementHandle h, CatalogView view) {
         if (view != null && open.remove(h.id, view)) {
-            view.close();
+            close(view);
         }
     }
 
     /** Ends the view of {@code h}, if any (the statement closed). */
     void end(StatementHandle h) {
-        CatalogView view = open.remove(h.id);
-        if (view != null) {
+        close(open.remove(h.id));
+    }
+
+    /** Closes a statement's own view; a transaction's stays open until the transaction ends. */
+    private static void close(CatalogView view) {
+        if (view != null && view.transaction() == null) {
             view.close();
         }
     }
@@ -60,7 +74,7 @@ final class StatementViews {
     void endAll() {
         closed = true; // first: a begin() after this sees it, one before it has put its view where this finds it
         open.values().removeIf(view -> {
-            view.close();
+            close(view);
             return true;
         });
     }

@@ -118,8 +118,9 @@ class JdbcFailuresTest {
             s.addBatch("insert into t values (7, 'c')");
             s.addBatch("insert into t values (8, 'toolong')");
             assertThatThrownBy(s::executeBatch).isInstanceOf(SQLException.class);
-            failsWith("0A000", () -> c.setAutoCommit(false));
-            assertThatThrownBy(() -> c.setAutoCommit(false)).isInstanceOf(SQLFeatureNotSupportedException.class);
+            failsWith("0A000", () -> c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE));
+            assertThatThrownBy(() -> c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE))
+                    .isInstanceOf(SQLFeatureNotSupportedException.class);
             assertThatThrownBy(() -> c.setSchema("nosuchschema")).isInstanceOf(SQLException.class);
             assertThat(c.getMetaData().getTables(null, null, "nothing%", null).next()).isFalse();
         }

@@ -4,12 +4,14 @@ import io.numacol.scheduler.Affinity;
 import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
+import io.numacol.storage.Transaction;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -148,9 +150,16 @@ public final class Appender implements AutoCloseable {
         }
         if (!pending.isEmpty() || !replaced.isEmpty()) {
             try {
+                Transaction transaction = transaction();
                 List<TablePart> built = new ArrayList<>(versions);
                 for (PartBuild b : pending) {
                     built.add(b.await());
+                }
+                if (transaction != null && replaced.isEmpty()) {
+                    transaction.add(table, built); // published when the transaction commits
+                    pending.clear();
+                    flushed = appended;
+                    return;
                 }
                 table.replaceParts(replaced, built, checkStop);
             } catch (RuntimeException e) {
@@ -161,6 +170,12 @@ public final class Appender implements AutoCloseable {
             database.afterFlush(table);
         }
         flushed = appended;
+    }
+
+    /** The transaction of the statement on this thread (its {@link CatalogView}'s), or null: rows then commit at the flush. */
+    private Transaction transaction() {
+        CatalogView view = CatalogView.current(table.catalog());
+        return view == null ? null : view.transaction();
     }
 
     /** Forgets every row appended since the last flush and frees what they took. */

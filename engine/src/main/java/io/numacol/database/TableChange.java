@@ -1,7 +1,10 @@
 package io.numacol.database;
 
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.Transaction;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +23,12 @@ import java.util.Map;
  * <p>From {@link #begin} to {@link #close} no other change of the table's parts happens
  * (inserts, merges and other changes wait), so the rows the statement reads after {@code begin}
  * are rows of the parts it marks. Rows are named by {@link TablePart#rowId}.
+ *
+ * <p>In a {@link Transaction} (the one of the {@link CatalogView} bound to the thread), the
+ * statement reads the transaction's snapshot with its own changes on top, and {@link #commit}
+ * hands the deletions and new rows to the transaction, which publishes them when it commits. On
+ * its own (auto-commit), the statement reads the newest data once it holds the table, and
+ * publishes at {@link #commit}.
  */
 public final class TableChange implements AutoCloseable {
     private final Database database;
@@ -29,6 +38,10 @@ public final class TableChange implements AutoCloseable {
     /** Rows to delete, per part id: a bitmap over the part's positions. */
     private final Map<Long, long[]> marks = new LinkedHashMap<>();
     private final Runnable checkStop;
+    /** The transaction the change belongs to, or null for a statement of its own. */
+    private final Transaction transaction;
+    /** What the statement reads: the parts it may mark, retained until {@link #close}. */
+    private final TableSnapshot snapshot;
     private Appender appender;
     private long deleted;
     private boolean done;
@@ -40,7 +53,13 @@ public final class TableChange implements AutoCloseable {
         table.lockWrites(checkStop);
         try {
             table.checkNotDropped(); // planned against a table ALTER replaced or DROP removed
-            for (TablePart p : table.parts()) {
+            CatalogView view = CatalogView.current(table.catalog());
+            transaction = view == null ? null : view.transaction();
+            if (view != null && transaction == null) {
+                view.readLatest(); // auto-commit: change the rows as they are now that no other change of them runs
+            }
+            snapshot = table.snapshot();
+            for (TablePart p : snapshot.parts()) {
                 parts.put(p.id(), p);
             }
         } catch (RuntimeException | Error e) {
@@ -102,8 +121,18 @@ public final class TableChange implements AutoCloseable {
         return deleted;
     }
 
-    /** Publishes the deletions and the new rows, at once. */
+    /** Publishes the deletions and the new rows, at once (in a transaction: hands them to it). */
     public void commit() {
+        if (transaction != null) {
+            if (appender != null) {
+                appender.flush(); // to the transaction, first: if it fails, the transaction got nothing of the statement
+            }
+            if (!marks.isEmpty()) {
+                transaction.delete(table, marks);
+            }
+            done = true;
+            return;
+        }
         List<TablePart> old = new ArrayList<>(marks.size());
         List<TablePart> versions = new ArrayList<>(marks.size());
         try {
@@ -133,6 +162,7 @@ public final class TableChange implements AutoCloseable {
                 appender.discard();
             }
         } finally {
+            snapshot.close();
             table.unlockWrites();
         }
     }

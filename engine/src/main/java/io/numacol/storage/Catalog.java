@@ -30,6 +30,8 @@ public final class Catalog {
     private final ConcurrentHashMap<Key, ViewDef> views = new ConcurrentHashMap<>();
     /** Counts changes of the schemas, tables and views, so that what was derived from them knows when to derive again. */
     private final AtomicLong version = new AtomicLong();
+    /** The commit timestamps of the tables' data, and its registered readers. */
+    private final CommitClock clock = new CommitClock();
     /** How many open {@link CatalogView}s began at each version; under this catalog's lock. */
     private final TreeMap<Long, Integer> readers = new TreeMap<>();
     /**
@@ -240,7 +242,15 @@ public final class Catalog {
      * A view of the catalog as it is now, for one statement: until it closes, a table dropped or
      * replaced after this moment stays readable through it (see {@link CatalogView}).
      */
-    public synchronized CatalogView beginRead() {
+    public CatalogView beginRead() {
+        return beginRead(null);
+    }
+
+    /**
+     * {@link #beginRead()} for the statements of {@code transaction} (null: one statement's own):
+     * the view reads the tables' data as of a read timestamp registered with it.
+     */
+    synchronized CatalogView beginRead(Transaction transaction) {
         long now = version.get();
         if (now != viewVersion) {
             viewTables = List.copyOf(tables.values());
@@ -248,7 +258,17 @@ public final class Catalog {
             viewVersion = now;
         }
         readers.merge(now, 1, Integer::sum);
-        return new CatalogView(this, now, viewTables, viewViews);
+        return new CatalogView(this, now, viewTables, viewViews, clock.beginRead(), transaction);
+    }
+
+    /** The commit timestamps of the tables' data. */
+    CommitClock clock() {
+        return clock;
+    }
+
+    /** Starts a transaction that reads the data as {@code isolation} says and commits its changes at once. */
+    public Transaction begin(Transaction.Isolation isolation) {
+        return new Transaction(this, isolation);
     }
 
     /** A view closed: the dropped tables only older views could read are freed. */
@@ -259,6 +279,7 @@ public final class Catalog {
             reclaim(free);
         }
         free.forEach(Table::releaseParts);
+        clock.endRead(view.readTimestamp());
     }
 
     /**

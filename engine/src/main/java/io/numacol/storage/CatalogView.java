@@ -25,13 +25,40 @@ public final class CatalogView implements AutoCloseable {
     private final long version;
     private final List<Table> tables;
     private final List<ViewDef> views;
+    /** The commit timestamp whose data the view reads, registered with the catalog's clock until the view closes. */
+    private volatile long readTimestamp;
+    /** The transaction whose statements read through this view (its changes on top of the data), or null. */
+    private final Transaction transaction;
     private volatile boolean closed;
 
-    CatalogView(Catalog catalog, long version, List<Table> tables, List<ViewDef> views) {
+    CatalogView(Catalog catalog, long version, List<Table> tables, List<ViewDef> views, long readTimestamp, Transaction transaction) {
         this.catalog = catalog;
         this.version = version;
         this.tables = tables;
         this.views = views;
+        this.readTimestamp = readTimestamp;
+        this.transaction = transaction;
+    }
+
+    /** The commit timestamp whose data the view's statements read (see {@link Table#snapshot()}). */
+    public long readTimestamp() {
+        return readTimestamp;
+    }
+
+    /** The transaction this view serves, or null for a statement of its own (auto-commit). */
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    /**
+     * Reads the newest committed data from now on: an auto-commit UPDATE or DELETE, once it holds
+     * its table's write lock, changes the rows as they are then, not as they were when it began.
+     */
+    public void readLatest() {
+        CommitClock clock = catalog.clock();
+        long before = readTimestamp;
+        readTimestamp = clock.beginRead();
+        clock.endRead(before);
     }
 
     /** The view bound to this thread by {@link #runIn}, or null. */

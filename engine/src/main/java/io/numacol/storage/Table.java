@@ -2,8 +2,12 @@ package io.numacol.storage;
 
 import io.numacol.memory.NumaMemory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A named table of a {@link Catalog} schema: a {@link TableSchema} and a set of {@link TablePart}s. The set is swapped whole, so a
  * reader's {@link #snapshot()} sees either all of a change or none of it.
+ *
+ * <p>Each swap commits a new version of the set at a timestamp of the catalog's {@link
+ * CommitClock}; the versions a registered reader (a {@link CatalogView}, a {@link Transaction})
+ * may still read stay in the table's history, so a reader reads the version of its read
+ * timestamp. Parts are immutable, so a version is a list: MVCC at the granularity of a part's
+ * version (its deleted rows), and a scan of a version pays nothing for it.
  */
 public final class Table {
     private final Catalog catalog;
@@ -20,7 +30,19 @@ public final class Table {
     private final String name;
     private final TableSchema schema;
     private final NumaMemory memory;
-    private volatile List<TablePart> parts = List.of();
+    private static final AtomicLong SERIALS = new AtomicLong();
+
+    /** One committed set of parts, read from timestamp {@code since} until the next version's; holds a reference to each part. */
+    private record Version(long since, List<TablePart> parts) {
+    }
+
+    /** The newest version. */
+    private volatile Version head = new Version(0, List.of());
+    /** Older versions, newest first, while a registered reader may read them; under its own monitor. */
+    private final ArrayDeque<Version> history = new ArrayDeque<>();
+    /** Orders the tables a transaction locks at commit, so that two commits never wait for each other. */
+    private final long serial = SERIALS.incrementAndGet();
+
     /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
     private final ReentrantLock writes = new ReentrantLock();
     private volatile boolean dropped;
@@ -40,6 +62,11 @@ public final class Table {
 
     public String name() {
         return name;
+    }
+
+    /** The catalog the table is (or was) in. */
+    public Catalog catalog() {
+        return catalog;
     }
 
     /** The catalog schema the table is in ({@link Catalog#MAIN} unless created in another). */
@@ -62,17 +89,17 @@ public final class Table {
 
     /** The current parts, unretained: for reports; queries use {@link #snapshot()}. */
     public List<TablePart> parts() {
-        return parts;
+        return head.parts();
     }
 
     /** Rows, deleted ones not counted. */
     public long rowCount() {
-        return parts.stream().mapToLong(TablePart::liveRowCount).sum();
+        return parts().stream().mapToLong(TablePart::liveRowCount).sum();
     }
 
     /** Rows deleted but still held by parts (until a merge compacts them). */
     public long deletedRowCount() {
-        return parts.stream().mapToLong(p -> p.deleted().count()).sum();
+        return parts().stream().mapToLong(p -> p.deleted().count()).sum();
     }
 
     /** A new part's {@link TablePart#id()}. */
@@ -86,15 +113,17 @@ public final class Table {
     }
 
     /**
-     * The current parts, each retained until the snapshot closes. A dropped table's are the last
-     * it had, for a statement whose {@link CatalogView} began before the drop.
+     * The parts this thread's reader reads, each retained until the snapshot closes: the version
+     * at the read timestamp of the {@link CatalogView} bound to the thread (the newest without
+     * one), with the changes of its {@link Transaction} on top. A dropped table's are the last it
+     * had, for a statement whose view began before the drop.
      *
      * @throws IllegalStateException when the table was dropped, or replaced by ALTER TABLE, and
      *     the statement on this thread began after that, or has no view of the catalog
      */
     public TableSnapshot snapshot() {
+        CatalogView view = CatalogView.current(catalog);
         if (dropped) {
-            CatalogView view = CatalogView.current(catalog);
             if (view == null || !view.sees(this)) {
                 checkNotDropped();
             }
@@ -102,8 +131,10 @@ public final class Table {
                 throw freedUnderReader();
             }
         }
+        long ts = view == null ? Long.MAX_VALUE : view.readTimestamp();
+        Transaction transaction = view == null ? null : view.transaction();
         while (true) {
-            List<TablePart> current = parts;
+            List<TablePart> current = versionAt(ts).parts();
             List<TablePart> retained = new ArrayList<>(current.size());
             for (TablePart p : current) {
                 if (!p.tryRetain()) {
@@ -115,11 +146,82 @@ public final class Table {
                 if (released && retained.isEmpty()) {
                     throw freedUnderReader(); // freed between the check above and now
                 }
-                return new TableSnapshot(this, retained);
+                return new TableSnapshot(this, transaction == null ? retained : transaction.overlay(this, retained));
             }
-            // a part was freed by a concurrent swap: that swap published a new list, take that one
+            // a part was freed by a concurrent swap (a reader without a registered timestamp): take the new version
             retained.forEach(TablePart::release);
         }
+    }
+
+    /** The newest version committed at or before {@code ts}. */
+    private Version versionAt(long ts) {
+        Version v = head;
+        if (v.since() <= ts) {
+            return v;
+        }
+        synchronized (history) {
+            for (Version h : history) {
+                if (h.since() <= ts) {
+                    return h;
+                }
+            }
+        }
+        throw new IllegalStateException("table " + name + " has no version at timestamp " + ts + " any more: its reader was not registered");
+    }
+
+    /** The parts of the newest version by {@link TablePart#id()}, unretained: for a commit that holds {@link #lockWrites()}. */
+    Map<Long, TablePart> headById() {
+        Map<Long, TablePart> byId = new HashMap<>();
+        for (TablePart p : head.parts()) {
+            byId.put(p.id(), p);
+        }
+        return byId;
+    }
+
+    /** Frees the versions no reader at or after {@code oldest} reads; answers whether older versions remain. */
+    boolean prune(long oldest) {
+        List<Version> free = new ArrayList<>();
+        boolean remain;
+        synchronized (history) {
+            // a version is read by readers from its since to its successor's: the successor of the last is the one before it
+            Iterator<Version> older = history.descendingIterator();
+            while (older.hasNext()) {
+                Version v = older.next();
+                Version successor = newer(v);
+                if (successor.since() > oldest) {
+                    break;
+                }
+                free.add(v);
+                older.remove();
+            }
+            remain = !history.isEmpty();
+        }
+        for (Version v : free) {
+            v.parts().forEach(TablePart::release);
+        }
+        return remain;
+    }
+
+    /** The version after {@code v} in the history (or the head); under the history's monitor. */
+    private Version newer(Version v) {
+        Version after = head;
+        for (Version h : history) {
+            if (h == v) {
+                return after;
+            }
+            after = h;
+        }
+        throw new IllegalStateException("a version not in the history");
+    }
+
+    boolean hasHistory() {
+        synchronized (history) {
+            return !history.isEmpty();
+        }
+    }
+
+    long serial() {
+        return serial;
     }
 
     /** Publishes new parts at once: a reader's snapshot has all of them or none. */
@@ -135,7 +237,7 @@ public final class Table {
     public void replaceParts(List<TablePart> old, List<TablePart> replacement) {
         writes.lock();
         try {
-            swap(old, replacement);
+            commit(old, replacement);
         } finally {
             writes.unlock();
         }
@@ -145,7 +247,7 @@ public final class Table {
     public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop) {
         lockWrites(checkStop);
         try {
-            swap(old, replacement);
+            commit(old, replacement);
         } finally {
             writes.unlock();
         }
@@ -153,14 +255,16 @@ public final class Table {
 
     /**
      * As {@link #replaceParts}, but only if no one changes the table now; false otherwise. For
-     * background work on a worker thread, which must not wait for a statement that needs workers.
+     * background work on a worker thread, which must not wait for a statement that needs workers;
+     * and not while a transaction is open, since its changes name rows by the parts it read,
+     * which this may replace (a merge that kept where each row went could go on: not yet).
      */
     public boolean tryReplaceParts(List<TablePart> old, List<TablePart> replacement) {
-        if (!writes.tryLock()) {
+        if (catalog.clock().openTransactions() > 0 || !writes.tryLock()) {
             return false;
         }
         try {
-            swap(old, replacement);
+            commit(old, replacement);
             return true;
         } finally {
             writes.unlock();
@@ -203,9 +307,20 @@ public final class Table {
         return writes.isLocked();
     }
 
-    private void swap(List<TablePart> old, List<TablePart> replacement) {
+    /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
+    private void commit(List<TablePart> old, List<TablePart> replacement) {
+        catalog.clock().commit(ts -> swap(old, replacement, ts));
+    }
+
+    /**
+     * Makes the version committed at {@code ts}: the newest with {@code replacement} in place of
+     * {@code old}; the caller holds {@link #writes} and the clock's commit lock. The version
+     * before stays in the history for the readers that may read it ({@link #prune}).
+     */
+    void swap(List<TablePart> old, List<TablePart> replacement, long ts) {
         checkNotDropped();
-        List<TablePart> next = new ArrayList<>(parts);
+        Version current = head;
+        List<TablePart> next = new ArrayList<>(current.parts());
         List<TablePart> added = new ArrayList<>(replacement);
         for (TablePart p : old) {
             int at = next.indexOf(Objects.requireNonNull(p));
@@ -231,8 +346,16 @@ public final class Table {
             // a part restored from a checkpoint keeps its id: no new part may take it again
             partIds.accumulateAndGet(p.id() + 1, Math::max);
         }
-        parts = List.copyOf(next);
-        old.forEach(TablePart::release);
+        for (TablePart p : next) {
+            if (!replacement.contains(p) && !p.tryRetain()) { // a carried part: the new version's own reference
+                throw new IllegalStateException(p + " of table " + name + " was freed while in its newest version");
+            }
+        }
+        synchronized (history) {
+            history.addFirst(current);
+            head = new Version(ts, List.copyOf(next));
+        }
+        catalog.clock().keepsHistory(this);
     }
 
     /**
@@ -265,9 +388,16 @@ public final class Table {
     /** Frees a dropped table's parts (each once its last snapshot closes): no statement may read it now. */
     void releaseParts() {
         released = true; // first: a snapshot that then finds no parts knows they were freed, not empty
-        List<TablePart> old = parts;
-        parts = List.of();
-        old.forEach(TablePart::release);
+        List<Version> old = new ArrayList<>();
+        synchronized (history) {
+            old.add(head);
+            old.addAll(history);
+            history.clear();
+            head = new Version(head.since(), List.of());
+        }
+        for (Version v : old) {
+            v.parts().forEach(TablePart::release);
+        }
     }
 
     /**

@@ -1,0 +1,118 @@
+package io.numacol.storage;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
+
+/**
+ * The commit timestamps of one {@link Catalog}'s data (HyPer's MVCC: a reader reads as of a
+ * timestamp, a writer commits at the next one). Every change of a table's parts commits at a new
+ * timestamp under one short lock, several tables' changes at the same one (a transaction's), and
+ * becomes visible to readers that begin after it at once: {@link #beginRead} hands out the last
+ * committed timestamp, and a {@link Table} keeps each version of its parts that a registered
+ * reader may still read (its history), dropping it once the oldest reader is past it.
+ *
+ * <p>Locks: a commit runs holding the changed tables' write locks, then the commit lock; the
+ * readers' registry and a table's history are leaf locks, taken for a few instructions.
+ */
+final class CommitClock {
+    private final ReentrantLock commits = new ReentrantLock();
+    /** The newest committed timestamp: what a reader beginning now reads. */
+    private volatile long visible;
+    /** How many registered readers read at each timestamp; under its own monitor. */
+    private final TreeMap<Long, Integer> readers = new TreeMap<>();
+    /** Tables that keep versions older than their newest, for a reader that may read them. */
+    private final Set<Table> withHistory = ConcurrentHashMap.newKeySet();
+    private final AtomicLong openTransactions = new AtomicLong();
+
+    /** Registers a reader at the newest committed timestamp and returns it; {@link #endRead} ends it. */
+    long beginRead() {
+        synchronized (readers) {
+            long ts = visible;
+            readers.merge(ts, 1, Integer::sum);
+            return ts;
+        }
+    }
+
+    /** Ends a reader registered at {@code ts}; versions only it read are freed. */
+    void endRead(long ts) {
+        boolean oldestMoved;
+        synchronized (readers) {
+            Integer n = readers.get(ts);
+            if (n == null) {
+                throw new IllegalStateException("no reader at timestamp " + ts);
+            }
+            if (n == 1) {
+                readers.remove(ts);
+            } else {
+                readers.put(ts, n - 1);
+            }
+            oldestMoved = n == 1 && (readers.isEmpty() || readers.firstKey() > ts);
+        }
+        if (oldestMoved) {
+            prune();
+        }
+    }
+
+    /** The read timestamp of the oldest registered reader, or {@code Long.MAX_VALUE} with none. */
+    long oldestRead() {
+        synchronized (readers) {
+            return readers.isEmpty() ? Long.MAX_VALUE : readers.firstKey();
+        }
+    }
+
+    /** The newest committed timestamp. */
+    long visible() {
+        return visible;
+    }
+
+    /**
+     * Runs {@code publish} with the next timestamp, under the commit lock, and makes what it
+     * published visible once it returns (if it throws, nothing of it may have been published).
+     */
+    void commit(LongConsumer publish) {
+        commits.lock();
+        try {
+            long ts = visible + 1;
+            publish.accept(ts);
+            visible = ts; // after every table of the commit holds its new version: a reader sees all or none
+        } finally {
+            commits.unlock();
+        }
+        prune();
+    }
+
+    /** Transactions begun and not ended: while there are any, background work does not renumber rows ({@link Table#tryReplaceParts}). */
+    long openTransactions() {
+        return openTransactions.get();
+    }
+
+    void openTransactions(int delta) {
+        openTransactions.addAndGet(delta);
+    }
+
+    /** Notes that {@code table} keeps older versions of its parts. */
+    void keepsHistory(Table table) {
+        withHistory.add(table);
+    }
+
+    /** Frees every version no registered reader can read any more. */
+    void prune() {
+        if (withHistory.isEmpty()) {
+            return;
+        }
+        long oldest = oldestRead();
+        for (Table t : List.copyOf(withHistory)) {
+            if (!t.prune(oldest)) {
+                withHistory.remove(t);
+                if (t.hasHistory()) { // a commit gave it one meanwhile
+                    withHistory.add(t);
+                }
+            }
+        }
+    }
+}

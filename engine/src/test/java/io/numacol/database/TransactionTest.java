@@ -1,0 +1,193 @@
+package io.numacol.database;
+
+import io.numacol.storage.CatalogView;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.Transaction;
+import io.numacol.storage.WriteConflictException;
+import io.numacol.storage.types.ColumnType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Transactions on the column store: a snapshot as of the start (REPEATABLE READ) or of each
+ * statement (READ COMMITTED), the transaction's own changes on top, nothing seen by others before
+ * the commit, first committer wins, and every version's memory freed once no reader needs it.
+ */
+class TransactionTest {
+    private final Database db = Database.open(DatabaseConfig.defaults().withTopology("fake:2"));
+
+    @AfterEach
+    void close() {
+        db.close();
+        assertThat(db.memory().liveAllocations()).isZero();
+    }
+
+    private Table table() {
+        Table t = db.catalog().create("accounts", TableSchema.of(
+                new TableSchema.ColumnDef("id", ColumnType.bigint(), false),
+                new TableSchema.ColumnDef("balance", ColumnType.bigint(), false)));
+        try (Appender a = db.appender(t)) {
+            for (long id = 0; id < 10; id++) {
+                a.append(id, 100L);
+            }
+        }
+        return t;
+    }
+
+    /** The ids and balances {@code table} shows to a reader in {@code view} (null: the newest data), sorted by id. */
+    private static List<List<Long>> rows(Table table, CatalogView view) {
+        Supplier<List<List<Long>>> read = () -> {
+            List<List<Long>> out = new ArrayList<>();
+            try (TableSnapshot s = table.snapshot()) {
+                for (TablePart p : s.parts()) {
+                    for (int r = 0; r < p.rowCount(); r++) {
+                        if (!p.deleted().isDeleted(r)) {
+                            out.add(List.of((Long) p.column(0).value(r), (Long) p.column(1).value(r)));
+                        }
+                    }
+                }
+            }
+            out.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
+            return out;
+        };
+        return view == null ? read.get() : CatalogView.runIn(view, read::get);
+    }
+
+    /** Sets the balance of account {@code id} as an UPDATE does: deletes the row, appends its new version. */
+    private static void update(Database db, Table table, long id, long balance) {
+        try (TableChange change = TableChange.begin(db, table, () -> { })) {
+            try (TableSnapshot s = table.snapshot()) {
+                for (TablePart p : s.parts()) {
+                    for (int r = 0; r < p.rowCount(); r++) {
+                        if (!p.deleted().isDeleted(r) && (Long) p.column(0).value(r) == id) {
+                            change.delete(p.rowId(r));
+                        }
+                    }
+                }
+            }
+            change.insert(new Object[] {id, balance});
+            change.commit();
+        }
+    }
+
+    private static long total(List<List<Long>> rows) {
+        return rows.stream().mapToLong(r -> r.get(1)).sum();
+    }
+
+    @Test
+    void repeatableReadSeesItsSnapshotAndItsOwnChanges() {
+        Table t = table();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView view = tx.statementView();
+        update(db, t, 3, 50); // committed by another statement after the transaction began
+        assertThat(rows(t, view)).contains(List.of(3L, 100L));
+        assertThat(rows(t, null)).contains(List.of(3L, 50L));
+
+        CatalogView.runIn(view, () -> {
+            update(db, t, 4, 40);
+            return null;
+        });
+        assertThat(rows(t, view)).contains(List.of(4L, 40L), List.of(3L, 100L)).hasSize(10);
+        assertThat(rows(t, null)).contains(List.of(4L, 100L)); // not yet committed: no one else sees it
+        tx.commit();
+        assertThat(rows(t, null)).contains(List.of(3L, 50L), List.of(4L, 40L)).hasSize(10);
+    }
+
+    @Test
+    void readCommittedTakesANewSnapshotPerStatement() {
+        Table t = table();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.READ_COMMITTED);
+        assertThat(rows(t, tx.statementView())).contains(List.of(3L, 100L));
+        update(db, t, 3, 70);
+        assertThat(rows(t, tx.statementView())).contains(List.of(3L, 70L));
+        tx.rollback();
+    }
+
+    @Test
+    void rollbackKeepsNothingAndFreesItsRows() {
+        Table t = table();
+        int before = db.memory().liveAllocations();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView view = tx.statementView();
+        CatalogView.runIn(view, () -> {
+            try (Appender a = db.appender(t)) {
+                a.append(100L, 1L);
+            }
+            update(db, t, 5, 0);
+            return null;
+        });
+        assertThat(rows(t, view)).hasSize(11).contains(List.of(5L, 0L));
+        tx.rollback();
+        assertThat(rows(t, null)).hasSize(10).contains(List.of(5L, 100L));
+        assertThat(db.memory().liveAllocations()).isEqualTo(before);
+    }
+
+    @Test
+    void firstCommitterWins() {
+        Table t = table();
+        Transaction first = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        Transaction second = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView v1 = first.statementView();
+        CatalogView v2 = second.statementView();
+        CatalogView.runIn(v1, () -> {
+            update(db, t, 7, 1);
+            return null;
+        });
+        CatalogView.runIn(v2, () -> {
+            update(db, t, 7, 2);
+            update(db, t, 8, 2);
+            return null;
+        });
+        first.commit();
+        assertThatThrownBy(second::commit).isInstanceOf(WriteConflictException.class).hasMessageContaining("accounts");
+        assertThat(second.isEnded()).isTrue();
+        List<List<Long>> after = rows(t, null);
+        assertThat(after).contains(List.of(7L, 1L), List.of(8L, 100L)).hasSize(10); // nothing of the second kept
+    }
+
+    @Test
+    void disjointChangesBothCommit() {
+        Table t = table();
+        Transaction first = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        Transaction second = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView.runIn(first.statementView(), () -> {
+            update(db, t, 1, 90);
+            update(db, t, 2, 110);
+            return null;
+        });
+        CatalogView.runIn(second.statementView(), () -> {
+            update(db, t, 3, 80);
+            update(db, t, 4, 120);
+            return null;
+        });
+        assertThat(total(rows(t, first.statementView()))).isEqualTo(1000);
+        first.commit();
+        second.commit();
+        assertThat(rows(t, null)).contains(List.of(1L, 90L), List.of(2L, 110L), List.of(3L, 80L), List.of(4L, 120L));
+        assertThat(total(rows(t, null))).isEqualTo(1000);
+    }
+
+    /** A reader that began before a commit keeps the version it read while the commit's version is the newest. */
+    @Test
+    void versionsLiveAsLongAsTheirReaders() {
+        Table t = table();
+        CatalogView reader = db.catalog().beginRead();
+        for (int i = 0; i < 5; i++) {
+            update(db, t, i, 0);
+        }
+        assertThat(total(rows(t, reader))).isEqualTo(1000);
+        assertThat(total(rows(t, null))).isEqualTo(500);
+        reader.close();
+        assertThat(total(rows(t, null))).isEqualTo(500);
+    }
+}
