@@ -124,7 +124,7 @@ final class BatchInsert {
     private static BatchUpdateException failed(String message, int size, Throwable cause) {
         long[] counts = new long[size];
         Arrays.fill(counts, Statement.EXECUTE_FAILED);
-        return new BatchUpdateException(message, cause instanceof SQLException e ? e.getSQLState() : null,
+        return new BatchUpdateException(message, SqlStates.state(cause),
                 cause instanceof SQLException e ? e.getErrorCode() : 0, counts, cause);
     }
 

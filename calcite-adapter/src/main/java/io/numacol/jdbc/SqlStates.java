@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.WriteConflictException;
 import io.numacol.database.FileAccessException;
 import io.numacol.memory.MemoryLimitException;
@@ -121,6 +122,7 @@ final class SqlStates {
             case IOException e -> "58030";
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
+            case KeyViolationException e -> "23505";
             case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
             case IllegalStateException e when message.contains("the database was closed") -> "08003";
             // Calcite's own checks when another connection dropped or altered a table while this statement was planned

@@ -22,6 +22,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
@@ -123,9 +124,18 @@ public final class Appender implements AutoCloseable {
         return appended;
     }
 
-    /** Makes every appended row visible, all at once. */
+    /** Makes every appended row visible, all at once (in a transaction: hands them to it, for its commit). */
     public void flush() {
-        publish(List.of(), List.of());
+        publish(List.of(), List.of(), Map.of());
+    }
+
+    /**
+     * In a transaction: hands the appended rows to it together with an UPDATE's deletions
+     * ({@code deleted}: per part id, a bitmap over its positions), so that its keys are checked
+     * with both (an UPDATE that keeps a row's key repeats no key).
+     */
+    void flushChanging(Map<Long, long[]> deleted) {
+        publish(List.of(), List.of(), deleted);
     }
 
     /**
@@ -134,10 +144,10 @@ public final class Appender implements AutoCloseable {
      * {@link Table#lockWrites()}).
      */
     void flushReplacing(List<TablePart> replaced, List<TablePart> versions) {
-        publish(replaced, versions);
+        publish(replaced, versions, Map.of());
     }
 
-    private void publish(List<TablePart> replaced, List<TablePart> versions) {
+    private void publish(List<TablePart> replaced, List<TablePart> versions, Map<Long, long[]> deleted) {
         try {
             for (int p = 0; p < parts.length; p++) {
                 if (parts[p] != null && parts[p].rowCount() > 0) {
@@ -148,7 +158,7 @@ public final class Appender implements AutoCloseable {
             discard(); // an earlier part's build failed
             throw e;
         }
-        if (!pending.isEmpty() || !replaced.isEmpty()) {
+        if (!pending.isEmpty() || !replaced.isEmpty() || !deleted.isEmpty()) {
             try {
                 Transaction transaction = transaction();
                 List<TablePart> built = new ArrayList<>(versions);
@@ -156,7 +166,7 @@ public final class Appender implements AutoCloseable {
                     built.add(b.await());
                 }
                 if (transaction != null && replaced.isEmpty()) {
-                    transaction.add(table, built); // published when the transaction commits
+                    transaction.change(table, deleted, built); // published when the transaction commits
                     pending.clear();
                     flushed = appended;
                     return;

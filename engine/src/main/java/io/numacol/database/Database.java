@@ -408,7 +408,9 @@ public final class Database implements AutoCloseable {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
                 Placement placement = placements.altered(old, column);
-                Table replacement = catalog.detached(old.schemaName(), name, schema);
+                // the keys follow their columns (renamed), unless the new schema says its own
+                Table replacement = catalog.detached(old.schemaName(), name,
+                        schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema);
                 placements.placeAltered(old, replacement, placement);
                 Appender appender = new Appender(this, replacement);
                 try {

@@ -125,10 +125,9 @@ public final class TableChange implements AutoCloseable {
     public void commit() {
         if (transaction != null) {
             if (appender != null) {
-                appender.flush(); // to the transaction, first: if it fails, the transaction got nothing of the statement
-            }
-            if (!marks.isEmpty()) {
-                transaction.delete(table, marks);
+                appender.flushChanging(marks); // the new rows and the deletions together, or nothing
+            } else if (!marks.isEmpty()) {
+                transaction.change(table, marks, List.of());
             }
             done = true;
             return;

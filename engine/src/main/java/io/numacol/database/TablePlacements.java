@@ -202,7 +202,7 @@ final class TablePlacements {
                     built.add(open[p].build(partitionPlacement(p), false));
                 }
             }
-            table.replaceParts(snapshot.parts(), built);
+            table.replacePartsKeepingRows(snapshot.parts(), built);
         } catch (RuntimeException | Error e) {
             built.forEach(TablePart::release);
             throw e;

@@ -45,6 +45,11 @@ public final class CatalogView implements AutoCloseable {
         return readTimestamp;
     }
 
+    /** Whether the view closed: its read timestamp no longer holds the versions it read. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** The transaction this view serves, or null for a statement of its own (auto-commit). */
     public Transaction transaction() {
         return transaction;

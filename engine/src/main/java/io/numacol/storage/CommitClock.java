@@ -95,6 +95,16 @@ final class CommitClock {
         openTransactions.addAndGet(delta);
     }
 
+    /** Runs {@code body} holding the commit lock: it sees the newest versions, and no commit changes them meanwhile. */
+    void underCommitLock(Runnable body) {
+        commits.lock();
+        try {
+            body.run();
+        } finally {
+            commits.unlock();
+        }
+    }
+
     /** Notes that {@code table} keeps older versions of its parts. */
     void keepsHistory(Table table) {
         withHistory.add(table);

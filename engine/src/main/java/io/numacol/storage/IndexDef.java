@@ -8,7 +8,8 @@ import java.util.Objects;
  * built. numacol answers lookups by scanning its bit-packed columns with vectorized predicates, a
  * few cycles per row, so a secondary structure per CREATE INDEX would cost memory and load time
  * for little; the per-part {@link InvertedIndex} is the structure a lookup index will use when
- * one pays. A UNIQUE index is not enforced, as a PRIMARY KEY is not.
+ * one pays. A UNIQUE index is not enforced (yet): a PRIMARY KEY or UNIQUE constraint of the
+ * table is ({@link TableSchema#keys()}).
  *
  * @param schema  the schema of the index and its table
  * @param name    the index name, unique in its schema (ignoring case)

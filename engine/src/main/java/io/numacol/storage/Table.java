@@ -40,6 +40,8 @@ public final class Table {
     private volatile Version head = new Version(0, List.of());
     /** Older versions, newest first, while a registered reader may read them; under its own monitor. */
     private final ArrayDeque<Version> history = new ArrayDeque<>();
+    /** Per key of the schema, the key values of the newest version's rows: built on the first change that must check them; under the commit lock. */
+    private KeySet[] keySets;
     /** Orders the tables a transaction locks at commit, so that two commits never wait for each other. */
     private final long serial = SERIALS.incrementAndGet();
 
@@ -131,10 +133,13 @@ public final class Table {
                 throw freedUnderReader();
             }
         }
-        long ts = view == null ? Long.MAX_VALUE : view.readTimestamp();
-        Transaction transaction = view == null ? null : view.transaction();
+        // a view closed under its statement (the statement stopped, its transaction ended) holds no version any more:
+        // what it still reads is the newest, and goes nowhere
+        boolean reading = view != null && !view.isClosed();
+        long ts = reading ? view.readTimestamp() : Long.MAX_VALUE;
+        Transaction transaction = reading ? view.transaction() : null;
         while (true) {
-            List<TablePart> current = versionAt(ts).parts();
+            List<TablePart> current = versionAt(ts, view).parts();
             List<TablePart> retained = new ArrayList<>(current.size());
             for (TablePart p : current) {
                 if (!p.tryRetain()) {
@@ -153,8 +158,8 @@ public final class Table {
         }
     }
 
-    /** The newest version committed at or before {@code ts}. */
-    private Version versionAt(long ts) {
+    /** The newest version committed at or before {@code ts} (the newest if {@code view} closed meanwhile: it reads nothing more). */
+    private Version versionAt(long ts, CatalogView view) {
         Version v = head;
         if (v.since() <= ts) {
             return v;
@@ -165,6 +170,9 @@ public final class Table {
                     return h;
                 }
             }
+        }
+        if (view != null && view.isClosed()) {
+            return head;
         }
         throw new IllegalStateException("table " + name + " has no version at timestamp " + ts + " any more: its reader was not registered");
     }
@@ -253,6 +261,16 @@ public final class Table {
         }
     }
 
+    /** {@link #replaceParts(List, List)} for parts that hold the same rows as those they replace (re-placed, re-dealt into partitions). */
+    public void replacePartsKeepingRows(List<TablePart> old, List<TablePart> replacement) {
+        writes.lock();
+        try {
+            commitKeepingRows(old, replacement);
+        } finally {
+            writes.unlock();
+        }
+    }
+
     /**
      * As {@link #replaceParts}, but only if no one changes the table now; false otherwise. For
      * background work on a worker thread, which must not wait for a statement that needs workers;
@@ -264,7 +282,7 @@ public final class Table {
             return false;
         }
         try {
-            commit(old, replacement);
+            commitKeepingRows(old, replacement);
             return true;
         } finally {
             writes.unlock();
@@ -309,7 +327,37 @@ public final class Table {
 
     /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
     private void commit(List<TablePart> old, List<TablePart> replacement) {
-        catalog.clock().commit(ts -> swap(old, replacement, ts));
+        catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
+    }
+
+    /** {@link #commit} of a change that keeps every row (re-placed or merged parts): the keys need no check. */
+    private void commitKeepingRows(List<TablePart> old, List<TablePart> replacement) {
+        catalog.clock().commit(ts -> swap(old, replacement, ts, List.of()));
+    }
+
+    /**
+     * Checks the keys for a change of the newest version ({@code replacement} in the place of
+     * {@code old}) and answers what it does to them; the caller holds the commit lock.
+     *
+     * @throws KeyViolationException the change would repeat a key's values
+     */
+    List<KeySet.Change> prepareKeys(List<TablePart> old, List<TablePart> replacement) {
+        List<TableSchema.KeyDef> keys = schema.keys();
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        if (keySets == null) {
+            KeySet[] built = new KeySet[keys.size()];
+            for (int k = 0; k < built.length; k++) {
+                built[k] = new KeySet(schema, keys.get(k), head.parts());
+            }
+            keySets = built;
+        }
+        List<KeySet.Change> changes = new ArrayList<>(keySets.length);
+        for (KeySet set : keySets) {
+            changes.add(set.prepare(old, replacement));
+        }
+        return changes;
     }
 
     /**
@@ -317,7 +365,7 @@ public final class Table {
      * {@code old}; the caller holds {@link #writes} and the clock's commit lock. The version
      * before stays in the history for the readers that may read it ({@link #prune}).
      */
-    void swap(List<TablePart> old, List<TablePart> replacement, long ts) {
+    void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys) {
         checkNotDropped();
         Version current = head;
         List<TablePart> next = new ArrayList<>(current.parts());
@@ -355,6 +403,7 @@ public final class Table {
             history.addFirst(current);
             head = new Version(ts, List.copyOf(next));
         }
+        keys.forEach(KeySet.Change::apply);
         catalog.clock().keepsHistory(this);
     }
 

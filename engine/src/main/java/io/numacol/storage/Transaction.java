@@ -99,11 +99,22 @@ public final class Transaction implements AutoCloseable {
         return parts;
     }
 
-    /** Deletes rows of {@code table}: per part id, a bitmap over its positions (of a part committed before, or one of this transaction's). */
-    public synchronized void delete(Table table, Map<Long, long[]> rows) {
+    /**
+     * One statement's changes of {@code table}: rows deleted (per part id, a bitmap over its
+     * positions, of a part committed before or one of this transaction's) and new parts, whose
+     * references the transaction takes over. The keys are checked at once against the newest
+     * committed rows and this transaction's other changes (and again at commit): a duplicate fails
+     * the statement, and the transaction keeps nothing of it.
+     *
+     * @throws KeyViolationException the statement's rows repeat a key's values
+     */
+    public synchronized void change(Table table, Map<Long, long[]> deleted, List<TablePart> added) {
         checkOpen();
+        if (!added.isEmpty() && !table.schema().keys().isEmpty()) {
+            checkKeys(table, deleted, added);
+        }
         Writes w = writesOf(table);
-        for (Map.Entry<Long, long[]> e : rows.entrySet()) {
+        for (Map.Entry<Long, long[]> e : deleted.entrySet()) {
             int own = indexOfAdded(w, e.getKey());
             if (own >= 0) {
                 TablePart part = w.added.get(own);
@@ -123,6 +134,69 @@ public final class Transaction implements AutoCloseable {
                 }
             }
         }
+        w.added.addAll(added);
+    }
+
+    /**
+     * Checks the keys as committing now would, with the statement's changes: every deletion so far
+     * and {@code deleted}, every new part so far and {@code added}. Deletions of parts the newest
+     * version no longer has are left to the commit, which refuses them anyway.
+     */
+    private void checkKeys(Table table, Map<Long, long[]> deleted, List<TablePart> added) {
+        Writes w = writes.get(table);
+        Map<Long, long[]> marks = new HashMap<>();
+        List<TablePart> own = new ArrayList<>();
+        if (w != null) {
+            w.deleted.forEach((id, bits) -> marks.put(id, bits.clone()));
+            own.addAll(w.added);
+        }
+        List<TablePart> ownVersions = new ArrayList<>();
+        deleted.forEach((id, bits) -> {
+            int i = indexOfOwn(own, id);
+            if (i >= 0) {
+                TablePart version = own.get(i).withDeleted(bits);
+                own.set(i, version);
+                ownVersions.add(version);
+            } else {
+                marks.merge(id, bits.clone(), (a, b) -> {
+                    for (int k = 0; k < a.length; k++) {
+                        a[k] |= b[k];
+                    }
+                    return a;
+                });
+            }
+        });
+        own.addAll(added);
+        List<TablePart> versions = new ArrayList<>();
+        try {
+            catalog.clock().underCommitLock(() -> {
+                Map<Long, TablePart> head = table.headById();
+                List<TablePart> replaced = new ArrayList<>();
+                for (Map.Entry<Long, long[]> e : marks.entrySet()) {
+                    TablePart current = head.get(e.getKey());
+                    if (current == null || overlaps(current.deleted(), e.getValue())) {
+                        return; // a write conflict: the commit reports it
+                    }
+                    replaced.add(current);
+                    versions.add(current.withDeleted(e.getValue()));
+                }
+                List<TablePart> all = new ArrayList<>(versions);
+                all.addAll(own);
+                table.prepareKeys(replaced, all);
+            });
+        } finally {
+            versions.forEach(TablePart::release);
+            ownVersions.forEach(TablePart::release); // made for the check only
+        }
+    }
+
+    private static int indexOfOwn(List<TablePart> parts, long partId) {
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).id() == partId) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static int indexOfAdded(Writes w, long partId) {
@@ -132,15 +206,6 @@ public final class Transaction implements AutoCloseable {
             }
         }
         return -1;
-    }
-
-    /** Adds new parts to {@code table}; the transaction takes over the caller's reference to each. */
-    public synchronized void add(Table table, List<TablePart> parts) {
-        if (ended) {
-            parts.forEach(TablePart::release);
-        }
-        checkOpen();
-        writesOf(table).added.addAll(parts);
     }
 
     private Writes writesOf(Table table) {
@@ -176,7 +241,10 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    /** Checks every table's changes against its newest version, then makes the new versions at {@code ts}. */
+    /**
+     * Checks every table's changes against its newest version (rows changed meanwhile, keys
+     * repeated), then makes the new versions at {@code ts}: all tables or none.
+     */
     private void publish(List<Table> tables, long ts) {
         Map<Table, Map<Long, TablePart>> heads = new HashMap<>();
         for (Table t : tables) {
@@ -195,17 +263,34 @@ public final class Transaction implements AutoCloseable {
             }
             heads.put(t, head);
         }
+        Map<Table, List<TablePart>> replaced = new HashMap<>();
+        Map<Table, List<TablePart>> versions = new HashMap<>();
+        Map<Table, List<KeySet.Change>> keys = new HashMap<>();
+        try {
+            for (Table t : tables) {
+                Writes w = writes.get(t);
+                List<TablePart> old = new ArrayList<>(w.deleted.size());
+                List<TablePart> next = new ArrayList<>(w.deleted.size() + w.added.size());
+                replaced.put(t, old);
+                versions.put(t, next);
+                for (Map.Entry<Long, long[]> e : w.deleted.entrySet()) {
+                    TablePart current = heads.get(t).get(e.getKey());
+                    old.add(current);
+                    next.add(current.withDeleted(e.getValue()));
+                }
+                List<TablePart> all = new ArrayList<>(next);
+                all.addAll(w.added);
+                keys.put(t, t.prepareKeys(old, all));
+            }
+        } catch (RuntimeException | Error e) {
+            versions.values().forEach(v -> v.forEach(TablePart::release)); // never published
+            throw e;
+        }
         for (Table t : tables) {
             Writes w = writes.get(t);
-            List<TablePart> replaced = new ArrayList<>(w.deleted.size());
-            List<TablePart> versions = new ArrayList<>(w.deleted.size() + w.added.size());
-            for (Map.Entry<Long, long[]> e : w.deleted.entrySet()) {
-                TablePart current = heads.get(t).get(e.getKey());
-                replaced.add(current);
-                versions.add(current.withDeleted(e.getValue()));
-            }
-            versions.addAll(w.added);
-            t.swap(replaced, versions, ts);
+            List<TablePart> next = versions.get(t);
+            next.addAll(w.added);
+            t.swap(replaced.get(t), next, ts, keys.get(t));
             w.added.clear(); // the new version holds their references now
         }
     }

@@ -5,5 +5,13 @@
  * Index (vid to positions), columns, table parts, tables and the catalog, and each statement's
  * view of the catalog (the version it plans against, and the dropped or altered tables it may
  * still read until it ends).
+ *
+ * <p>Multi-version concurrency control: every change of a table's parts commits a new version at
+ * a timestamp of the catalog's {@code CommitClock}, and a reader (a view, a {@link
+ * io.numacol.storage.Transaction}) reads the version of its read timestamp; a transaction's own
+ * changes lie on top of its snapshot until it commits them all at one timestamp, first committer
+ * wins. The PRIMARY KEY and UNIQUE constraints of a table ({@link
+ * io.numacol.storage.TableSchema#keys()}) are checked at every commit against the values its
+ * newest rows hold ({@code KeySet}).
  */
 package io.numacol.storage;

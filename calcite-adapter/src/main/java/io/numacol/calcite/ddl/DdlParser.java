@@ -44,8 +44,8 @@ import java.util.regex.Pattern;
  * the built-in generator ({@link io.numacol.tpch.TpchLoader}).
  * Identifiers are plain or double-quoted; a table, view or index name may be qualified by its
  * schema ({@code schema.name}), else it is in the session's schema. Types are those of {@link ColumnType#parse}, plus
- * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; numacol
- * does not enforce uniqueness (of a PRIMARY KEY or UNIQUE). An index is recorded, not built ({@link io.numacol.storage.IndexDef}
+ * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; PRIMARY KEY
+ * and UNIQUE constraints (named by CONSTRAINT name, else as PostgreSQL names them) are enforced. An index is recorded, not built ({@link io.numacol.storage.IndexDef}
  * says why), and dropped with its table.
  */
 final class DdlParser {
@@ -195,52 +195,104 @@ final class DdlParser {
         DdlStatement.Name name = name("a table name");
         expect("(");
         List<ColumnDef> columns = new ArrayList<>();
-        Set<String> primaryKey = new HashSet<>();
-        List<String> unique = new ArrayList<>();
+        Keys keys = new Keys();
         do {
+            String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
             if (accept("PRIMARY")) {
                 expect("KEY");
-                expect("(");
-                do {
-                    primaryKey.add(identifier("a column name").toUpperCase(Locale.ROOT));
-                } while (accept(","));
-                expect(")");
+                keys.primary(constraint, columnList());
                 continue;
             }
             if (accept("UNIQUE")) {
-                expect("(");
-                do {
-                    unique.add(identifier("a column name"));
-                } while (accept(","));
-                expect(")");
+                keys.unique(constraint, columnList());
                 continue;
             }
-            columns.add(column(primaryKey));
+            if (constraint != null) {
+                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY or UNIQUE constraint");
+            }
+            columns.add(column(keys));
         } while (accept(","));
         expect(")");
         Placement placement = accept("PLACEMENT") ? placement() : null;
         List<ColumnDef> keyed = new ArrayList<>();
+        Set<String> primary = new HashSet<>();
+        keys.primaryColumns.forEach(c -> primary.add(c.toUpperCase(Locale.ROOT)));
         for (ColumnDef c : columns) {
-            boolean key = primaryKey.remove(c.name().toUpperCase(Locale.ROOT));
-            keyed.add(key ? new ColumnDef(c.name(), c.type(), false) : c);
+            boolean key = primary.remove(c.name().toUpperCase(Locale.ROOT));
+            keyed.add(key ? new ColumnDef(c.name(), c.type(), false) : c); // a primary key's columns are NOT NULL
         }
-        for (String u : unique) {
-            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(u))) {
-                throw error("UNIQUE names " + u + ", which is not a column of " + name);
-            }
-        }
-        if (!primaryKey.isEmpty()) {
-            throw error("PRIMARY KEY names " + primaryKey + ", which " + (primaryKey.size() == 1 ? "is" : "are")
+        if (!primary.isEmpty()) {
+            throw error("PRIMARY KEY names " + primary + ", which " + (primary.size() == 1 ? "is" : "are")
                     + " not a column of " + name);
         }
         try {
-            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed), placement);
+            TableSchema plain = new TableSchema(keyed);
+            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed, keys.defs(name.name(), plain)), placement);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
     }
 
-    private ColumnDef column(Set<String> primaryKey) {
+    /** ( column, ... ) */
+    private List<String> columnList() {
+        expect("(");
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(identifier("a column name"));
+        } while (accept(","));
+        expect(")");
+        return names;
+    }
+
+    /** The PRIMARY KEY and UNIQUE constraints of a CREATE TABLE, as written. */
+    private final class Keys {
+        String primaryName;
+        final List<String> primaryColumns = new ArrayList<>();
+        final List<String> uniqueNames = new ArrayList<>();
+        final List<List<String>> uniqueColumns = new ArrayList<>();
+
+        void primary(String constraint, List<String> columns) {
+            if (!primaryColumns.isEmpty()) {
+                throw error("a table has at most one PRIMARY KEY");
+            }
+            primaryName = constraint;
+            primaryColumns.addAll(columns);
+        }
+
+        void unique(String constraint, List<String> columns) {
+            uniqueNames.add(constraint);
+            uniqueColumns.add(columns);
+        }
+
+        /** The keys by column position, named as PostgreSQL names them when the statement does not: t_pkey, t_c_key. */
+        List<TableSchema.KeyDef> defs(String table, TableSchema schema) {
+            List<TableSchema.KeyDef> defs = new ArrayList<>();
+            if (!primaryColumns.isEmpty()) {
+                defs.add(new TableSchema.KeyDef(primaryName != null ? primaryName : table + "_pkey",
+                        positions(schema, primaryColumns, "PRIMARY KEY", table), true));
+            }
+            for (int i = 0; i < uniqueColumns.size(); i++) {
+                List<String> columns = uniqueColumns.get(i);
+                String keyName = uniqueNames.get(i) != null ? uniqueNames.get(i) : table + "_" + String.join("_", columns) + "_key";
+                defs.add(new TableSchema.KeyDef(keyName, positions(schema, columns, "UNIQUE", table), false));
+            }
+            return defs;
+        }
+
+        private List<Integer> positions(TableSchema schema, List<String> columns, String what, String table) {
+            List<Integer> at = new ArrayList<>();
+            for (String c : columns) {
+                int i = schema.indexOf(c);
+                if (i < 0) {
+                    throw error(what + " names " + c + ", which is not a column of " + table);
+                }
+                at.add(i);
+            }
+            return at;
+        }
+    }
+
+    private ColumnDef column(Keys keys) {
         String name = identifier("a column name");
         StringBuilder type = new StringBuilder();
         int depth = 0;
@@ -248,7 +300,7 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT"))) {
+                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT"))) {
                 break;
             }
             depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
@@ -261,6 +313,7 @@ final class DdlParser {
         }
         boolean nullable = true;
         while (true) {
+            String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
             if (accept("NOT")) {
                 expect("NULL");
                 nullable = false;
@@ -268,9 +321,11 @@ final class DdlParser {
                 nullable = true;
             } else if (accept("PRIMARY")) {
                 expect("KEY");
-                primaryKey.add(name.toUpperCase(Locale.ROOT));
+                keys.primary(constraint, List.of(name));
             } else if (accept("UNIQUE")) {
-                // accepted and not enforced, as a PRIMARY KEY's uniqueness is not
+                keys.unique(constraint, List.of(name));
+            } else if (constraint != null) {
+                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY or UNIQUE");
             } else {
                 break;
             }
@@ -290,7 +345,11 @@ final class DdlParser {
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
             String defaultValue = null;
-            ColumnDef column = column(new HashSet<>());
+            Keys keys = new Keys();
+            ColumnDef column = column(keys);
+            if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty()) {
+                throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY or UNIQUE: create the table with it");
+            }
             boolean nullable = column.nullable();
             while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
                 if (accept("DEFAULT")) {
