@@ -114,6 +114,9 @@ final class ConnectionProxy implements InvocationHandler {
             case "prepareStatement" -> {
                 // planned against one catalog version, which the statement keeps to be planned again after DDL
                 Database database = target instanceof AvaticaConnection c ? NumacolDriver.openDatabase(c) : null;
+                if (database != null && database.isClosed()) {
+                    throw NumacolMeta.databaseClosed();
+                }
                 if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
                         return wrapped(proxy, method, CatalogView.runIn(view, () -> invoke(method, args)));
