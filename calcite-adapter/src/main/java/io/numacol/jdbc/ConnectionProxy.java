@@ -20,6 +20,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.ZoneId;
@@ -111,10 +114,50 @@ final class ConnectionProxy implements InvocationHandler {
             case "prepareStatement" -> {
                 // planned against one catalog version, which the statement keeps to be planned again after DDL
                 Database database = target instanceof AvaticaConnection c ? NumacolDriver.openDatabase(c) : null;
+                if (database != null && database.isClosed()) {
+                    throw NumacolMeta.databaseClosed();
+                }
                 if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
                         return wrapped(proxy, method, CatalogView.runIn(view, () -> invoke(method, args)));
                     }
+                }
+            }
+            case "setSavepoint", "releaseSavepoint", "rollback" -> {
+                // Avatica's connection refuses savepoints (it does not pass them to the Meta): numacol's Meta keeps them
+                if (target instanceof AvaticaConnection c && ((args != null && args.length == 1) || method.getName().equals("setSavepoint"))) {
+                    return savepoint(c, method.getName(), args == null || args.length == 0 ? null : args[0]);
+                }
+            }
+            case "isValid" -> {
+                if (target instanceof AvaticaConnection c) {
+                    Database db = NumacolDriver.openDatabase(c);
+                    if (db != null && db.isClosed()) {
+                        return false; // SHUTDOWN closed its database
+                    }
+                }
+            }
+            case "supportsTransactions", "supportsSavepoints", "dataDefinitionCausesTransactionCommit", "supportsMultipleTransactions" -> {
+                if (target instanceof DatabaseMetaData) {
+                    return true;
+                }
+            }
+            case "supportsDataManipulationTransactionsOnly", "supportsDataDefinitionAndDataManipulationTransactions",
+                 "dataDefinitionIgnoredInTransactions" -> {
+                if (target instanceof DatabaseMetaData) {
+                    return false;
+                }
+            }
+            case "getDefaultTransactionIsolation" -> {
+                if (target instanceof DatabaseMetaData) {
+                    return Connection.TRANSACTION_REPEATABLE_READ;
+                }
+            }
+            case "supportsTransactionIsolationLevel" -> {
+                if (target instanceof DatabaseMetaData && args[0] instanceof Integer level) {
+                    // READ UNCOMMITTED is given as READ COMMITTED; SERIALIZABLE is refused (snapshot isolation is the strongest)
+                    return level == Connection.TRANSACTION_READ_UNCOMMITTED || level == Connection.TRANSACTION_READ_COMMITTED
+                            || level == Connection.TRANSACTION_REPEATABLE_READ;
                 }
             }
             case "setSchema" -> {
@@ -191,6 +234,25 @@ final class ConnectionProxy implements InvocationHandler {
             throw new InvocationTargetException(failure[0]);
         }
         return result[0];
+    }
+
+    /** JDBC's setSavepoint, rollback(Savepoint) and releaseSavepoint, run by numacol's Meta. */
+    private static Object savepoint(AvaticaConnection c, String method, Object arg) throws SQLException {
+        if (c.isClosed()) {
+            throw new SQLNonTransientConnectionException("the connection is closed", "08003");
+        }
+        NumacolMeta meta = NumacolMeta.of(c);
+        if (meta == null) {
+            throw new SQLFeatureNotSupportedException("savepoints", "0A000");
+        }
+        switch (method) {
+            case "setSavepoint" -> {
+                return meta.setSavepoint((String) arg);
+            }
+            case "rollback" -> meta.rollbackTo((Savepoint) arg);
+            default -> meta.releaseSavepoint((Savepoint) arg);
+        }
+        return null;
     }
 
     /**

@@ -7,11 +7,33 @@ import io.numacol.database.DatabaseConfig;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
-/** Named in-memory databases of this JVM, kept while any connection holds them. */
+/**
+ * Named in-memory databases of this JVM, kept while any connection holds them, and after the last
+ * one closes for the database's close delay (H2's DB_CLOSE_DELAY): 0, the default, drops it at
+ * once; N seconds keeps it that long for a connection to come back; -1 keeps it until the JVM
+ * ends or SHUTDOWN closes it.
+ */
 final class DatabaseRegistry {
-    /** A named database, the properties it was opened with, and how many connections hold it. */
-    private record Entry(Database database, Properties opened, int connections) {
+    /** Keep the database until SHUTDOWN or the JVM's end. */
+    static final int KEEP = -1;
+
+    /** A named database, the properties it was opened with, how many connections hold it, and its close delay. */
+    private static final class Entry {
+        final Database database;
+        final Properties opened;
+        int connections;
+        int closeDelaySeconds;
+        /** Counts the times the database was left without connections: a delayed drop drops only the one it was scheduled for. */
+        long idle;
+
+        Entry(Database database, Properties opened, int closeDelaySeconds) {
+            this.database = database;
+            this.opened = opened;
+            this.closeDelaySeconds = closeDelaySeconds;
+        }
     }
 
     private final Map<String, Entry> named = new HashMap<>();
@@ -19,9 +41,11 @@ final class DatabaseRegistry {
     /**
      * The named database (opened with {@code properties} if new), or a private one when {@code
      * name} is null. A connection to an open database that asks for other settings than it was
-     * opened with is refused: they would be silently ignored.
+     * opened with is refused: they would be silently ignored. {@code closeDelaySeconds} (null: as
+     * it is, 0 for a new database) sets the named database's close delay; the last connection that
+     * gives one sets it.
      */
-    synchronized Database acquire(String name, Properties properties) {
+    synchronized Database acquire(String name, Properties properties, Integer closeDelaySeconds) {
         if (name == null) {
             return Database.open(DatabaseConfig.fromProperties(properties));
         }
@@ -29,35 +53,66 @@ final class DatabaseRegistry {
         if (e != null) {
             for (String key : properties.stringPropertyNames()) {
                 String asked = properties.getProperty(key);
-                String had = e.opened().getProperty(key);
+                String had = e.opened.getProperty(key);
                 if (!asked.equals(had)) {
                     throw new IllegalArgumentException("database " + name + " is open with " + (had == null ? "no " + key : key + "=" + had)
                             + " and this connection asks for " + key + "=" + asked
                             + ": leave the property out, or close the database's other connections first");
                 }
             }
+        } else {
+            e = new Entry(Database.open(DatabaseConfig.fromProperties(properties)), properties, 0);
+            named.put(name, e);
         }
-        Database db = e == null ? Database.open(DatabaseConfig.fromProperties(properties)) : e.database();
-        named.put(name, new Entry(db, e == null ? properties : e.opened(), e == null ? 1 : e.connections() + 1));
-        return db;
+        if (closeDelaySeconds != null) {
+            e.closeDelaySeconds = closeDelaySeconds;
+        }
+        e.connections++;
+        return e.database;
     }
 
-    /** Drops a connection's hold; the last one closes a named database, a private one closes at once. */
+    /**
+     * Drops a connection's hold; the last one closes a named database (now, after its close
+     * delay, or never with {@link #KEEP}); a private one closes at once.
+     */
     synchronized void release(String name, Database database) {
         if (name == null) {
             close(database);
             return;
         }
         Entry e = named.get(name);
-        if (e == null || e.database() != database) {
+        if (e == null || e.database != database) {
+            return; // shut down, and perhaps opened again since
+        }
+        if (--e.connections > 0) {
             return;
         }
-        if (e.connections() == 1) {
+        long idle = ++e.idle;
+        if (e.closeDelaySeconds == 0) {
             named.remove(name);
             close(database);
-        } else {
-            named.put(name, new Entry(database, e.opened(), e.connections() - 1));
+        } else if (e.closeDelaySeconds > 0) {
+            CompletableFuture.delayedExecutor(e.closeDelaySeconds, TimeUnit.SECONDS).execute(() -> expire(name, e, idle));
         }
+    }
+
+    /** Drops a named database whose close delay ran out, unless a connection came back meanwhile. */
+    private synchronized void expire(String name, Entry e, long idle) {
+        if (named.get(name) == e && e.connections == 0 && e.idle == idle) {
+            named.remove(name);
+            close(e.database);
+        }
+    }
+
+    /** Closes {@code database} now, whatever connections it has (SQL's SHUTDOWN): a new connection to its name opens a new one. */
+    synchronized void shutdown(Database database) {
+        named.values().removeIf(e -> e.database == database);
+        close(database);
+    }
+
+    /** Whether a named database is open in this JVM (held, or kept after its last connection). */
+    synchronized boolean isOpen(String name) {
+        return named.containsKey(name);
     }
 
     /** Closes the database, and drops its plans: they hold its tables. */

@@ -45,17 +45,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code topology} ({@code real} or {@code fake:N}), {@code stealPolicy}, {@code groupsPerNode},
  * {@code rowsPerPart}, {@code scheduler} ({@code pool} or {@code inline}); see {@link DatabaseConfig}. {@code timeZone}
  * (a zone name or an offset; the JVM's by default) is the session's: TIMESTAMP WITH TIME ZONE values are shown in it,
- * and text without an offset is read in it. Tables live in schema {@code main}, the
- * default; {@code sys} shows nodes, tables and columns.
+ * and text without an offset is read in it. {@code close_delay} (seconds; H2's DB_CLOSE_DELAY) keeps a named
+ * database after its last connection closes: {@code 0}, the default, drops it then; {@code N} keeps it N seconds
+ * for a connection to come back; {@code -1} keeps it until the JVM ends or {@code SHUTDOWN}. Tables live in schema
+ * {@code main}, the default; {@code sys} shows nodes, tables and columns.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
+    static final String CLOSE_DELAY = "close_delay";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
         "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories"};
     /** Every property numacol reads: the database's, then the connection's own. */
     private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
-            Stream.of("timeZone", "planCache", "user", "password")).toList();
+            Stream.of("timeZone", "planCache", CLOSE_DELAY, "user", "password")).toList();
     private static final Set<String> NUMACOL_PROPERTIES_LOWER = NUMACOL_PROPERTIES.stream()
             .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
     /** Calcite's own connection properties, in any case, as Calcite reads them. */
@@ -85,6 +88,40 @@ public final class NumacolDriver extends Driver {
     /** The database behind an open connection of this driver, or null. */
     static Database openDatabase(AvaticaConnection connection) {
         return OPEN.get(connection);
+    }
+
+    /**
+     * Closes the database of {@code connection} now (SQL's SHUTDOWN), whatever connections it has:
+     * their statements fail with SQLState 08003 from then on.
+     */
+    static void shutdown(AvaticaConnection connection) {
+        Database db = OPEN.get(connection);
+        if (db != null) {
+            REGISTRY.shutdown(db);
+        }
+    }
+
+    /** Whether the named in-memory database {@code name} is open in this JVM. */
+    static boolean isOpen(String name) {
+        return REGISTRY.isOpen(name);
+    }
+
+    /** The close delay a connection asks for, in seconds, or null. */
+    private static Integer closeDelay(Properties props) throws SQLException {
+        String value = props.getProperty(CLOSE_DELAY);
+        if (value == null) {
+            return null;
+        }
+        try {
+            int seconds = Integer.parseInt(value.strip());
+            if (seconds >= DatabaseRegistry.KEEP) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new SQLException("close_delay=" + value + ": give the seconds a named database stays after its last connection "
+                + "closes (0: none, the default), or -1 to keep it until SHUTDOWN or the JVM's end", "HY024");
     }
 
     /** Calcite's Meta plus numacol's bulk path for batched INSERT ... VALUES (?, ...). */
@@ -133,6 +170,7 @@ public final class NumacolDriver extends Driver {
             props.putAll(info);
         }
         checkNames(url, props);
+        closeDelay(props);
         if (location.startsWith("mem:")) {
             String name = location.substring("mem:".length());
             if (name.isEmpty()) {
@@ -206,7 +244,7 @@ public final class NumacolDriver extends Driver {
                 }
                 Database db;
                 try {
-                    db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), dbProps);
+                    db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), dbProps, closeDelay(props));
                 } catch (IllegalArgumentException e) {
                     throw new SQLException("cannot open numacol database: " + e.getMessage(), "HY024", e);
                 }

@@ -25,12 +25,15 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Savepoint;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 
 /**
  * Calcite's Meta (made by its public factory and wrapped) with numacol's batch path: a prepared
@@ -98,9 +101,20 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
                                            PrepareCallback callback) throws NoSuchStatementException {
-        ConnectionTransaction.Control control = ConnectionTransaction.control(sql);
+        checkDatabaseOpen();
+        if (SHUTDOWN.matcher(sql).matches()) {
+            transaction.rollback();
+            NumacolDriver.shutdown(connection);
+            return noRows(h, sql, callback);
+        }
+        ConnectionTransaction.ControlStatement control = ConnectionTransaction.control(sql);
         if (control != null) {
-            return transactionControl(h, sql, control, callback, transaction);
+            try {
+                transaction.run(control, NumacolDriver.openDatabase(connection));
+            } catch (SQLException e) {
+                throw QueryFailures.<RuntimeException>sneaky(e);
+            }
+            return noRows(h, sql, callback);
         }
         if (ConnectionTransaction.isDdl(sql)) {
             try {
@@ -163,11 +177,62 @@ final class NumacolMeta extends ForwardingMeta {
                 r.firstFrame, outcome.count())));
     }
 
-    /** BEGIN, COMMIT or ROLLBACK, run here: Calcite's parser knows none of them. */
-    private static ExecuteResult transactionControl(StatementHandle h, String sql, ConnectionTransaction.Control control,
-                                                    PrepareCallback callback, ConnectionTransaction transaction) {
+    /** SHUTDOWN, as H2 spells it: closes the database, whatever connections it has. */
+    private static final Pattern SHUTDOWN = Pattern.compile("\\s*SHUTDOWN\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * Refuses a statement once the database was shut down (SHUTDOWN on any of its connections):
+     * SQLState 08003, as a statement of a closed connection.
+     */
+    private void checkDatabaseOpen() {
+        Database db = NumacolDriver.openDatabase(connection);
+        if (db != null && db.isClosed()) {
+            throw QueryFailures.<RuntimeException>sneaky(databaseClosed());
+        }
+    }
+
+    static SQLException databaseClosed() {
+        return new SQLNonTransientConnectionException("the numacol database of this connection was closed (SHUTDOWN): "
+                + "the connection can only be closed; open a new one", "08003");
+    }
+
+    /** Sets a savepoint of the connection's transaction (JDBC's setSavepoint: the connection does not pass it to the Meta). */
+    ConnectionTransaction.NumacolSavepoint setSavepoint(String name) throws SQLException {
+        Database db = NumacolDriver.openDatabase(connection);
+        if (db != null && db.isClosed()) {
+            throw databaseClosed();
+        }
+        return transaction.setSavepoint(name, db);
+    }
+
+    void rollbackTo(Savepoint savepoint) throws SQLException {
+        transaction.rollbackTo(savepoint);
+    }
+
+    void releaseSavepoint(Savepoint savepoint) throws SQLException {
+        transaction.release(savepoint);
+    }
+
+    /** The Meta of a connection of numacol's driver, or null. */
+    static NumacolMeta of(AvaticaConnection connection) {
+        return META.get(connection) instanceof NumacolMeta meta ? meta : null;
+    }
+
+    /** {@code meta}, which Avatica keeps protected. */
+    private static final VarHandle META;
+
+    static {
         try {
-            transaction.run(control);
+            META = MethodHandles.privateLookupIn(AvaticaConnection.class, MethodHandles.lookup())
+                    .findVarHandle(AvaticaConnection.class, "meta", Meta.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A statement run here that answers no rows and counts none (BEGIN, SAVEPOINT, SHUTDOWN...): Calcite's parser knows none of them. */
+    private static ExecuteResult noRows(StatementHandle h, String sql, PrepareCallback callback) {
+        try {
             Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
             synchronized (callback.getMonitor()) {
                 callback.clear();
@@ -395,6 +460,7 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
+        checkDatabaseOpen();
         Signature signature = factory.signature(h);
         QueryCancel cancel = cancelOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
@@ -432,6 +498,7 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
             throws NoSuchStatementException {
+        checkDatabaseOpen();
         Database database = NumacolDriver.openDatabase(connection);
         Signature signature = factory.signature(h);
         BatchInsert insert = signature == null || database == null ? null
@@ -450,6 +517,13 @@ final class NumacolMeta extends ForwardingMeta {
                 binding.exit(before);
             }
         }
+    }
+
+    /** Calcite's, refused once the database was shut down. */
+    @Override
+    public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+        checkDatabaseOpen();
+        return super.prepare(ch, sql, maxRowCount);
     }
 
     @Override

@@ -17,6 +17,9 @@ import java.util.Map;
  * updated a row it deleted or updated (first committer wins, else {@link
  * WriteConflictException}). Readers never wait for it, nor it for them.
  *
+ * <p>A {@link #savepoint} captures the changes made so far, and {@link #rollbackTo} goes back to
+ * them, keeping the transaction open (SQL's SAVEPOINT and ROLLBACK TO SAVEPOINT).
+ *
  * <p>A transaction is used by one connection's statements at a time; its methods are
  * synchronized for the rows of an open result read on another thread.
  */
@@ -29,17 +32,88 @@ public final class Transaction implements AutoCloseable {
         REPEATABLE_READ
     }
 
-    /** One table's changes. */
+    /**
+     * One table's changes. A bitmap in {@link #deleted} is never changed once stored (a deletion
+     * stores a new one), so a copy of the map is a copy of the bitmaps.
+     */
     private static final class Writes {
         /** Rows deleted from parts committed before, by part id: a bitmap over the part's positions. */
-        final Map<Long, long[]> deleted = new HashMap<>();
-        /** New parts, each holding a reference this transaction owns. */
-        final List<TablePart> added = new ArrayList<>();
+        final Map<Long, long[]> deleted;
+        /** New parts, each holding a reference this transaction (or the savepoint) owns. */
+        final List<TablePart> added;
+
+        Writes() {
+            this(new HashMap<>(), new ArrayList<>());
+        }
+
+        private Writes(Map<Long, long[]> deleted, List<TablePart> added) {
+            this.deleted = deleted;
+            this.added = added;
+        }
+
+        /** A copy holding a reference of its own to each new part. */
+        Writes copy() {
+            List<TablePart> parts = new ArrayList<>(added.size());
+            try {
+                for (TablePart p : added) {
+                    if (!p.tryRetain()) {
+                        throw new IllegalStateException("a transaction's new part was freed while it was open");
+                    }
+                    parts.add(p);
+                }
+            } catch (RuntimeException e) {
+                parts.forEach(TablePart::release);
+                throw e;
+            }
+            return new Writes(new HashMap<>(deleted), parts);
+        }
+
+        void release() {
+            added.forEach(TablePart::release);
+            added.clear();
+        }
+    }
+
+    /**
+     * The changes of a transaction at one point ({@link #savepoint}): per table, its deleted rows
+     * and its new parts, each retained until the savepoint is released (by {@link #release}, by
+     * a {@link #rollbackTo} an earlier one, or when the transaction ends).
+     */
+    public static final class Savepoint {
+        private final Transaction transaction;
+        private final Map<Table, Writes> writes;
+        private boolean released;
+
+        private Savepoint(Transaction transaction, Map<Table, Writes> writes) {
+            this.transaction = transaction;
+            this.writes = writes;
+        }
+
+        /** The transaction the savepoint belongs to. */
+        public Transaction transaction() {
+            return transaction;
+        }
+
+        /** Whether the savepoint was released (or its transaction ended): nothing rolls back to it any more. */
+        public boolean isReleased() {
+            synchronized (transaction) {
+                return released;
+            }
+        }
+
+        private void release() {
+            if (!released) {
+                released = true;
+                writes.values().forEach(Writes::release);
+            }
+        }
     }
 
     private final Catalog catalog;
     private final Isolation isolation;
     private final Map<Table, Writes> writes = new LinkedHashMap<>();
+    /** The savepoints not released, oldest first. */
+    private final List<Savepoint> savepoints = new ArrayList<>();
     private CatalogView view;
     private boolean statementsRan;
     private boolean ended;
@@ -124,14 +198,15 @@ public final class Transaction implements AutoCloseable {
                     part.release();
                 }
             } else {
+                // a new bitmap, not the stored one changed: a savepoint may hold that one
                 long[] marks = w.deleted.get(e.getKey());
-                if (marks == null) {
-                    w.deleted.put(e.getKey(), e.getValue().clone());
-                } else {
-                    for (int i = 0; i < marks.length; i++) {
-                        marks[i] |= e.getValue()[i];
+                long[] union = e.getValue().clone();
+                if (marks != null) {
+                    for (int i = 0; i < union.length; i++) {
+                        union[i] |= marks[i];
                     }
                 }
+                w.deleted.put(e.getKey(), union);
             }
         }
         w.added.addAll(added);
@@ -206,6 +281,92 @@ public final class Transaction implements AutoCloseable {
             }
         }
         return -1;
+    }
+
+    /**
+     * Captures the changes made so far, for {@link #rollbackTo}: per table the deleted rows and
+     * the new parts, each retained for the savepoint until it is released.
+     */
+    public synchronized Savepoint savepoint() {
+        checkOpen();
+        Map<Table, Writes> copy = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<Table, Writes> e : writes.entrySet()) {
+                copy.put(e.getKey(), e.getValue().copy());
+            }
+        } catch (RuntimeException e) {
+            copy.values().forEach(Writes::release);
+            throw e;
+        }
+        Savepoint savepoint = new Savepoint(this, copy);
+        savepoints.add(savepoint);
+        return savepoint;
+    }
+
+    /**
+     * Goes back to the changes {@code savepoint} captured: what was changed after it is dropped
+     * (its new parts freed), the savepoints taken after it are released, and it stays, to be
+     * rolled back to again.
+     *
+     * @throws IllegalArgumentException when {@code savepoint} is another transaction's, or was released
+     */
+    public synchronized void rollbackTo(Savepoint savepoint) {
+        checkOpen();
+        int at = indexOf(savepoint);
+        Map<Table, Writes> restored = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<Table, Writes> e : savepoint.writes.entrySet()) {
+                restored.put(e.getKey(), e.getValue().copy());
+            }
+        } catch (RuntimeException e) {
+            restored.values().forEach(Writes::release);
+            throw e;
+        }
+        releaseFrom(at + 1);
+        writes.values().forEach(Writes::release);
+        writes.clear();
+        writes.putAll(restored);
+    }
+
+    /**
+     * Releases {@code savepoint} and every savepoint taken after it, freeing what only they held;
+     * the changes stay. Nothing to do once the transaction ended or the savepoint was released.
+     *
+     * @throws IllegalArgumentException when {@code savepoint} is another transaction's
+     */
+    public synchronized void release(Savepoint savepoint) {
+        if (savepoint.transaction != this) {
+            throw new IllegalArgumentException("the savepoint is another transaction's");
+        }
+        if (!ended && !savepoint.released) {
+            releaseFrom(indexOf(savepoint));
+        }
+    }
+
+    /** The savepoints not released, oldest first. */
+    public synchronized List<Savepoint> savepoints() {
+        return List.copyOf(savepoints);
+    }
+
+    private int indexOf(Savepoint savepoint) {
+        if (savepoint.transaction != this) {
+            throw new IllegalArgumentException("the savepoint is another transaction's");
+        }
+        int at = savepoints.indexOf(savepoint);
+        if (at < 0) {
+            throw new IllegalArgumentException("the savepoint was released");
+        }
+        return at;
+    }
+
+    /** Releases the savepoints from index {@code from} on. */
+    private void releaseFrom(int from) {
+        List<Savepoint> later = savepoints.subList(from, savepoints.size());
+        try {
+            later.forEach(Savepoint::release);
+        } finally {
+            later.clear();
+        }
     }
 
     private Writes writesOf(Table table) {
@@ -324,6 +485,7 @@ public final class Transaction implements AutoCloseable {
     private void end() {
         ended = true;
         try {
+            releaseFrom(0);
             for (Map.Entry<Table, Writes> e : writes.entrySet()) {
                 e.getValue().added.forEach(TablePart::release);
             }

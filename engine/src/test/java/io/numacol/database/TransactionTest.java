@@ -190,4 +190,105 @@ class TransactionTest {
         reader.close();
         assertThat(total(rows(t, null))).isEqualTo(500);
     }
+
+    private static void insert(Database db, Table table, CatalogView view, long id, long balance) {
+        CatalogView.runIn(view, () -> {
+            try (Appender a = db.appender(table)) {
+                a.append(id, balance);
+            }
+            return null;
+        });
+    }
+
+    private static void update(Database db, Table table, CatalogView view, long id, long balance) {
+        CatalogView.runIn(view, () -> {
+            update(db, table, id, balance);
+            return null;
+        });
+    }
+
+    @Test
+    void rollbackToASavepointKeepsWhatCameBeforeItAndFreesWhatCameAfter() {
+        Table t = table();
+        int before = db.memory().liveAllocations();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView view = tx.statementView();
+        update(db, t, view, 1, 10);
+        insert(db, t, view, 20, 20);
+        Transaction.Savepoint first = tx.savepoint();
+        int atFirst = db.memory().liveAllocations();
+
+        update(db, t, view, 2, 0);
+        update(db, t, view, 1, 11); // deletes the row this transaction added before the savepoint
+        update(db, t, view, 20, 21); // and the one it inserted
+        insert(db, t, view, 30, 30);
+        Transaction.Savepoint second = tx.savepoint();
+        insert(db, t, view, 40, 40);
+        assertThat(rows(t, view)).hasSize(13).contains(List.of(1L, 11L), List.of(2L, 0L), List.of(20L, 21L), List.of(40L, 40L));
+        assertThat(tx.savepoints()).containsExactly(first, second);
+
+        tx.rollbackTo(first);
+        assertThat(rows(t, view)).hasSize(11).contains(List.of(1L, 10L), List.of(2L, 100L), List.of(20L, 20L))
+                .doesNotContain(List.of(30L, 30L), List.of(40L, 40L));
+        assertThat(second.isReleased()).isTrue(); // taken after the one rolled back to
+        assertThat(tx.savepoints()).containsExactly(first);
+        assertThat(db.memory().liveAllocations()).isEqualTo(atFirst);
+        assertThatThrownBy(() -> tx.rollbackTo(second)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("released");
+
+        update(db, t, view, 3, 3);
+        tx.rollbackTo(first); // again: the savepoint stays
+        assertThat(rows(t, view)).hasSize(11).contains(List.of(3L, 100L), List.of(1L, 10L));
+        assertThat(rows(t, null)).hasSize(10).contains(List.of(1L, 100L)); // nothing seen by others yet
+
+        update(db, t, view, 4, 4);
+        tx.commit();
+        assertThat(first.isReleased()).isTrue();
+        assertThat(rows(t, null)).hasSize(11).contains(List.of(1L, 10L), List.of(4L, 4L), List.of(20L, 20L), List.of(2L, 100L));
+        assertThat(db.memory().liveAllocations()).isGreaterThanOrEqualTo(before);
+    }
+
+    @Test
+    void releasingASavepointKeepsTheChangesAndReleasesTheLaterOnes() {
+        Table t = table();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.READ_COMMITTED);
+        Transaction.Savepoint empty = tx.savepoint();
+        update(db, t, tx.statementView(), 5, 5);
+        Transaction.Savepoint a = tx.savepoint();
+        insert(db, t, tx.statementView(), 50, 50);
+        Transaction.Savepoint b = tx.savepoint();
+        tx.release(a);
+        assertThat(a.isReleased()).isTrue();
+        assertThat(b.isReleased()).isTrue();
+        tx.release(a); // once released, nothing to do
+        assertThat(tx.savepoints()).containsExactly(empty);
+        assertThat(rows(t, tx.statementView())).hasSize(11).contains(List.of(5L, 5L), List.of(50L, 50L));
+        tx.rollbackTo(empty);
+        assertThat(tx.hasChanges()).isFalse();
+        assertThat(rows(t, tx.statementView())).hasSize(10).contains(List.of(5L, 100L));
+
+        Transaction other = db.catalog().begin(Transaction.Isolation.READ_COMMITTED);
+        assertThatThrownBy(() -> other.rollbackTo(empty)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("another transaction");
+        other.rollback();
+        insert(db, t, tx.statementView(), 60, 60);
+        tx.savepoint();
+        tx.rollback(); // the savepoints' parts go with the transaction
+        assertThat(empty.isReleased()).isTrue();
+        assertThat(rows(t, null)).hasSize(10);
+    }
+
+    /** A savepoint's view of the new parts holds them: a later delete of their rows replaces them in the transaction only. */
+    @Test
+    void aSavepointSurvivesAConflictFreeCommitOfAnother() {
+        Table t = table();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        update(db, t, tx.statementView(), 6, 60);
+        Transaction.Savepoint sp = tx.savepoint();
+        update(db, t, 7, 70); // another statement commits meanwhile
+        update(db, t, tx.statementView(), 6, 61);
+        tx.rollbackTo(sp);
+        tx.commit();
+        assertThat(rows(t, null)).hasSize(10).contains(List.of(6L, 60L), List.of(7L, 70L));
+    }
 }
