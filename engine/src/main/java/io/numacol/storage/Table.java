@@ -177,6 +177,11 @@ public final class Table {
         throw new IllegalStateException("table " + name + " has no version at timestamp " + ts + " any more: its reader was not registered");
     }
 
+    /** The parts of the version committed at or before {@code ts}, unretained: for the holder of a reader registered at {@code ts}. */
+    List<TablePart> partsAt(long ts) {
+        return versionAt(ts, null).parts();
+    }
+
     /** The parts of the newest version by {@link TablePart#id()}, unretained: for a commit that holds {@link #lockWrites()}. */
     Map<Long, TablePart> headById() {
         Map<Long, TablePart> byId = new HashMap<>();

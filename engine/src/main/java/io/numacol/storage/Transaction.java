@@ -121,8 +121,8 @@ public final class Transaction implements AutoCloseable {
     Transaction(Catalog catalog, Isolation isolation) {
         this.catalog = catalog;
         this.isolation = isolation;
+        catalog.clock().openTransactions(1); // first: no merge may renumber the rows of the snapshot it then reads
         this.view = catalog.beginRead(this);
-        catalog.clock().openTransactions(1);
     }
 
     public Isolation isolation() {
@@ -132,6 +132,12 @@ public final class Transaction implements AutoCloseable {
     /**
      * The view the next statement runs in: the transaction's own under REPEATABLE READ, a new one
      * at the newest commit under READ COMMITTED. The transaction closes it, not the statement.
+     *
+     * @throws WriteConflictException under READ COMMITTED, when a transaction that committed since
+     *     the last statement began deleted or updated a row this one deleted or updated: this one
+     *     cannot commit any more, and the new view would show both that transaction's version of
+     *     the row and this one's (its deletion was of the version before). Every statement fails
+     *     so until the transaction rolls back; its commit fails too.
      */
     public synchronized CatalogView statementView() {
         checkOpen();
@@ -139,9 +145,40 @@ public final class Transaction implements AutoCloseable {
             CatalogView before = view;
             view = catalog.beginRead(this);
             before.close();
+            checkDeletionsAt(view.readTimestamp());
         }
         statementsRan = true;
         return view;
+    }
+
+    /** Refuses the statement when a row this transaction deleted is gone from the version at {@code ts} (see {@link #statementView}). */
+    private void checkDeletionsAt(long ts) {
+        for (Map.Entry<Table, Writes> e : writes.entrySet()) {
+            Table t = e.getKey();
+            if (e.getValue().deleted.isEmpty() || t.isDropped()) {
+                continue; // a dropped table fails the commit, with its own message
+            }
+            Map<Long, TablePart> byId = new HashMap<>();
+            for (TablePart p : t.partsAt(ts)) {
+                byId.put(p.id(), p);
+            }
+            checkDeletions(t, byId, "nothing of this transaction will be kept: roll it back and run it again");
+        }
+    }
+
+    /**
+     * Throws {@link WriteConflictException} (its message ending with {@code outcome}) unless every
+     * row this transaction deleted from {@code table} is live in {@code parts} (by id).
+     */
+    private void checkDeletions(Table table, Map<Long, TablePart> parts, String outcome) {
+        for (Map.Entry<Long, long[]> e : writes.get(table).deleted.entrySet()) {
+            TablePart current = parts.get(e.getKey());
+            if (current == null || overlaps(current.deleted(), e.getValue())) {
+                throw new WriteConflictException("could not serialize access due to concurrent update: rows of table "
+                        + table.displayName() + " that this transaction updated or deleted were changed by another transaction "
+                        + "that committed first; " + outcome);
+            }
+        }
     }
 
     /** Whether the transaction changed anything yet. */
@@ -414,14 +451,7 @@ public final class Transaction implements AutoCloseable {
                         + "while this transaction changed it: nothing of the transaction was kept");
             }
             Map<Long, TablePart> head = t.headById();
-            for (Map.Entry<Long, long[]> e : writes.get(t).deleted.entrySet()) {
-                TablePart current = head.get(e.getKey());
-                if (current == null || overlaps(current.deleted(), e.getValue())) {
-                    throw new WriteConflictException("could not serialize access due to concurrent update: rows of table "
-                            + t.displayName() + " that this transaction updated or deleted were changed by another transaction "
-                            + "that committed first; nothing of this transaction was kept, run it again");
-                }
-            }
+            checkDeletions(t, head, "nothing of this transaction was kept, run it again");
             heads.put(t, head);
         }
         Map<Table, List<TablePart>> replaced = new HashMap<>();

@@ -113,6 +113,29 @@ class TransactionTest {
         tx.rollback();
     }
 
+    /**
+     * At READ COMMITTED, a statement that begins after another transaction committed a change of a
+     * row this one changed fails: its view would show the other's version of the row beside this
+     * one's, and the transaction could only fail at its commit.
+     */
+    @Test
+    void readCommittedStatementFailsOnceARowItChangedWasChangedByAnother() {
+        Table t = table();
+        Transaction tx = db.catalog().begin(Transaction.Isolation.READ_COMMITTED);
+        CatalogView.runIn(tx.statementView(), () -> {
+            update(db, t, 3, 70);
+            return null;
+        });
+        assertThat(rows(t, tx.statementView())).contains(List.of(3L, 70L)).hasSize(10); // no conflict yet: goes on
+        update(db, t, 4, 60); // another row: no conflict
+        assertThat(rows(t, tx.statementView())).contains(List.of(3L, 70L), List.of(4L, 60L)).hasSize(10);
+        update(db, t, 3, 50); // the row this transaction updated
+        assertThatThrownBy(tx::statementView).isInstanceOf(WriteConflictException.class).hasMessageContaining("roll it back");
+        assertThatThrownBy(tx::statementView).isInstanceOf(WriteConflictException.class);
+        assertThatThrownBy(tx::commit).isInstanceOf(WriteConflictException.class);
+        assertThat(rows(t, null)).contains(List.of(3L, 50L), List.of(4L, 60L)).hasSize(10);
+    }
+
     @Test
     void rollbackKeepsNothingAndFreesItsRows() {
         Table t = table();
