@@ -56,6 +56,21 @@ public final class TpchLoader {
 
         @Override
         void close();
+
+        /** The rows into {@code rows}, published when the sink closes. */
+        static TableSink appendingTo(Appender rows) {
+            return new TableSink() {
+                @Override
+                public void accept(Object[] row) {
+                    rows.append(row);
+                }
+
+                @Override
+                public void close() {
+                    rows.close();
+                }
+            };
+        }
     }
 
     /** Rows per table and the wall time {@link #load} took. */

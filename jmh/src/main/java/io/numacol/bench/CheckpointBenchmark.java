@@ -2,7 +2,6 @@ package io.numacol.bench;
 
 import io.numacol.checkpoint.PartFile;
 import io.numacol.checkpoint.PartRef;
-import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Table;
@@ -90,18 +89,7 @@ public class CheckpointBenchmark {
                 };
             }
             db.catalog().create(table.name(), table.schema());
-            Appender rows = db.appender(table.name());
-            return new TpchLoader.TableSink() {
-                @Override
-                public void accept(Object[] row) {
-                    rows.append(row);
-                }
-
-                @Override
-                public void close() {
-                    rows.close();
-                }
-            };
+            return TpchLoader.TableSink.appendingTo(db.appender(table.name()));
         });
         Table lineitem = db.catalog().get("lineitem");
         snapshot = lineitem.snapshot();

@@ -180,18 +180,7 @@ public class TpchBenchmark {
         long start = System.nanoTime();
         TpchLoader.generate(sf, table -> {
             db.catalog().create(table.name(), table.schema());
-            Appender rows = db.appender(table.name());
-            return new TpchLoader.TableSink() {
-                @Override
-                public void accept(Object[] row) {
-                    rows.append(row);
-                }
-
-                @Override
-                public void close() {
-                    rows.close();
-                }
-            };
+            return TpchLoader.TableSink.appendingTo(db.appender(table.name()));
         });
         try (Statement s = numacol.createStatement()) {
             s.execute("ALTER TABLE orders SET PLACEMENT PP(4) BY HASH (o_orderkey)");
