@@ -74,6 +74,7 @@ public final class Database implements AutoCloseable {
         this.topology = Topology.fromSpec(config.topology());
         this.memory = NumaMemory.create(topology, MemoryLimit.parse(config.memoryLimit(), topology));
         this.catalog = new Catalog(memory);
+        catalog.onCommit(merger::afterFlush); // a transaction's one-row parts merge as an auto-commit statement's do
         this.placements = new TablePlacements(topology, config, catalog, merger);
         SchedulerConfig sc = SchedulerConfig.defaults().withStealPolicy(config.stealPolicy())
                 .withGroupsPerNode(config.groupsPerNode()).withNodeBandwidth(config.nodeBandwidth())

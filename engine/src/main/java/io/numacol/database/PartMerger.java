@@ -162,22 +162,25 @@ final class PartMerger {
                 }
                 chosen = List.of(worn);
             }
-            List<TablePart> merged = List.of();
+            TablePart merged = null;
             if (chosen.stream().anyMatch(p -> p.liveRowCount() > 0)) {
                 PartBuilder builder = table.newPart();
-                chosen.forEach(builder::appendPart); // deleted rows stay behind
-                merged = List.of(builder.build(database.placements().newPartPlacement(table, chosen.getFirst()), false));
+                chosen.forEach(builder::appendPart); // deleted rows stay behind, the others keep their order
+                merged = builder.build(database.placements().newPartPlacement(table, chosen.getFirst()), false);
             }
             try {
-                // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker
-                if (table.tryReplaceParts(chosen, merged)) {
+                // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker;
+                // an open transaction's deletions follow their rows into the merged part
+                if (table.tryMergeParts(chosen, merged)) {
                     return true;
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
                 // dropped, or the parts replaced meanwhile (merges of one table are serialized); a
                 // DELETE that published a new version of a part replaced it too, so its rows stay deleted
             }
-            merged.forEach(TablePart::release);
+            if (merged != null) {
+                merged.release();
+            }
             return false;
         }
     }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -259,6 +260,18 @@ public final class Catalog {
         }
         readers.merge(now, 1, Integer::sum);
         return new CatalogView(this, now, viewTables, viewViews, clock.beginRead(), transaction);
+    }
+
+    /** Told of each table a transaction's commit changed (the database merges its small parts). */
+    private volatile Consumer<Table> committed = t -> { };
+
+    /** Sets what is told of each table a transaction's commit changed. */
+    public void onCommit(Consumer<Table> listener) {
+        committed = listener;
+    }
+
+    void committed(Table table) {
+        committed.accept(table);
     }
 
     /** The commit timestamps of the tables' data. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,6 +41,8 @@ public final class Table {
     private volatile Version head = new Version(0, List.of());
     /** Older versions, newest first, while a registered reader may read them; under its own monitor. */
     private final ArrayDeque<Version> history = new ArrayDeque<>();
+    /** Where merges put the rows of the parts they merged away, by source part id, while a reader older than the merge may hold deletions of them. */
+    private final Map<Long, MergeForward> forwards = new ConcurrentHashMap<>();
     /** Per key of the schema, the key values of the newest version's rows: built on the first change that must check them; under the commit lock. */
     private KeySet[] keySets;
     /** Orders the tables a transaction locks at commit, so that two commits never wait for each other. */
@@ -193,6 +196,7 @@ public final class Table {
 
     /** Frees the versions no reader at or after {@code oldest} reads; answers whether older versions remain. */
     boolean prune(long oldest) {
+        forwards.values().removeIf(f -> f.since() <= oldest); // every reader is past the merge: none names its sources
         List<Version> free = new ArrayList<>();
         boolean remain;
         synchronized (history) {
@@ -207,7 +211,7 @@ public final class Table {
                 free.add(v);
                 older.remove();
             }
-            remain = !history.isEmpty();
+            remain = !history.isEmpty() || !forwards.isEmpty();
         }
         for (Version v : free) {
             v.parts().forEach(TablePart::release);
@@ -229,7 +233,7 @@ public final class Table {
 
     boolean hasHistory() {
         synchronized (history) {
-            return !history.isEmpty();
+            return !history.isEmpty() || !forwards.isEmpty();
         }
     }
 
@@ -292,6 +296,65 @@ public final class Table {
         } finally {
             writes.unlock();
         }
+    }
+
+    /**
+     * A merge's {@link #tryReplaceParts}, which may go on while transactions are open: {@code
+     * merged} (null when no row was live) holds the live rows of {@code sources} in their order, as
+     * {@link PartBuilder#appendPart} appends them, and the table keeps where each source's rows went
+     * ({@link #forward}) for the transactions whose snapshots still name them.
+     */
+    public boolean tryMergeParts(List<TablePart> sources, TablePart merged) {
+        if (!writes.tryLock()) {
+            return false;
+        }
+        try {
+            List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
+            catalog.clock().commit(ts -> {
+                swap(sources, replacement, ts, List.of());
+                int offset = 0;
+                for (TablePart p : sources) {
+                    forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
+                            merged == null ? 0 : merged.rowCount(), p.deleted(), offset));
+                    offset += p.liveRowCount();
+                }
+            });
+            return true;
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /**
+     * {@code rows} (deleted rows by part id, bitmaps over their positions) in terms of the parts
+     * of {@code parts} (by id): a part merged away since gives its rows' positions in the part it
+     * went into. Null when a row is not in {@code parts} any more (deleted before a merge, or its
+     * part replaced otherwise): another transaction changed it, a write conflict.
+     */
+    Map<Long, long[]> forward(Map<Long, long[]> rows, Map<Long, TablePart> parts) {
+        Map<Long, long[]> out = new HashMap<>();
+        for (Map.Entry<Long, long[]> e : rows.entrySet()) {
+            long id = e.getKey();
+            long[] bits = e.getValue();
+            while (!parts.containsKey(id)) {
+                MergeForward f = forwards.get(id);
+                if (f == null || (bits = f.translate(bits)) == null) {
+                    return null;
+                }
+                id = f.merged();
+            }
+            long[] into = out.get(id);
+            if (into == null) {
+                out.put(id, bits);
+            } else {
+                long[] union = into.clone();
+                for (int i = 0; i < union.length; i++) {
+                    union[i] |= bits[i];
+                }
+                out.put(id, union);
+            }
+        }
+        return out;
     }
 
     /**

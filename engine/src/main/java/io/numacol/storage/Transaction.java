@@ -168,17 +168,26 @@ public final class Transaction implements AutoCloseable {
 
     /**
      * Throws {@link WriteConflictException} (its message ending with {@code outcome}) unless every
-     * row this transaction deleted from {@code table} is live in {@code parts} (by id).
+     * row this transaction deleted from {@code table} is live in {@code parts} (by id); the
+     * deletions are then named by those parts (a part merged away since gives the positions its
+     * rows took in the merged part).
      */
     private void checkDeletions(Table table, Map<Long, TablePart> parts, String outcome) {
-        for (Map.Entry<Long, long[]> e : writes.get(table).deleted.entrySet()) {
-            TablePart current = parts.get(e.getKey());
-            if (current == null || overlaps(current.deleted(), e.getValue())) {
-                throw new WriteConflictException("could not serialize access due to concurrent update: rows of table "
-                        + table.displayName() + " that this transaction updated or deleted were changed by another transaction "
-                        + "that committed first; " + outcome);
+        Writes w = writes.get(table);
+        Map<Long, long[]> forwarded = table.forward(w.deleted, parts);
+        boolean live = forwarded != null;
+        if (live) {
+            for (Map.Entry<Long, long[]> e : forwarded.entrySet()) {
+                live &= !overlaps(parts.get(e.getKey()).deleted(), e.getValue());
             }
         }
+        if (!live) {
+            throw new WriteConflictException("could not serialize access due to concurrent update: rows of table "
+                    + table.displayName() + " that this transaction updated or deleted were changed by another transaction "
+                    + "that committed first; " + outcome);
+        }
+        w.deleted.clear();
+        w.deleted.putAll(forwarded);
     }
 
     /** Whether the transaction changed anything yet. */
@@ -283,8 +292,12 @@ public final class Transaction implements AutoCloseable {
         try {
             catalog.clock().underCommitLock(() -> {
                 Map<Long, TablePart> head = table.headById();
+                Map<Long, long[]> forwarded = table.forward(marks, head);
+                if (forwarded == null) {
+                    return; // a write conflict: the commit reports it
+                }
                 List<TablePart> replaced = new ArrayList<>();
-                for (Map.Entry<Long, long[]> e : marks.entrySet()) {
+                for (Map.Entry<Long, long[]> e : forwarded.entrySet()) {
                     TablePart current = head.get(e.getKey());
                     if (current == null || overlaps(current.deleted(), e.getValue())) {
                         return; // a write conflict: the commit reports it
@@ -433,6 +446,7 @@ public final class Transaction implements AutoCloseable {
                 } finally {
                     locked.forEach(Table::unlockWrites);
                 }
+                tables.forEach(catalog::committed);
             }
         } finally {
             end();

@@ -314,4 +314,40 @@ class TransactionTest {
         tx.commit();
         assertThat(rows(t, null)).hasSize(10).contains(List.of(6L, 60L), List.of(7L, 70L));
     }
+
+    /**
+     * A merge while a transaction is open: the transaction's deletions of rows of the merged parts
+     * follow the rows into the merged part (its commit keeps them), and a row another transaction
+     * deleted before the merge is still a write conflict.
+     */
+    @Test
+    void deletionsFollowTheirRowsIntoAMergedPart() {
+        db.merger().pause();
+        Table t = table();
+        for (long id = 10; id < 14; id++) { // small parts of their own
+            try (Appender a = db.appender(t)) {
+                a.append(id, 100L);
+            }
+        }
+        Transaction tx = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        Transaction loser = db.catalog().begin(Transaction.Isolation.REPEATABLE_READ);
+        CatalogView.runIn(tx.statementView(), () -> {
+            update(db, t, 11, 1);
+            update(db, t, 2, 2);
+            return null;
+        });
+        CatalogView.runIn(loser.statementView(), () -> {
+            update(db, t, 12, 3);
+            return null;
+        });
+        update(db, t, 12, 4); // committed first: the loser's row goes before the merge
+        int before = t.parts().size();
+        assertThat(db.merger().mergeAll(t)).isPositive();
+        assertThat(t.parts().size()).isLessThan(before);
+        tx.commit();
+        assertThat(rows(t, null)).contains(List.of(11L, 1L), List.of(2L, 2L), List.of(12L, 4L)).hasSize(14);
+        assertThat(total(rows(t, null))).isEqualTo(1000 + 400 - 100 + 1 - 100 + 2 - 100 + 4);
+        assertThatThrownBy(loser::commit).isInstanceOf(WriteConflictException.class);
+        assertThat(rows(t, null)).hasSize(14);
+    }
 }
