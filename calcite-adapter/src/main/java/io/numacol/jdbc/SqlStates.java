@@ -120,6 +120,8 @@ final class SqlStates {
             case UnsupportedOperationException e -> "0A000";
             case UncheckedIOException e -> "58030";
             case IOException e -> "58030";
+            // Calcite's planner asserting on its own state ("Type mismatch" in a rule): an internal error, whatever words its message holds
+            case IllegalArgumentException e when thrownBy(e, "org.apache.calcite.") -> INTERNAL_ERROR;
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
             case KeyViolationException e -> "23505";
@@ -129,6 +131,12 @@ final class SqlStates {
             case AssertionError e when message.contains("getrelopttable returned null") || message.contains("column name not found") -> RUN_AGAIN;
             default -> null;
         };
+    }
+
+    /** Whether {@code t} was thrown in a class of the package {@code prefix} names. */
+    private static boolean thrownBy(Throwable t, String prefix) {
+        StackTraceElement[] trace = t.getStackTrace();
+        return trace.length > 0 && trace[0].getClassName().startsWith(prefix);
     }
 
     /** A validator's complaint: what is missing or does not fit. */

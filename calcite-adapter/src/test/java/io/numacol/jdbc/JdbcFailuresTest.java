@@ -178,5 +178,11 @@ class JdbcFailuresTest {
         assertThat(SqlStates.of(new OutOfMemoryError("Java heap space")).getSQLState()).isEqualTo("53200");
         assertThatThrownBy(() -> SqlStates.of(new OutOfMemoryError("Metaspace"))).isInstanceOf(OutOfMemoryError.class);
         assertThat(SqlStates.of(new AssertionError("getRelOptTable returned null")).getSQLState()).isEqualTo("40001");
+        // a planner rule's own assertion is an internal error, though its message names a NOT NULL type
+        IllegalArgumentException mismatch = new IllegalArgumentException("Type mismatch: rowtype of rel before registration: BIGINT NOT NULL");
+        mismatch.setStackTrace(new StackTraceElement[] {new StackTraceElement("org.apache.calcite.util.Litmus$1", "fail", null, 1)});
+        assertThat(SqlStates.of(new RuntimeException("Error while applying rule ProjectFilterTransposeRule", mismatch)).getSQLState())
+                .isEqualTo("XX000");
+        assertThat(SqlStates.of(new IllegalArgumentException("column x is NOT NULL but got NULL")).getSQLState()).isEqualTo("23502");
     }
 }
