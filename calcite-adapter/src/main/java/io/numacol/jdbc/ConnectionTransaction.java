@@ -88,6 +88,8 @@ final class ConnectionTransaction {
     private boolean explicit;
     private Transaction.Isolation isolation = Transaction.Isolation.REPEATABLE_READ;
     private Transaction open;
+    /** Set when the connection closed: no transaction begins any more. */
+    private boolean closed;
     /** The savepoints of the open transaction not released, oldest first. */
     private final List<NumacolSavepoint> savepoints = new ArrayList<>();
     private int nextSavepointId = 1;
@@ -123,8 +125,8 @@ final class ConnectionTransaction {
 
     /** JDBC's setAutoCommit: turning it on commits the open transaction, as the JDBC specification says. */
     synchronized void setAutoCommit(boolean on) throws SQLException {
-        if (on && !autoCommit) {
-            commit();
+        if (on && (!autoCommit || explicit)) {
+            commit(); // a transaction begun by setAutoCommit(false) or by BEGIN
         }
         autoCommit = on;
         explicit = false;
@@ -154,7 +156,7 @@ final class ConnectionTransaction {
 
     /** The view the connection's next statement runs in when a transaction is (or now begins) open, else null. */
     synchronized CatalogView statementView(Database database) {
-        if (!inTransaction()) {
+        if (closed || !inTransaction()) {
             return null;
         }
         return transaction(database).statementView();
@@ -281,6 +283,12 @@ final class ConnectionTransaction {
         if (t != null) {
             t.rollback();
         }
+    }
+
+    /** The connection closed: its open transaction rolls back, and none begins after (a statement racing the close runs on its own). */
+    synchronized void close() {
+        closed = true;
+        rollback();
     }
 
     /** Before DDL: the open transaction commits, and the DDL runs on its own. */

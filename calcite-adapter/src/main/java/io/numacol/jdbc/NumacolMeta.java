@@ -116,7 +116,8 @@ final class NumacolMeta extends ForwardingMeta {
             }
             return noRows(h, sql, callback);
         }
-        if (ConnectionTransaction.isDdl(sql)) {
+        boolean ddl = ConnectionTransaction.isDdl(sql);
+        if (ddl) {
             try {
                 transaction.commitBeforeDdl();
             } catch (SQLException e) {
@@ -147,7 +148,7 @@ final class NumacolMeta extends ForwardingMeta {
                 callback.execute();
             }
         };
-        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection), !ddl);
         QueryCancel cancel = cancelOf(h);
         ExecuteResult result;
         try {
@@ -535,7 +536,7 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeConnection(ConnectionHandle ch) {
-        transaction.rollback(); // a transaction not committed when its connection closes is rolled back, as JDBC leaves it to drivers and PostgreSQL does
+        transaction.close(); // a transaction not committed when its connection closes is rolled back, as JDBC leaves it to drivers and PostgreSQL does
         views.endAll();
         factory.closed(ch);
         super.closeConnection(ch);

@@ -28,9 +28,18 @@ final class StatementViews {
 
     /** A new view for an execution of {@code h} (the one before, if open, ends), or null without a database. */
     CatalogView begin(StatementHandle h, Database database) {
+        return begin(h, database, true);
+    }
+
+    /**
+     * {@link #begin(StatementHandle, Database)}; {@code inTransaction} false for DDL, which runs on
+     * its own (the open transaction committed first): the rows an ALTER TABLE or CREATE TABLE AS
+     * copies are published with it, not handed to a transaction.
+     */
+    CatalogView begin(StatementHandle h, Database database, boolean inTransaction) {
         CatalogView view = null;
         if (database != null) {
-            view = transaction.statementView(database);
+            view = inTransaction ? transaction.statementView(database) : null;
             if (view == null) {
                 view = database.catalog().beginRead();
             }

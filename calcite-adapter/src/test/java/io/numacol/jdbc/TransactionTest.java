@@ -142,4 +142,35 @@ class TransactionTest {
             assertThat(rows(sb, "select count(*) from acct")).containsExactly(List.of(13L));
         }
     }
+
+    /** DDL with auto-commit off runs on its own: the rows ALTER TABLE copies are published with it, not left in a transaction. */
+    @Test
+    void ddlWithAutoCommitOffKeepsTheRowsItCopies() throws SQLException {
+        try (Connection a = open("tx-ddl"); Connection b = open("tx-ddl");
+             Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            accounts(sa);
+            a.setAutoCommit(false);
+            sa.execute("alter table acct add column note varchar(5)");
+            assertThat(rows(sb, "select count(*) from acct")).containsExactly(List.of(3L));
+            sa.execute("create table copy as select * from acct");
+            a.rollback();
+            assertThat(rows(sb, "select count(*) from acct")).containsExactly(List.of(3L));
+            assertThat(rows(sb, "select count(*) from copy")).containsExactly(List.of(3L));
+        }
+    }
+
+    /** A pool's setAutoCommit(true) after a BEGIN ends that transaction (it commits, as JDBC's setAutoCommit does). */
+    @Test
+    void setAutoCommitAfterBeginCommits() throws SQLException {
+        try (Connection a = open("tx-begin"); Connection b = open("tx-begin");
+             Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            accounts(sa);
+            sa.execute("begin");
+            sa.executeUpdate("delete from acct where id = 1");
+            a.setAutoCommit(true);
+            assertThat(rows(sb, "select count(*) from acct")).containsExactly(List.of(2L));
+            sa.executeUpdate("delete from acct where id = 2");
+            assertThat(rows(sb, "select count(*) from acct")).containsExactly(List.of(1L));
+        }
+    }
 }

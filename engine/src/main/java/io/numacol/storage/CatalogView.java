@@ -61,8 +61,14 @@ public final class CatalogView implements AutoCloseable {
      */
     public void readLatest() {
         CommitClock clock = catalog.clock();
-        long before = readTimestamp;
-        readTimestamp = clock.beginRead();
+        long before;
+        synchronized (this) { // not beside a close(): it ends the registration it finds
+            if (closed) {
+                return;
+            }
+            before = readTimestamp;
+            readTimestamp = clock.beginRead();
+        }
         clock.endRead(before);
     }
 

@@ -115,7 +115,10 @@ final class CommitClock {
         if (withHistory.isEmpty()) {
             return;
         }
-        long oldest = oldestRead();
+        // a reader that registers after this reads at a timestamp at least the one visible now: read it
+        // first, so that the version it will read is kept whatever the registry held a moment ago
+        long newest = visible;
+        long oldest = Math.min(newest, oldestRead());
         for (Table t : List.copyOf(withHistory)) {
             if (!t.prune(oldest)) {
                 withHistory.remove(t);

@@ -122,7 +122,12 @@ public final class Transaction implements AutoCloseable {
         this.catalog = catalog;
         this.isolation = isolation;
         catalog.clock().openTransactions(1); // first: no merge may renumber the rows of the snapshot it then reads
-        this.view = catalog.beginRead(this);
+        try {
+            this.view = catalog.beginRead(this);
+        } catch (RuntimeException | Error e) {
+            catalog.clock().openTransactions(-1);
+            throw e;
+        }
     }
 
     public Isolation isolation() {
@@ -144,8 +149,12 @@ public final class Transaction implements AutoCloseable {
         if (isolation == Isolation.READ_COMMITTED && statementsRan) {
             CatalogView before = view;
             view = catalog.beginRead(this);
-            before.close();
-            checkDeletionsAt(view.readTimestamp());
+            try {
+                // before the old view closes: its registration keeps the merges' forwards the deletions may need
+                checkDeletionsAt(view.readTimestamp());
+            } finally {
+                before.close();
+            }
         }
         statementsRan = true;
         return view;
@@ -188,6 +197,14 @@ public final class Transaction implements AutoCloseable {
         }
         w.deleted.clear();
         w.deleted.putAll(forwarded);
+        for (Savepoint sp : savepoints) { // a rollback to one must name the same parts
+            Writes saved = sp.writes.get(table);
+            Map<Long, long[]> moved = saved == null ? null : table.forward(saved.deleted, parts);
+            if (moved != null) {
+                saved.deleted.clear();
+                saved.deleted.putAll(moved);
+            }
+        }
     }
 
     /** Whether the transaction changed anything yet. */

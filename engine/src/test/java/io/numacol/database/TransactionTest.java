@@ -350,4 +350,29 @@ class TransactionTest {
         assertThatThrownBy(loser::commit).isInstanceOf(WriteConflictException.class);
         assertThat(rows(t, null)).hasSize(14);
     }
+
+    /** READ COMMITTED after a merge of a part it deleted from: the next statement goes on (no spurious conflict), and a savepoint's deletions follow too. */
+    @Test
+    void readCommittedGoesOnAfterAMergeAndSoDoItsSavepoints() {
+        db.merger().pause();
+        Table t = table();
+        for (long id = 10; id < 13; id++) {
+            try (Appender a = db.appender(t)) {
+                a.append(id, 100L);
+            }
+        }
+        Transaction tx = db.catalog().begin(Transaction.Isolation.READ_COMMITTED);
+        CatalogView.runIn(tx.statementView(), () -> {
+            update(db, t, 11, 1);
+            return null;
+        });
+        Transaction.Savepoint saved = tx.savepoint();
+        assertThat(db.merger().mergeAll(t)).isPositive();
+        CatalogView next = tx.statementView(); // no WriteConflictException: the deletion follows its row
+        assertThat(rows(t, next)).contains(List.of(11L, 1L)).doesNotContain(List.of(11L, 100L)).hasSize(13);
+        tx.rollbackTo(saved);
+        assertThat(rows(t, tx.statementView())).contains(List.of(11L, 1L)).doesNotContain(List.of(11L, 100L)).hasSize(13);
+        tx.commit();
+        assertThat(rows(t, null)).contains(List.of(11L, 1L)).hasSize(13);
+    }
 }
