@@ -7,6 +7,7 @@ import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.Transaction;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
@@ -508,12 +509,24 @@ final class NumacolMeta extends ForwardingMeta {
         CatalogView view = database == null ? null : transaction.statementView(database);
         CatalogView.Binding binding = CatalogView.binding();
         CatalogView before = view == null ? null : binding.enter(view);
+        // a batch into several tables hands the transaction one change per table: all of them, or none
+        Transaction.Savepoint start = view == null ? null : view.transaction().savepoint();
+        boolean stored = false;
         try {
-            return insert == null ? plannedBatch(h, parameterValueLists) : new ExecuteBatchResult(insert.run(signature, parameterValueLists, zone()));
+            ExecuteBatchResult result = insert == null ? plannedBatch(h, parameterValueLists)
+                    : new ExecuteBatchResult(insert.run(signature, parameterValueLists, zone()));
+            stored = true;
+            return result;
         } catch (BatchUpdateException e) {
             // Meta's executeBatch cannot declare it; PreparedStatement's executeBatch does
             throw QueryFailures.<RuntimeException>sneaky(e);
         } finally {
+            if (start != null) {
+                if (!stored && !view.transaction().isEnded()) {
+                    view.transaction().rollbackTo(start);
+                }
+                view.transaction().release(start);
+            }
             if (view != null) {
                 binding.exit(before);
             }

@@ -113,4 +113,26 @@ class KeyConstraintTest {
             a.commit();
         }
     }
+
+    /** In a transaction a failing batch keeps nothing of its rows, and the transaction goes on. */
+    @Test
+    void aFailingBatchInATransactionKeepsNothing() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table k (id bigint primary key, v int)");
+            s.executeUpdate("insert into k values (100, 0)");
+            c.setAutoCommit(false);
+            s.executeUpdate("insert into k values (1, 0)");
+            try (PreparedStatement p = c.prepareStatement("insert into k values (?, ?)")) {
+                for (long id : new long[] {2, 3, 100}) {
+                    p.setLong(1, id);
+                    p.setInt(2, 1);
+                    p.addBatch();
+                }
+                assertThatThrownBy(p::executeBatch).isInstanceOf(BatchUpdateException.class);
+            }
+            assertThat(rows(s, "select id from k order by id")).containsExactly(List.of(1L), List.of(100L));
+            c.commit();
+            assertThat(rows(s, "select count(*) from k")).containsExactly(List.of(2L));
+        }
+    }
 }
