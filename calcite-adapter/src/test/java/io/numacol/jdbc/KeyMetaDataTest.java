@@ -176,4 +176,66 @@ class KeyMetaDataTest {
             assertThat(rows(s, "select count(*) from lines")).containsExactly(List.of(0L));
         }
     }
+
+    @Test
+    void sysConstraints() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            create(s);
+            s.execute("create schema sales");
+            s.execute("create table sales.t (k varchar(4) not null, n int, unique (n), constraint t_k primary key (k))");
+            s.execute("create unique index lines_rev on lines (line, ord)"); // an index, not a constraint
+            assertThat(rows(s, "select schema_name, table_name, constraint_name, constraint_type, column_names from sys.constraints"))
+                    .containsExactly(
+                            List.of("main", "items", "items_pkey", "PRIMARY KEY", "id"),
+                            List.of("main", "items", "items_name_key", "UNIQUE", "name"),
+                            List.of("main", "lines", "pk_lines", "PRIMARY KEY", "ord, line"),
+                            List.of("main", "lines", "uq_sku", "UNIQUE", "sku"),
+                            List.of("sales", "t", "t_k", "PRIMARY KEY", "k"),
+                            List.of("sales", "t", "t_n_key", "UNIQUE", "n"));
+            assertThat(rows(s, "select constraint_name from sys.constraints where schema_name = 'sales' and constraint_type = 'UNIQUE'"))
+                    .containsExactly(List.of("t_n_key"));
+            s.execute("drop table items");
+            assertThat(rows(s, "select count(*) from sys.constraints where table_name = 'items'")).containsExactly(List.of(0L));
+        }
+    }
+
+    @Test
+    void informationSchemaConstraints() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            create(s);
+            s.execute("create schema sales");
+            s.execute("create table sales.t (k varchar(4) not null, n int, unique (n), constraint t_k primary key (k))");
+            s.execute("create view v as select * from items");
+            try (ResultSet rs = s.executeQuery("select * from information_schema.table_constraints")) {
+                assertThat(labels(rs)).startsWith("constraint_catalog", "constraint_schema", "constraint_name", "table_catalog",
+                        "table_schema", "table_name", "constraint_type");
+                assertThat(read(rs, "constraint_catalog", "constraint_schema", "constraint_name", "table_catalog", "table_schema",
+                        "table_name", "constraint_type")).containsExactly(
+                        List.of("numacol", "main", "items_pkey", "numacol", "main", "items", "PRIMARY KEY"),
+                        List.of("numacol", "main", "items_name_key", "numacol", "main", "items", "UNIQUE"),
+                        List.of("numacol", "main", "pk_lines", "numacol", "main", "lines", "PRIMARY KEY"),
+                        List.of("numacol", "main", "uq_sku", "numacol", "main", "lines", "UNIQUE"),
+                        List.of("numacol", "sales", "t_k", "numacol", "sales", "t", "PRIMARY KEY"),
+                        List.of("numacol", "sales", "t_n_key", "numacol", "sales", "t", "UNIQUE"));
+            }
+            try (ResultSet rs = s.executeQuery("select * from information_schema.key_column_usage where table_schema = 'main'")) {
+                assertThat(labels(rs)).startsWith("constraint_catalog", "constraint_schema", "constraint_name", "table_catalog",
+                        "table_schema", "table_name", "column_name", "ordinal_position");
+                assertThat(read(rs, "constraint_name", "table_name", "column_name", "ordinal_position")).containsExactly(
+                        List.of("items_pkey", "items", "id", 1),
+                        List.of("items_name_key", "items", "name", 1),
+                        List.of("pk_lines", "lines", "ord", 1),
+                        List.of("pk_lines", "lines", "line", 2),
+                        List.of("uq_sku", "lines", "sku", 1));
+            }
+            // the PostgreSQL query of a table's primary key columns
+            assertThat(rows(s, "select kcu.column_name from information_schema.table_constraints tc "
+                    + "join information_schema.key_column_usage kcu on tc.constraint_schema = kcu.constraint_schema "
+                    + "and tc.constraint_name = kcu.constraint_name "
+                    + "where tc.constraint_type = 'PRIMARY KEY' and tc.table_name = 'lines' order by kcu.ordinal_position"))
+                    .containsExactly(List.of("ord"), List.of("line"));
+            assertThat(rows(s, "select count(*) from information_schema.table_constraints where table_name in ('plain', 'v')"))
+                    .containsExactly(List.of(0L));
+        }
+    }
 }
