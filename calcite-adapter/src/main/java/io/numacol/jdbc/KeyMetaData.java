@@ -76,13 +76,14 @@ final class KeyMetaData {
             }
         }
         for (IndexDef ix : db.catalog().indexes()) {
-            if ((unique && !ix.unique()) || named.stream().noneMatch(t -> same(t.schemaName(), ix.schema()) && same(t.name(), ix.table()))) {
+            if (unique && !ix.unique()) {
                 continue;
             }
-            Table t = named.stream().filter(n -> same(n.schemaName(), ix.schema()) && same(n.name(), ix.table())).findFirst().orElseThrow();
-            for (int i = 0; i < ix.columns().size(); i++) {
-                rows.add(index(catalogName, t, !ix.unique(), ix.name(), i, ix.columns().get(i)));
-            }
+            named.stream().filter(t -> same(t.schemaName(), ix.schema()) && same(t.name(), ix.table())).findFirst().ifPresent(t -> {
+                for (int i = 0; i < ix.columns().size(); i++) {
+                    rows.add(index(catalogName, t, !ix.unique(), ix.name(), i, ix.columns().get(i)));
+                }
+            });
         }
         rows.sort(Comparator.comparing((MetaIndexInfo r) -> r.nonUnique).thenComparing(r -> r.type)
                 .thenComparing(r -> r.tableSchem).thenComparing(r -> r.tableName)
@@ -91,9 +92,10 @@ final class KeyMetaData {
     }
 
     private static MetaIndexInfo index(String catalogName, Table t, boolean nonUnique, String name, int position, String column) {
-        // numacol keeps no sorted structure: ASC_OR_DESC null ("not supported"); CARDINALITY and PAGES not known
+        // numacol keeps no sorted structure: ASC_OR_DESC null ("not supported"); no structure is built, so it has
+        // no pages, and its cardinality is not counted: 0, as H2 gives what it does not know (Avatica's columns are not nullable)
         return new MetaIndexInfo(catalogName, t.schemaName(), t.name(), nonUnique, null, name, DatabaseMetaData.tableIndexOther,
-                (short) (position + 1), column, null, -1, -1, null);
+                (short) (position + 1), column, null, 0, 0, null);
     }
 
     /** The tables of {@code db} that the arguments name, sorted by schema and name; none if the catalog is another. */

@@ -71,6 +71,10 @@ class KeyMetaDataTest {
             assertThat(md.getPrimaryKeys(null, null, "plain").next()).isFalse();
             assertThat(md.getPrimaryKeys(null, null, "nothing").next()).isFalse();
             assertThat(md.getPrimaryKeys(null, "sys", "tables").next()).isFalse();
+
+            s.execute("alter table lines rename column line to lineno"); // the key follows the rename
+            assertThat(read(md.getPrimaryKeys(null, "main", "lines"), "COLUMN_NAME", "KEY_SEQ"))
+                    .containsExactly(List.of("lineno", (short) 2), List.of("ord", (short) 1));
         }
     }
 
@@ -125,6 +129,8 @@ class KeyMetaDataTest {
             assertThat(read(md.getIndexInfo(null, null, "plain", false, false), "NON_UNIQUE", "INDEX_NAME", "COLUMN_NAME"))
                     .containsExactly(List.of(true, "plain_a", "a"));
             assertThat(md.getIndexInfo(null, null, "plain", true, false).next()).isFalse();
+            assertThat(read(md.getIndexInfo(null, null, "plain", false, false), "INDEX_QUALIFIER", "ASC_OR_DESC", "CARDINALITY",
+                    "PAGES", "FILTER_CONDITION")).containsExactly(Arrays.asList(null, null, 0L, 0L, null));
         }
     }
 
