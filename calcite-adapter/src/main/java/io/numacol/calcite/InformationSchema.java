@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -11,6 +12,7 @@ import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -21,7 +23,9 @@ import java.util.function.BiConsumer;
  * Schema {@code information_schema}: the SQL standard's views of what the connection holds, as
  * tools that speak to PostgreSQL, DuckDB or H2 query them. {@code schemata}, {@code tables}
  * (table_type BASE TABLE, VIEW or SYSTEM TABLE), {@code columns} (data_type as SQL spells it,
- * with length, precision and scale) and {@code views} (view_definition as written). Every schema
+ * with length, precision and scale), {@code views} (view_definition as written), and, as
+ * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY and UNIQUE constraint) and
+ * {@code key_column_usage} (their columns, ordinal_position in the key). Every schema
  * of the connection is listed, this one and {@code sys} too; the catalog is {@code numacol}.
  */
 public final class InformationSchema extends AbstractSchema {
@@ -31,6 +35,23 @@ public final class InformationSchema extends AbstractSchema {
     @Override
     protected Map<String, Table> getTableMap() {
         return Map.of(
+                "table_constraints", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema", "constraint_name",
+                        "table_catalog", "table_schema", "table_name", "constraint_type", "is_deferrable", "initially_deferred",
+                        "enforced"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR)),
+                        root -> constraintRows(root, (key, out) -> out.add(new Object[]{key.primary() ? "PRIMARY KEY" : "UNIQUE",
+                                "NO", "NO", "YES"}))),
+                "key_column_usage", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema", "constraint_name",
+                        "table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+                        "position_in_unique_constraint"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
+                        SqlTypeName.INTEGER)),
+                        root -> constraintRows(root, (key, out) -> {
+                            for (int i = 0; i < key.columns().size(); i++) {
+                                out.add(new Object[]{key.column(i), i + 1, null}); // position_in_unique_constraint: a foreign key's only
+                            }
+                        })),
                 "schemata", new SystemTable(cols(List.of("catalog_name", "schema_name"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> {
                             List<Object[]> rows = new ArrayList<>();
@@ -71,6 +92,51 @@ public final class InformationSchema extends AbstractSchema {
                                 out.add(new Object[]{view.getViewSql()});
                             }
                         })));
+    }
+
+    /** A PRIMARY KEY or UNIQUE constraint of a table, its columns named. */
+    private record Key(String name, boolean primary, List<String> columns) {
+        String column(int i) {
+            return columns.get(i);
+        }
+    }
+
+    /**
+     * For each PRIMARY KEY and UNIQUE constraint of each numacol table, the rows {@code details}
+     * makes of it, each prefixed as PostgreSQL's are: the constraint's catalog, schema and name,
+     * then its table's catalog, schema and name.
+     */
+    private static List<Object[]> constraintRows(DataContext root, BiConsumer<Key, List<Object[]>> details) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Object[] row : rows(root, (table, out) -> {
+            if (!(table.table() instanceof NumacolTable numacol)) {
+                return; // a view or a system table has no keys
+            }
+            TableSchema schema = numacol.table().schema();
+            schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> {
+                Key key = new Key(k.name(), k.primary(), k.columns().stream().map(c -> schema.column(c).name()).toList());
+                List<Object[]> own = new ArrayList<>();
+                details.accept(key, own);
+                for (Object[] detail : own) {
+                    Object[] withName = new Object[1 + detail.length];
+                    withName[0] = key.name();
+                    System.arraycopy(detail, 0, withName, 1, detail.length);
+                    out.add(withName);
+                }
+            });
+        })) {
+            // rows gives catalog, schema, table, constraint name, details
+            Object[] ordered = new Object[row.length + 2];
+            ordered[0] = row[0];
+            ordered[1] = row[1];
+            ordered[2] = row[3];
+            ordered[3] = row[0];
+            ordered[4] = row[1];
+            ordered[5] = row[2];
+            System.arraycopy(row, 4, ordered, 6, row.length - 4);
+            rows.add(ordered);
+        }
+        return rows;
     }
 
     private static List<SystemTable.Col> cols(List<String> names, List<SqlTypeName> types) {

@@ -44,7 +44,8 @@ import static io.numacol.calcite.SystemTable.col;
  * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record, and
  * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never,
  * and the part's {@code partition_id} when the table was placed PP),
- * {@code indexes}, {@code plan_cache} (the {@link PlanCache} of the database's statements),
+ * {@code indexes}, {@code constraints} (each PRIMARY KEY and UNIQUE constraint, its columns in
+ * key order), {@code plan_cache} (the {@link PlanCache} of the database's statements),
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
  * {@code part_utilization} (the same per table part) and {@code task_classes} (the moving
@@ -96,6 +97,10 @@ public final class SysSchema extends AbstractSchema {
                         col("schema_name", SqlTypeName.VARCHAR), col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
                         col("built", SqlTypeName.BOOLEAN)), root -> indexRows())),
+                Map.entry("constraints", new SystemTable(List.of(
+                        col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
+                        col("constraint_name", SqlTypeName.VARCHAR), col("constraint_type", SqlTypeName.VARCHAR),
+                        col("column_names", SqlTypeName.VARCHAR)), root -> constraintRows())),
                 Map.entry("utilization", new SystemTable(List.of(
                         col("node_id", SqlTypeName.INTEGER), col("cpus", SqlTypeName.INTEGER),
                         col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
@@ -147,6 +152,19 @@ public final class SysSchema extends AbstractSchema {
         for (IndexDef ix : db.catalog().indexes()) {
             rows.add(new Object[] {ix.schema(), ix.name(), ix.table(), String.join(", ", ix.columns()), ix.unique(), false});
         }
+        return rows;
+    }
+
+    /** Each PRIMARY KEY and UNIQUE constraint (enforced, unlike a UNIQUE index), its columns in key order. */
+    private List<Object[]> constraintRows() {
+        List<Object[]> rows = new ArrayList<>();
+        db.catalog().tables().stream().filter(t -> !t.isDropped())
+                .sorted(Comparator.comparing(Table::schemaName).thenComparing(Table::name)).forEach(table -> {
+                    TableSchema schema = table.schema();
+                    schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> rows.add(new Object[] {
+                        table.schemaName(), table.name(), k.name(), k.primary() ? "PRIMARY KEY" : "UNIQUE",
+                        k.columns().stream().map(c -> schema.column(c).name()).collect(Collectors.joining(", "))}));
+                });
         return rows;
     }
 

@@ -24,6 +24,11 @@ abstract class ForwardingMeta implements Meta {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
+    /** The Meta every call is passed to. */
+    final Meta delegate() {
+        return delegate;
+    }
+
     @Override
     public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
         return delegate.getDatabaseProperties(ch);

@@ -13,6 +13,7 @@ import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -530,6 +531,50 @@ final class NumacolMeta extends ForwardingMeta {
             if (view != null) {
                 binding.exit(before);
             }
+        }
+    }
+
+    /** The primary key's columns of the table named, from the catalog ({@link KeyMetaData}); Calcite's are none. */
+    @Override
+    public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+        return KeyMetaData.resultSet(delegate(), KeyMetaData.primaryKeys(NumacolDriver.openDatabase(connection), catalogName(),
+                catalog, schema, table), MetaImpl.MetaPrimaryKey.class, KeyMetaData.PRIMARY_KEY_COLUMNS);
+    }
+
+    /**
+     * The columns of the table's PRIMARY KEY and UNIQUE constraints and of its CREATE INDEXes,
+     * from the catalog ({@link KeyMetaData}); Calcite's are none.
+     */
+    @Override
+    public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog, String schema, String table, boolean unique,
+                                      boolean approximate) {
+        return KeyMetaData.resultSet(delegate(), KeyMetaData.indexInfo(NumacolDriver.openDatabase(connection), catalogName(),
+                catalog, schema, table, unique), MetaImpl.MetaIndexInfo.class, KeyMetaData.INDEX_INFO_COLUMNS);
+    }
+
+    /** None: numacol has no foreign keys (yet); JDBC's columns ({@link KeyMetaData#noForeignKeys}). */
+    @Override
+    public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+        return KeyMetaData.noForeignKeys(delegate());
+    }
+
+    @Override
+    public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+        return KeyMetaData.noForeignKeys(delegate());
+    }
+
+    @Override
+    public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog, String parentSchema, String parentTable,
+                                           String foreignCatalog, String foreignSchema, String foreignTable) {
+        return KeyMetaData.noForeignKeys(delegate());
+    }
+
+    /** The TABLE_CAT that getTables gives this connection's tables. */
+    private String catalogName() {
+        try {
+            return connection.getCatalog();
+        } catch (SQLException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
         }
     }
 

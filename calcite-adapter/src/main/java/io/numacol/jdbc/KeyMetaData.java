@@ -1,0 +1,184 @@
+package io.numacol.jdbc;
+
+import io.numacol.database.Database;
+import io.numacol.storage.IndexDef;
+import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.MetaImpl.MetaIndexInfo;
+import org.apache.calcite.avatica.MetaImpl.MetaPrimaryKey;
+import org.apache.calcite.jdbc.CalciteMetaImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.sql.DatabaseMetaData;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The rows of {@code DatabaseMetaData.getPrimaryKeys} and {@code getIndexInfo}, from the catalog:
+ * Calcite's Meta answers both empty. A table is named as numacol resolves a name, ignoring case
+ * (two tables of a schema cannot differ in case only); a null schema means any. The result sets
+ * are made as Calcite makes getTables', so that their columns are typed as JDBC says (KEY_SEQ
+ * and TYPE SMALLINT, CARDINALITY and PAGES BIGINT).
+ */
+final class KeyMetaData {
+    private KeyMetaData() {
+    }
+
+    static final List<String> PRIMARY_KEY_COLUMNS = List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ",
+            "PK_NAME");
+    static final List<String> INDEX_INFO_COLUMNS = List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "NON_UNIQUE",
+            "INDEX_QUALIFIER", "INDEX_NAME", "TYPE", "ORDINAL_POSITION", "COLUMN_NAME", "ASC_OR_DESC", "CARDINALITY", "PAGES",
+            "FILTER_CONDITION");
+
+    /** One row per column of the primary key of each table named, ordered by COLUMN_NAME as JDBC says. */
+    static List<MetaPrimaryKey> primaryKeys(Database db, String catalogName, String catalog, String schema, String table) {
+        List<MetaPrimaryKey> rows = new ArrayList<>();
+        for (Table t : tables(db, catalogName, catalog, schema, table)) {
+            for (TableSchema.KeyDef key : t.schema().keys()) {
+                if (!key.primary()) {
+                    continue;
+                }
+                for (int i = 0; i < key.columns().size(); i++) {
+                    rows.add(primaryKey(catalogName, t.schemaName(), t.name(), t.schema().column(key.columns().get(i)).name(),
+                            (short) (i + 1), key.name()));
+                }
+            }
+        }
+        rows.sort(Comparator.comparing((MetaPrimaryKey k) -> k.tableSchem).thenComparing(k -> k.tableName)
+                .thenComparing(k -> k.columnName));
+        return rows;
+    }
+
+    /**
+     * One row per column of each PRIMARY KEY and UNIQUE constraint (NON_UNIQUE false) and of each
+     * CREATE INDEX (NON_UNIQUE unless UNIQUE) of each table named; only the unique ones if {@code
+     * unique}. Ordered as JDBC says: NON_UNIQUE, TYPE, INDEX_NAME, ORDINAL_POSITION.
+     */
+    static List<MetaIndexInfo> indexInfo(Database db, String catalogName, String catalog, String schema, String table,
+                                         boolean unique) {
+        List<MetaIndexInfo> rows = new ArrayList<>();
+        List<Table> named = tables(db, catalogName, catalog, schema, table);
+        for (Table t : named) {
+            for (TableSchema.KeyDef key : t.schema().keys()) {
+                for (int i = 0; i < key.columns().size(); i++) {
+                    rows.add(index(catalogName, t, false, key.name(), i, t.schema().column(key.columns().get(i)).name()));
+                }
+            }
+        }
+        for (IndexDef ix : db.catalog().indexes()) {
+            if (unique && !ix.unique()) {
+                continue;
+            }
+            named.stream().filter(t -> same(t.schemaName(), ix.schema()) && same(t.name(), ix.table())).findFirst().ifPresent(t -> {
+                for (int i = 0; i < ix.columns().size(); i++) {
+                    rows.add(index(catalogName, t, !ix.unique(), ix.name(), i, ix.columns().get(i)));
+                }
+            });
+        }
+        rows.sort(Comparator.comparing((MetaIndexInfo r) -> r.nonUnique).thenComparing(r -> r.type)
+                .thenComparing(r -> r.tableSchem).thenComparing(r -> r.tableName)
+                .thenComparing(r -> r.indexName).thenComparing(r -> r.ordinalPosition));
+        return rows;
+    }
+
+    private static MetaIndexInfo index(String catalogName, Table t, boolean nonUnique, String name, int position, String column) {
+        // numacol keeps no sorted structure: ASC_OR_DESC null ("not supported"); no structure is built, so it has
+        // no pages, and its cardinality is not counted: 0, as H2 gives what it does not know (Avatica's columns are not nullable)
+        return new MetaIndexInfo(catalogName, t.schemaName(), t.name(), nonUnique, null, name, DatabaseMetaData.tableIndexOther,
+                (short) (position + 1), column, null, 0, 0, null);
+    }
+
+    /** The tables of {@code db} that the arguments name, sorted by schema and name; none if the catalog is another. */
+    private static List<Table> tables(Database db, String catalogName, String catalog, String schema, String table) {
+        if (db == null || table == null || (catalog != null && !catalog.equals(catalogName == null ? "" : catalogName))) {
+            return List.of();
+        }
+        return db.catalog().tables().stream()
+                .filter(t -> !t.isDropped() && same(t.name(), table) && (schema == null || same(t.schemaName(), schema)))
+                .sorted(Comparator.comparing(Table::schemaName).thenComparing(Table::name))
+                .toList();
+    }
+
+    private static boolean same(String a, String b) {
+        return a.toUpperCase(Locale.ROOT).equals(b.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * The columns of getImportedKeys, getExportedKeys and getCrossReference, as JDBC names them:
+     * Avatica's spell the last DEFERABILITY.
+     */
+    private static final List<String> FOREIGN_KEY_COLUMNS = List.of("PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
+            "PKCOLUMN_NAME", "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ", "UPDATE_RULE",
+            "DELETE_RULE", "FK_NAME", "PK_NAME", "DEFERRABILITY");
+
+    /** An empty result set of getImportedKeys' columns, typed as JDBC says: numacol has no foreign keys (yet). */
+    static Meta.MetaResultSet noForeignKeys(Meta calcite) {
+        List<ColumnMetaData> columns = new ArrayList<>();
+        for (String name : FOREIGN_KEY_COLUMNS) {
+            boolean small = name.equals("KEY_SEQ") || name.endsWith("_RULE") || name.equals("DEFERRABILITY");
+            columns.add(MetaImpl.columnMetaData(name, columns.size(), small ? short.class : String.class, !small));
+        }
+        try {
+            return (Meta.MetaResultSet) CREATE_EMPTY.invoke(calcite, Map.of(), columns, Meta.CursorFactory.deduce(columns, null),
+                    Meta.Frame.EMPTY);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** A result set of {@code rows}, made by Calcite's Meta as it makes getTables'; {@code columns} are JDBC's names of the fields. */
+    static Meta.MetaResultSet resultSet(Meta calcite, List<?> rows, Class<?> type, List<String> columns) {
+        try {
+            return (Meta.MetaResultSet) CREATE_RESULT_SET.invoke(calcite, Linq4j.asEnumerable(rows), type, columns);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static MetaPrimaryKey primaryKey(String cat, String schema, String table, String column, short seq, String name) {
+        try {
+            return (MetaPrimaryKey) PRIMARY_KEY.invoke(cat, schema, table, column, seq, name);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** CalciteMetaImpl's private {@code createResultSet(Enumerable, Class, List<String>)}, which its getTables uses. */
+    private static final MethodHandle CREATE_RESULT_SET;
+    /** CalciteMetaImpl's protected {@code createResultSet(Map, List<ColumnMetaData>, CursorFactory, Frame)}. */
+    private static final MethodHandle CREATE_EMPTY;
+    /** MetaPrimaryKey's constructor, which Avatica keeps package-private. */
+    private static final MethodHandle PRIMARY_KEY;
+
+    static {
+        try {
+            CREATE_RESULT_SET = MethodHandles.privateLookupIn(CalciteMetaImpl.class, MethodHandles.lookup()).findVirtual(
+                    CalciteMetaImpl.class, "createResultSet",
+                    MethodType.methodType(Meta.MetaResultSet.class, Enumerable.class, Class.class, List.class));
+            CREATE_EMPTY = MethodHandles.privateLookupIn(CalciteMetaImpl.class, MethodHandles.lookup()).findVirtual(
+                    CalciteMetaImpl.class, "createResultSet", MethodType.methodType(Meta.MetaResultSet.class, Map.class, List.class,
+                            Meta.CursorFactory.class, Meta.Frame.class));
+            PRIMARY_KEY = MethodHandles.privateLookupIn(MetaPrimaryKey.class, MethodHandles.lookup()).findConstructor(
+                    MetaPrimaryKey.class, MethodType.methodType(void.class, String.class, String.class, String.class, String.class,
+                            short.class, String.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}
