@@ -2,6 +2,11 @@ package io.numacol.calcite.dml;
 
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.storage.IdentityViolationException;
+import io.numacol.storage.NotNullViolationException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
@@ -128,8 +133,38 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     @Override
     public void validateInsert(SqlInsert insert) {
-        super.validateInsert(insert);
+        try {
+            super.validateInsert(insert);
+        } catch (CalciteContextException e) {
+            throw refusedColumn(insert, e);
+        }
         requireNumacolTable(insert, insert.getTargetTable());
+    }
+
+    private static final Pattern NOT_NULLABLE = Pattern.compile("Column '(.+)' has no default value and does not allow NULLs");
+    private static final Pattern GENERATED = Pattern.compile("Cannot INSERT into generated column '(.+)'");
+
+    /**
+     * Calcite's refusal of an INSERT that leaves a NOT NULL column without a value, in
+     * PostgreSQL's words (SQLSTATE 23502), and of one that gives a GENERATED ALWAYS column a
+     * value (428C9); any other failure as it is.
+     */
+    private RuntimeException refusedColumn(SqlInsert insert, CalciteContextException e) {
+        String message = String.valueOf(e.getMessage());
+        SqlValidatorNamespace namespace = getNamespace(insert);
+        SqlValidatorTable target = namespace == null ? null : namespace.getTable();
+        NumacolTable table = target == null ? null : target.unwrap(NumacolTable.class);
+        String tableName = table == null ? String.valueOf(insert.getTargetTable()) : table.table().name();
+        Matcher m = NOT_NULLABLE.matcher(message);
+        if (m.find()) {
+            return NotNullViolationException.of(tableName, m.group(1), 0, e);
+        }
+        m = GENERATED.matcher(message);
+        if (m.find()) {
+            return new IdentityViolationException("cannot insert a non-DEFAULT value into column \"" + m.group(1)
+                    + "\" of relation \"" + tableName + "\": it is GENERATED ALWAYS AS IDENTITY", e);
+        }
+        return e;
     }
 
     @Override
