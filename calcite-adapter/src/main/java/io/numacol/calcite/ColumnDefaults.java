@@ -20,8 +20,10 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 /**
  * What the planner gives a column an INSERT leaves out (or sets to {@code DEFAULT}): its DEFAULT
  * literal, cast from its text to the column's type, or the next number of an identity column's
- * sequence, taken as each row is made. A GENERATED ALWAYS identity column is STORED to Calcite,
- * whose validator then refuses a value given it.
+ * sequence, taken as each row is made. A GENERATED ALWAYS identity column is DEFAULT to Calcite
+ * too, not STORED: Calcite's converter takes a STORED column's value as missing from the source
+ * row, so {@code VALUES (DEFAULT, 4)} would give the next column the DEFAULT's place (and store
+ * (1, 0)). {@code ModifyValidator} refuses a value given such a column instead.
  */
 public final class ColumnDefaults extends NullInitializerExpressionFactory {
     /** {@code $NUMACOL_NEXTVAL(sequence id)}: not deterministic, so never folded into a constant while planning. */
@@ -55,7 +57,7 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
         if (column < schema.size()) {
             TableSchema.ColumnDef c = schema.column(column);
             if (c.identity() != null) {
-                return c.identity().always() ? ColumnStrategy.STORED : ColumnStrategy.DEFAULT;
+                return ColumnStrategy.DEFAULT; // ALWAYS too: see the class's comment
             }
             if (c.defaultText() != null) {
                 return ColumnStrategy.DEFAULT;
