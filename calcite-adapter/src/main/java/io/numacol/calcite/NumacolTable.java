@@ -87,6 +87,16 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
         return b.build();
     }
 
+    /** Also the DEFAULTs and identities of the columns, for the planner to fill an INSERT's (see {@link ColumnDefaults}). */
+    @Override
+    public <C> C unwrap(Class<C> aClass) {
+        if (aClass == org.apache.calcite.sql2rel.InitializerExpressionFactory.class
+                && table.schema().columns().stream().anyMatch(TableSchema.ColumnDef::hasDefault)) {
+            return aClass.cast(new ColumnDefaults(table.schema()));
+        }
+        return super.unwrap(aClass);
+    }
+
     @Override
     public Statistic getStatistic() {
         return Statistics.of((double) table.rowCount(), List.of());

@@ -4,12 +4,14 @@ import io.numacol.calcite.dml.ValuesInsert;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlKind;
 
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
@@ -32,7 +34,12 @@ import java.util.function.IntFunction;
 final class BatchInsert {
     private final Database database;
     private final Table table;
-    /** For each column of the table, the parameter (0-based) that fills it, or -1 for NULL. */
+    /** Marks a column of {@link #parameterOfColumn} that takes its DEFAULT, or its identity's next number. */
+    private static final int DEFAULTED = -2;
+    /**
+     * For each column of the table, the parameter (0-based) that fills it, -1 for NULL, or
+     * {@link #DEFAULTED} for a column left out (or given {@code DEFAULT}) that has a DEFAULT or an identity.
+     */
     private final int[] parameterOfColumn;
 
     private BatchInsert(Database database, Table table, int[] parameterOfColumn) {
@@ -56,9 +63,20 @@ final class BatchInsert {
         int[] columns = insert.columns();
         int[] parameterOfColumn = new int[table.schema().size()];
         Arrays.fill(parameterOfColumn, -1);
+        TableSchema columnDefs = table.schema();
+        for (int c = 0; c < parameterOfColumn.length; c++) {
+            if (columnDefs.column(c).hasDefault()) {
+                parameterOfColumn[c] = DEFAULTED; // unless the statement names it, below
+            }
+        }
         for (int i = 0; i < columns.length; i++) {
-            if (!(row.operand(i) instanceof SqlDynamicParam p)) {
-                return null;
+            TableSchema.ColumnDef column = columnDefs.column(columns[i]);
+            if (row.operand(i).getKind() == SqlKind.DEFAULT) {
+                parameterOfColumn[columns[i]] = column.hasDefault() ? DEFAULTED : -1;
+                continue;
+            }
+            if (!(row.operand(i) instanceof SqlDynamicParam p) || (column.identity() != null && column.identity().always())) {
+                return null; // the planned path runs it, and refuses a value for a GENERATED ALWAYS column (428C9)
             }
             parameterOfColumn[columns[i]] = p.getIndex();
         }
@@ -82,7 +100,7 @@ final class BatchInsert {
         try {
             for (; entry < batch.size(); entry++) {
                 // The same conversions as a single execute (a numeric string for a number...), then the Appender's checks.
-                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf, zone)));
+                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf, zone), zone));
             }
             appender.flush();
         } catch (RuntimeException e) {
@@ -97,10 +115,17 @@ final class BatchInsert {
         return counts;
     }
 
-    private Object[] row(List<TypedValue> parameters) {
+    /** One entry's row: its parameters, the DEFAULTs of the columns it leaves out, and the next number of each identity. */
+    private Object[] row(List<TypedValue> parameters, ZoneId zone) {
         Object[] row = new Object[parameterOfColumn.length];
         for (int c = 0; c < row.length; c++) {
-            row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
+            if (parameterOfColumn[c] == DEFAULTED) {
+                TableSchema.ColumnDef column = table.schema().column(c);
+                row[c] = column.identity() != null ? Long.valueOf(column.identity().sequence().next())
+                        : Appender.valueOfText(column, column.defaultText(), zone);
+            } else {
+                row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
+            }
         }
         return row;
     }

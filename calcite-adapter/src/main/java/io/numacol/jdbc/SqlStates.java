@@ -1,6 +1,8 @@
 package io.numacol.jdbc;
 
+import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
+import io.numacol.storage.NotNullViolationException;
 import io.numacol.storage.WriteConflictException;
 import io.numacol.database.FileAccessException;
 import io.numacol.memory.MemoryLimitException;
@@ -120,6 +122,8 @@ final class SqlStates {
             case UnsupportedOperationException e -> "0A000";
             case UncheckedIOException e -> "58030";
             case IOException e -> "58030";
+            case NotNullViolationException e -> "23502";
+            case IdentityViolationException e -> "428C9";
             // Calcite's planner asserting on its own state ("Type mismatch" in a rule): an internal error, whatever words its message holds
             case IllegalArgumentException e when thrownBy(e, "org.apache.calcite.") -> INTERNAL_ERROR;
             case IllegalArgumentException e -> argument(message);

@@ -44,7 +44,7 @@ class BadSqlTest {
             assertThatThrownBy(() -> s.executeUpdate("insert into t values (4, 3000000000, 'd')")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("3000000000");
             assertThatThrownBy(() -> s.executeUpdate("insert into t (qty) values (4)")).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("Column 'id' has no default value and does not allow NULLs");
+                    .hasMessageContaining("null value in column \"id\" of relation \"t\" violates not-null constraint");
             assertThatThrownBy(() -> rows(s, "select qty / (id - id) from t")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("division by zero");
             // a CAST to a DECIMAL too narrow for the value fails, as Calcite's own does, also where numacol computes it

@@ -62,7 +62,7 @@ class BatchInsertTest {
      * Appender names the column, the planned route the parameter (whose type Calcite inferred).
      */
     enum Mistake {
-        NOT_NULL("id", "NULL") {
+        NOT_NULL("id", "null value") {
             @Override
             void set(PreparedStatement p) throws SQLException {
                 p.setNull(1, Types.BIGINT);

@@ -79,7 +79,7 @@ class InsertTest {
             s.execute("create table t (id bigint not null, qty int, name varchar(3))");
             s.executeUpdate("insert into t values (1, 1, 'a')");
             assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 2, 'b'), (null, 3, 'c')"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("Column 'id' has no default value and does not allow NULLs");
+                    .isInstanceOf(SQLException.class).hasMessageContaining("null value in column \"id\" of relation \"t\" violates not-null constraint");
             assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 2, 'b'), (3, 3, 'toolong')"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("value 'toolong' is longer than VARCHAR(3)");
             assertThatThrownBy(() -> s.executeUpdate("insert into t values (2, 'abc', 'b')"))

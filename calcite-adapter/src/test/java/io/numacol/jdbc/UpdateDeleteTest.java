@@ -130,7 +130,7 @@ class UpdateDeleteTest {
             assertThatThrownBy(() -> s.executeUpdate("update t set id = 2.5")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("value 2.5 is not a whole number");
             assertThatThrownBy(() -> s.executeUpdate("update t set id = null where id = 5")).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("column id");
+                    .hasMessageContaining("null value in column \"id\" of relation \"t\" violates not-null constraint");
             assertThatThrownBy(() -> s.executeUpdate("update t set d = '2024-13-01'")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("'2024-13-01' is not a valid DATE");
             assertThatThrownBy(() -> s.executeUpdate("update t set id = 10 / (id - 3)")).isInstanceOf(SQLException.class)

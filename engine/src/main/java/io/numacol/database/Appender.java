@@ -6,6 +6,7 @@ import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.NotNullViolationException;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
@@ -79,6 +80,8 @@ public final class Appender implements AutoCloseable {
                 part = builder(p);
                 part.addStored(stored);
             }
+        } catch (NotNullViolationException e) {
+            throw NotNullViolationException.of(table.name(), e.column(), appended + 1, e);
         } catch (IllegalArgumentException e) {
             // PartBuilder counts rows per part; the user counts rows of the whole load.
             String why = e.getCause() instanceof IllegalArgumentException c ? c.getMessage() : e.getMessage();
@@ -255,6 +258,8 @@ public final class Appender implements AutoCloseable {
                         row[i] = valueOfText(schema.column(i), fields.get(i), format.zone());
                     }
                     append(row);
+                } catch (NotNullViolationException e) {
+                    throw e.prefixed("line " + reader.recordLine() + ": ");
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("line " + reader.recordLine() + ": " + e.getMessage(), e);
                 }

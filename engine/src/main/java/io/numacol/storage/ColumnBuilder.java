@@ -67,7 +67,7 @@ public final class ColumnBuilder {
     public Object convert(Object value) {
         if (value == null) {
             if (!nullable) {
-                throw new IllegalArgumentException("column " + name + " is NOT NULL but got NULL");
+                throw NotNullViolationException.of(name);
             }
             return null;
         }
@@ -87,7 +87,7 @@ public final class ColumnBuilder {
         ensureCapacity();
         if (stored == null) {
             if (!nullable) {
-                throw new IllegalArgumentException("column " + name + " is NOT NULL but got NULL");
+                throw NotNullViolationException.of(name);
             }
             nulls.set(size);
         } else {

@@ -57,6 +57,8 @@ public final class PartBuilder {
         for (int i = 0; i < values.length; i++) {
             try {
                 stored[i] = columns.get(i).convert(values[i]);
+            } catch (NotNullViolationException e) {
+                throw NotNullViolationException.of(table.name(), e.column(), rows + 1, e);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("row " + (rows + 1) + " of table " + table.name() + ": " + e.getMessage(), e);
             }

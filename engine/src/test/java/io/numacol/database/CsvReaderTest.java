@@ -47,7 +47,7 @@ class CsvReaderTest {
             assertThatThrownBy(() -> db.appender("t").appendCsv(new StringReader("1,true\n2,maybe\n"), CsvFormat.defaults()))
                     .hasMessageContaining("line 2: column ok: value 'maybe' is not a valid BOOLEAN");
             assertThatThrownBy(() -> db.appender("t").appendCsv(new StringReader("1,true\n,false\n"), CsvFormat.defaults()))
-                    .hasMessageContaining("line 2: row 2 of table t: column id is NOT NULL but got NULL");
+                    .hasMessageContaining("line 2: null value in column \"id\" of relation \"t\" violates not-null constraint (row 2)");
             assertThat(db.catalog().get("t").rowCount()).isZero();
             assertThat(db.appender("t").appendCsv(new StringReader("1,TRUE\n2,\n"), CsvFormat.defaults())).isEqualTo(2);
             assertThat(db.catalog().get("t").rowCount()).isEqualTo(2);

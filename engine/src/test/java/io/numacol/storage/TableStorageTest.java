@@ -216,7 +216,8 @@ class TableStorageTest {
         PartBuilder b = t.newPart();
         b.addRow(row(new Random(1), 1));
         assertThatThrownBy(() -> b.addRow(null, 1, null, null, null, null, null, null))
-                .hasMessageContaining("row 2 of table t").hasMessageContaining("column id is NOT NULL");
+                .isInstanceOf(NotNullViolationException.class)
+                .hasMessageContaining("null value in column \"id\" of relation \"t\" violates not-null constraint (row 2)");
         assertThatThrownBy(() -> b.addRow(2L, 3_000_000_000L, null, null, null, null, null, null))
                 .hasMessageContaining("column qty").hasMessageContaining("3000000000");
         assertThatThrownBy(() -> b.addRow(2L, 1, null, null, "too long", null, null, null))

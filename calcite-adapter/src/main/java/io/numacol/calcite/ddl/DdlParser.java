@@ -1,8 +1,10 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
 import io.numacol.storage.TableSchema.ColumnDef;
+import io.numacol.storage.Sequence;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
 
@@ -219,7 +221,7 @@ final class DdlParser {
         keys.primaryColumns.forEach(c -> primary.add(c.toUpperCase(Locale.ROOT)));
         for (ColumnDef c : columns) {
             boolean key = primary.remove(c.name().toUpperCase(Locale.ROOT));
-            keyed.add(key ? new ColumnDef(c.name(), c.type(), false) : c); // a primary key's columns are NOT NULL
+            keyed.add(key ? c.withNullable(false) : c); // a primary key's columns are NOT NULL
         }
         if (!primary.isEmpty()) {
             throw error("PRIMARY KEY names " + primary + ", which " + (primary.size() == 1 ? "is" : "are")
@@ -300,7 +302,8 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT"))) {
+                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT")
+                    || u.equals("GENERATED") || u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT"))) {
                 break;
             }
             depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
@@ -312,9 +315,46 @@ final class DdlParser {
             throw error("column " + name + " needs a type");
         }
         boolean nullable = true;
+        String defaultText = null;
+        String typeText = type.toString();
+        String serial = switch (typeText.toUpperCase(Locale.ROOT)) {
+            case "SERIAL", "SERIAL4" -> "INTEGER";
+            case "BIGSERIAL", "SERIAL8" -> "BIGINT";
+            case "SMALLSERIAL", "SERIAL2" -> "SMALLINT";
+            default -> null;
+        };
+        Boolean always = serial == null ? null : false;
+        long[] startAndIncrement = {1, 1};
         while (true) {
             String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
-            if (accept("NOT")) {
+            if (accept("DEFAULT")) {
+                defaultText = literal();
+            } else if (accept("GENERATED")) {
+                if (accept("ALWAYS")) {
+                    always = true;
+                } else {
+                    expect("BY");
+                    expect("DEFAULT");
+                    always = false;
+                }
+                expect("AS");
+                expect("IDENTITY");
+                if (accept("(")) {
+                    while (!accept(")")) {
+                        if (accept("START")) {
+                            accept("WITH");
+                            startAndIncrement[0] = wholeNumber("START WITH");
+                        } else if (accept("INCREMENT")) {
+                            accept("BY");
+                            startAndIncrement[1] = wholeNumber("INCREMENT BY");
+                        } else {
+                            throw error("expected START WITH n or INCREMENT BY n in an identity's options");
+                        }
+                    }
+                }
+            } else if (accept("AUTO_INCREMENT") || accept("AUTOINCREMENT")) {
+                always = false;
+            } else if (accept("NOT")) {
                 expect("NULL");
                 nullable = false;
             } else if (accept("NULL")) {
@@ -330,7 +370,35 @@ final class DdlParser {
                 break;
             }
         }
-        return new ColumnDef(name, columnType(name, type.toString()), nullable);
+        ColumnType columnType = columnType(name, serial != null ? serial : typeText);
+        if (always == null) {
+            if (defaultText != null) {
+                try {
+                    Appender.valueOfText(new ColumnDef(name, columnType, true), defaultText);
+                } catch (IllegalArgumentException e) {
+                    throw error("DEFAULT of " + e.getMessage());
+                }
+            }
+            return new ColumnDef(name, columnType, nullable, defaultText, null);
+        }
+        if (!(columnType.codec() instanceof io.numacol.storage.types.IntegralCodec)) {
+            throw error("identity column " + name + " must be SMALLINT, INTEGER or BIGINT, not " + columnType);
+        }
+        if (defaultText != null) {
+            throw error("identity column " + name + " takes no DEFAULT");
+        }
+        return new ColumnDef(name, columnType, false, null,
+                new TableSchema.Identity(always, new Sequence(startAndIncrement[0], startAndIncrement[1])));
+    }
+
+    /** A whole number, maybe signed, for {@code what}. */
+    private long wholeNumber(String what) {
+        String text = literal();
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw error(what + " needs a whole number, not " + text);
+        }
     }
 
     /**
@@ -344,13 +412,16 @@ final class DdlParser {
         if (accept("ADD")) {
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
-            String defaultValue = null;
             Keys keys = new Keys();
             ColumnDef column = column(keys);
             if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty()) {
                 throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY or UNIQUE: create the table with it");
             }
+            if (column.identity() != null) {
+                throw error("ALTER TABLE ... ADD COLUMN takes no identity column: create the table with it");
+            }
             boolean nullable = column.nullable();
+            String defaultValue = column.defaultText();
             while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
                 if (accept("DEFAULT")) {
                     defaultValue = literal();
@@ -364,7 +435,7 @@ final class DdlParser {
                 }
             }
             return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddColumn(
-                    new ColumnDef(column.name(), column.type(), nullable), defaultValue, ifNotExists));
+                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists));
         }
         if (accept("DROP")) {
             accept("COLUMN");

@@ -321,7 +321,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     List<ColumnDef> next = new ArrayList<>(columns);
                     ColumnDef c = next.get(i);
-                    next.set(i, new ColumnDef(rename.to(), c.type(), c.nullable()));
+                    next.set(i, c.renamed(rename.to()));
                     database.alterTable(t, t.name(), new TableSchema(next), row -> row,
                             n -> n.equalsIgnoreCase(rename.from()) ? rename.to() : n);
                 }

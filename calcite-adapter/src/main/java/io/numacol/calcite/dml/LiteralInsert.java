@@ -4,6 +4,7 @@ import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
+import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.BooleanCodec;
@@ -96,14 +97,18 @@ public final class LiteralInsert {
         }
         TableSchema schema = insert.table().schema();
         int[] columns = insert.columns();
-        // a column the statement does not name is NULL: it must allow that
+        // a column the statement does not name takes its DEFAULT, else NULL: it must allow that
         boolean[] named = new boolean[schema.size()];
         for (int c : columns) {
             named[c] = true;
         }
+        List<Integer> defaulted = new ArrayList<>();
         for (int c = 0; c < named.length; c++) {
-            if (!named[c] && !schema.column(c).nullable()) {
+            if (!named[c] && !schema.column(c).nullable() && !schema.column(c).hasDefault()) {
                 return null;
+            }
+            if (!named[c] && schema.column(c).hasDefault()) {
+                defaulted.add(c);
             }
         }
         List<Object[]> rows = new ArrayList<>(insert.rows().size());
@@ -115,6 +120,10 @@ public final class LiteralInsert {
             Object[] stored = new Object[schema.size()];
             for (int i = 0; i < columns.length; i++) {
                 TableSchema.ColumnDef column = schema.column(columns[i]);
+                if (column.identity() != null && column.identity().always() && row.operand(i).getKind() != SqlKind.DEFAULT) {
+                    throw new IdentityViolationException("cannot insert a non-DEFAULT value into column \"" + column.name()
+                            + "\" of relation \"" + insert.table().name() + "\": it is GENERATED ALWAYS AS IDENTITY", null);
+                }
                 Object value = value(row.operand(i), column.type(), zone);
                 if (value instanceof OutOfRange(BigDecimal number)) {
                     // the planner's validator would say only "Value 40000 out of range"; a REAL's 1E+39 keeps its exponent
@@ -128,6 +137,13 @@ public final class LiteralInsert {
                 stored[columns[i]] = value;
             }
             rows.add(stored);
+        }
+        for (int c : defaulted) {
+            TableSchema.ColumnDef column = schema.column(c);
+            Object value = column.identity() == null ? Appender.valueOfText(column, column.defaultText(), zone) : null;
+            for (Object[] row : rows) {
+                row[c] = column.identity() == null ? value : Long.valueOf(column.identity().sequence().next());
+            }
         }
         return new LiteralInsert(database, insert.table(), rows);
     }

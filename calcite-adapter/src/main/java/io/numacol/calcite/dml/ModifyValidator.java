@@ -2,12 +2,20 @@ package io.numacol.calcite.dml;
 
 import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.storage.IdentityViolationException;
+import io.numacol.storage.NotNullViolationException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import io.numacol.storage.TableSchema;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -128,8 +136,83 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     @Override
     public void validateInsert(SqlInsert insert) {
-        super.validateInsert(insert);
+        refuseValuesForAlwaysIdentity(insert);
+        try {
+            super.validateInsert(insert);
+        } catch (CalciteContextException e) {
+            throw refusedColumn(insert, e);
+        }
         requireNumacolTable(insert, insert.getTargetTable());
+    }
+
+    /**
+     * Refuses (SQLSTATE 428C9) an INSERT that gives a GENERATED ALWAYS identity column anything but
+     * {@code DEFAULT}: a value in a VALUES row, or any row of a query. Calcite is told such a column
+     * is DEFAULT, not STORED (see {@code ColumnDefaults}), so this check is numacol's.
+     */
+    private void refuseValuesForAlwaysIdentity(SqlInsert insert) {
+        if (!(insert.getTargetTable() instanceof SqlIdentifier target)) {
+            return;
+        }
+        SqlValidatorTable validatorTable = getCatalogReader().getTable(target.names);
+        NumacolTable numacol = validatorTable == null ? null : validatorTable.unwrap(NumacolTable.class);
+        if (numacol == null) {
+            return;
+        }
+        TableSchema schema = numacol.table().schema();
+        if (schema.columns().stream().noneMatch(c -> c.identity() != null && c.identity().always())) {
+            return;
+        }
+        SqlNode source = insert.getSource();
+        List<SqlNode> rows = source.getKind() == SqlKind.VALUES ? ((SqlCall) source).getOperandList() : null;
+        SqlNodeList named = insert.getTargetColumnList();
+        int count = named != null ? named.size() : schema.size();
+        for (int i = 0; i < count; i++) {
+            int column = named == null ? i : named.get(i) instanceof SqlIdentifier id ? schema.indexOf(id.names.getLast()) : -1;
+            if (column < 0 || column >= schema.size()) {
+                continue; // the validator reports an unknown column
+            }
+            TableSchema.ColumnDef def = schema.column(column);
+            if (def.identity() == null || !def.identity().always()) {
+                continue;
+            }
+            boolean given = rows == null;
+            for (SqlNode row : rows == null ? List.<SqlNode>of() : rows) {
+                SqlNode value = row.getKind() == SqlKind.ROW ? (((SqlCall) row).operandCount() > i ? ((SqlCall) row).operand(i) : null)
+                        : i == 0 ? row : null;
+                given |= value != null && value.getKind() != SqlKind.DEFAULT;
+            }
+            if (given) {
+                throw new IdentityViolationException("cannot insert a non-DEFAULT value into column \"" + def.name()
+                        + "\" of relation \"" + numacol.table().name() + "\": it is GENERATED ALWAYS AS IDENTITY", null);
+            }
+        }
+    }
+
+    private static final Pattern NOT_NULLABLE = Pattern.compile("Column '(.+)' has no default value and does not allow NULLs");
+    private static final Pattern GENERATED = Pattern.compile("Cannot INSERT into generated column '(.+)'");
+
+    /**
+     * Calcite's refusal of an INSERT that leaves a NOT NULL column without a value, in
+     * PostgreSQL's words (SQLSTATE 23502), and of one that gives a GENERATED ALWAYS column a
+     * value (428C9); any other failure as it is.
+     */
+    private RuntimeException refusedColumn(SqlInsert insert, CalciteContextException e) {
+        String message = String.valueOf(e.getMessage());
+        SqlValidatorNamespace namespace = getNamespace(insert);
+        SqlValidatorTable target = namespace == null ? null : namespace.getTable();
+        NumacolTable table = target == null ? null : target.unwrap(NumacolTable.class);
+        String tableName = table == null ? String.valueOf(insert.getTargetTable()) : table.table().name();
+        Matcher m = NOT_NULLABLE.matcher(message);
+        if (m.find()) {
+            return NotNullViolationException.of(tableName, m.group(1), 0, e);
+        }
+        m = GENERATED.matcher(message);
+        if (m.find()) {
+            return new IdentityViolationException("cannot insert a non-DEFAULT value into column \"" + m.group(1)
+                    + "\" of relation \"" + tableName + "\": it is GENERATED ALWAYS AS IDENTITY", e);
+        }
+        return e;
     }
 
     @Override
