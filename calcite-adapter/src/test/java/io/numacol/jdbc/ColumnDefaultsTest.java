@@ -142,6 +142,12 @@ class ColumnDefaultsTest {
             }
             s.executeUpdate("insert into g (v) select 8 from (values (0)) as x (z)");
             assertThat(rows(s, "select v from g")).containsExactly(List.of(8));
+            // nor may an UPDATE set it, as PostgreSQL refuses
+            assertThatThrownBy(() -> s.executeUpdate("update g set id = 5, v = 9"))
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("428C9"))
+                    .hasMessageContaining("can only be updated to DEFAULT");
+            assertThat(s.executeUpdate("update g set v = 9")).isEqualTo(1);
+            assertThat(rows(s, "select v from g")).containsExactly(List.of(9));
         }
     }
 

@@ -219,6 +219,30 @@ public final class ModifyValidator extends CalciteSqlValidator {
     public void validateUpdate(SqlUpdate call) {
         super.validateUpdate(call);
         requireNumacolTable(call, call.getTargetTable());
+        refuseUpdateOfAlwaysIdentity(call);
+    }
+
+    /** Refuses (428C9, PostgreSQL's words) an UPDATE that sets a GENERATED ALWAYS identity column: its values are the counter's. */
+    private void refuseUpdateOfAlwaysIdentity(SqlUpdate call) {
+        SqlValidatorNamespace namespace = getNamespace(call);
+        SqlValidatorTable target = namespace == null ? null : namespace.getTable();
+        NumacolTable numacol = target == null ? null : target.unwrap(NumacolTable.class);
+        if (numacol == null || call.getTargetColumnList() == null) {
+            return;
+        }
+        TableSchema schema = numacol.table().schema();
+        for (int i = 0; i < call.getTargetColumnList().size(); i++) {
+            if (!(call.getTargetColumnList().get(i) instanceof SqlIdentifier id)) {
+                continue;
+            }
+            int column = schema.indexOf(id.names.getLast());
+            SqlNode value = call.getSourceExpressionList() == null ? null : call.getSourceExpressionList().get(i);
+            if (column >= 0 && schema.column(column).identity() != null && schema.column(column).identity().always()
+                    && (value == null || value.getKind() != SqlKind.DEFAULT)) {
+                throw new IdentityViolationException("column \"" + schema.column(column).name()
+                        + "\" can only be updated to DEFAULT: it is GENERATED ALWAYS AS IDENTITY", null);
+            }
+        }
     }
 
     @Override
