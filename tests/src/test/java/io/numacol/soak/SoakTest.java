@@ -317,7 +317,8 @@ class SoakTest {
                             long n = s.executeLargeUpdate("UPDATE " + table + " SET k = NULL WHERE v = " + v);
                             check(n == 0, "a NULL was stored in NOT NULL column k of " + n + " rows");
                         } catch (SQLException e) {
-                            check(e.getMessage().contains("column k"), "refused UPDATE: " + e.getMessage());
+                            check("23502".equals(e.getSQLState()) && e.getMessage().contains("column \"k\""),
+                                    "refused UPDATE: " + e.getSQLState() + " " + e.getMessage());
                             count("updates refused");
                         }
                     }
