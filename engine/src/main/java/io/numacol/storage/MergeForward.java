@@ -22,17 +22,20 @@ record MergeForward(long since, long merged, int mergedRows, DeletedRows deleted
      */
     long[] translate(long[] rows) {
         long[] out = new long[(mergedRows + 63) >>> 6];
+        int deletedBefore = 0; // the source's rows deleted before word w, counted a word at a time
         for (int w = 0; w < rows.length; w++) {
             long word = rows[w];
+            long deletedWord = deletedAtMerge.word(w);
             while (word != 0) {
-                int r = w << 6 | Long.numberOfTrailingZeros(word);
+                int bit = Long.numberOfTrailingZeros(word);
                 word &= word - 1;
-                if (merged < 0 || deletedAtMerge.isDeleted(r)) {
+                if (merged < 0 || (deletedWord >>> bit & 1) != 0) {
                     return null;
                 }
-                int at = offset + r - deletedAtMerge.count(0, r);
+                int at = offset + (w << 6 | bit) - deletedBefore - Long.bitCount(deletedWord & ((1L << bit) - 1));
                 out[at >>> 6] |= 1L << at;
             }
+            deletedBefore += Long.bitCount(deletedWord);
         }
         return out;
     }

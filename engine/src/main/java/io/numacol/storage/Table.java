@@ -180,15 +180,19 @@ public final class Table {
         throw new IllegalStateException("table " + name + " has no version at timestamp " + ts + " any more: its reader was not registered");
     }
 
-    /** The parts of the version committed at or before {@code ts}, unretained: for the holder of a reader registered at {@code ts}. */
-    List<TablePart> partsAt(long ts) {
-        return versionAt(ts, null).parts();
+    /** The parts of the version committed at or before {@code ts} by {@link TablePart#id()}, unretained: for the holder of a reader registered at {@code ts}. */
+    Map<Long, TablePart> partsByIdAt(long ts) {
+        return byId(versionAt(ts, null).parts());
     }
 
     /** The parts of the newest version by {@link TablePart#id()}, unretained: for a commit that holds {@link #lockWrites()}. */
     Map<Long, TablePart> headById() {
+        return byId(head.parts());
+    }
+
+    private static Map<Long, TablePart> byId(List<TablePart> parts) {
         Map<Long, TablePart> byId = new HashMap<>();
-        for (TablePart p : head.parts()) {
+        for (TablePart p : parts) {
             byId.put(p.id(), p);
         }
         return byId;

@@ -167,11 +167,7 @@ public final class Transaction implements AutoCloseable {
             if (e.getValue().deleted.isEmpty() || t.isDropped()) {
                 continue; // a dropped table fails the commit, with its own message
             }
-            Map<Long, TablePart> byId = new HashMap<>();
-            for (TablePart p : t.partsAt(ts)) {
-                byId.put(p.id(), p);
-            }
-            checkDeletions(t, byId, "nothing of this transaction will be kept: roll it back and run it again");
+            checkDeletions(t, t.partsByIdAt(ts), "nothing of this transaction will be kept: roll it back and run it again");
         }
     }
 
@@ -252,7 +248,7 @@ public final class Transaction implements AutoCloseable {
         }
         Writes w = writesOf(table);
         for (Map.Entry<Long, long[]> e : deleted.entrySet()) {
-            int own = indexOfAdded(w, e.getKey());
+            int own = indexOfOwn(w.added, e.getKey());
             if (own >= 0) {
                 TablePart part = w.added.get(own);
                 TablePart version = part.withDeleted(e.getValue());
@@ -332,18 +328,10 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /** The index of the part with id {@code partId} in {@code parts}, or -1. */
     private static int indexOfOwn(List<TablePart> parts, long partId) {
         for (int i = 0; i < parts.size(); i++) {
             if (parts.get(i).id() == partId) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int indexOfAdded(Writes w, long partId) {
-        for (int i = 0; i < w.added.size(); i++) {
-            if (w.added.get(i).id() == partId) {
                 return i;
             }
         }
