@@ -48,6 +48,12 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * <p>{@code -Dcrash.url} is the URL template, {@code {dir}} a fresh directory per round;
  * {@code -Dcrash.rounds} and {@code -Dcrash.seed} the rest (round r runs seed + r).
+ *
+ * <p>DuckDB 2.0.0.1 itself fails it for seed 780 ({@code -Dcrash.seed=777 -Dcrash.rounds=4}):
+ * killed after commit 77 (seen at 77, 85, 86, 97 and 98; commit 77 is a transaction of three UPDATE ... SET name and an INSERT
+ * batch, after a CHECKPOINT and an ALTER TABLE ADD COLUMN), it reopens with the right rows but
+ * some of the rows that UPDATE set have a NULL name; reopened without a kill they are right.
+ * The default seeds do not reach that (checked by stopping them at every 6th commit to 180).
  */
 class CrashRecoveryTest {
     /** DuckDB's file mode: durable on commit, so the harness is checked against it until numacol's is there. */
@@ -91,8 +97,8 @@ class CrashRecoveryTest {
             String matched = first.equals(atK) ? "k" : first.equals(atNext) ? "k+1" : null;
             if (matched == null) {
                 fail("round %d (seed %d, killed %d ms after the first commit, k = %d): the database holds%n%s%n"
-                        + "which is neither stateAfter(k)%n%s%nnor stateAfter(k+1)%n%s%n%s",
-                        round, seed, delay, k, first, atK, atNext, differences(first, atK));
+                        + "which is neither stateAfter(k)%n%s%nnor stateAfter(k+1)%n%s%nagainst stateAfter(k):%s%nagainst stateAfter(k+1):%s",
+                        round, seed, delay, k, first, atK, atNext, differences(first, atK), differences(first, atNext));
             }
             // recovery again, from whatever the first recovery left on disk: the same content
             assertThat(read(url, tableNumbers)).as("round %d: opened a second time", round).isEqualTo(first);
@@ -235,7 +241,7 @@ class CrashRecoveryTest {
 
     /** Where two contents part, table by table, the first differing row of each: the start of a diagnosis. */
     private static String differences(Map<String, TableContent> actual, Map<String, TableContent> expected) {
-        StringBuilder out = new StringBuilder("against stateAfter(k):");
+        StringBuilder out = new StringBuilder();
         TreeSet<String> tables = new TreeSet<>(actual.keySet());
         tables.addAll(expected.keySet());
         for (String table : tables) {
