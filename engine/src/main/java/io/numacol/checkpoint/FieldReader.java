@@ -11,16 +11,21 @@ import java.nio.file.Path;
 /**
  * Decodes what {@link FieldWriter} encoded. Its input has passed its checksum, so a field that
  * runs past the end or a string that is not UTF-8 means a writer and a reader disagree: it is
- * reported as damage to the section, naming the file, never as a bare buffer exception.
+ * reported as damage to the section, naming the file (or where the bytes are, for a catalog
+ * image of the log), never as a bare buffer exception.
  */
 final class FieldReader {
     private final ByteBuffer buffer;
-    private final Path file;
+    private final Origin origin;
     private final String section;
 
     FieldReader(ByteBuffer buffer, Path file, String section) {
+        this(buffer, Origin.of(file), section);
+    }
+
+    FieldReader(ByteBuffer buffer, Origin origin, String section) {
         this.buffer = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
-        this.file = file;
+        this.origin = origin;
         this.section = section;
     }
 
@@ -88,7 +93,7 @@ final class FieldReader {
     }
 
     DamagedFileException damaged(String message) {
-        return new DamagedFileException(file, section, message);
+        return origin.damaged(section, message);
     }
 
     private DamagedFileException pastEnd() {

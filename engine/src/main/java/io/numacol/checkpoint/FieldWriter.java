@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Encodes the small structured parts of checkpoint files (a part file's metadata, the manifest)
+ * Encodes the small structured parts of checkpoint files (a part file's metadata, the manifest,
+ * a catalog image)
  * as little-endian fields: fixed-width numbers, strings as a length and their UTF-8 bytes. Column
  * data never passes through here; it is copied from its segments.
  */

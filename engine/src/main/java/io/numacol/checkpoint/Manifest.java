@@ -1,12 +1,7 @@
 package io.numacol.checkpoint;
 
-import io.numacol.storage.Partitioning;
-import io.numacol.storage.TableSchema.ColumnDef;
-import io.numacol.storage.types.ColumnType;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,18 +9,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
- * What a checkpoint holds: its tables, each with its part files, and the log sequence number up
- * to which the write-ahead log's records are in those files (opening replays the log from there).
+ * What a checkpoint holds: the whole catalog (a {@link CatalogImage}: schemas, tables, views,
+ * indexes), each table with its part files, and the log sequence number up to which the
+ * write-ahead log's records are in those files (opening replays the log from there).
  * A checkpoint directory has one manifest file, {@value #FILE_NAME}; the part files it does not
  * name, and a leftover {@value #TEMP_NAME}, are garbage ({@link #garbage}).
  *
@@ -36,52 +30,42 @@ import java.util.zip.CRC32C;
  *
  * <p>The file, little-endian: magic "NUMACOLM" (8 bytes), format version (u32, {@value
  * #VERSION}), body length (u32), the body, CRC32C (u32) of everything before it. The body: lsn
- * (u64), tables (u32), per table its catalog schema and name, columns (u32; each name, type as SQL
- * spells it, nullable u8), placement, partitioning (u8 0 for none, or 1 then kind name, count
- * u32, key columns u32 with each position u32 and type, bounds u32 with each a tag 'L', 'D' or
- * 'S' and the value), parts (u32; each file name, size u64, checksum u32). Strings are a u32
- * length and UTF-8. It is small beside the parts, so it is written and read in one piece.
+ * (u64), then the catalog image's body as {@link CatalogImage} lays it out (without that frame:
+ * the manifest's checksum covers it). It is small beside the parts, so it is written and read in
+ * one piece.
  *
- * @param lsn    the write-ahead log position the checkpoint covers: records up to it are in the parts
- * @param tables in catalog order
+ * @param lsn     the write-ahead log position the checkpoint covers: records up to it are in the parts
+ * @param catalog the catalog as of that position, its tables naming their part files
  */
-public record Manifest(long lsn, List<TableEntry> tables) {
+public record Manifest(long lsn, CatalogImage catalog) {
     /** The format version this build writes and reads. */
     public static final int VERSION = 1;
     public static final String FILE_NAME = "MANIFEST";
     public static final String TEMP_NAME = "MANIFEST.tmp";
     private static final byte[] MAGIC = "NUMACOLM".getBytes(StandardCharsets.US_ASCII);
-    /** Magic, version and body length before the body; its CRC after. */
-    private static final int FRAME_BYTES = MAGIC.length + 2 * Integer.BYTES;
 
+    /** The catalog image refuses a table twice (by name or id) and a part file named twice. */
     public Manifest {
         if (lsn < 0) {
             throw new IllegalArgumentException("a log sequence number is not negative, got " + lsn);
         }
-        tables = List.copyOf(tables);
-        Set<String> files = new HashSet<>();
-        Set<List<String>> names = new HashSet<>();
-        for (TableEntry t : tables) {
-            if (!names.add(List.of(t.schemaName(), t.name()))) {
-                throw new IllegalArgumentException("table " + t.schemaName() + "." + t.name() + " is in the manifest twice");
-            }
-            for (PartRef p : t.parts()) {
-                if (!files.add(p.fileName())) {
-                    throw new IllegalArgumentException("part file " + p.fileName() + " is named by two tables");
-                }
-            }
-        }
+        Objects.requireNonNull(catalog, "catalog");
     }
 
-    /** The manifest of a database that has no checkpoint yet: no tables, nothing of the log covered. */
+    /** The manifest of a database that has no checkpoint yet: an empty catalog, nothing of the log covered. */
     public static Manifest empty() {
-        return new Manifest(0, List.of());
+        return new Manifest(0, CatalogImage.empty());
+    }
+
+    /** The catalog's tables, in catalog order: {@code catalog().tables()}. */
+    public List<TableEntry> tables() {
+        return catalog.tables();
     }
 
     /** The part files this manifest names. */
     public Set<String> partFiles() {
         Set<String> files = new HashSet<>();
-        tables.forEach(t -> t.parts().forEach(p -> files.add(p.fileName())));
+        tables().forEach(t -> t.parts().forEach(p -> files.add(p.fileName())));
         return files;
     }
 
@@ -140,132 +124,14 @@ public record Manifest(long lsn, List<TableEntry> tables) {
     /** The file's bytes: frame, body, checksum. */
     byte[] encode() {
         FieldWriter body = new FieldWriter();
-        body.putLong(lsn).putInt(tables.size());
-        for (TableEntry t : tables) {
-            body.putString(t.schemaName()).putString(t.name()).putInt(t.columns().size());
-            for (ColumnDef c : t.columns()) {
-                body.putString(c.name()).putString(c.type().toString()).putBoolean(c.nullable());
-            }
-            body.putString(t.placement());
-            encodePartitioning(t.partitioning(), body);
-            body.putInt(t.parts().size());
-            for (PartRef p : t.parts()) {
-                body.putString(p.fileName()).putLong(p.size()).putInt(p.checksum());
-            }
-        }
-        ByteBuffer out = ByteBuffer.allocate(FRAME_BYTES + body.size() + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        out.put(MAGIC).putInt(VERSION).putInt(body.size()).put(body.toBuffer());
-        CRC32C crc = new CRC32C();
-        crc.update(out.array(), 0, out.position());
-        out.putInt((int) crc.getValue());
-        return out.array();
-    }
-
-    private static void encodePartitioning(Partitioning p, FieldWriter out) {
-        out.putBoolean(p != null);
-        if (p == null) {
-            return;
-        }
-        out.putString(p.kind().name()).putInt(p.count()).putInt(p.keyColumns().length);
-        for (int k = 0; k < p.keyColumns().length; k++) {
-            out.putInt(p.keyColumns()[k]).putString(p.keyTypes().get(k).toString());
-        }
-        out.putInt(p.bounds().size());
-        for (Object bound : p.bounds()) {
-            switch (bound) {
-                case Long l -> out.putByte('L').putLong(l);
-                case Double d -> out.putByte('D').putLong(Double.doubleToRawLongBits(d));
-                case String s -> out.putByte('S').putString(s);
-                default -> throw new IllegalArgumentException("a range bound is a stored value, not a " + bound.getClass().getName());
-            }
-        }
+        body.putLong(lsn);
+        catalog.encodeBody(body);
+        return Frame.wrap(MAGIC, VERSION, body);
     }
 
     static Manifest decode(byte[] bytes, Path file) throws CheckpointException {
-        if (bytes.length < FRAME_BYTES + Integer.BYTES) {
-            throw new DamagedFileException(file, "header", "the file has " + bytes.length + " bytes, fewer than an empty"
-                    + " manifest's (truncated)");
-        }
-        ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        if (!Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-            throw new DamagedFileException(file, "header", "it does not start as a numacol manifest does");
-        }
-        int version = in.getInt(MAGIC.length);
-        if (version != VERSION) {
-            throw new UnsupportedVersionException(file, version, VERSION);
-        }
-        int bodyBytes = in.getInt(MAGIC.length + Integer.BYTES);
-        if (Integer.toUnsignedLong(bodyBytes) != bytes.length - FRAME_BYTES - Integer.BYTES) {
-            throw new DamagedFileException(file, "header", "it has " + bytes.length + " bytes, its header says "
-                    + (FRAME_BYTES + Integer.toUnsignedLong(bodyBytes) + Integer.BYTES));
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, bytes.length - Integer.BYTES);
-        int stored = in.getInt(bytes.length - Integer.BYTES);
-        if (stored != (int) crc.getValue()) {
-            throw new DamagedFileException(file, "body", "checksum " + PartFile.hex((int) crc.getValue()) + " where "
-                    + PartFile.hex(stored) + " was written");
-        }
-        FieldReader body = new FieldReader(ByteBuffer.wrap(bytes, FRAME_BYTES, bodyBytes), file, "body");
-        try {
-            Manifest manifest = decodeBody(body);
-            body.expectEnd();
-            return manifest;
-        } catch (IllegalArgumentException e) {
-            // the checksum held, so a writer wrote what a reader refuses: still no manifest to trust
-            throw body.damaged(e.getMessage());
-        }
-    }
-
-    private static Manifest decodeBody(FieldReader in) throws DamagedFileException {
-        long lsn = in.getLong();
-        int tableCount = in.getCount("table count");
-        List<TableEntry> tables = new ArrayList<>();
-        for (int t = 0; t < tableCount; t++) {
-            String schemaName = in.getString();
-            String name = in.getString();
-            int columnCount = in.getCount("column count");
-            List<ColumnDef> columns = new ArrayList<>();
-            for (int c = 0; c < columnCount; c++) {
-                columns.add(new ColumnDef(in.getString(), ColumnType.parse(in.getString()), in.getBoolean()));
-            }
-            String placement = in.getString();
-            Partitioning partitioning = decodePartitioning(in);
-            int partCount = in.getCount("part count");
-            List<PartRef> parts = new ArrayList<>();
-            for (int p = 0; p < partCount; p++) {
-                parts.add(new PartRef(in.getString(), in.getLong(), in.getInt()));
-            }
-            tables.add(new TableEntry(schemaName, name, columns, placement, partitioning, parts));
-        }
-        return new Manifest(lsn, tables);
-    }
-
-    private static Partitioning decodePartitioning(FieldReader in) throws DamagedFileException {
-        if (!in.getBoolean()) {
-            return null;
-        }
-        Partitioning.Kind kind = Partitioning.Kind.valueOf(in.getString());
-        int count = in.getInt();
-        int keyCount = in.getCount("key count");
-        int[] keys = new int[keyCount];
-        List<ColumnType> types = new ArrayList<>();
-        for (int k = 0; k < keyCount; k++) {
-            keys[k] = in.getInt();
-            types.add(ColumnType.parse(in.getString()));
-        }
-        int boundCount = in.getCount("bound count");
-        List<Object> bounds = new ArrayList<>();
-        for (int b = 0; b < boundCount; b++) {
-            int tag = in.getByte();
-            bounds.add(switch (tag) {
-                case 'L' -> in.getLong();
-                case 'D' -> Double.longBitsToDouble(in.getLong());
-                case 'S' -> in.getString();
-                default -> throw in.damaged("a range bound tagged " + tag);
-            });
-        }
-        return new Partitioning(kind, count, keys, types, bounds);
+        FieldReader body = Frame.open(bytes, MAGIC, VERSION, "manifest", Origin.of(file));
+        return CatalogImage.decodeWhole(body, in -> new Manifest(in.getLong(), CatalogImage.decodeBody(in)));
     }
 
     /** Makes the directory's entries (new files, renames) durable: fsync of the directory itself. */
@@ -277,6 +143,6 @@ public record Manifest(long lsn, List<TableEntry> tables) {
 
     @Override
     public String toString() {
-        return "Manifest(lsn " + lsn + ", " + tables.size() + " tables, " + partFiles().size() + " part files)";
+        return "Manifest(lsn " + lsn + ", " + tables().size() + " tables, " + partFiles().size() + " part files)";
     }
 }

@@ -80,11 +80,12 @@ public final class PartFile {
     }
 
     /**
-     * A name for the part file of part {@code partId} of table number {@code table} (its position
-     * in the manifest), written by the checkpoint of log position {@code lsn}: unique as long as a
-     * checkpoint writes each part once, and free of whatever characters the table's name has.
+     * A name for the part file of part {@code partId} of the table of durable id {@code table}
+     * ({@link TableEntry#id}), written by the checkpoint (or the transaction) of log position
+     * {@code lsn}: unique as long as each part is written once per position, and free of whatever
+     * characters the table's name has.
      */
-    public static String fileName(int table, long partId, long lsn) {
+    public static String fileName(long table, long partId, long lsn) {
         return "t" + table + "-p" + partId + "-" + lsn + SUFFIX;
     }
 

@@ -10,26 +10,38 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One table as the manifest records it: enough to create it again (its schema, placement and
- * partitioning) and the part files holding its rows.
+ * One table as a {@link CatalogImage} records it: enough to create it again (its durable id,
+ * schema, keys, placement and partitioning) and the part files holding its rows.
  *
+ * <p>A column's {@link TableSchema.Identity} holds a live {@link io.numacol.storage.Sequence}, which
+ * compares by identity: an entry read back has a new sequence (restored at the number the written
+ * one would have given next), so it does not {@code equals} the written entry when it has an
+ * identity column, though every field of it is the same.
+ *
+ * @param id           the table's durable id: positive, never reused, what the write-ahead log names it by
  * @param schemaName   the catalog schema it is in
  * @param name         its name
- * @param columns      its columns in order, with types and nullability
+ * @param columns      its columns in order, with types, nullability, defaults and identity
+ * @param keys         its PRIMARY KEY and UNIQUE constraints, by column position
  * @param placement    its placement as {@code ALTER TABLE .. PLACEMENT} spells it ({@code RR}, {@code NODE(1)}, ...)
  * @param partitioning its physical partitioning resolved against its columns, or null for none
- * @param parts        its part files, in the table's order of parts
+ * @param parts        its part files, in the table's order of parts (empty in an image of the log,
+ *                     whose rows are in the log)
  */
-public record TableEntry(String schemaName, String name, List<ColumnDef> columns, String placement, Partitioning partitioning,
-                         List<PartRef> parts) {
+public record TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
+                         String placement, Partitioning partitioning, List<PartRef> parts) {
 
     public TableEntry {
+        if (id <= 0) {
+            throw new IllegalArgumentException("a durable table id is positive, table " + name + " has " + id);
+        }
         Objects.requireNonNull(schemaName, "schemaName");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(placement, "placement");
         columns = List.copyOf(columns);
+        keys = List.copyOf(keys);
         parts = List.copyOf(parts);
-        new TableSchema(columns); // refuses no columns and duplicate names, as the catalog would
+        new TableSchema(columns, keys); // refuses no columns, duplicate names and bad keys, as the catalog would
         Set<String> files = new HashSet<>();
         for (PartRef part : parts) {
             if (!files.add(part.fileName())) {
@@ -43,9 +55,9 @@ public record TableEntry(String schemaName, String name, List<ColumnDef> columns
         }
     }
 
-    /** The columns as a {@link TableSchema}, to create the table with. */
+    /** The columns and keys as a {@link TableSchema}, to create the table with. */
     public TableSchema schema() {
-        return new TableSchema(columns);
+        return new TableSchema(columns, keys);
     }
 
     /** Bytes of all its part files. */

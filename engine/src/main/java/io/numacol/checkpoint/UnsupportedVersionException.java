@@ -13,10 +13,20 @@ public final class UnsupportedVersionException extends CheckpointException {
     private final int supported;
 
     public UnsupportedVersionException(Path file, int found, int supported) {
-        super(file, "format version " + Integer.toUnsignedString(found) + ", but this numacol reads version " + supported
-                + " only");
+        super(file, message(found, supported));
         this.found = found;
         this.supported = supported;
+    }
+
+    /** Bytes of another format version that are no file of their own, named by where they are (see {@link CheckpointException}). */
+    public UnsupportedVersionException(String source, int found, int supported) {
+        super(source, message(found, supported));
+        this.found = found;
+        this.supported = supported;
+    }
+
+    private static String message(int found, int supported) {
+        return "format version " + Integer.toUnsignedString(found) + ", but this numacol reads version " + supported + " only";
     }
 
     /** The version the file says it has. */

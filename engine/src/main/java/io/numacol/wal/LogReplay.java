@@ -50,7 +50,9 @@ public final class LogReplay {
                 switch (e.record()) {
                     case LogRecord.Insert r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
                     case LogRecord.Delete r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
-                    case LogRecord.Ddl r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
+                    case LogRecord.PartWritten r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
+                    case LogRecord.DropParts r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
+                    case LogRecord.CatalogState r -> open.computeIfAbsent(r.txn(), t -> new ArrayList<>()).add(r);
                     case LogRecord.Commit c -> {
                         List<LogRecord> changes = open.remove(c.txn());
                         if (e.lsn() < fromLsn) {

@@ -325,7 +325,9 @@ public final class LogWriter implements AutoCloseable {
         switch (record) {
             case LogRecord.Insert r -> openTransactions.putIfAbsent(r.txn(), lsn);
             case LogRecord.Delete r -> openTransactions.putIfAbsent(r.txn(), lsn);
-            case LogRecord.Ddl r -> openTransactions.putIfAbsent(r.txn(), lsn);
+            case LogRecord.PartWritten r -> openTransactions.putIfAbsent(r.txn(), lsn);
+            case LogRecord.DropParts r -> openTransactions.putIfAbsent(r.txn(), lsn);
+            case LogRecord.CatalogState r -> openTransactions.putIfAbsent(r.txn(), lsn);
             case LogRecord.Commit r -> openTransactions.remove(r.txn());
             case LogRecord.Abort r -> openTransactions.remove(r.txn());
             case LogRecord.CheckpointDone r -> {

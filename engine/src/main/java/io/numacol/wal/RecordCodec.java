@@ -19,15 +19,19 @@ import java.util.List;
  * as an int and the bytes):
  *
  * <pre>
- * Insert         txn long | table string | columns int | per column: kind string, precision int,
- *                scale int, length int | rows int | per column: null bitmap ((rows + 7) / 8 bytes,
- *                row r at bit r % 8 of byte r / 8), then the non-null values: long, double (its raw
- *                bits as a long) or string
- * Delete         txn long | table string | count int | row ids, long each
- * Ddl            txn long | sql string
- * Commit         txn long | commit timestamp long
- * Abort          txn long
- * CheckpointDone covers LSN long
+ * type  record         payload
+ * 1     Insert         txn long | table long | part long | partition int | columns int | per column:
+ *                      kind string, precision int, scale int, length int | rows int | per column:
+ *                      null bitmap ((rows + 7) / 8 bytes, row r at bit r % 8 of byte r / 8), then
+ *                      the non-null values: long, double (its raw bits as a long) or string
+ * 2     Delete         txn long | table long | count int | row ids, long each
+ * 3     PartWritten    txn long | table long | file name string | size long | checksum int
+ * 4     DropParts      txn long | table long | count int | part ids, long each
+ * 5     CatalogState   txn long | image length int | the image's bytes (an encoded catalog image,
+ *                      which has its own magic, version and checksum)
+ * 6     Commit         txn long | commit timestamp long
+ * 7     Abort          txn long
+ * 8     CheckpointDone covers LSN long
  * </pre>
  *
  * A column type is written as its kind's name and its parameters, not as its SQL spelling or
@@ -37,10 +41,12 @@ import java.util.List;
 final class RecordCodec {
     static final int INSERT = 1;
     static final int DELETE = 2;
-    static final int DDL = 3;
-    static final int COMMIT = 4;
-    static final int ABORT = 5;
-    static final int CHECKPOINT_DONE = 6;
+    static final int PART_WRITTEN = 3;
+    static final int DROP_PARTS = 4;
+    static final int CATALOG_STATE = 5;
+    static final int COMMIT = 6;
+    static final int ABORT = 7;
+    static final int CHECKPOINT_DONE = 8;
 
     private RecordCodec() {
     }
@@ -49,7 +55,9 @@ final class RecordCodec {
         return switch (record) {
             case LogRecord.Insert i -> INSERT;
             case LogRecord.Delete d -> DELETE;
-            case LogRecord.Ddl d -> DDL;
+            case LogRecord.PartWritten p -> PART_WRITTEN;
+            case LogRecord.DropParts d -> DROP_PARTS;
+            case LogRecord.CatalogState c -> CATALOG_STATE;
             case LogRecord.Commit c -> COMMIT;
             case LogRecord.Abort a -> ABORT;
             case LogRecord.CheckpointDone c -> CHECKPOINT_DONE;
@@ -61,20 +69,39 @@ final class RecordCodec {
         switch (record) {
             case LogRecord.Insert i -> {
                 out.putLong(i.txn());
-                putString(out, i.table());
+                out.putLong(i.table());
+                out.putLong(i.part());
+                out.putInt(i.partition());
                 putRows(out, i.rows());
             }
             case LogRecord.Delete d -> {
                 out.putLong(d.txn());
-                putString(out, d.table());
+                out.putLong(d.table());
                 out.putInt(d.rowCount());
                 for (int r = 0; r < d.rowCount(); r++) {
                     out.putLong(d.rowId(r));
                 }
             }
-            case LogRecord.Ddl d -> {
+            case LogRecord.PartWritten p -> {
+                out.putLong(p.txn());
+                out.putLong(p.table());
+                putString(out, p.fileName());
+                out.putLong(p.size());
+                out.putInt(p.checksum());
+            }
+            case LogRecord.DropParts d -> {
                 out.putLong(d.txn());
-                putString(out, d.sql());
+                out.putLong(d.table());
+                out.putInt(d.count());
+                for (int p = 0; p < d.count(); p++) {
+                    out.putLong(d.partId(p));
+                }
+            }
+            case LogRecord.CatalogState c -> {
+                out.putLong(c.txn());
+                byte[] image = c.image();
+                out.putInt(image.length);
+                out.put(image);
             }
             case LogRecord.Commit c -> {
                 out.putLong(c.txn());
@@ -119,8 +146,8 @@ final class RecordCodec {
     }
 
     private static void putString(Bytes out, String s) {
-        // The batch refused unpaired surrogates; a table name or SQL text with one is refused here
-        // rather than logged as '?', which would replay as another name.
+        // The batch refused unpaired surrogates; a file name with one is refused here rather than
+        // logged as '?', which would replay as another name.
         byte[] utf8 = Utf8.encode(s);
         out.putInt(utf8.length);
         out.put(utf8);
@@ -134,17 +161,16 @@ final class RecordCodec {
     static LogRecord decode(int type, ByteBuffer in) {
         try {
             LogRecord r = switch (type) {
-                case INSERT -> new LogRecord.Insert(in.getLong(), getString(in), getRows(in));
-                case DELETE -> {
+                case INSERT -> new LogRecord.Insert(in.getLong(), in.getLong(), in.getLong(), in.getInt(), getRows(in));
+                case DELETE -> new LogRecord.Delete(in.getLong(), in.getLong(), getLongs(in));
+                case PART_WRITTEN -> new LogRecord.PartWritten(in.getLong(), in.getLong(), getString(in), in.getLong(), in.getInt());
+                case DROP_PARTS -> new LogRecord.DropParts(in.getLong(), in.getLong(), getLongs(in));
+                case CATALOG_STATE -> {
                     long txn = in.getLong();
-                    String table = getString(in);
-                    long[] ids = new long[count(in, 8)];
-                    for (int i = 0; i < ids.length; i++) {
-                        ids[i] = in.getLong();
-                    }
-                    yield new LogRecord.Delete(txn, table, ids);
+                    byte[] image = new byte[count(in, 1)];
+                    in.get(image);
+                    yield new LogRecord.CatalogState(txn, image);
                 }
-                case DDL -> new LogRecord.Ddl(in.getLong(), getString(in));
                 case COMMIT -> new LogRecord.Commit(in.getLong(), in.getLong());
                 case ABORT -> new LogRecord.Abort(in.getLong());
                 case CHECKPOINT_DONE -> new LogRecord.CheckpointDone(in.getLong());
@@ -201,6 +227,15 @@ final class RecordCodec {
             }
         }
         return RowBatch.ofColumns(types, n, values, nulls);
+    }
+
+    /** A count, then that many longs. */
+    private static long[] getLongs(ByteBuffer in) {
+        long[] values = new long[count(in, Long.BYTES)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.getLong();
+        }
+        return values;
     }
 
     /** A count read from the payload, checked against the bytes left so a damaged count cannot ask for a huge array. */

@@ -3,9 +3,10 @@
  * forced before the commit returns, so that opening the database after a crash rebuilds what the
  * last checkpoint does not hold by replaying the log over it.
  *
- * <p>The pieces: {@link io.numacol.wal.LogRecord} is what is logged (a transaction's inserted
- * rows as a columnar {@link io.numacol.wal.RowBatch} of stored values, its deleted row ids, its
- * DDL as SQL, its Commit or Abort; a checkpoint's completion). {@link io.numacol.wal.LogWriter}
+ * <p>The pieces: {@link io.numacol.wal.LogRecord} is what is logged (a transaction's new parts,
+ * as a columnar {@link io.numacol.wal.RowBatch} of stored values or as a part file it wrote, its
+ * deleted row ids and dropped parts, the whole catalog after its DDL, its Commit or Abort; a
+ * checkpoint's completion). Tables are named by their durable ids, not their names. {@link io.numacol.wal.LogWriter}
  * appends records from many threads and makes commits durable as a {@link io.numacol.wal.Durability}
  * says, concurrent committers sharing one force (group commit). {@link io.numacol.wal.LogReader}
  * reads the records back in LSN order and cuts a tail a crash tore; {@link io.numacol.wal.LogReplay}
@@ -25,6 +26,7 @@
  * ...)}, then open the {@code LogWriter} (which cuts a torn tail and appends after it).
  *
  * <p>The package depends only on {@code io.numacol.storage.types}: it knows column types, not
- * tables or the catalog.
+ * tables or the catalog. A catalog state travels as the bytes of an encoded
+ * {@code io.numacol.checkpoint.CatalogImage}, which the log neither reads nor checks.
  */
 package io.numacol.wal;

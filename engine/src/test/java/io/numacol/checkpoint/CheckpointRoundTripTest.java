@@ -103,8 +103,8 @@ class CheckpointRoundTripTest {
                 refs.add(ref);
             }
         }
-        Manifest manifest = new Manifest(lsn, List.of(new TableEntry("main", table.name(), table.schema().columns(), "RR", null,
-                refs)));
+        Manifest manifest = new Manifest(lsn, new CatalogImage(2, List.of("main"), List.of(new TableEntry(1, "main", table.name(),
+                table.schema().columns(), table.schema().keys(), "RR", null, refs)), List.of(), List.of()));
         manifest.write(dir);
         return manifest;
     }

@@ -1,6 +1,5 @@
 package io.numacol.checkpoint;
 
-import io.numacol.storage.Partitioning;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.types.ColumnType;
 import org.junit.jupiter.api.Test;
@@ -23,29 +22,9 @@ class ManifestTest {
     @TempDir
     Path dir;
 
-    /** Tables of every partitioning kind, RANGE bounds of each stored kind, names that are no file names. */
+    /** The catalog of {@link TestCatalogs#image}, its part files' names prefixed. */
     private static Manifest manifest(long lsn, String partPrefix) {
-        List<ColumnDef> columns = List.of(
-                new ColumnDef("id", ColumnType.bigint(), false),
-                new ColumnDef("price", ColumnType.decimal(15, 2), true),
-                new ColumnDef("ratio", ColumnType.doubleType(), true),
-                new ColumnDef("name ü", ColumnType.varchar(25), true),
-                new ColumnDef("at", ColumnType.timestampTz(3), true),
-                new ColumnDef("key", ColumnType.uuid(), true));
-        return new Manifest(lsn, List.of(
-                new TableEntry("main", "plain", columns, "RR", null,
-                        List.of(new PartRef(partPrefix + "a.part", 1234, 0xCAFEBABE), new PartRef(partPrefix + "b.part", 0, 0))),
-                new TableEntry("main", "by hash/\"quoted\"", columns, "PP(4) BY HASH (id, name ü)",
-                        Partitioning.hash(4, new int[] {0, 3}, List.of(ColumnType.bigint(), ColumnType.varchar(25))),
-                        List.of(new PartRef(partPrefix + "c.part", 99, -1))),
-                new TableEntry("sales", "by long", columns, "PP(3) BY RANGE (id)",
-                        Partitioning.range(3, 0, ColumnType.bigint(), List.of(-5L, 1L << 40)), List.of()),
-                new TableEntry("sales", "by double", columns, "PP(2) BY RANGE (ratio)",
-                        Partitioning.range(2, 2, ColumnType.doubleType(), List.of(-0.5)), List.of()),
-                new TableEntry("sales", "by string", columns, "PP(3) BY RANGE (name ü)",
-                        Partitioning.range(3, 3, ColumnType.varchar(25), List.of("", "日本")), List.of()),
-                new TableEntry("sales", "in turn", columns, "PP(2) ROUND ROBIN", Partitioning.roundRobin(2), List.of()),
-                new TableEntry("main", "on node", columns.subList(0, 1), "NODE(1)", null, List.of())));
+        return new Manifest(lsn, TestCatalogs.image(partPrefix));
     }
 
     @Test
@@ -59,8 +38,37 @@ class ManifestTest {
         assertThat(read.tables().get(1).partitioning()).isEqualTo(written.tables().get(1).partitioning());
         assertThat(read.tables().get(3).partitioning().bounds()).containsExactly(-0.5);
         assertThat(read.tables().get(0).schema().columns()).isEqualTo(written.tables().get(0).columns());
+        assertThat(read.tables().get(0).schema().keys()).isEqualTo(TestCatalogs.KEYS);
+        assertThat(read.tables()).isEqualTo(read.catalog().tables()).extracting(TableEntry::id)
+                .containsExactly(1L, 2L, 5L, 4L, 7L, 8L, Long.MAX_VALUE - 1);
+        assertThat(read.catalog().views()).isEqualTo(written.catalog().views()).hasSize(3);
+        assertThat(read.catalog().indexes()).isEqualTo(written.catalog().indexes()).hasSize(2);
+        assertThat(read.catalog().schemas()).containsExactly("main", "sales", "Ünï");
         assertThat(read.partFiles()).containsExactlyInAnyOrder("a.part", "b.part", "c.part");
         assertThat(Files.exists(dir.resolve(Manifest.TEMP_NAME))).isFalse();
+    }
+
+    @Test
+    void aManifestKeepsIdentityColumnsAndTheirSequencesNextNumbers() throws IOException {
+        TableEntry table = TestCatalogs.identityTable(3, "counted");
+        Manifest written = new Manifest(5, new CatalogImage(4, List.of("main"), List.of(table), List.of(), List.of()));
+        written.write(dir);
+        Manifest read = Manifest.read(dir).orElseThrow();
+        TestCatalogs.assertSameCatalog(read.catalog(), written.catalog());
+        assertThat(TestCatalogs.identities(read.tables().getFirst()).getFirst()).containsExactly(true, 100L, 5L, 110L);
+        assertThat(read.tables().getFirst().columns().get(1).identity().sequence().next()).isEqualTo(-53);
+        assertThat(read.tables().getFirst().columns().get(2).defaultText()).isNull();
+        assertThat(read.tables().getFirst().columns().get(3).defaultText()).isEmpty();
+    }
+
+    @Test
+    void anEmptyManifestReadsBackEmpty() throws IOException {
+        Manifest.empty().write(dir);
+        Manifest read = Manifest.read(dir).orElseThrow();
+        assertThat(read).isEqualTo(Manifest.empty());
+        assertThat(read.catalog()).isEqualTo(CatalogImage.empty());
+        assertThat(read.tables()).isEmpty();
+        assertThat(read.partFiles()).isEmpty();
     }
 
     @Test
@@ -154,8 +162,11 @@ class ManifestTest {
     void aManifestRefusesAPartFileNamedTwiceOrAPath() {
         List<ColumnDef> columns = List.of(new ColumnDef("id", ColumnType.bigint(), false));
         PartRef part = new PartRef("x.part", 1, 1);
-        assertThatThrownBy(() -> new Manifest(1, List.of(new TableEntry("main", "a", columns, "RR", null, List.of(part)),
-                new TableEntry("main", "b", columns, "RR", null, List.of(part)))))
+        assertThatThrownBy(() -> new Manifest(1, new CatalogImage(3, List.of("main"),
+                List.of(new TableEntry(1, "main", "a", columns, List.of(), "RR", null, List.of(part)),
+                        new TableEntry(2, "main", "b", columns, List.of(), "RR", null, List.of(part))), List.of(), List.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("x.part");
+        assertThatThrownBy(() -> new TableEntry(1, "main", "a", columns, List.of(), "RR", null, List.of(part, part)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("x.part");
         assertThatThrownBy(() -> new PartRef("../x.part", 1, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PartRef("sub/x.part", 1, 1)).isInstanceOf(IllegalArgumentException.class);

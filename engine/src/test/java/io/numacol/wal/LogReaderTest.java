@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,12 +24,12 @@ class LogReaderTest {
     Path dir;
 
     private static final List<LogRecord> FIRST_TWO = List.of(
-            new LogRecord.Ddl(1, "CREATE TABLE t (a BIGINT, s VARCHAR(20))"),
-            new LogRecord.Delete(1, "t", new long[] {3, 4, 5}));
+            new LogRecord.CatalogState(1, "CREATE TABLE t (a BIGINT, s VARCHAR(20))".getBytes(StandardCharsets.UTF_8)),
+            new LogRecord.Delete(1, 7, new long[] {3, 4, 5}));
 
     /** The last record: an Insert and its Commit in one, the record a crash tears most often. */
     private static LogRecord lastRecord() {
-        return new LogRecord.Insert(1, "t", RowBatch.ofStored(List.of(ColumnType.bigint(), ColumnType.varchar(20)),
+        return new LogRecord.Insert(1, 7, 2, -1, RowBatch.ofStored(List.of(ColumnType.bigint(), ColumnType.varchar(20)),
                 List.of(new Object[] {1L, "one"}, new Object[] {null, "two 😀"}, new Object[] {Long.MAX_VALUE, null})));
     }
 
@@ -184,7 +185,7 @@ class LogReaderTest {
     @Test
     void damageInAFileLaterFilesFollowIsRefusedNotCut() throws IOException {
         try (LogWriter w = LogWriter.open(dir)) {
-            w.append(new LogRecord.Ddl(1, "CREATE TABLE a (x INT)"));
+            w.append(new LogRecord.DropParts(1, 7, new long[] {1}));
             w.rotate();
             w.append(new LogRecord.Abort(1));
         }

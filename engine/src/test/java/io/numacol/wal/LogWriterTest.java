@@ -30,7 +30,7 @@ class LogWriterTest {
     Path dir;
 
     private static LogRecord insert(long txn, long value) {
-        return new LogRecord.Insert(txn, "t", RowBatch.ofStored(List.of(ColumnType.bigint()), List.<Object[]>of(new Object[] {value})));
+        return new LogRecord.Insert(txn, 1, txn, -1, RowBatch.ofStored(List.of(ColumnType.bigint()), List.<Object[]>of(new Object[] {value})));
     }
 
     @ParameterizedTest
