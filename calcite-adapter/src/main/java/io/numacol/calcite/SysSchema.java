@@ -137,7 +137,25 @@ public final class SysSchema extends AbstractSchema {
                 Map.entry("plan_cache", new SystemTable(List.of(
                         col("entries", SqlTypeName.BIGINT), col("capacity", SqlTypeName.BIGINT), col("hits", SqlTypeName.BIGINT),
                         col("misses", SqlTypeName.BIGINT), col("evictions", SqlTypeName.BIGINT), col("bytes", SqlTypeName.BIGINT),
-                        col("capacity_bytes", SqlTypeName.BIGINT)), root -> planCacheRows())));
+                        col("capacity_bytes", SqlTypeName.BIGINT)), root -> planCacheRows())),
+                Map.entry("storage", new SystemTable(List.of(
+                        col("kind", SqlTypeName.VARCHAR), col("directory", SqlTypeName.VARCHAR),
+                        col("durability", SqlTypeName.VARCHAR), col("log_bytes", SqlTypeName.BIGINT),
+                        col("checkpoint_lsn", SqlTypeName.BIGINT), col("last_checkpoint", SqlTypeName.TIMESTAMP),
+                        col("part_files", SqlTypeName.BIGINT)), root -> storageRows())));
+    }
+
+    /**
+     * Where the data lives: a file database's directory, what its commits wait for, how much log a
+     * restart would replay (the bytes since the last checkpoint), that checkpoint and its part files;
+     * one row {@code memory} with nulls for a database in memory.
+     */
+    private List<Object[]> storageRows() {
+        return db.durableStore().map(store -> {
+            var s = store.status();
+            return List.<Object[]>of(new Object[] {"file", s.directory().toString(), s.durability(), s.logBytesSinceCheckpoint(),
+                s.checkpointLsn(), s.lastCheckpointMillis() == 0 ? null : s.lastCheckpointMillis(), s.partFiles()});
+        }).orElseGet(() -> List.<Object[]>of(new Object[] {"memory", null, null, null, null, null, null}));
     }
 
     private List<Object[]> planCacheRows() {

@@ -3,9 +3,14 @@ package io.numacol.jdbc;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
+import io.numacol.durability.StorageOptions;
+import io.numacol.wal.Durability;
+
+import java.nio.file.Path;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +66,7 @@ final class DatabaseRegistry {
                 }
             }
         } else {
-            e = new Entry(Database.open(DatabaseConfig.fromProperties(properties)), properties, 0);
+            e = new Entry(open(name, properties), properties, 0);
             named.put(name, e);
         }
         if (closeDelaySeconds != null) {
@@ -69,6 +74,34 @@ final class DatabaseRegistry {
         }
         e.connections++;
         return e.database;
+    }
+
+    /** Prefix of the registry's name of a file database: its absolute directory follows. */
+    static final String FILE = "file:";
+
+    /** Opens a new database for the registry's name {@code name}: a file database's directory, or a named one in memory. */
+    private static Database open(String name, Properties properties) {
+        DatabaseConfig config = DatabaseConfig.fromProperties(properties);
+        if (!name.startsWith(FILE)) {
+            return Database.open(config);
+        }
+        Path directory = Path.of(name.substring(FILE.length()));
+        return Database.open(config, new StorageOptions(directory, durability(properties.getProperty("durability")),
+                StorageOptions.DEFAULT_CHECKPOINT_BYTES));
+    }
+
+    /** The {@code durability} property: fsync (the default), flush or none. */
+    static Durability durability(String value) {
+        if (value == null) {
+            return Durability.FSYNC;
+        }
+        try {
+            return Durability.valueOf(value.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("durability=" + value + ": use fsync (each commit forced to disk, the default), "
+                    + "flush (written to the operating system: a crash of the process loses nothing, one of the machine may) "
+                    + "or none (buffered: a crash may lose the last commits)");
+        }
     }
 
     /**

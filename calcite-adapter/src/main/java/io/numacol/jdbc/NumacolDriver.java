@@ -38,6 +38,10 @@ import java.util.Set;
 import java.util.Locale;
 import java.util.Arrays;
 import java.util.TimeZone;
+import java.io.UncheckedIOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import io.numacol.durability.DatabaseLockedException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -48,14 +52,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * and text without an offset is read in it. {@code close_delay} (seconds; H2's DB_CLOSE_DELAY) keeps a named
  * database after its last connection closes: {@code 0}, the default, drops it then; {@code N} keeps it N seconds
  * for a connection to come back; {@code -1} keeps it until the JVM ends or {@code SHUTDOWN}. Tables live in schema
- * {@code main}, the default; {@code sys} shows nodes, tables and columns.
+ * {@code main}, the default; {@code sys} shows nodes, tables and columns. {@code jdbc:numacol:file:PATH} opens
+ * the file database of directory PATH (created if missing), which outlives the process; {@code durability}
+ * ({@code fsync}, the default, {@code flush} or {@code none}) says what its commits wait for.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     static final String CLOSE_DELAY = "close_delay";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
-        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories"};
+        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories", "durability"};
     /** Every property numacol reads: the database's, then the connection's own. */
     private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
             Stream.of("timeZone", "planCache", CLOSE_DELAY, "user", "password")).toList();
@@ -177,9 +183,23 @@ public final class NumacolDriver extends Driver {
                 throw new SQLException("'" + url + "' names no database: use jdbc:numacol:mem:NAME");
             }
             props.setProperty(NAME_PROPERTY, name);
+        } else if (location.startsWith(DatabaseRegistry.FILE)) {
+            String path = location.substring(DatabaseRegistry.FILE.length());
+            if (path.isBlank()) {
+                throw new SQLException("'" + url + "' names no directory: use jdbc:numacol:file:PATH", "HY024");
+            }
+            try {
+                // one database per directory in this JVM, however the URL spells it
+                props.setProperty(NAME_PROPERTY, DatabaseRegistry.FILE + Path.of(path.strip()).toAbsolutePath().normalize());
+            } catch (InvalidPathException e) {
+                throw new SQLException("'" + url + "': '" + path + "' is not a directory name: " + e.getMessage(), "HY024", e);
+            }
         } else if (!location.isEmpty()) {
             throw new SQLException("unknown numacol location '" + location + "' in '" + url
-                    + "': use jdbc:numacol: (private) or jdbc:numacol:mem:NAME (shared)");
+                    + "': use jdbc:numacol: (private), jdbc:numacol:mem:NAME (shared in memory) or jdbc:numacol:file:PATH (a file database)");
+        } else if (props.getProperty("durability") != null) {
+            throw new SQLException("in '" + url + "': durability is a file database's (jdbc:numacol:file:PATH); this one is in memory",
+                    "HY024");
         }
         String zone = props.getProperty("timeZone");
         if (zone != null) {
@@ -247,6 +267,10 @@ public final class NumacolDriver extends Driver {
                     db = REGISTRY.acquire(props.getProperty(NAME_PROPERTY), dbProps, closeDelay(props));
                 } catch (IllegalArgumentException e) {
                     throw new SQLException("cannot open numacol database: " + e.getMessage(), "HY024", e);
+                } catch (DatabaseLockedException e) {
+                    throw new SQLException("cannot open numacol database: " + e.getMessage(), "08001", e);
+                } catch (UncheckedIOException e) {
+                    throw new SQLException(e.getMessage(), SqlStates.state(e), e);
                 }
                 SchemaPlus root = calcite.getRootSchema();
                 // the schemas type their views with numacol's planning, which sits above them

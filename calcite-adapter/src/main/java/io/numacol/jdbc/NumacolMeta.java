@@ -109,6 +109,14 @@ final class NumacolMeta extends ForwardingMeta {
             NumacolDriver.shutdown(connection);
             return noRows(h, sql, callback);
         }
+        if (CHECKPOINT.matcher(sql).matches()) {
+            try {
+                NumacolDriver.openDatabase(connection).checkpoint(); // what is committed; an open transaction's changes are not
+            } catch (RuntimeException e) {
+                throw QueryFailures.<RuntimeException>sneaky(new SQLException("CHECKPOINT failed: " + e.getMessage(), SqlStates.state(e), e));
+            }
+            return noRows(h, sql, callback);
+        }
         ConnectionTransaction.ControlStatement control = ConnectionTransaction.control(sql);
         if (control != null) {
             try {
@@ -179,6 +187,12 @@ final class NumacolMeta extends ForwardingMeta {
         return new ExecuteResult(List.of(MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement, r.signature,
                 r.firstFrame, outcome.count())));
     }
+
+    /**
+     * CHECKPOINT (DuckDB's FORCE CHECKPOINT too): a file database writes its tables to part files
+     * and drops the log they cover; one in memory has nothing to write.
+     */
+    private static final Pattern CHECKPOINT = Pattern.compile("\\s*(FORCE\\s+)?CHECKPOINT\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     /** SHUTDOWN, as H2 spells it: closes the database, whatever connections it has. */
     private static final Pattern SHUTDOWN = Pattern.compile("\\s*SHUTDOWN\\s*;?\\s*", Pattern.CASE_INSENSITIVE);

@@ -1,5 +1,8 @@
 package io.numacol.jdbc;
 
+import io.numacol.checkpoint.DamagedFileException;
+import io.numacol.checkpoint.UnsupportedVersionException;
+import io.numacol.durability.DatabaseLockedException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.NotNullViolationException;
@@ -120,7 +123,11 @@ final class SqlStates {
             case DateTimeException e -> "22008";
             case NumberFormatException e -> "22018";
             case UnsupportedOperationException e -> "0A000";
+            // a file database's file is damaged (its checksum says so) or of a format this build does not read
+            case UncheckedIOException e when e.getCause() instanceof DamagedFileException -> "XX001";
+            case UncheckedIOException e when e.getCause() instanceof UnsupportedVersionException -> "0A000";
             case UncheckedIOException e -> "58030";
+            case DatabaseLockedException e -> "08001";
             case IOException e -> "58030";
             case NotNullViolationException e -> "23502";
             case IdentityViolationException e -> "428C9";

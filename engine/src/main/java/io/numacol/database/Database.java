@@ -2,6 +2,8 @@ package io.numacol.database;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.numacol.durability.DurableStore;
+import io.numacol.durability.StorageOptions;
 import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.Placement;
@@ -16,6 +18,7 @@ import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -34,6 +37,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -68,8 +72,10 @@ public final class Database implements AutoCloseable {
      */
     private static final Map<String, StealingCalibration.Result> CALIBRATIONS = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** A file database's log and checkpoints; null for a database in memory. */
+    private final DurableStore durable;
 
-    private Database(DatabaseConfig config) {
+    private Database(DatabaseConfig config, StorageOptions storage) {
         this.config = config;
         this.topology = Topology.fromSpec(config.topology());
         this.memory = NumaMemory.create(topology, MemoryLimit.parse(config.memoryLimit(), topology));
@@ -91,6 +97,16 @@ public final class Database implements AutoCloseable {
         }
         this.sampler = Thread.ofPlatform().daemon().name("numacol-utilization").unstarted(this::sampleUntilClosed);
         sampler.start();
+        DurableStore store = null;
+        if (storage != null) {
+            try {
+                store = DurableStore.open(this, storage); // read back before any placer or statement moves a part
+            } catch (RuntimeException | Error e) {
+                closeEngine();
+                throw e;
+            }
+        }
+        this.durable = store;
         this.placer = config.placerOn(topology) ? new DataPlacer(this, Duration.ofMillis(config.placerPeriod())) : null;
         if (placer != null) {
             placer.start();
@@ -245,7 +261,34 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(DatabaseConfig config) {
-        return new Database(config);
+        return new Database(config, null);
+    }
+
+    /**
+     * Opens the file database of {@code storage}'s directory (created if missing): reads its last
+     * checkpoint and its log back, then makes every commit and DDL durable there.
+     *
+     * @throws io.numacol.durability.DatabaseLockedException another process has it open
+     * @throws java.io.UncheckedIOException a file cannot be read or is damaged (the message names it)
+     */
+    public static Database open(DatabaseConfig config, StorageOptions storage) {
+        return new Database(config, java.util.Objects.requireNonNull(storage, "storage"));
+    }
+
+    /** The file database's store, if this is one. */
+    public java.util.Optional<DurableStore> durableStore() {
+        return java.util.Optional.ofNullable(durable);
+    }
+
+    /**
+     * Writes a checkpoint of a file database (CHECKPOINT): its tables in part files and a new
+     * manifest, and drops the log they cover; nothing for a database in memory.
+     */
+    public void checkpoint() {
+        checkOpen();
+        if (durable != null) {
+            durable.checkpoint();
+        }
     }
 
     public DatabaseConfig config() {
@@ -412,36 +455,46 @@ public final class Database implements AutoCloseable {
                 // the keys follow their columns (renamed), unless the new schema says its own
                 Table replacement = catalog.detached(old.schemaName(), name,
                         schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema);
-                placements.placeAltered(old, replacement, placement);
-                Appender appender = new Appender(this, replacement);
-                try {
-                    try (TableSnapshot snapshot = old.snapshot()) {
-                        for (TablePart part : snapshot.parts()) {
-                            for (int r = 0; r < part.rowCount(); r++) {
-                                if (part.deleted().isDeleted(r)) {
-                                    continue;
-                                }
-                                Object[] values = new Object[part.columns().size()];
-                                for (int c = 0; c < values.length; c++) {
-                                    values[c] = part.column(c).value(r);
-                                }
-                                appender.append(row.apply(values));
-                            }
-                        }
-                    }
-                    appender.flush();
-                    catalog.replace(old, replacement, column);
-                    placements.forget(old);
-                } catch (RuntimeException | Error e) {
-                    placements.forget(replacement);
-                    appender.discard();
-                    replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
-                    throw e;
+                if (durable == null) {
+                    fillAltered(old, replacement, placement, row, column);
+                } else {
+                    durable.whileBuilding(replacement, () -> fillAltered(old, replacement, placement, row, column));
                 }
             } finally {
                 old.unlockWrites();
             }
         });
+    }
+
+    /** The body of {@link #alterTable}: fills {@code replacement} with {@code old}'s rows and puts it in its place. */
+    private void fillAltered(Table old, Table replacement, Placement placement, UnaryOperator<Object[]> row,
+                             UnaryOperator<String> column) {
+        placements.placeAltered(old, replacement, placement);
+        Appender appender = new Appender(this, replacement);
+        try {
+            try (TableSnapshot snapshot = old.snapshot()) {
+                for (TablePart part : snapshot.parts()) {
+                    for (int r = 0; r < part.rowCount(); r++) {
+                        if (part.deleted().isDeleted(r)) {
+                            continue;
+                        }
+                        Object[] values = new Object[part.columns().size()];
+                        for (int c = 0; c < values.length; c++) {
+                            values[c] = part.column(c).value(r);
+                        }
+                        appender.append(row.apply(values));
+                    }
+                }
+            }
+            appender.flush();
+            catalog.replace(old, replacement, column);
+            placements.forget(old);
+        } catch (RuntimeException | Error e) {
+            placements.forget(replacement);
+            appender.discard();
+            replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
+            throw e;
+        }
     }
 
     PartMerger merger() {
@@ -455,6 +508,16 @@ public final class Database implements AutoCloseable {
     /** Where tables' parts are placed; {@link Appender} and {@link PartMerger} ask it where theirs go. */
     TablePlacements placements() {
         return placements;
+    }
+
+    /** Sets a table's placement as a file database recorded it, moving nothing (see {@link DurableStore}). */
+    public void restorePlacement(Table table, Placement placement, Partitioning partitioning) {
+        placements.restore(table, placement, partitioning);
+    }
+
+    /** Where a part of {@code table} read back from a file database goes: as a new part of it would. */
+    public IntFunction<ColumnPlacement> restoredPartPlacement(Table table) {
+        return placements.newPartPlacement(table);
     }
 
     /** The table's placement as set, or null for the default: each part on a node, the nodes in turn. */
@@ -504,6 +567,20 @@ public final class Database implements AutoCloseable {
         if (placer != null) {
             placer.close();
         }
+        try {
+            if (durable != null) {
+                // no merge starts once closed; one still running ends before the last checkpoint, whose log it needs
+                List.copyOf(catalog.tables()).forEach(t -> merger.whileNotMerging(t, () -> { }));
+                durable.close(); // a last checkpoint, before the tables are dropped from memory below
+            }
+        } finally {
+            closeEngine();
+        }
+    }
+
+    /** Stops the threads and frees the tables: the end of {@link #close}, and of a constructor that failed. */
+    private void closeEngine() {
+        closed = true;
         if (stealCalibrator != null) {
             try {
                 stealCalibrator.join(); // sees closed within a few ms, and must not outlive the scheduler
@@ -517,7 +594,8 @@ public final class Database implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List.copyOf(catalog.tables()).forEach(catalog::drop);
+        // a merge still running swaps parts of its table: dropped after it, its parts are released once
+        List.copyOf(catalog.tables()).forEach(t -> merger.whileNotMerging(t, () -> catalog.drop(t)));
         catalog.releaseRetired(); // what open statements still read goes too: the database is closed
         scheduler.close();
     }

@@ -60,6 +60,24 @@ final class TablePlacements {
         return Math.floorMod(nextPartNode.getAndIncrement(), topology.nodeCount());
     }
 
+    /**
+     * Sets a table's placement as a file database's checkpoint or log recorded it, moving
+     * nothing: the table is being read back, and its parts are read straight to where it says.
+     */
+    void restore(Table table, Placement placement, Partitioning partitioning) {
+        if (placement == null) {
+            placements.remove(table);
+        } else {
+            placement.checkAgainst(topology);
+            placements.put(table, placement);
+        }
+        if (partitioning == null) {
+            partitionings.remove(table);
+        } else {
+            partitionings.put(table, partitioning);
+        }
+    }
+
     /** The table's placement as set, or null for the default: each part on a node, the nodes in turn. */
     Placement placement(Table table) {
         return placements.get(table);

@@ -74,6 +74,7 @@ public final class Catalog {
             throw new IllegalArgumentException("schema " + name + " already exists");
         }
         version.incrementAndGet();
+        logged();
     }
 
     /** The schema's name as created, if it exists. */
@@ -104,6 +105,7 @@ public final class Catalog {
         }
         schemas.remove(TableSchema.key(name));
         version.incrementAndGet();
+        logged();
     }
 
     /** The schema's name as created. */
@@ -139,6 +141,7 @@ public final class Catalog {
             Table table = new Table(this, inSchema, name, schema, memory);
             tables.put(key, table);
             version.incrementAndGet();
+            logged();
             return table;
         }
     }
@@ -189,13 +192,15 @@ public final class Catalog {
                     }
                 }
             }
+            logged();
         }
         old.drop(droppedAt);
     }
 
     /** Records a change that plans depend on besides the tables and views (a table's placement): plans made before are not used again. */
-    public void changed() {
+    public synchronized void changed() {
         version.incrementAndGet();
+        logged();
     }
 
     /** A number that changes whenever a schema, table or view is created, dropped, altered or replaced, or {@link #changed}. */
@@ -235,6 +240,7 @@ public final class Catalog {
             }
             droppedAt = version.incrementAndGet();
             indexes.values().removeIf(ix -> Key.of(ix.schema(), ix.table()).equals(key));
+            logged();
         }
         table.drop(droppedAt);
     }
@@ -364,6 +370,7 @@ public final class Catalog {
         }
         IndexDef def = new IndexDef(table.schemaName(), name, table.name(), spelled, unique);
         indexes.put(Key.of(table.schemaName(), name), def);
+        logged();
         return def;
     }
 
@@ -375,6 +382,7 @@ public final class Catalog {
         if (indexes.remove(Key.of(schemaName, name)) == null) {
             throw new IllegalArgumentException("index " + displayName(schemaName, name) + " does not exist");
         }
+        logged();
     }
 
     public Collection<IndexDef> indexes() {
@@ -394,6 +402,7 @@ public final class Catalog {
         ViewDef spelled = new ViewDef(inSchema, view.name(), view.sql(), view.columns(), view.resolvedIn());
         views.put(key, spelled);
         version.incrementAndGet();
+        logged();
         return spelled;
     }
 
@@ -406,6 +415,29 @@ public final class Catalog {
         if (views.remove(Key.of(schemaName, name)) == null) {
             throw new IllegalArgumentException("view " + displayName(schemaName, name) + " does not exist");
         }
+        logged();
+    }
+
+    /** The catalog changed (under its monitor): a file database logs its new state before the DDL returns. */
+    private void logged() {
+        clock.log().catalogChanged(this);
+    }
+
+    /**
+     * Sends every later commit and catalog change to {@code log} (a file database's write-ahead
+     * log, attached once the database is read back).
+     */
+    public void attachLog(ChangeLog log) {
+        clock.log(log);
+    }
+
+    /** Runs {@code body} while no commit and no other change of the catalog can happen: a checkpoint's consistent moment. */
+    public void whileQuiet(Runnable body) {
+        clock.underCommitLock(() -> {
+            synchronized (this) {
+                body.run();
+            }
+        });
     }
 
     /** Every view, of every schema. */

@@ -28,6 +28,8 @@ final class CommitClock {
     /** Tables that keep versions older than their newest, for a reader that may read them. */
     private final Set<Table> withHistory = ConcurrentHashMap.newKeySet();
     private final AtomicLong openTransactions = new AtomicLong();
+    /** Where commits go to be durable: nowhere until a file database attaches its log. */
+    private volatile ChangeLog log = ChangeLog.NONE;
 
     /** Registers a reader at the newest committed timestamp and returns it; {@link #endRead} ends it. */
     long beginRead() {
@@ -75,15 +77,42 @@ final class CommitClock {
      * published visible once it returns (if it throws, nothing of it may have been published).
      */
     void commit(LongConsumer publish) {
+        ChangeLog changes = log;
+        long token;
         commits.lock();
         try {
             long ts = visible + 1;
-            publish.accept(ts);
-            visible = ts; // after every table of the commit holds its new version: a reader sees all or none
+            try {
+                publish.accept(ts);
+            } catch (RuntimeException | Error e) {
+                changes.discarded();
+                throw e;
+            }
+            try {
+                // logged in the lock, so the log's order is the commit order; a reader may see the commit
+                // before it is forced, but any commit that depends on it comes later in the log (early
+                // lock release), so a crash never keeps the later without the earlier
+                token = changes.committed(ts);
+            } finally {
+                // after every table of the commit holds its new version: a reader sees all or none. Made
+                // visible even when the log failed, since the tables hold it: the log refuses every later
+                // commit then, and the caller learns this one is not durable
+                visible = ts;
+            }
         } finally {
             commits.unlock();
         }
         prune();
+        changes.awaitDurable(token); // outside the lock: concurrent committers share one force
+    }
+
+    /** Where commits go to be durable from now on. */
+    void log(ChangeLog changeLog) {
+        log = java.util.Objects.requireNonNull(changeLog, "changeLog");
+    }
+
+    ChangeLog log() {
+        return log;
     }
 
     /** Transactions begun and not ended: while there are any, background work does not renumber rows ({@link Table#tryReplaceParts}). */

@@ -191,13 +191,22 @@ public final class PartBuilder {
      * {@link TablePart#release()}.
      */
     public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex) {
+        return build(placement, withIndex, table.nextPartId());
+    }
+
+    /**
+     * {@link #build(IntFunction, boolean)} under a given part id: a file database's log replay
+     * makes a part again under the id its logged deletions name. Publishing it keeps the table
+     * from giving the id to a new part.
+     */
+    public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex, long id) {
         NodeArena arena = table.memory().newArena();
         try {
             List<Column> built = new ArrayList<>(columns.size());
             for (int i = 0; i < columns.size(); i++) {
                 built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
             }
-            return new TablePart(table.nextPartId(), built, rows, arena, partitioning, partition);
+            return new TablePart(id, built, rows, arena, partitioning, partition);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;

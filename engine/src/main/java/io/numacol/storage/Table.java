@@ -439,6 +439,7 @@ public final class Table {
      */
     void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys) {
         checkNotDropped();
+        catalog.clock().log().changed(this, old, replacement); // before the version: a change the log refuses is not made
         Version current = head;
         List<TablePart> next = new ArrayList<>(current.parts());
         List<TablePart> added = new ArrayList<>(replacement);

@@ -64,6 +64,8 @@ public final class LogWriter implements AutoCloseable {
     private final Map<Long, Long> openTransactions = new HashMap<>();
     /** Forces of the log file, for tests that group commit shares them. */
     private long forces;
+    /** Framed bytes appended since open. */
+    private long appendedBytes;
     /** Runs just before each force of a group commit or sync, with the lock released; a test's hook. */
     private Runnable beforeForce = () -> { };
 
@@ -316,12 +318,57 @@ public final class LogWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Appends the Commit of {@code txn} without waiting, and returns its LSN for {@link
+     * #awaitDurable}: a database appends it while it holds its own commit lock, so that the log's
+     * order is its commit order, and waits after releasing that lock, so that committers share a
+     * force (group commit) instead of forcing one by one under the lock.
+     */
+    public long appendCommit(long txn, long commitTimestamp) throws IOException {
+        LogRecord commit = new LogRecord.Commit(txn, commitTimestamp);
+        Bytes payload = RecordCodec.encode(commit);
+        lock.lock();
+        try {
+            long lsn = appendLocked(commit, RecordCodec.COMMIT, payload);
+            spillIfFull(lsn);
+            return lsn;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Returns once the record at {@code lsn} is as durable as the writer's {@link Durability} asks (see {@link #commit}). */
+    public void awaitDurable(long lsn) throws IOException {
+        lock.lock();
+        try {
+            switch (durability) {
+                case FSYNC -> awaitWritten(lsn, true);
+                case FLUSH -> awaitWritten(lsn, false);
+                case NONE -> checkUsable();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes of framed records appended since the writer opened: how far the log grew, for when to checkpoint. */
+    public long appendedBytes() {
+        lock.lock();
+        try {
+            return appendedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---- under the lock
 
     private long appendLocked(LogRecord record, int type, Bytes payload) throws IOException {
         checkUsable();
         long lsn = nextLsn++;
+        int before = pending.size();
         LogFormat.frame(pending, type, lsn, payload);
+        appendedBytes += pending.size() - before;
         switch (record) {
             case LogRecord.Insert r -> openTransactions.putIfAbsent(r.txn(), lsn);
             case LogRecord.Delete r -> openTransactions.putIfAbsent(r.txn(), lsn);

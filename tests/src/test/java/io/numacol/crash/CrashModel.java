@@ -259,7 +259,7 @@ final class CrashModel {
             t.columns.add(new Column("id", "BIGINT", null));
             t.columns.add(new Column("name", "VARCHAR", null));
             t.columns.add(new Column("amount", "DOUBLE", null));
-            t.columns.add(new Column("day", "DATE", null));
+            t.columns.add(new Column("born", "DATE", null));
             s.tables.put(t.name, t);
             return new CreateTable(t.name);
         }
@@ -403,7 +403,7 @@ final class CrashModel {
 
         @Override
         public String describe() {
-            return "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, name VARCHAR, amount DOUBLE, day DATE)";
+            return "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, name VARCHAR, amount DOUBLE, born DATE)";
         }
     }
 

@@ -56,12 +56,12 @@ import static org.assertj.core.api.Assertions.fail;
  * The default seeds do not reach that (checked by stopping them at every 6th commit to 180).
  */
 class CrashRecoveryTest {
-    /** DuckDB's file mode: durable on commit, so the harness is checked against it until numacol's is there. */
+    /** DuckDB's file mode, the peer the harness was first checked against: {@code -Dcrash.url=jdbc:duckdb:{dir}/db.duckdb}. */
     static final String DUCKDB_URL = "jdbc:duckdb:{dir}/db.duckdb";
-    /** numacol's file database (durability=fsync by default): run with -Dcrash.url=jdbc:numacol:file:{dir}/db */
+    /** numacol's file database (durability=fsync by default), what the test is for. */
     static final String NUMACOL_URL = "jdbc:numacol:file:{dir}/db";
 
-    private static final String URL = System.getProperty("crash.url", DUCKDB_URL);
+    private static final String URL = System.getProperty("crash.url", NUMACOL_URL);
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 3);
     private static final long SEED = Long.getLong("crash.seed", 20261129);
     /** The kill comes this long after the first COMMITTED line, at random between the two. */

@@ -1,0 +1,357 @@
+package io.numacol.durability;
+
+import io.numacol.checkpoint.CatalogImage;
+import io.numacol.checkpoint.Manifest;
+import io.numacol.checkpoint.PartFile;
+import io.numacol.checkpoint.PartRef;
+import io.numacol.checkpoint.TableEntry;
+import io.numacol.database.Database;
+import io.numacol.placement.Placement;
+import io.numacol.storage.Catalog;
+import io.numacol.storage.Column;
+import io.numacol.storage.IndexDef;
+import io.numacol.storage.Sequence;
+import io.numacol.storage.Table;
+import io.numacol.storage.TablePart;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.ViewDef;
+import io.numacol.wal.CommittedTransaction;
+import io.numacol.wal.LogRecord;
+import io.numacol.wal.LogReplay;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Reads a database directory back into an empty database: the manifest's catalog and part files
+ * (each part read straight to where its table's placement puts it), then every transaction the
+ * log committed after the checkpoint, in commit order. Records of a table the catalog does not
+ * have yet (an ALTER fills its new table before the catalog takes it) wait until a logged catalog
+ * state brings the table, and are dropped if none does (the ALTER never finished).
+ */
+final class Recovery {
+
+    /** What the store needs to go on from where the files left off. */
+    record Outcome(long nextTableId, Map<Table, Long> tableIds, long checkpointLsn, long replayed,
+                   List<FileOfPart> partFiles, Map<String, Long> loggedFiles) {
+    }
+
+    /** A part file that holds the version of a part that was read back. */
+    record FileOfPart(long table, long part, PartRef ref, int deletedCount) {
+    }
+
+    private final Database database;
+    private final Catalog catalog;
+    private final Path directory;
+    private final Map<Long, Table> byId = new LinkedHashMap<>();
+    private final Map<Long, List<List<LogRecord>>> waiting = new HashMap<>();
+    private final List<FileOfPart> files = new ArrayList<>();
+    private final Map<String, Long> loggedFiles = new HashMap<>();
+    private long nextTableId = 1;
+
+    private Recovery(Database database, Path directory) {
+        this.database = database;
+        this.catalog = database.catalog();
+        this.directory = directory;
+    }
+
+    static Outcome run(Database database, Path directory, Path logDirectory) throws IOException {
+        Recovery r = new Recovery(database, directory);
+        java.nio.file.Files.createDirectories(logDirectory); // a new database's
+        Manifest manifest = Manifest.read(directory).orElse(Manifest.empty());
+        r.apply(manifest.catalog(), true);
+        long[] replayed = {0};
+        LogReplay.replay(logDirectory, manifest.lsn(), txn -> {
+            r.apply(txn);
+            replayed[0]++;
+        });
+        r.waiting.clear(); // tables an unfinished ALTER filled: never in the catalog
+        r.advanceIdentities();
+        Map<Table, Long> ids = new HashMap<>(); // a Table is equal only to itself
+        r.byId.forEach((id, t) -> ids.put(t, id));
+        long next = r.nextTableId;
+        for (long id : r.byId.keySet()) {
+            next = Math.max(next, id + 1);
+        }
+        return new Outcome(next, ids, manifest.lsn(), replayed[0], r.files, r.loggedFiles);
+    }
+
+    // ---- the catalog
+
+    /** Makes the catalog what {@code image} says; with {@code withParts}, the tables created get the image's part files. */
+    private void apply(CatalogImage image, boolean withParts) {
+        nextTableId = Math.max(nextTableId, image.nextTableId());
+        for (String schema : image.schemas()) {
+            if (catalog.findSchema(schema).isEmpty()) {
+                catalog.createSchema(schema);
+            }
+        }
+        Map<Long, TableEntry> entries = new HashMap<>();
+        image.tables().forEach(e -> entries.put(e.id(), e));
+        for (ViewDef v : List.copyOf(catalog.views())) {
+            if (!image.views().contains(v)) {
+                catalog.dropView(v.schema(), v.name());
+            }
+        }
+        for (IndexDef ix : List.copyOf(catalog.indexes())) {
+            if (!image.indexes().contains(ix)) {
+                catalog.dropIndex(ix.schema(), ix.name());
+            }
+        }
+        for (Map.Entry<Long, Table> t : List.copyOf(byId.entrySet())) {
+            if (!entries.containsKey(t.getKey())) {
+                database.dropTable(t.getValue());
+                byId.remove(t.getKey());
+            }
+        }
+        for (TableEntry entry : image.tables()) {
+            Table table = byId.get(entry.id());
+            Placement placement = entry.placement().isEmpty() ? null : Placement.parse(entry.placement());
+            if (table == null) {
+                table = catalog.create(entry.schemaName(), entry.name(), entry.schema());
+                byId.put(entry.id(), table);
+                database.restorePlacement(table, placement, entry.partitioning());
+                if (withParts) {
+                    readParts(entry, table);
+                }
+                List<List<LogRecord>> early = waiting.remove(entry.id());
+                if (early != null) {
+                    for (List<LogRecord> records : early) {
+                        applyChange(table, records);
+                    }
+                }
+            } else {
+                database.restorePlacement(table, placement, entry.partitioning());
+                advanceFrom(table.schema(), entry.schema());
+            }
+        }
+        for (ViewDef v : image.views()) {
+            if (!catalog.views().contains(v)) {
+                catalog.createView(v, true);
+            }
+        }
+        for (IndexDef ix : image.indexes()) {
+            if (!catalog.indexes().contains(ix)) {
+                catalog.createIndex(ix.name(), catalog.get(ix.schema(), ix.table()), ix.columns(), ix.unique());
+            }
+        }
+        for (String schema : List.copyOf(catalog.schemas())) {
+            if (!schema.equalsIgnoreCase(Catalog.MAIN) && image.schemas().stream().noneMatch(schema::equalsIgnoreCase)) {
+                catalog.dropSchema(schema);
+            }
+        }
+    }
+
+    private void readParts(TableEntry entry, Table table) {
+        List<TablePart> parts = new ArrayList<>();
+        try {
+            for (PartRef ref : entry.parts()) {
+                TablePart part = readPart(table, ref);
+                parts.add(part);
+                files.add(new FileOfPart(entry.id(), part.id(), ref, part.deleted().count()));
+            }
+            table.addParts(parts);
+        } catch (RuntimeException | Error e) {
+            parts.forEach(TablePart::release);
+            throw e;
+        }
+    }
+
+    private TablePart readPart(Table table, PartRef ref) {
+        Path file = directory.resolve(ref.fileName());
+        try {
+            // the placement of the part's partition, if the file says it has one, is decided after the
+            // metadata is read; the table's placement otherwise, as for any new part
+            return PartFile.read(file, ref, catalog.memory(), database.restoredPartPlacement(table),
+                    database.partitioning(table));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read part file " + file + " of table " + table.displayName() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    // ---- the log
+
+    private void apply(CommittedTransaction txn) {
+        Map<Long, List<LogRecord>> byTable = new LinkedHashMap<>();
+        for (LogRecord r : txn.changes()) {
+            switch (r) {
+                case LogRecord.CatalogState s -> {
+                    flush(byTable);
+                    try {
+                        apply(CatalogImage.decode(s.image()), false);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("the log's catalog record of transaction " + txn.txn()
+                                + " cannot be read: " + e.getMessage(), e);
+                    }
+                }
+                case LogRecord.Insert i -> byTable.computeIfAbsent(i.table(), t -> new ArrayList<>()).add(r);
+                case LogRecord.Delete d -> byTable.computeIfAbsent(d.table(), t -> new ArrayList<>()).add(r);
+                case LogRecord.PartWritten w -> {
+                    loggedFiles.put(w.fileName(), txn.commitLsn());
+                    byTable.computeIfAbsent(w.table(), t -> new ArrayList<>()).add(r);
+                }
+                case LogRecord.DropParts d -> byTable.computeIfAbsent(d.table(), t -> new ArrayList<>()).add(r);
+                case LogRecord.Commit c -> { }
+                case LogRecord.Abort a -> { }
+                case LogRecord.CheckpointDone c -> { }
+            }
+        }
+        flush(byTable);
+    }
+
+    /** Applies each table's records of one transaction as one change, or keeps them for a table the catalog does not have yet. */
+    private void flush(Map<Long, List<LogRecord>> byTable) {
+        byTable.forEach((id, records) -> {
+            Table table = byId.get(id);
+            if (table == null) {
+                waiting.computeIfAbsent(id, t -> new ArrayList<>()).add(List.copyOf(records));
+            } else {
+                applyChange(table, records);
+            }
+        });
+        byTable.clear();
+    }
+
+    /**
+     * One transaction's records of {@code table} published as one change, as the transaction
+     * published them: the keys are checked on what it did in all (an UPDATE of a key deletes the
+     * row and adds it anew; a merge adds a part holding rows of the parts it drops).
+     */
+    private void applyChange(Table table, List<LogRecord> records) {
+        Map<Long, TablePart> working = partsById(table);
+        Map<Long, TablePart> head = partsById(table);
+        Map<Long, TablePart> added = new LinkedHashMap<>(); // by id: new parts and new versions of head parts
+        try {
+            for (LogRecord r : records) {
+                switch (r) {
+                    case LogRecord.Insert i -> {
+                        TablePart part = PartRows.build(table, i.part(), i.partition(), database.partitioning(table), i.rows(),
+                                database.restoredPartPlacement(table));
+                        put(working, added, part);
+                    }
+                    case LogRecord.PartWritten w -> {
+                        PartRef ref = new PartRef(w.fileName(), w.size(), w.checksum());
+                        TablePart part = readPart(table, ref);
+                        put(working, added, part);
+                        files.add(new FileOfPart(idOf(table), part.id(), ref, part.deleted().count()));
+                    }
+                    case LogRecord.Delete d -> {
+                        Map<Long, long[]> bitmaps = new LinkedHashMap<>();
+                        for (int k = 0; k < d.rowCount(); k++) {
+                            long rowId = d.rowId(k);
+                            TablePart part = working.get(TablePart.partIdOf(rowId));
+                            if (part == null) {
+                                throw new IllegalStateException("the log deletes a row of part " + TablePart.partIdOf(rowId)
+                                        + " of table " + table.displayName() + ", which it does not have: the log does not fit the checkpoint");
+                            }
+                            int position = TablePart.positionOf(rowId);
+                            long[] bits = bitmaps.computeIfAbsent(part.id(), x -> new long[(part.rowCount() + 63) >>> 6]);
+                            bits[position >>> 6] |= 1L << position;
+                        }
+                        bitmaps.forEach((id, bits) -> {
+                            TablePart part = working.get(id);
+                            TablePart version = part.withDeleted(bits);
+                            if (version != part) {
+                                put(working, added, version);
+                            }
+                        });
+                    }
+                    case LogRecord.DropParts d -> {
+                        for (int k = 0; k < d.count(); k++) {
+                            working.remove(d.partId(k));
+                            TablePart mine = added.remove(d.partId(k));
+                            if (mine != null) {
+                                mine.release();
+                            }
+                        }
+                    }
+                    default -> throw new IllegalStateException("not a change of a table's parts: " + r);
+                }
+            }
+            List<TablePart> old = new ArrayList<>();
+            head.forEach((id, part) -> {
+                if (!working.containsKey(id) || added.containsKey(id)) {
+                    old.add(part);
+                }
+            });
+            if (!old.isEmpty() || !added.isEmpty()) {
+                table.replaceParts(old, List.copyOf(added.values()));
+            }
+        } catch (RuntimeException | Error e) {
+            added.values().forEach(TablePart::release);
+            throw e;
+        }
+    }
+
+    /** {@code part} (new, or a new version) in the working set; an earlier unpublished version of it goes. */
+    private static void put(Map<Long, TablePart> working, Map<Long, TablePart> added, TablePart part) {
+        working.put(part.id(), part);
+        TablePart before = added.put(part.id(), part);
+        if (before != null && before != part) {
+            before.release();
+        }
+    }
+
+    private long idOf(Table table) {
+        for (Map.Entry<Long, Table> e : byId.entrySet()) {
+            if (e.getValue() == table) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalStateException("table " + table.displayName() + " has no durable id");
+    }
+
+    private static Map<Long, TablePart> partsById(Table table) {
+        Map<Long, TablePart> parts = new HashMap<>();
+        for (TablePart p : table.parts()) {
+            parts.put(p.id(), p);
+        }
+        return parts;
+    }
+
+    // ---- identities
+
+    /** An image logged later may have counted an identity further than the one the table was made from. */
+    private static void advanceFrom(TableSchema now, TableSchema logged) {
+        for (int c = 0; c < Math.min(now.size(), logged.size()); c++) {
+            TableSchema.Identity mine = now.column(c).identity();
+            TableSchema.Identity theirs = logged.column(c).identity();
+            if (mine != null && theirs != null && mine.sequence() != theirs.sequence()) {
+                mine.sequence().advancePast(theirs.sequence().peek() - theirs.sequence().increment());
+            }
+        }
+    }
+
+    /**
+     * An identity's counter is not logged with each number it hands out: after a crash it goes on
+     * past every value its column holds (PostgreSQL's sequences likewise skip what they may have given).
+     */
+    private void advanceIdentities() {
+        for (Table table : byId.values()) {
+            TableSchema schema = table.schema();
+            for (int c = 0; c < schema.size(); c++) {
+                TableSchema.Identity identity = schema.column(c).identity();
+                if (identity == null) {
+                    continue;
+                }
+                Sequence sequence = identity.sequence();
+                for (TablePart part : table.parts()) {
+                    Column column = part.column(c);
+                    for (int vid = 0; vid < column.dictionary().size(); vid++) {
+                        if (vid != column.nullVid() && column.dictionary().stored(vid) instanceof Long v) {
+                            sequence.advancePast(Objects.requireNonNull(v));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
