@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.durability.DurableStore;
 import io.numacol.durability.StorageOptions;
+import io.numacol.durability.StoredDatabase;
 import io.numacol.memory.MemoryLimit;
 import io.numacol.memory.NumaMemory;
 import io.numacol.placement.Placement;
@@ -45,7 +46,7 @@ import java.util.function.UnaryOperator;
  * Closing it drops every table (memory is freed once running readers let go) and stops the
  * scheduler's threads.
  */
-public final class Database implements AutoCloseable {
+public final class Database implements AutoCloseable, StoredDatabase {
     private final DatabaseConfig config;
     private final Topology topology;
     private final NumaMemory memory;

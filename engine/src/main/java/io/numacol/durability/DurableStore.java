@@ -5,7 +5,6 @@ import io.numacol.checkpoint.Manifest;
 import io.numacol.checkpoint.PartFile;
 import io.numacol.checkpoint.PartRef;
 import io.numacol.checkpoint.TableEntry;
-import io.numacol.database.Database;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.ChangeLog;
@@ -60,7 +59,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     /** New parts of this many rows or more are written to a part file, not to the log as rows. */
     static final int PART_FILE_ROWS = 1 << 14;
 
-    private final Database database;
+    private final StoredDatabase database;
     private final Catalog catalog;
     private final StorageOptions options;
     private final DirectoryLock lock;
@@ -102,7 +101,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     private record Written(PartRef ref, int deletedCount) {
     }
 
-    private DurableStore(Database database, StorageOptions options, DirectoryLock lock, LogWriter log, long nextTableId,
+    private DurableStore(StoredDatabase database, StorageOptions options, DirectoryLock lock, LogWriter log, long nextTableId,
                          Map<Table, Long> ids, long checkpointLsn) {
         this.database = database;
         this.catalog = database.catalog();
@@ -122,7 +121,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
      * @throws DatabaseLockedException another process has the directory
      * @throws UncheckedIOException    a file cannot be read, or is damaged (the cause names it)
      */
-    public static DurableStore open(Database database, StorageOptions options) {
+    public static DurableStore open(StoredDatabase database, StorageOptions options) {
         Path directory = options.directory();
         DirectoryLock lock;
         try {
@@ -213,28 +212,66 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
         }
     }
 
-    private void logNewPart(long table, TablePart part) {
-        if (part.rowCount() >= PART_FILE_ROWS) {
-            String name = null;
-            try {
-                PartRef ref = null;
-                while (ref == null) {
-                    // named by the log position the record will about take: unique but for a file an earlier
-                    // run left unnamed (its commit failed), which a new name steps over
-                    name = "t" + table + "-p" + part.id() + "-w" + log.nextLsn() + "-" + fileSerial.incrementAndGet() + PartFile.SUFFIX;
-                    try {
-                        ref = PartFile.write(part, options.directory().resolve(name));
-                    } catch (java.nio.file.FileAlreadyExistsException e) {
-                        LOG.fine(() -> "part file " + e.getFile() + " exists: another name");
-                    }
+    /** Part files written before their commit took the lock ({@link #prepare}), by part version. */
+    private final Map<TablePart, PartRef> prewritten = Collections.synchronizedMap(new IdentityHashMap<>());
+
+    @Override
+    public void prepare(Table table, List<TablePart> parts) {
+        if (closed || failure != null) {
+            return; // the commit is refused under the lock
+        }
+        Long id = idOf(table);
+        if (id == null) {
+            return;
+        }
+        for (TablePart part : parts) {
+            if (part.rowCount() >= PART_FILE_ROWS && !prewritten.containsKey(part) && !partFiles.containsKey(new PartKey(id, part.id()))) {
+                try {
+                    prewritten.put(part, writePartFile(id, part));
+                } catch (IOException e) {
+                    return; // written again under the lock, where a failure fails the commit
                 }
+            }
+        }
+    }
+
+    /**
+     * Writes {@code part} to a new part file of table {@code table}; returns it as a record names
+     * it. The file is kept from a checkpoint's garbage collection from before it exists until the
+     * checkpoint after the record that names it (or the next open, if no record ever does).
+     */
+    private PartRef writePartFile(long table, TablePart part) throws IOException {
+        while (true) {
+            // named by the log position about reached: unique but for a file a run that crashed left
+            // unnamed, which a new name steps over
+            String name = "t" + table + "-p" + part.id() + "-w" + log.nextLsn() + "-" + fileSerial.incrementAndGet() + PartFile.SUFFIX;
+            loggedFiles.put(name, Long.MAX_VALUE);
+            try {
+                return PartFile.write(part, options.directory().resolve(name));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                loggedFiles.remove(name);
+                LOG.fine(() -> "part file " + e.getFile() + " exists: another name");
+            } catch (IOException | RuntimeException e) {
+                loggedFiles.remove(name);
+                throw e;
+            }
+        }
+    }
+
+    private void logNewPart(long table, TablePart part) {
+        PartRef early = part.rowCount() >= PART_FILE_ROWS ? prewritten.remove(part) : null;
+        if (early != null) {
+            partFiles.put(new PartKey(table, part.id()), new Written(early, part.deleted().count()));
+            pendingFiles.add(early.fileName());
+            pending.add(new LogRecord.PartWritten(pendingTxn, table, early.fileName(), early.size(), early.checksum()));
+        } else if (part.rowCount() >= PART_FILE_ROWS) {
+            try {
+                PartRef ref = writePartFile(table, part);
                 partFiles.put(new PartKey(table, part.id()), new Written(ref, part.deleted().count()));
-                pendingFiles.add(name);
-                // kept from a checkpoint's garbage collection from now: its record is not logged yet
-                loggedFiles.put(name, Long.MAX_VALUE);
+                pendingFiles.add(ref.fileName());
                 pending.add(new LogRecord.PartWritten(pendingTxn, table, ref.fileName(), ref.size(), ref.checksum()));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write part file " + name + " of the database: " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot write a part file of the database: " + e.getMessage(), e);
             }
         } else {
             pending.add(new LogRecord.Insert(pendingTxn, table, part.id(), part.partition(), PartRows.of(part)));
@@ -494,7 +531,11 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             log.sync();
             log.rotate();
             log.deleteBefore(Math.min(lsn[0], log.oldestOpenLsn()));
-            // the part files no manifest names and no record after the checkpoint names are garbage
+            // the part files no manifest names and no record after the checkpoint names are garbage;
+            // so are those written ahead for a commit that failed (its parts were freed unpublished)
+            synchronized (prewritten) {
+                prewritten.entrySet().removeIf(e -> e.getKey().isFreed() && loggedFiles.remove(e.getValue().fileName()) != null);
+            }
             loggedFiles.values().removeIf(at -> at < lsn[0]);
             for (Path garbage : manifest.garbage(options.directory())) {
                 String name = garbage.getFileName().toString();

@@ -5,7 +5,6 @@ import io.numacol.checkpoint.Manifest;
 import io.numacol.checkpoint.PartFile;
 import io.numacol.checkpoint.PartRef;
 import io.numacol.checkpoint.TableEntry;
-import io.numacol.database.Database;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Column;
@@ -47,7 +46,7 @@ final class Recovery {
     record FileOfPart(long table, long part, PartRef ref, int deletedCount) {
     }
 
-    private final Database database;
+    private final StoredDatabase database;
     private final Catalog catalog;
     private final Path directory;
     private final Map<Long, Table> byId = new LinkedHashMap<>();
@@ -56,13 +55,13 @@ final class Recovery {
     private final Map<String, Long> loggedFiles = new HashMap<>();
     private long nextTableId = 1;
 
-    private Recovery(Database database, Path directory) {
+    private Recovery(StoredDatabase database, Path directory) {
         this.database = database;
         this.catalog = database.catalog();
         this.directory = directory;
     }
 
-    static Outcome run(Database database, Path directory, Path logDirectory) throws IOException {
+    static Outcome run(StoredDatabase database, Path directory, Path logDirectory) throws IOException {
         Recovery r = new Recovery(database, directory);
         java.nio.file.Files.createDirectories(logDirectory); // a new database's
         Manifest manifest = Manifest.read(directory).orElse(Manifest.empty());

@@ -39,6 +39,14 @@ public interface ChangeLog {
     };
 
     /**
+     * Before the commit lock: {@code parts} are about to be published to {@code table}. A file
+     * database writes a big new part to its part file here, so that the commit lock is held for
+     * a log record, not for the part's write and force.
+     */
+    default void prepare(Table table, List<TablePart> parts) {
+    }
+
+    /**
      * {@code table}'s parts change, {@code replacement} taking the place of {@code old}, in the
      * commit being published; called before the table's new version is made, under the commit
      * lock. A failure here (the log cannot be written) fails the commit.

@@ -314,6 +314,7 @@ public final class Table {
         }
         try {
             List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
+            catalog.clock().log().prepare(this, replacement);
             catalog.clock().commit(ts -> {
                 swap(sources, replacement, ts, List.of());
                 int offset = 0;
@@ -399,11 +400,13 @@ public final class Table {
 
     /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
     private void commit(List<TablePart> old, List<TablePart> replacement) {
+        catalog.clock().log().prepare(this, replacement);
         catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
     }
 
     /** {@link #commit} of a change that keeps every row (re-placed or merged parts): the keys need no check. */
     private void commitKeepingRows(List<TablePart> old, List<TablePart> replacement) {
+        catalog.clock().log().prepare(this, replacement);
         catalog.clock().commit(ts -> swap(old, replacement, ts, List.of()));
     }
 

@@ -294,4 +294,92 @@ class DurableStoreTest {
             assertThat(rows(db.catalog().get("items"))).isEqualTo(expected);
         }
     }
+
+    /** The newest log file of the database. */
+    private Path newestLog() throws Exception {
+        try (Stream<Path> files = Files.list(dir.resolve(DurableStore.LOG_DIRECTORY))) {
+            return files.filter(f -> f.toString().endsWith(".wal")).max(Path::compareTo).orElseThrow();
+        }
+    }
+
+    /** Five commits of ten rows each, then a crash; returns the rows after each commit (index 0: none). */
+    private List<List<List<Object>>> fiveCommitsThenCrash() {
+        List<List<List<Object>>> states = new ArrayList<>();
+        Database db = open();
+        Table t = create(db, "items");
+        states.add(rows(t));
+        for (int i = 0; i < 5; i++) {
+            append(db, t, i * 10L, i * 10L + 10);
+            states.add(rows(t));
+        }
+        crash(db);
+        return states;
+    }
+
+    @Test
+    void aTornLogTailLosesOnlyTheCommitsItCut() throws Exception {
+        List<List<List<Object>>> states = fiveCommitsThenCrash();
+        Path log = newestLog();
+        long size = Files.size(log);
+        try (var channel = java.nio.channels.FileChannel.open(log, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(size - 7); // a write the crash cut in the middle of the last record
+        }
+        try (Database db = open()) {
+            List<List<Object>> back = rows(db.catalog().get("items"));
+            assertThat(back).isEqualTo(states.get(4)); // the last commit is gone, whole; the others are there
+        }
+        try (Database db = open()) { // the cut tail is gone for good: the log goes on from the last whole record
+            assertThat(rows(db.catalog().get("items"))).isEqualTo(states.get(4));
+        }
+    }
+
+    @Test
+    void aFlippedBitInTheLastRecordIsNeverReadAsData() throws Exception {
+        List<List<List<Object>>> states = fiveCommitsThenCrash();
+        Path log = newestLog();
+        byte[] bytes = Files.readAllBytes(log);
+        bytes[bytes.length - 40] ^= 0x10; // inside the last transaction's records
+        Files.write(log, bytes);
+        try (Database db = open()) {
+            List<List<Object>> back = rows(db.catalog().get("items"));
+            assertThat(states).contains(back);
+            assertThat(back.size()).isGreaterThanOrEqualTo(40); // only the damaged commit is lost
+        }
+    }
+
+    @Test
+    void aDamagedPartFileIsRefusedNamingIt() throws Exception {
+        try (Database db = open()) {
+            Table t = create(db, "items");
+            append(db, t, 0, 1000);
+        }
+        Path part;
+        try (Stream<Path> files = Files.list(dir)) {
+            part = files.filter(f -> f.toString().endsWith(".part")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(part);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(part, bytes);
+        assertThatThrownBy(this::open).isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageContaining(part.getFileName().toString())
+                .hasCauseInstanceOf(io.numacol.checkpoint.DamagedFileException.class);
+        bytes[bytes.length / 2] ^= 0x01; // mended: the database opens, nothing was changed by the refusal
+        Files.write(part, bytes);
+        try (Database db = open()) {
+            assertThat(rows(db.catalog().get("items"))).hasSize(1000);
+        }
+    }
+
+    @Test
+    void aManifestOfAnotherFormatVersionIsRefused() throws Exception {
+        try (Database db = open()) {
+            create(db, "items");
+        }
+        Path manifest = dir.resolve("MANIFEST");
+        byte[] bytes = Files.readAllBytes(manifest);
+        bytes[8] = 99; // the version after the magic
+        Files.write(manifest, bytes);
+        assertThatThrownBy(this::open).isInstanceOf(java.io.UncheckedIOException.class)
+                .hasCauseInstanceOf(io.numacol.checkpoint.UnsupportedVersionException.class);
+    }
 }

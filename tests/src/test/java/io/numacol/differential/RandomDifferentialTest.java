@@ -4,9 +4,12 @@ import io.numacol.exec.PipelineExecutor;
 import io.numacol.tpch.ResultComparison;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Date;
 import java.sql.DriverManager;
@@ -21,6 +24,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +35,7 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,6 +88,11 @@ class RandomDifferentialTest {
      */
     private static final String ENGINE_MEMORY = System.getProperty("random.engineMemory", "3GB");
     private static final String REPLAY = System.getProperty("random.replay");
+    /**
+     * {@code -Drandom.file=true}: numacol runs as a file database, loaded, closed (its last
+     * checkpoint) and opened again before the queries, so that every query reads data read back.
+     */
+    private static final boolean FILE = Boolean.getBoolean("random.file");
     /** With {@code random.replay}: this query instead of the generated one. */
     private static final String SQL = System.getProperty("random.sql");
     private static final int TIMEOUT_SECONDS = Integer.getInteger("random.timeout", 60);
@@ -348,19 +358,37 @@ class RandomDifferentialTest {
 
         Engines(RandomSchema schema) throws SQLException {
             SplittableRandom random = new SplittableRandom(schema.seed);
-            url = "jdbc:numacol:;rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)] + ";topology=fake:" + random.nextInt(1, 5)
+            directory = FILE ? tempDirectory() : null;
+            url = "jdbc:numacol:" + (FILE ? "file:" + directory : "") + ";rowsPerPart=" + new int[]{40, 300, 5000}[random.nextInt(3)]
+                    + ";topology=fake:" + random.nextInt(1, 5)
                     + (random.nextInt(4) == 0 ? ";planCache=false" : "") // a quarter of the schemas plan every statement
                     + ";memoryLimit=" + ENGINE_MEMORY + ";timeZone=" + schema.zone();
-            numacol = DriverManager.getConnection(url);
+            Connection loading = DriverManager.getConnection(url);
             duckdb = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement s = duckdb.createStatement()) {
                 s.execute("SET memory_limit = '" + ENGINE_MEMORY + "'");
                 s.execute("SET TimeZone = '" + schema.zone() + "'");
             }
-            schema.load(numacol);
+            schema.load(loading);
             schema.load(duckdb);
             this.schema = schema;
-            partition(schema, numacol);
+            partition(schema, loading);
+            if (FILE) {
+                loading.close(); // the last connection: the database checkpoints and closes; opened again from its files
+                loading = DriverManager.getConnection(url);
+            }
+            numacol = loading;
+        }
+
+        /** Where a file database of one schema lives; removed when the engines close. */
+        private final Path directory;
+
+        private static Path tempDirectory() throws SQLException {
+            try {
+                return Files.createTempDirectory("numacol-random").resolve("db");
+            } catch (IOException e) {
+                throw new SQLException("no temporary directory for a file database: " + e.getMessage(), e);
+            }
         }
 
         /**
@@ -506,6 +534,15 @@ class RandomDifferentialTest {
         public void close() throws SQLException {
             try (numacol; duckdb; Connection second = h2) {
                 // all closed
+            }
+            if (directory != null) {
+                try (Stream<Path> files = Files.walk(directory.getParent())) {
+                    for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                } catch (IOException e) {
+                    throw new SQLException("cannot remove " + directory + ": " + e.getMessage(), e);
+                }
             }
         }
     }
