@@ -18,6 +18,7 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 import org.apache.calcite.server.CalciteServer;
 
@@ -303,6 +304,27 @@ final class NumacolMeta extends ForwardingMeta {
         }
     }
 
+    /**
+     * {@code sql} planned now against the latest catalog, for its columns alone: the statement
+     * made for it is closed at once ({@link RowsResult} answers its own rows under them).
+     */
+    CalciteSignature<?> plan(String sql) throws SQLException {
+        Database database = NumacolDriver.openDatabase(connection);
+        if (database == null || database.isClosed()) {
+            throw databaseClosed();
+        }
+        try (CatalogView view = database.catalog().beginRead()) {
+            StatementHandle h = CatalogView.runIn(view, () -> super.prepare(connection.handle, sql, -1));
+            try {
+                return (CalciteSignature<?>) h.signature;
+            } finally {
+                super.closeStatement(h);
+            }
+        } catch (RuntimeException e) {
+            throw SqlStates.of(e);
+        }
+    }
+
     /** Whether two plans answer the same columns (names and types), so that a result's readers cannot tell them apart. */
     private static boolean sameColumns(Signature a, Signature b) {
         if (a.columns.size() != b.columns.size() || a.statementType != b.statementType) {
@@ -466,9 +488,10 @@ final class NumacolMeta extends ForwardingMeta {
         checkDatabaseOpen();
         Signature signature = factory.signature(h);
         QueryCancel cancel = cancelOf(h);
-        if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
-            // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution,
-            // stopped by this statement's cancel and timeout
+        if (signature != null && signature.statementType == StatementType.OTHER_DDL
+                && (NumacolParserFactory.isDdl(signature.sql) || runsHere(signature.sql))) {
+            // prepared numacol DDL was only parsed (see NumacolDdlExecutor), and transaction control only
+            // recorded (see prepare): it runs now, at each execution, stopped by this statement's cancel and timeout
             try (Statement s = connection.createStatement()) {
                 long count = stoppable(cancel, () -> s.executeLargeUpdate(signature.sql));
                 return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
@@ -578,11 +601,26 @@ final class NumacolMeta extends ForwardingMeta {
         }
     }
 
-    /** Calcite's, refused once the database was shut down. */
+    /**
+     * Calcite's, refused once the database was shut down. A statement this Meta runs itself
+     * (BEGIN, COMMIT, SAVEPOINT, SHUTDOWN...), which Calcite's parser does not know, is only
+     * recorded: each execution runs it as a plain statement would ({@link #execute}), so that
+     * tools that prepare everything (Flyway, Liquibase) can control transactions.
+     */
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
+        if (runsHere(sql)) {
+            StatementHandle h = super.createStatement(ch);
+            h.signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
+            return h;
+        }
         return super.prepare(ch, sql, maxRowCount);
+    }
+
+    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN and transaction control. */
+    private static boolean runsHere(String sql) {
+        return sql != null && (SHUTDOWN.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
     }
 
     @Override

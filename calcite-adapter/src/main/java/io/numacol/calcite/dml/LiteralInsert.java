@@ -347,6 +347,9 @@ public final class LiteralInsert {
             throw new IllegalStateException("table " + table.name() + " was dropped or replaced since this INSERT was prepared: "
                     + "prepare it again");
         }
+        for (Object[] row : rows) {
+            ChangedRows.stored(table, row);
+        }
         InsertBatch batch = InsertBatch.current();
         if (batch == null) {
             return database.appender(table).stoppedBy(cancel::check).appendAll(rows);
