@@ -146,7 +146,13 @@ final class ConnectionProxy implements InvocationHandler {
                 Object[] prepareArgs = keysArgument ? new Object[]{runs} : args.clone();
                 prepareArgs[0] = runs;
                 Object prepared;
-                if (database != null) {
+                NumacolMeta meta = target instanceof AvaticaConnection c ? NumacolMeta.of(c) : null;
+                if (meta != null && NumacolMeta.runsHere(sql)) {
+                    AvaticaConnection c = (AvaticaConnection) target;
+                    prepared = args.length == 4 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], (Integer) args[3])
+                            : args.length == 3 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], c.getHoldability())
+                            : meta.prepareRunHere(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, c.getHoldability());
+                } else if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
                         prepared = CatalogView.runIn(view, () -> invoke(prepare, prepareArgs));
                     }

@@ -26,6 +26,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
@@ -34,6 +35,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
@@ -601,25 +603,31 @@ final class NumacolMeta extends ForwardingMeta {
         }
     }
 
-    /**
-     * Calcite's, refused once the database was shut down. A statement this Meta runs itself
-     * (BEGIN, COMMIT, SAVEPOINT, SHUTDOWN...), which Calcite's parser does not know, is only
-     * recorded: each execution runs it as a plain statement would ({@link #execute}), so that
-     * tools that prepare everything (Flyway, Liquibase) can control transactions.
-     */
+    /** Calcite's, refused once the database was shut down. */
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
-        if (runsHere(sql)) {
-            StatementHandle h = super.createStatement(ch);
-            h.signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
-            return h;
-        }
         return super.prepare(ch, sql, maxRowCount);
     }
 
+    /**
+     * A prepared statement of one this Meta runs itself (BEGIN, COMMIT, SAVEPOINT, SHUTDOWN...),
+     * which Calcite's parser does not know: only recorded, each execution runs it as a plain
+     * statement would ({@link #execute}), so that tools that prepare everything (Flyway,
+     * Liquibase) can control transactions.
+     */
+    PreparedStatement prepareRunHere(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkDatabaseOpen();
+        StatementHandle h = super.createStatement(connection.handle);
+        // Calcite's statements take its own kind of signature; nothing runs its (absent) code
+        h.signature = new CalciteSignature<>(sql, List.of(), Map.of(), null, List.of(), Meta.CursorFactory.ARRAY, null,
+                List.of(), -1, null, Meta.StatementType.OTHER_DDL);
+        return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
     /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN and transaction control. */
-    private static boolean runsHere(String sql) {
+    static boolean runsHere(String sql) {
         return sql != null && (SHUTDOWN.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
     }
 
