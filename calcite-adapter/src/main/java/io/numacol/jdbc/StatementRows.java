@@ -59,6 +59,8 @@ final class StatementRows {
     private ResultSet current;
     /** Set from a RETURNING's execute() until the next execution: the statement's update count is -1, as a query's. */
     private boolean answeredRows;
+    /** The empty result whose metadata describes a prepared RETURNING's columns, or null. */
+    private ResultSet described;
     /** Whether a prepared statement's columns asked for were checked against its table. */
     private boolean checked;
     /** The keys results handed out, closed with the statement (each reads through a statement of its own). */
@@ -132,9 +134,15 @@ final class StatementRows {
                     return collected(target, prepared, method, args, call, preparedSql);
                 }
             }
+            case "getMetaData" -> {
+                if (returning != null && n == 0) {
+                    return returnedColumns(target); // the prepared statement's own would be the count the INSERT answers
+                }
+            }
             case "close" -> {
                 forget();
                 closeQuietly(lastKeys);
+                closeQuietly(described);
             }
             default -> {
                 // the statement's own
@@ -191,6 +199,14 @@ final class StatementRows {
                 return rows;
             }
         }
+    }
+
+    /** The columns a prepared RETURNING answers, before it runs: those of its result with no rows, kept open until the statement closes. */
+    private Object returnedColumns(AvaticaStatement target) throws SQLException {
+        if (described == null) {
+            described = rows(target, GeneratedKeys.returning(returning.columns()), new ChangedRows(), preparedSql);
+        }
+        return described.getMetaData();
     }
 
     private ResultSet generatedKeys(AvaticaStatement target) throws SQLException {

@@ -72,6 +72,9 @@ class ReturningTest {
         try (Connection c = open("ret_prepared"); Statement s = c.createStatement()) {
             items(s);
             try (PreparedStatement p = c.prepareStatement("insert into items (name, qty) values (?, ?) returning id, qty")) {
+                assertThat(p.getMetaData().getColumnCount()).as("described before it runs").isEqualTo(2);
+                assertThat(p.getMetaData().getColumnLabel(2)).isEqualToIgnoringCase("qty");
+                assertThat(p.getParameterMetaData().getParameterCount()).isEqualTo(2);
                 for (int i = 1; i <= 3; i++) {
                     p.setString(1, "n" + i);
                     p.setInt(2, i * 10);
