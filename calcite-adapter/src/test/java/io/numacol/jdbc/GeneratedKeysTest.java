@@ -162,13 +162,18 @@ class GeneratedKeysTest {
                     assertThat(rows(keys)).containsExactly(List.of(6L, 1), List.of(7L, 2), List.of(8L, 3));
                 }
             }
-            try (PreparedStatement p = c.prepareStatement("insert into items (name) values ('lit')", new int[]{1})) {
+            try (PreparedStatement p = c.prepareStatement("insert into items (name) values ('lit'), ('lit')", new int[]{1})) {
+                // literal rows, stored without planning: each execution numbers its rows anew
                 p.executeUpdate();
                 try (ResultSet keys = p.getGeneratedKeys()) {
-                    assertThat(rows(keys)).hasSize(1);
+                    assertThat(rows(keys)).containsExactly(List.of(9L), List.of(10L));
+                }
+                p.executeUpdate();
+                try (ResultSet keys = p.getGeneratedKeys()) {
+                    assertThat(rows(keys)).containsExactly(List.of(11L), List.of(12L));
                 }
             }
-            assertThat(rows(s, "select count(*) from items")).containsExactly(List.of(9L));
+            assertThat(rows(s, "select count(distinct id), count(*) from items")).containsExactly(List.of(12L, 12L));
         }
     }
 
