@@ -45,7 +45,9 @@ import java.util.TimeZone;
  * path of reading an answer: its {@code getStatement()} is the statement the user holds, and it
  * adds JDBC 4.2's {@code getObject(column, type)}. A prepared statement's TIMESTAMP WITH TIME ZONE
  * parameters are set as their instants, whatever class they are given as; its DATE, TIME and
- * TIMESTAMP parameters are read in the JVM's zone, whatever the session's.
+ * TIMESTAMP parameters are read in the JVM's zone, whatever the session's. A statement's generated
+ * keys and {@code RETURNING} rows, which Avatica refuses, are answered by its {@link StatementRows};
+ * transaction control and SHUTDOWN are prepared by numacol's Meta, as Calcite's parser knows neither.
  */
 final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
