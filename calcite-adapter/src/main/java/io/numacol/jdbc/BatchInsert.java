@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.dml.ChangedRows;
 import io.numacol.calcite.dml.ValuesInsert;
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
@@ -100,7 +101,9 @@ final class BatchInsert {
         try {
             for (; entry < batch.size(); entry++) {
                 // The same conversions as a single execute (a numeric string for a number...), then the Appender's checks.
-                appender.append(row(ParameterValues.fit(signature, batch.get(entry), columnOf, zone), zone));
+                Object[] row = row(ParameterValues.fit(signature, batch.get(entry), columnOf, zone), zone);
+                ChangedRows.stored(table, row); // for getGeneratedKeys(), where asked
+                appender.append(row);
             }
             appender.flush();
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.PrepareContexts;
+import io.numacol.calcite.dml.ChangedRows;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.types.ColumnType;
@@ -44,7 +45,9 @@ import java.util.TimeZone;
  * path of reading an answer: its {@code getStatement()} is the statement the user holds, and it
  * adds JDBC 4.2's {@code getObject(column, type)}. A prepared statement's TIMESTAMP WITH TIME ZONE
  * parameters are set as their instants, whatever class they are given as; its DATE, TIME and
- * TIMESTAMP parameters are read in the JVM's zone, whatever the session's.
+ * TIMESTAMP parameters are read in the JVM's zone, whatever the session's. A statement's generated
+ * keys and {@code RETURNING} rows, which Avatica refuses, are answered by its {@link StatementRows};
+ * transaction control and SHUTDOWN are prepared by numacol's Meta, as Calcite's parser knows neither.
  */
 final class ConnectionProxy implements InvocationHandler {
     /** What a proxied object's methods return that is proxied in turn. */
@@ -65,6 +68,18 @@ final class ConnectionProxy implements InvocationHandler {
     private Calendar utc;
     /** A calendar in the JVM's zone for DATE, TIME and TIMESTAMP parameters, made on first use. */
     private Calendar local;
+    /** A statement's generated keys and RETURNING rows; null for the connection and metadata. */
+    private StatementRows rows;
+    /** {@code Connection.prepareStatement(String)}: a keys argument is the proxy's, not Avatica's. */
+    private static final Method PREPARE;
+
+    static {
+        try {
+            PREPARE = Connection.class.getMethod("prepareStatement", String.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private ConnectionProxy(Object target, Connection connection) {
         this.target = target;
@@ -82,6 +97,12 @@ final class ConnectionProxy implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (rows != null && target instanceof AvaticaStatement statement) {
+            Object answer = rows.invoke(statement, method, args, this::invoke);
+            if (answer != StatementRows.NOT_HANDLED) {
+                return wrapped(proxy, method, answer);
+            }
+        }
         switch (method.getName()) {
             case "equals" -> {
                 return proxy == args[0];
@@ -117,11 +138,30 @@ final class ConnectionProxy implements InvocationHandler {
                 if (database != null && database.isClosed()) {
                     throw NumacolMeta.databaseClosed();
                 }
-                if (database != null) {
+                // a RETURNING is prepared without it, and a keys argument (which Avatica refuses) is kept by the proxy
+                String sql = (String) args[0];
+                Returning returning = Returning.parse(sql);
+                boolean keysArgument = args.length == 2;
+                GeneratedKeys keys = keysArgument ? GeneratedKeys.of(args[1]) : GeneratedKeys.NONE;
+                String runs = returning == null ? sql : returning.statement();
+                Method prepare = keysArgument ? PREPARE : method;
+                Object[] prepareArgs = keysArgument ? new Object[]{runs} : args.clone();
+                prepareArgs[0] = runs;
+                Object prepared;
+                NumacolMeta meta = target instanceof AvaticaConnection c ? NumacolMeta.of(c) : null;
+                if (meta != null && NumacolMeta.runsHere(sql)) {
+                    AvaticaConnection c = (AvaticaConnection) target;
+                    prepared = args.length == 4 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], (Integer) args[3])
+                            : args.length == 3 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], c.getHoldability())
+                            : meta.prepareRunHere(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, c.getHoldability());
+                } else if (database != null) {
                     try (CatalogView view = database.catalog().beginRead()) {
-                        return wrapped(proxy, method, CatalogView.runIn(view, () -> invoke(method, args)));
+                        prepared = CatalogView.runIn(view, () -> invoke(prepare, prepareArgs));
                     }
+                } else {
+                    prepared = invoke(prepare, prepareArgs);
                 }
+                return proxied(PreparedStatement.class, prepared, new StatementRows(keys, returning, runs));
             }
             case "setSavepoint", "releaseSavepoint", "rollback" -> {
                 // Avatica's connection refuses savepoints (it does not pass them to the Meta): numacol's Meta keeps them
@@ -193,9 +233,15 @@ final class ConnectionProxy implements InvocationHandler {
             return new NumacolResultSet(rs, proxy instanceof Statement statement ? statement : null);
         }
         return result != null && PROXIED.contains(type)
-                ? Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type},
-                new ConnectionProxy(result, connection))
+                ? proxied(type, result, result instanceof Statement ? new StatementRows() : null)
                 : result;
+    }
+
+    /** {@code result} behind a proxy of {@code type}; a statement's with {@code rows}, which answers its keys and RETURNING rows. */
+    private Object proxied(Class<?> type, Object result, StatementRows rows) {
+        ConnectionProxy handler = new ConnectionProxy(result, connection);
+        handler.rows = rows;
+        return Proxy.newProxyInstance(ConnectionProxy.class.getClassLoader(), new Class<?>[]{type}, handler);
     }
 
     private static boolean overflowed(Throwable thrown) {
@@ -218,9 +264,11 @@ final class ConnectionProxy implements InvocationHandler {
         Object[] result = new Object[1];
         Throwable[] failure = new Throwable[1];
         CatalogView view = CatalogView.current(); // the deep thread plans in the caller's view
+        ChangedRows collecting = ChangedRows.current(); // and adds the rows it stores to the caller's keys
         Thread deep = new Thread(null, () -> {
             try {
-                result[0] = CatalogView.runIn(view, () -> method.invoke(target, args));
+                CatalogView.Body<Object, ReflectiveOperationException> call = () -> CatalogView.runIn(view, () -> method.invoke(target, args));
+                result[0] = collecting == null ? call.run() : collecting.collect(call::run);
             } catch (InvocationTargetException e) {
                 failure[0] = e.getCause();
             } catch (ReflectiveOperationException | RuntimeException | Error e) {

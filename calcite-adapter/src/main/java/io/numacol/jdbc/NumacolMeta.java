@@ -18,6 +18,7 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 import org.apache.calcite.server.CalciteServer;
 
@@ -25,6 +26,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
@@ -33,6 +35,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
@@ -317,6 +320,27 @@ final class NumacolMeta extends ForwardingMeta {
         }
     }
 
+    /**
+     * {@code sql} planned now against the latest catalog, for its columns alone: the statement
+     * made for it is closed at once ({@link RowsResult} answers its own rows under them).
+     */
+    CalciteSignature<?> plan(String sql) throws SQLException {
+        Database database = NumacolDriver.openDatabase(connection);
+        if (database == null || database.isClosed()) {
+            throw databaseClosed();
+        }
+        try (CatalogView view = database.catalog().beginRead()) {
+            StatementHandle h = CatalogView.runIn(view, () -> super.prepare(connection.handle, sql, -1));
+            try {
+                return (CalciteSignature<?>) h.signature;
+            } finally {
+                super.closeStatement(h);
+            }
+        } catch (RuntimeException e) {
+            throw SqlStates.of(e);
+        }
+    }
+
     /** Whether two plans answer the same columns (names and types), so that a result's readers cannot tell them apart. */
     private static boolean sameColumns(Signature a, Signature b) {
         if (a.columns.size() != b.columns.size() || a.statementType != b.statementType) {
@@ -480,9 +504,10 @@ final class NumacolMeta extends ForwardingMeta {
         checkDatabaseOpen();
         Signature signature = factory.signature(h);
         QueryCancel cancel = cancelOf(h);
-        if (signature != null && signature.statementType == StatementType.OTHER_DDL && NumacolParserFactory.isDdl(signature.sql)) {
-            // prepared numacol DDL was only parsed (see NumacolDdlExecutor): it runs now, at each execution,
-            // stopped by this statement's cancel and timeout
+        if (signature != null && signature.statementType == StatementType.OTHER_DDL
+                && (NumacolParserFactory.isDdl(signature.sql) || runsHere(signature.sql))) {
+            // prepared numacol DDL was only parsed (see NumacolDdlExecutor), and transaction control only
+            // recorded (see prepare): it runs now, at each execution, stopped by this statement's cancel and timeout
             try (Statement s = connection.createStatement()) {
                 long count = stoppable(cancel, () -> s.executeLargeUpdate(signature.sql));
                 return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
@@ -597,6 +622,27 @@ final class NumacolMeta extends ForwardingMeta {
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
         return super.prepare(ch, sql, maxRowCount);
+    }
+
+    /**
+     * A prepared statement of one this Meta runs itself (BEGIN, COMMIT, SAVEPOINT, SHUTDOWN...),
+     * which Calcite's parser does not know: only recorded, each execution runs it as a plain
+     * statement would ({@link #execute}), so that tools that prepare everything (Flyway,
+     * Liquibase) can control transactions.
+     */
+    PreparedStatement prepareRunHere(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkDatabaseOpen();
+        StatementHandle h = super.createStatement(connection.handle);
+        // Calcite's statements take its own kind of signature; nothing runs its (absent) code
+        h.signature = new CalciteSignature<>(sql, List.of(), Map.of(), null, List.of(), Meta.CursorFactory.ARRAY, null,
+                List.of(), -1, null, Meta.StatementType.OTHER_DDL);
+        return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN and transaction control. */
+    static boolean runsHere(String sql) {
+        return sql != null && (SHUTDOWN.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
     }
 
     @Override

@@ -77,11 +77,17 @@ public final class LiteralInsert {
     private final Database database;
     private final Table table;
     private final List<Object[]> rows;
+    /**
+     * The identity columns the rows leave out: numbered at each run, not when the statement is
+     * recognized, so that a prepared INSERT run twice stores two numbers, not the same one again.
+     */
+    private final int[] numbered;
 
-    private LiteralInsert(Database database, Table table, List<Object[]> rows) {
+    private LiteralInsert(Database database, Table table, List<Object[]> rows, int[] numbered) {
         this.database = database;
         this.table = table;
         this.rows = rows;
+        this.numbered = numbered;
     }
 
     /**
@@ -140,12 +146,15 @@ public final class LiteralInsert {
         }
         for (int c : defaulted) {
             TableSchema.ColumnDef column = schema.column(c);
-            Object value = column.identity() == null ? Appender.valueOfText(column, column.defaultText(), zone) : null;
-            for (Object[] row : rows) {
-                row[c] = column.identity() == null ? value : Long.valueOf(column.identity().sequence().next());
+            if (column.identity() == null) {
+                Object value = Appender.valueOfText(column, column.defaultText(), zone);
+                for (Object[] row : rows) {
+                    row[c] = value;
+                }
             }
         }
-        return new LiteralInsert(database, insert.table(), rows);
+        int[] numbered = defaulted.stream().mapToInt(Integer::intValue).filter(c -> schema.column(c).identity() != null).toArray();
+        return new LiteralInsert(database, insert.table(), rows, numbered);
     }
 
     /** Marks a value that does not fit its column exactly. */
@@ -346,6 +355,20 @@ public final class LiteralInsert {
         if (database.catalog().find(table.schemaName(), table.name()).orElse(null) != table) {
             throw new IllegalStateException("table " + table.name() + " was dropped or replaced since this INSERT was prepared: "
                     + "prepare it again");
+        }
+        List<Object[]> rows = this.rows;
+        if (numbered.length > 0) {
+            rows = new ArrayList<>(this.rows.size());
+            for (Object[] literal : this.rows) {
+                Object[] row = literal.clone();
+                for (int c : numbered) {
+                    row[c] = table.schema().column(c).identity().sequence().next();
+                }
+                rows.add(row);
+            }
+        }
+        for (Object[] row : rows) {
+            ChangedRows.stored(table, row);
         }
         InsertBatch batch = InsertBatch.current();
         if (batch == null) {

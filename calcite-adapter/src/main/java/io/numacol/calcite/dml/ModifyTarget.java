@@ -40,13 +40,17 @@ public final class ModifyTarget {
         InsertBatch batch = InsertBatch.current();
         if (batch == null) {
             Appender appender = database.appender(table).stoppedBy(QueryCancel.of(root)::check);
-            return Linq4j.singletonEnumerable(appender.appendAll(rows.select(this::toJava)));
+            Enumerable<Object[]> stored = rows.select(this::toJava);
+            if (ChangedRows.wanted()) {
+                stored = stored.select(this::noted);
+            }
+            return Linq4j.singletonEnumerable(appender.appendAll(stored));
         }
         // The batch discards everything on failure, so a refused row needs no undo here.
         Appender appender = batch.appender(database, table);
         long count = 0;
         for (Object[] row : rows) {
-            appender.append(toJava(row));
+            appender.append(noted(toJava(row)));
             count++;
         }
         return Linq4j.singletonEnumerable(count);
@@ -90,11 +94,17 @@ public final class ModifyTarget {
                 for (int i = 0; i < targets.length; i++) {
                     stored[targets[i]] = number(schema.column(targets[i]), row[width + i]);
                 }
-                change.insert(toJava(stored));
+                change.insert(noted(toJava(stored)));
             }
             change.commit();
             return Linq4j.singletonEnumerable(change.deletedRows());
         }
+    }
+
+    /** {@code row}, noted as stored by the running statement where its rows are wanted ({@link ChangedRows}). */
+    private Object[] noted(Object[] row) {
+        ChangedRows.stored(table, row);
+        return row;
     }
 
     /**

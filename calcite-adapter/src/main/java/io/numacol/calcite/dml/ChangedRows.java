@@ -1,0 +1,64 @@
+package io.numacol.calcite.dml;
+
+import io.numacol.storage.Table;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rows one JDBC execution stores, as stored: an INSERT's new rows (their identity numbers and
+ * DEFAULTs filled in) and an UPDATE's new versions, in the order the statement (or the entries of
+ * its batch) stored them. The JDBC layer collects them for {@code getGeneratedKeys()} and {@code
+ * RETURNING}: they are the rows of this statement alone, whatever other connections insert
+ * meanwhile. Bound to the executing thread only while such a result was asked for, so that other
+ * statements keep no copy of their rows.
+ */
+public final class ChangedRows {
+    private static final ScopedValue<ChangedRows> CURRENT = ScopedValue.newInstance();
+
+    private Table table;
+    private final List<Object[]> rows = new ArrayList<>();
+
+    /** Runs {@code op} with every row it stores, in this thread, added here. */
+    public <R, X extends Throwable> R collect(ScopedValue.CallableOp<R, X> op) throws X {
+        return ScopedValue.where(CURRENT, this).call(op);
+    }
+
+    /** The collection the running statement adds its rows to, or null when none was asked for. */
+    public static ChangedRows current() {
+        return CURRENT.isBound() ? CURRENT.get() : null;
+    }
+
+    /** Whether the running statement's rows are wanted (so that a path that would not copy them does). */
+    static boolean wanted() {
+        return CURRENT.isBound();
+    }
+
+    /**
+     * Notes a row {@code table} stores (its Java values, one per column): a copy, as an appender may
+     * keep or change the array. Rows of another table than the first one's are not kept: a keys
+     * result is of one table, and only a plain statement's batch writes to several.
+     */
+    public static void stored(Table table, Object[] row) {
+        ChangedRows current = current();
+        if (current == null) {
+            return;
+        }
+        if (current.table == null) {
+            current.table = table;
+        }
+        if (current.table == table) {
+            current.rows.add(row.clone());
+        }
+    }
+
+    /** The table the rows are of, or null when the statement stored none. */
+    public Table table() {
+        return table;
+    }
+
+    /** The rows, as stored, oldest first. */
+    public List<Object[]> rows() {
+        return rows;
+    }
+}

@@ -1,0 +1,121 @@
+package io.numacol.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * An {@code INSERT ... RETURNING} or {@code UPDATE ... RETURNING} (PostgreSQL's and DuckDB's
+ * syntax), read at the JDBC layer: Calcite's parser has no RETURNING, so the statement runs
+ * without it while the rows it stores are collected ({@link io.numacol.calcite.dml.ChangedRows}),
+ * and the columns named here are answered from them ({@link RowsResult}). The list is {@code *}
+ * or column names; an expression is refused, as it would need planning over rows no table holds.
+ *
+ * @param statement the statement without its RETURNING clause
+ * @param columns   the column names returned, in order; empty for {@code *} (every column)
+ */
+record Returning(String statement, List<String> columns) {
+    /**
+     * {@code sql}'s RETURNING clause, or null if it has none (or is no INSERT, UPDATE or
+     * DELETE: the word is then left to the planner, which reports it).
+     *
+     * @throws SQLException 0A000 for DELETE ... RETURNING, or a RETURNING list of anything but
+     *                      column names or {@code *}
+     */
+    static Returning parse(String sql) throws SQLException {
+        if (sql == null) {
+            return null;
+        }
+        String verb = firstWord(sql);
+        if (!verb.equals("INSERT") && !verb.equals("UPDATE") && !verb.equals("DELETE")) {
+            return null;
+        }
+        int at = topLevelReturning(sql);
+        if (at < 0) {
+            return null;
+        }
+        if (verb.equals("DELETE")) {
+            throw new SQLFeatureNotSupportedException("DELETE ... RETURNING is not supported: SELECT the rows with the "
+                    + "DELETE's WHERE first (in one transaction), then DELETE them", "0A000");
+        }
+        String list = sql.substring(at + "RETURNING".length()).strip();
+        if (list.endsWith(";")) {
+            list = list.substring(0, list.length() - 1).strip();
+        }
+        List<String> columns = new ArrayList<>();
+        if (!list.equals("*")) {
+            for (String item : list.split(",", -1)) {
+                columns.add(columnName(item.strip(), list));
+            }
+        }
+        return new Returning(sql.substring(0, at), columns);
+    }
+
+    /** One item of the list as the column name it is (a quoted one as written, without its quotes). */
+    private static String columnName(String item, String list) throws SQLException {
+        if (item.matches("[\\p{L}_][\\p{L}\\p{N}_$]*")) {
+            return item;
+        }
+        if (item.length() > 2 && item.startsWith("\"") && item.endsWith("\"")
+                && !item.substring(1, item.length() - 1).replace("\"\"", "").contains("\"")) {
+            return item.substring(1, item.length() - 1).replace("\"\"", "\"");
+        }
+        throw new SQLFeatureNotSupportedException("RETURNING " + list + ": numacol returns column names or *, not '" + item
+                + "': name the columns and compute in a SELECT", "0A000");
+    }
+
+    private static String firstWord(String sql) {
+        int i = 0;
+        while (i < sql.length() && (Character.isWhitespace(sql.charAt(i)) || sql.charAt(i) == '(')) {
+            i++;
+        }
+        int start = i;
+        while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * Where the word RETURNING starts outside quotes, comments and parentheses, the last such one
+     * (a column may be named returning inside the statement only if quoted), or -1.
+     */
+    private static int topLevelReturning(String sql) {
+        int depth = 0;
+        int found = -1;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = sql.indexOf(c, i + 1);
+                while (end >= 0 && end + 1 < sql.length() && sql.charAt(end + 1) == c) {
+                    end = sql.indexOf(c, end + 2); // a doubled quote inside
+                }
+                if (end < 0) {
+                    return -1; // unterminated: the planner reports it
+                }
+                i = end;
+            } else if (c == '-' && sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end;
+            } else if (c == '/' && sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 1;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (depth == 0 && (c == 'r' || c == 'R') && sql.regionMatches(true, i, "RETURNING", 0, 9)
+                    && (i == 0 || !isWordChar(sql.charAt(i - 1)))
+                    && (i + 9 == sql.length() || !isWordChar(sql.charAt(i + 9)))) {
+                found = i;
+            }
+        }
+        return found;
+    }
+
+    private static boolean isWordChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+}
