@@ -304,6 +304,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
         return memory;
     }
 
+    @Override
     public Catalog catalog() {
         return catalog;
     }
@@ -384,6 +385,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
     }
 
     /** {@link #dropTable(String)} for a table of any schema. */
+    @Override
     public void dropTable(Table table) {
         checkOpen();
         merger.whileNotMerging(table, () -> catalog.drop(table));
@@ -512,21 +514,25 @@ public final class Database implements AutoCloseable, StoredDatabase {
     }
 
     /** Sets a table's placement as a file database recorded it, moving nothing (see {@link DurableStore}). */
+    @Override
     public void restorePlacement(Table table, Placement placement, Partitioning partitioning) {
         placements.restore(table, placement, partitioning);
     }
 
     /** Where a part of {@code table} read back from a file database goes: as a new part of it would. */
+    @Override
     public IntFunction<ColumnPlacement> restoredPartPlacement(Table table) {
         return placements.newPartPlacement(table);
     }
 
     /** The table's placement as set, or null for the default: each part on a node, the nodes in turn. */
+    @Override
     public Placement placement(Table table) {
         return placements.placement(table);
     }
 
     /** How the table deals its rows to partitions (it is placed PP), or null. */
+    @Override
     public Partitioning partitioning(Table table) {
         return placements.partitioning(table);
     }
