@@ -165,13 +165,14 @@ public final class PartFile {
      *
      * @param expected     the file as the manifest names it (size and checksum must match), or null
      * @param partitioning the table's partitioning: a part file of a partition holds only its
-     *                     number and count, which must fit it; null for a table of none
+     *                     number and count; a part whose count does not fit (or null, a table of
+     *                     none) is read as a part of no partition
      * @return the part, holding one reference for the caller, in an arena of its own
      * @throws DamagedFileException        when any byte is not as written, naming file and section;
      *                                     nothing is returned and all memory taken is freed
      * @throws UnsupportedVersionException for a file of another format version
-     * @throws CheckpointException         for a file that does not fit {@code expected}'s size, the
-     *                                     partitioning or this machine's byte order
+     * @throws CheckpointException         for a file that does not fit {@code expected}'s size or this
+     *                                     machine's byte order
      */
     public static TablePart read(Path file, PartRef expected, NumaMemory memory, IntFunction<ColumnPlacement> placement,
                                  Partitioning partitioning) throws IOException {
@@ -184,7 +185,10 @@ public final class PartFile {
             }
             CRC32C fingerprint = new CRC32C();
             PartMetadata metadata = readMetadata(channel, size, file, fingerprint);
-            checkPartitioning(metadata, partitioning, file);
+            // a part keeps its partition only while its table deals its rows the same way: a table placed
+            // otherwise since (or whose placement the log restores after its parts) reads it as a part of none,
+            // which only costs joins their partition-by-partition run
+            boolean inPartition = metadata.partition() >= 0 && partitioning != null && partitioning.count() == metadata.partitionCount();
             NodeArena arena = memory.newArena();
             try {
                 SectionReader sections = new SectionReader(channel, size - metadata.dataBytes(), metadata.sections(), file,
@@ -200,7 +204,7 @@ public final class PartFile {
                             + ", the manifest says " + hex(expected.checksum()) + " (another file of the same name?)");
                 }
                 return TablePart.restored(metadata.partId(), columns, metadata.rowCount(), arena,
-                        metadata.partition() >= 0 ? partitioning : null, metadata.partition(), deleted);
+                        inPartition ? partitioning : null, inPartition ? metadata.partition() : -1, deleted);
             } catch (IOException | RuntimeException | Error e) {
                 arena.close(); // nothing read is returned: every segment taken goes back
                 throw e;
@@ -261,14 +265,6 @@ public final class PartFile {
                     + fileBytes);
         }
         return decoded;
-    }
-
-    private static void checkPartitioning(PartMetadata metadata, Partitioning partitioning, Path file) throws CheckpointException {
-        if (metadata.partition() >= 0 && (partitioning == null || partitioning.count() != metadata.partitionCount())) {
-            throw new CheckpointException(file, "the part is of partition " + metadata.partition() + " of "
-                    + metadata.partitionCount() + ", but its table is " + (partitioning == null ? "not partitioned"
-                    : "partitioned in " + partitioning.count()));
-        }
     }
 
     /** Column {@code c}'s sections, read into memory placed as {@code where} says. */
