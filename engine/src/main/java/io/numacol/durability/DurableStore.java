@@ -11,7 +11,6 @@ import io.numacol.storage.ChangeLog;
 import io.numacol.storage.DeletedRows;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
-import io.numacol.storage.TableSnapshot;
 import io.numacol.wal.LogRecord;
 import io.numacol.wal.LogWriter;
 
@@ -84,6 +83,12 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     /** Part files logged since the last checkpoint, with the LSN of their record: the checkpoint must keep them. */
     private final Map<String, Long> loggedFiles = new ConcurrentHashMap<>();
     private final AtomicLong fileSerial = new AtomicLong();
+    /**
+     * Bytes of part files written for commits (bulk loads, merges): with the log's, they decide
+     * when a checkpoint is due, since the files a merge supersedes are only deleted by one.
+     */
+    private final AtomicLong partFileBytes = new AtomicLong();
+    private volatile long checkpointPartFileBytes;
 
     private final ReentrantLock checkpoints = new ReentrantLock();
     private volatile long checkpointAppendedBytes;
@@ -247,7 +252,9 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             String name = "t" + table + "-p" + part.id() + "-w" + log.nextLsn() + "-" + fileSerial.incrementAndGet() + PartFile.SUFFIX;
             loggedFiles.put(name, Long.MAX_VALUE);
             try {
-                return PartFile.write(part, options.directory().resolve(name));
+                PartRef ref = PartFile.write(part, options.directory().resolve(name));
+                partFileBytes.addAndGet(ref.size());
+                return ref;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 loggedFiles.remove(name);
                 LOG.fine(() -> "part file " + e.getFile() + " exists: another name");
@@ -471,7 +478,8 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
 
     private void maybeCheckpoint() {
         long threshold = options.checkpointBytes();
-        if (threshold <= 0 || checkpointScheduled || closed || log.appendedBytes() - checkpointAppendedBytes < threshold) {
+        if (threshold <= 0 || checkpointScheduled || closed
+                || log.appendedBytes() - checkpointAppendedBytes + partFileBytes.get() - checkpointPartFileBytes < threshold) {
             return;
         }
         checkpointScheduled = true;
@@ -496,7 +504,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     public long checkpoint() {
         checkpoints.lock();
         alters.writeLock().lock();
-        IdentityHashMap<Table, TableSnapshot> snapshots = new IdentityHashMap<>();
+        IdentityHashMap<Table, List<TablePart>> snapshots = new IdentityHashMap<>();
         try {
             long[] lsn = new long[1];
             IdentityHashMap<Table, Long> ids = new IdentityHashMap<>();
@@ -504,17 +512,27 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
                 lsn[0] = log.nextLsn(); // every commit before it is in the versions taken now
                 for (Table t : catalog.tables()) {
                     ids.put(t, idOf(t));
-                    snapshots.put(t, t.snapshot());
+                    // the newest version, whatever statement this thread runs in (a view of its own would
+                    // give its snapshot); under the commit lock no commit swaps it meanwhile
+                    List<TablePart> head = new ArrayList<>();
+                    snapshots.put(t, head);
+                    for (TablePart p : t.parts()) {
+                        if (!p.tryRetain()) {
+                            throw new IllegalStateException(p + " of table " + t.displayName() + " was freed in its newest version");
+                        }
+                        head.add(p);
+                    }
                 }
             });
             alters.writeLock().unlock(); // the versions are taken: an ALTER may build while files are written
             long appendedAtStart = log.appendedBytes();
+            long partFileBytesAtStart = partFileBytes.get();
             IdentityHashMap<Table, List<PartRef>> parts = new IdentityHashMap<>();
             Set<String> named = new HashSet<>();
-            for (Map.Entry<Table, TableSnapshot> e : snapshots.entrySet()) {
+            for (Map.Entry<Table, List<TablePart>> e : snapshots.entrySet()) {
                 long tableId = ids.get(e.getKey());
                 List<PartRef> refs = new ArrayList<>();
-                for (TablePart part : e.getValue().parts()) {
+                for (TablePart part : e.getValue()) {
                     PartRef ref = partFile(tableId, part, lsn[0]);
                     refs.add(ref);
                     named.add(ref.fileName());
@@ -545,6 +563,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             }
             partFiles.values().removeIf(w -> !named.contains(w.ref().fileName()) && !loggedFiles.containsKey(w.ref().fileName()));
             checkpointAppendedBytes = appendedAtStart;
+            checkpointPartFileBytes = partFileBytesAtStart;
             lastCheckpointLsn = lsn[0];
             lastCheckpointMillis = System.currentTimeMillis();
             return lsn[0];
@@ -554,7 +573,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             if (alters.isWriteLockedByCurrentThread()) {
                 alters.writeLock().unlock();
             }
-            snapshots.values().forEach(TableSnapshot::close);
+            snapshots.values().forEach(parts -> parts.forEach(TablePart::release));
             checkpoints.unlock();
         }
     }
