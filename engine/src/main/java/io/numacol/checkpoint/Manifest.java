@@ -135,7 +135,7 @@ public record Manifest(long lsn, CatalogImage catalog) {
     }
 
     /** Makes the directory's entries (new files, renames) durable: fsync of the directory itself. */
-    static void forceDirectory(Path directory) throws IOException {
+    public static void forceDirectory(Path directory) throws IOException {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
             channel.force(true);
         }

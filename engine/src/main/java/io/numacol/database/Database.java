@@ -296,6 +296,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
         return config;
     }
 
+    @Override
     public Topology topology() {
         return topology;
     }

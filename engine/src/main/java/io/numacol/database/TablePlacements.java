@@ -247,20 +247,9 @@ final class TablePlacements {
             try {
                 if (placement instanceof Placement.Partitioned pp) {
                     Partitioning partitioning = resolve(table, pp, null);
-                    Placement before = placements.get(table);
-                    Partitioning dealtBefore = partitionings.get(table);
+                    repartition(table, partitioning);
                     placements.put(table, named(table, pp));
                     partitionings.put(table, partitioning);
-                    // a file database logs the partitioning before the re-dealt parts, so that a replay
-                    // builds them in their partitions
-                    catalog.changed();
-                    try {
-                        repartition(table, partitioning);
-                    } catch (RuntimeException | Error e) {
-                        restore(table, before, dealtBefore);
-                        catalog.changed();
-                        throw e;
-                    }
                 } else {
                     try (TableSnapshot snapshot = table.snapshot()) {
                         for (TablePart part : snapshot.parts()) {

@@ -102,6 +102,32 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     private record PartKey(long table, long part) {
     }
 
+    /** The change log of a closed file database: no commit is made that its files would not hold. */
+    private static final ChangeLog REFUSING = new ChangeLog() {
+        @Override
+        public void changed(Table table, List<TablePart> old, List<TablePart> replacement) {
+            throw new IllegalStateException("the database was closed: its files take no more changes");
+        }
+
+        @Override
+        public long committed(long timestamp) {
+            return 0;
+        }
+
+        @Override
+        public void discarded() {
+        }
+
+        @Override
+        public void awaitDurable(long token) {
+        }
+
+        @Override
+        public void catalogChanged(Catalog catalog) {
+            // the database drops its tables from memory as it closes; the files keep them
+        }
+    };
+
     /** A part file and the deleted rows of the version it holds. */
     private record Written(PartRef ref, int deletedCount) {
     }
@@ -174,13 +200,26 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
 
     @Override
     public void changed(Table table, List<TablePart> old, List<TablePart> replacement) {
-        checkUsable();
-        Long id = idOf(table);
+        if (pendingTxn == 0) {
+            // refused before the commit's first table changes, never between two of its tables: a
+            // transaction's tables are published all or none
+            checkUsable();
+            pendingTxn = transactions.incrementAndGet();
+        }
+        Long id = tableIds.get(table);
+        if (id == null && !building.contains(table)) {
+            // a table created a moment ago, committed to before its CREATE logged the catalog (the catalog
+            // finds it without its monitor): log the catalog first, so that a replay knows the table
+            synchronized (catalog) {
+                id = tableIds.get(table);
+                if (id == null && catalog.find(table.schemaName(), table.name()).orElse(null) == table) {
+                    logCatalogState();
+                }
+            }
+        }
+        id = idOf(table);
         if (id == null) {
             return; // a table the catalog never had and no ALTER builds (a calibration's): nothing to keep
-        }
-        if (pendingTxn == 0) {
-            pendingTxn = transactions.incrementAndGet();
         }
         List<Long> dropped = new ArrayList<>();
         for (TablePart p : old) {
@@ -253,6 +292,9 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             loggedFiles.put(name, Long.MAX_VALUE);
             try {
                 PartRef ref = PartFile.write(part, options.directory().resolve(name));
+                // the file's name durable before a record names it: a forced log must not name a file a
+                // power loss takes back
+                Manifest.forceDirectory(options.directory());
                 partFileBytes.addAndGet(ref.size());
                 return ref;
             } catch (java.nio.file.FileAlreadyExistsException e) {
@@ -271,20 +313,32 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             partFiles.put(new PartKey(table, part.id()), new Written(early, part.deleted().count()));
             pendingFiles.add(early.fileName());
             pending.add(new LogRecord.PartWritten(pendingTxn, table, early.fileName(), early.size(), early.checksum()));
-        } else if (part.rowCount() >= PART_FILE_ROWS) {
-            try {
-                PartRef ref = writePartFile(table, part);
-                partFiles.put(new PartKey(table, part.id()), new Written(ref, part.deleted().count()));
-                pendingFiles.add(ref.fileName());
-                pending.add(new LogRecord.PartWritten(pendingTxn, table, ref.fileName(), ref.size(), ref.checksum()));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write a part file of the database: " + e.getMessage(), e);
-            }
+        } else if (part.rowCount() >= PART_FILE_ROWS && writtenNow(table, part)) {
+            return;
         } else {
             pending.add(new LogRecord.Insert(pendingTxn, table, part.id(), part.partition(), PartRows.of(part)));
             if (!part.deleted().isEmpty()) {
                 pending.add(new LogRecord.Delete(pendingTxn, table, deletedRowIds(part, DeletedRows.NONE)));
             }
+        }
+    }
+
+    /**
+     * Writes a big new part's file under the commit lock (a commit that did not prepare it) and
+     * logs it; false when the file cannot be written: the part then goes into the log as rows, since
+     * a failure here, between two tables of one transaction, would publish half of it.
+     */
+    private boolean writtenNow(long table, TablePart part) {
+        try {
+            PartRef ref = writePartFile(table, part);
+            partFiles.put(new PartKey(table, part.id()), new Written(ref, part.deleted().count()));
+            pendingFiles.add(ref.fileName());
+            pending.add(new LogRecord.PartWritten(pendingTxn, table, ref.fileName(), ref.size(), ref.checksum()));
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "numacol: a part file of " + options.directory() + " could not be written; its rows go"
+                    + " into the log", e);
+            return false;
         }
     }
 
@@ -393,19 +447,22 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
 
     @Override
     public void catalogChanged(Catalog changed) {
-        if (closed) {
-            return;
-        }
-        long lsn;
+        checkUsable();
+        awaitDurable(logCatalogState());
+    }
+
+    /** Appends the catalog's image as a transaction of its own; under the catalog's monitor. Returns its Commit's LSN. */
+    private long logCatalogState() {
         try {
             byte[] image = image(false).encode();
             long txn = transactions.incrementAndGet();
             log.append(new LogRecord.CatalogState(txn, image));
-            lsn = log.appendCommit(txn, 0);
+            return log.appendCommit(txn, 0);
         } catch (IOException e) {
             throw failed(e);
+        } catch (RuntimeException e) {
+            throw failed(new IOException(e.getMessage(), e));
         }
-        awaitDurable(lsn);
     }
 
     /** The durable id of {@code table}, given on first sight; null for a table neither in the catalog nor being built. */
@@ -503,6 +560,10 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
      */
     public long checkpoint() {
         checkpoints.lock();
+        if (closed) { // a checkpoint scheduled before the close: the close's own checkpoint was the last
+            checkpoints.unlock();
+            return lastCheckpointLsn;
+        }
         alters.writeLock().lock();
         IdentityHashMap<Table, List<TablePart>> snapshots = new IdentityHashMap<>();
         try {
@@ -544,6 +605,9 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
                 image = image(parts);
             }
             Manifest manifest = new Manifest(lsn[0], image);
+            // every record below the checkpoint's position on disk first: a log that ended below it after a
+            // crash would go on with positions the next replay takes for covered ones
+            log.sync();
             manifest.write(options.directory());
             log.append(new LogRecord.CheckpointDone(lsn[0]));
             log.sync();
@@ -599,13 +663,17 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
         if (closed) {
             return;
         }
+        checkpoints.lock(); // a checkpoint of the automatic thread waits, then finds the store closed
         try {
             if (log.appendedBytes() > checkpointAppendedBytes || lastCheckpointLsn == 0) {
                 checkpoint();
             }
         } finally {
             closed = true;
-            catalog.attachLog(ChangeLog.NONE); // the tables the database drops as it closes stay in the files
+            checkpoints.unlock();
+            // a commit of another connection after this is refused, not kept in memory only; the tables the
+            // database drops as it closes stay in the files
+            catalog.attachLog(REFUSING);
             try {
                 log.close();
             } catch (IOException e) {
@@ -622,7 +690,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
      */
     public void abandon() {
         closed = true;
-        catalog.attachLog(ChangeLog.NONE);
+        catalog.attachLog(REFUSING);
         try {
             if (options.durability() != io.numacol.wal.Durability.NONE) {
                 log.close();

@@ -3,7 +3,6 @@ package io.numacol.durability;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.PartBuilder;
-import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.types.ColumnType;
@@ -42,20 +41,16 @@ final class PartRows {
     }
 
     /**
-     * The part of {@code table} that {@code rows} were logged from, under {@code id}, in {@code
-     * partition} of {@code partitioning} (when the table still deals its rows so; the partition
-     * only steers joins, the rows are the same without it).
+     * The part of {@code table} that {@code rows} were logged from, under {@code id}, of no
+     * partition (see {@link Recovery}: a logged partition is a number only, which the table's
+     * partitioning now may not deal the same way).
      */
-    static TablePart build(Table table, long id, int partition, Partitioning partitioning, RowBatch rows,
-                           IntFunction<ColumnPlacement> placement) {
+    static TablePart build(Table table, long id, RowBatch rows, IntFunction<ColumnPlacement> placement) {
         if (rows.columnCount() != table.schema().size()) {
             throw new IllegalStateException("the log holds rows of " + rows.columnCount() + " columns for table "
                     + table.displayName() + " of " + table.schema().size() + ": the log does not fit the catalog");
         }
         PartBuilder builder = table.newPart();
-        if (partition >= 0 && partitioning != null && partition < partitioning.count()) {
-            builder.inPartition(partitioning, partition);
-        }
         for (int r = 0; r < rows.rowCount(); r++) {
             builder.addStored(rows.storedRow(r));
         }

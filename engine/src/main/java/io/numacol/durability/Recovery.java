@@ -36,6 +36,7 @@ import java.util.Objects;
  * state brings the table, and are dropped if none does (the ALTER never finished).
  */
 final class Recovery {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Recovery.class.getName());
 
     /** What the store needs to go on from where the files left off. */
     record Outcome(long nextTableId, Map<Table, Long> tableIds, long checkpointLsn, long replayed,
@@ -112,7 +113,7 @@ final class Recovery {
         }
         for (TableEntry entry : image.tables()) {
             Table table = byId.get(entry.id());
-            Placement placement = entry.placement().isEmpty() ? null : Placement.parse(entry.placement());
+            Placement placement = placementOf(entry);
             if (table == null) {
                 table = catalog.create(entry.schemaName(), entry.name(), entry.schema());
                 byId.put(entry.id(), table);
@@ -148,6 +149,25 @@ final class Recovery {
         }
     }
 
+    /**
+     * The table's recorded placement, or the default where this machine (or this {@code topology})
+     * lacks a node it names: the data opens anywhere, placed as well as the nodes allow.
+     */
+    private Placement placementOf(TableEntry entry) {
+        if (entry.placement().isEmpty()) {
+            return null;
+        }
+        Placement placement = Placement.parse(entry.placement());
+        try {
+            placement.checkAgainst(database.topology());
+            return placement;
+        } catch (IllegalArgumentException e) {
+            LOG.warning(() -> "numacol: table " + entry.name() + " was placed " + entry.placement() + ", which this topology"
+                    + " cannot place (" + e.getMessage() + "): it opens with the default placement");
+            return null;
+        }
+    }
+
     private void readParts(TableEntry entry, Table table) {
         List<TablePart> parts = new ArrayList<>();
         try {
@@ -168,8 +188,10 @@ final class Recovery {
         try {
             // the placement of the part's partition, if the file says it has one, is decided after the
             // metadata is read; the table's placement otherwise, as for any new part
-            return PartFile.read(file, ref, catalog.memory(), database.restoredPartPlacement(table),
-                    database.partitioning(table));
+            // read as a part of no partition: a part file names its partition by number only, and the
+            // table's partitioning now may deal rows otherwise (a re-deal cut by a crash or overtaken by a
+            // checkpoint); a part of none only costs a join its partition-by-partition run
+            return PartFile.read(file, ref, catalog.memory(), database.restoredPartPlacement(table), null);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read part file " + file + " of table " + table.displayName() + ": "
                     + e.getMessage(), e);
@@ -209,6 +231,8 @@ final class Recovery {
     /** Applies each table's records of one transaction as one change, or keeps them for a table the catalog does not have yet. */
     private void flush(Map<Long, List<LogRecord>> byTable) {
         byTable.forEach((id, records) -> {
+            // an id a record names is never given again, even one whose table never reached the catalog
+            nextTableId = Math.max(nextTableId, id + 1);
             Table table = byId.get(id);
             if (table == null) {
                 waiting.computeIfAbsent(id, t -> new ArrayList<>()).add(List.copyOf(records));
@@ -232,13 +256,14 @@ final class Recovery {
             for (LogRecord r : records) {
                 switch (r) {
                     case LogRecord.Insert i -> {
-                        TablePart part = PartRows.build(table, i.part(), i.partition(), database.partitioning(table), i.rows(),
-                                database.restoredPartPlacement(table));
+                        TablePart part = PartRows.build(table, i.part(), i.rows(), database.restoredPartPlacement(table));
+                        advanceIdentities(table, part);
                         put(working, added, part);
                     }
                     case LogRecord.PartWritten w -> {
                         PartRef ref = new PartRef(w.fileName(), w.size(), w.checksum());
                         TablePart part = readPart(table, ref);
+                        advanceIdentities(table, part);
                         put(working, added, part);
                         files.add(new FileOfPart(idOf(table), part.id(), ref, part.deleted().count()));
                     }
@@ -335,20 +360,28 @@ final class Recovery {
      */
     private void advanceIdentities() {
         for (Table table : byId.values()) {
-            TableSchema schema = table.schema();
-            for (int c = 0; c < schema.size(); c++) {
-                TableSchema.Identity identity = schema.column(c).identity();
-                if (identity == null) {
-                    continue;
-                }
-                Sequence sequence = identity.sequence();
-                for (TablePart part : table.parts()) {
-                    Column column = part.column(c);
-                    for (int vid = 0; vid < column.dictionary().size(); vid++) {
-                        if (vid != column.nullVid() && column.dictionary().stored(vid) instanceof Long v) {
-                            sequence.advancePast(Objects.requireNonNull(v));
-                        }
-                    }
+            for (TablePart part : table.parts()) {
+                advanceIdentities(table, part);
+            }
+        }
+    }
+
+    /**
+     * Moves the table's identity counters past every value {@code part} holds: done for every part
+     * replayed, also one a later record drops (a TRUNCATE), since its numbers were handed out.
+     */
+    private static void advanceIdentities(Table table, TablePart part) {
+        TableSchema schema = table.schema();
+        for (int c = 0; c < schema.size() && c < part.columns().size(); c++) {
+            TableSchema.Identity identity = schema.column(c).identity();
+            if (identity == null) {
+                continue;
+            }
+            Sequence sequence = identity.sequence();
+            Column column = part.column(c);
+            for (int vid = 0; vid < column.dictionary().size(); vid++) {
+                if (vid != column.nullVid() && column.dictionary().stored(vid) instanceof Long v) {
+                    sequence.advancePast(Objects.requireNonNull(v));
                 }
             }
         }

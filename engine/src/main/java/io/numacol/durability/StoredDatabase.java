@@ -17,6 +17,9 @@ public interface StoredDatabase {
 
     Catalog catalog();
 
+    /** The nodes the database places data on. */
+    io.numacol.topology.Topology topology();
+
     /** The table's placement as set, or null for the default. */
     Placement placement(Table table);
 

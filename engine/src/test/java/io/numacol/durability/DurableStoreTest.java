@@ -382,4 +382,37 @@ class DurableStoreTest {
         assertThatThrownBy(this::open).isInstanceOf(java.io.UncheckedIOException.class)
                 .hasCauseInstanceOf(io.numacol.checkpoint.UnsupportedVersionException.class);
     }
+
+    @Test
+    void identityNumbersOfRowsGoneBeforeACrashAreNotGivenAgain() {
+        Database db = open();
+        Table t = db.catalog().create("main", "orders", new TableSchema(List.of(
+                new ColumnDef("id", ColumnType.bigint(), false, null, new TableSchema.Identity(false, new Sequence(1, 1))),
+                new ColumnDef("qty", ColumnType.integer(), true)), List.of()));
+        try (Appender a = db.appender(t)) {
+            for (int i = 0; i < 5; i++) {
+                a.append(t.schema().column(0).identity().sequence().next(), i);
+            }
+        }
+        db.truncate("orders"); // the numbers 1..5 were handed out; no row holds them any more
+        crash(db);
+        try (Database back = open()) {
+            Table orders = back.catalog().get("orders");
+            assertThat(rows(orders)).isEmpty();
+            assertThat(orders.schema().column(0).identity().sequence().next()).isEqualTo(6);
+        }
+    }
+
+    @Test
+    void aCommitAfterCloseIsRefusedNotKeptInMemoryOnly() {
+        Database db = open();
+        Table t = create(db, "items");
+        append(db, t, 0, 5);
+        db.durableStore().orElseThrow().close();
+        assertThatThrownBy(() -> append(db, t, 5, 6)).hasMessageContaining("closed");
+        db.close();
+        try (Database back = open()) {
+            assertThat(rows(back.catalog().get("items"))).hasSize(5);
+        }
+    }
 }
