@@ -92,6 +92,11 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
 
     private final ReentrantLock checkpoints = new ReentrantLock();
     private volatile long checkpointAppendedBytes;
+    /** Commits and catalog states logged, and how many the last checkpoint held: a close with nothing new writes none. */
+    private final AtomicLong logged = new AtomicLong();
+    private volatile long checkpointLogged;
+    /** The open replayed a log: the close checkpoints, so the next open does not replay it again. */
+    private volatile boolean replayedAtOpen;
     private volatile long lastCheckpointLsn;
     private volatile long lastCheckpointMillis;
     private volatile boolean checkpointScheduled;
@@ -170,6 +175,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             }
             store.loggedFiles.putAll(recovered.loggedFiles());
             database.catalog().attachLog(store);
+            store.replayedAtOpen = recovered.replayed() > 0;
             if (recovered.replayed() > 0) {
                 LOG.info(() -> "numacol: database " + directory + " replayed " + recovered.replayed()
                         + " committed transactions from its log");
@@ -403,7 +409,9 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
                     loggedFiles.put(w.fileName(), lsn);
                 }
             }
-            return log.appendCommit(pendingTxn, timestamp);
+            long lsn = log.appendCommit(pendingTxn, timestamp);
+            logged.incrementAndGet();
+            return lsn;
         } catch (IOException e) {
             throw failed(e);
         } catch (RuntimeException e) {
@@ -457,7 +465,9 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             byte[] image = image(false).encode();
             long txn = transactions.incrementAndGet();
             log.append(new LogRecord.CatalogState(txn, image));
-            return log.appendCommit(txn, 0);
+            long lsn = log.appendCommit(txn, 0);
+            logged.incrementAndGet();
+            return lsn;
         } catch (IOException e) {
             throw failed(e);
         } catch (RuntimeException e) {
@@ -569,8 +579,10 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
         try {
             long[] lsn = new long[1];
             IdentityHashMap<Table, Long> ids = new IdentityHashMap<>();
+            long[] loggedAtStart = new long[1];
             catalog.whileQuiet(() -> {
                 lsn[0] = log.nextLsn(); // every commit before it is in the versions taken now
+                loggedAtStart[0] = logged.get();
                 for (Table t : catalog.tables()) {
                     ids.put(t, idOf(t));
                     // the newest version, whatever statement this thread runs in (a view of its own would
@@ -627,6 +639,8 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             }
             partFiles.values().removeIf(w -> !named.contains(w.ref().fileName()) && !loggedFiles.containsKey(w.ref().fileName()));
             checkpointAppendedBytes = appendedAtStart;
+            checkpointLogged = loggedAtStart[0];
+            replayedAtOpen = false;
             checkpointPartFileBytes = partFileBytesAtStart;
             lastCheckpointLsn = lsn[0];
             lastCheckpointMillis = System.currentTimeMillis();
@@ -665,7 +679,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
         }
         checkpoints.lock(); // a checkpoint of the automatic thread waits, then finds the store closed
         try {
-            if (log.appendedBytes() > checkpointAppendedBytes || lastCheckpointLsn == 0) {
+            if (logged.get() > checkpointLogged || replayedAtOpen || lastCheckpointLsn == 0) {
                 checkpoint();
             }
         } finally {
