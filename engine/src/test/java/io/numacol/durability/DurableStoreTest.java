@@ -302,10 +302,14 @@ class DurableStoreTest {
         }
     }
 
-    /** Five commits of ten rows each, then a crash; returns the rows after each commit (index 0: none). */
+    /**
+     * Five commits of ten rows each, then a crash; returns the rows after each commit (index 0:
+     * none). Parts of ten rows are not small where a part holds 16 rows at most: no background
+     * merge commits after them, so the log's last transaction is the fifth commit.
+     */
     private List<List<List<Object>>> fiveCommitsThenCrash() {
         List<List<List<Object>>> states = new ArrayList<>();
-        Database db = open();
+        Database db = Database.open(CONFIG.withRowsPerPart(16), StorageOptions.of(dir));
         Table t = create(db, "items");
         states.add(rows(t));
         for (int i = 0; i < 5; i++) {
