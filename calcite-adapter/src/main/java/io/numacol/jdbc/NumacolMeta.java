@@ -640,9 +640,10 @@ final class NumacolMeta extends ForwardingMeta {
         return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
     }
 
-    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN and transaction control. */
+    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT and transaction control. */
     static boolean runsHere(String sql) {
-        return sql != null && (SHUTDOWN.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
+        return sql != null && (SHUTDOWN.matcher(sql).matches() || CHECKPOINT.matcher(sql).matches()
+                || ConnectionTransaction.control(sql) != null);
     }
 
     @Override
