@@ -5,9 +5,7 @@ import io.numacol.crash.CrashModel.TableContent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,9 +24,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -122,37 +118,20 @@ class CrashRecoveryTest {
         command.add(url);
         command.add(Long.toString(seed));
         command.add(dir.resolve("csv").toString());
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-
-        AtomicLong last = new AtomicLong();
-        CountDownLatch firstCommit = new CountDownLatch(1);
-        List<String> other = new ArrayList<>();
-        Thread reader = Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    if (line.startsWith("COMMITTED ")) {
-                        long n = Long.parseLong(line.substring("COMMITTED ".length()));
-                        // the numbers come in order, one by one: a gap would mean the workload is wrong
-                        if (n != last.get() + 1) {
-                            other.add("out of order: " + line);
-                        }
-                        last.set(n);
-                        firstCommit.countDown();
-                    } else {
-                        other.add(line);
-                    }
-                }
-            } catch (IOException e) {
-                other.add("reading the workload's output: " + e);
-            }
-        });
+        // stdout to a file, not a pipe: a pipe's reader can meet "Stream closed" when the JDK reaps the
+        // killed child, and lose the last lines; what the child wrote before SIGKILL is in the file
+        Path stdout = stderr.resolveSibling(stderr.getFileName() + ".out");
+        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).redirectOutput(stdout.toFile()).start();
         try {
-            if (!firstCommit.await(60, TimeUnit.SECONDS) || !child.isAlive()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.readString(stdout).contains("COMMITTED ") && child.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            if (!Files.readString(stdout).contains("COMMITTED ") || !child.isAlive()) {
                 // it died (or hung) before its first commit, or right after: nothing to test, say why
                 child.destroyForcibly().waitFor();
-                reader.join();
                 fail("the workload stopped before it was killed (exit %s); stderr:%n%s%nstdout:%n%s",
-                        child.isAlive() ? "none" : child.exitValue(), Files.readString(stderr), other);
+                        child.isAlive() ? "none" : child.exitValue(), Files.readString(stderr), Files.readString(stdout));
             }
             Thread.sleep(delay);
             assertThat(child.isAlive()).as("the workload still running when killed; stderr:%n%s", Files.readString(stderr)).isTrue();
@@ -160,9 +139,25 @@ class CrashRecoveryTest {
             child.destroyForcibly(); // SIGKILL: no shutdown hooks, no finally blocks, no close()
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the killed workload is gone").isTrue();
         }
-        reader.join(); // the lines it printed before dying are still in the pipe
+        long last = 0;
+        List<String> other = new ArrayList<>();
+        String printed = Files.readString(stdout, StandardCharsets.UTF_8);
+        // a line the kill cut (no newline yet) was never printed whole: its commit counts as not reported
+        String whole = printed.endsWith("\n") ? printed : printed.substring(0, printed.lastIndexOf('\n') + 1);
+        for (String line : whole.lines().toList()) {
+            if (line.startsWith("COMMITTED ")) {
+                long n = Long.parseLong(line.substring("COMMITTED ".length()).strip());
+                // the numbers come in order, one by one: a gap would mean the workload is wrong
+                if (n != last + 1) {
+                    other.add("out of order: " + line);
+                }
+                last = n;
+            } else if (!line.isEmpty() && !line.startsWith("COMMITTED")) {
+                other.add(line);
+            }
+        }
         assertThat(other).as("the workload's other output").isEmpty();
-        return last.get();
+        return last;
     }
 
     /**
