@@ -103,7 +103,28 @@ final class CommitClock {
             commits.unlock();
         }
         prune();
-        changes.awaitDurable(token); // outside the lock: concurrent committers share one force
+        if (token != 0) {
+            // waited for once the committer lets go of its tables too (awaitOwed): committers of one
+            // table, and of any, then share a force of the log
+            long[] mine = owed.get();
+            mine[0] = Math.max(mine[0], token);
+        }
+    }
+
+    /** What this thread committed and has not yet waited to be durable: a log position, 0 for nothing. */
+    private final ThreadLocal<long[]> owed = ThreadLocal.withInitial(() -> new long[1]);
+
+    /**
+     * Returns once everything this thread committed is durable; called by the committer after it
+     * released the commit lock and its tables' locks, before its commit returns to its caller.
+     */
+    void awaitOwed() {
+        long[] mine = owed.get();
+        long token = mine[0];
+        if (token != 0) {
+            mine[0] = 0;
+            log.awaitDurable(token);
+        }
     }
 
     /** Where commits go to be durable from now on. */

@@ -449,8 +449,9 @@ public final class Transaction implements AutoCloseable {
                     }
                     catalog.clock().commit(ts -> publish(tables, ts));
                 } finally {
-                    locked.forEach(Table::unlockWrites);
+                    locked.forEach(Table::unlockWritesOnly);
                 }
+                catalog.clock().awaitOwed(); // durable before commit() returns, waited for without the tables' locks
                 tables.forEach(catalog::committed);
             }
         } finally {
