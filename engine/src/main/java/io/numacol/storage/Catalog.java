@@ -441,7 +441,7 @@ public final class Catalog {
         if (sequences.containsKey(key)) {
             throw new IllegalArgumentException("sequence " + shown + " already exists");
         }
-        NamedSequence sequence = new NamedSequence(new SequenceDef(inSchema, def.name(), def.type(), def.start(), def.increment(),
+        NamedSequence sequence = new NamedSequence(this, new SequenceDef(inSchema, def.name(), def.type(), def.start(), def.increment(),
                 def.minValue(), def.maxValue(), def.cycle()), at);
         sequences.put(key, sequence);
         logged();
@@ -486,7 +486,7 @@ public final class Catalog {
     }
 
     /** A sequence's reservation: logged as a DDL is, but no plan depends on a counter, so the version stays. */
-    private synchronized void loggedNow() {
+    synchronized void loggedNow() {
         logged();
     }
 

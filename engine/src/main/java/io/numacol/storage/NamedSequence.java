@@ -30,6 +30,8 @@ public final class NamedSequence {
 
     private final long id = IDS.incrementAndGet();
     private final SequenceDef def;
+    /** Whose log a reservation goes to. */
+    private final Catalog catalog;
     /** Guarded by this. */
     private Position position;
     /** Numbers left before the next reservation must be logged; guarded by this. */
@@ -38,7 +40,8 @@ public final class NamedSequence {
     private volatile Position reserved;
     private volatile boolean dropped;
 
-    NamedSequence(SequenceDef def, Position position) {
+    NamedSequence(Catalog catalog, SequenceDef def, Position position) {
+        this.catalog = catalog;
         this.def = def;
         this.position = position;
         this.reserved = position;
@@ -61,6 +64,20 @@ public final class NamedSequence {
     /** The counter's place now, for sys listings (another thread may move it at once). */
     public synchronized Position position() {
         return position;
+    }
+
+    /**
+     * nextval: the next number, logged ahead as the class comment says.
+     *
+     * @throws SequenceLimitException past the end without CYCLE
+     */
+    public long next() {
+        return next(catalog::loggedNow);
+    }
+
+    /** setval: the number after {@code value} comes next, logged at once. */
+    public void set(long value) {
+        set(value, catalog::loggedNow);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.numacol.calcite.cache;
 
+import io.numacol.calcite.SequenceCalls;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.sql.SqlCall;
@@ -61,7 +62,11 @@ public record SqlTemplate(String sql, List<Object> values) {
      */
     private static final Set<String> VOLATILE = SqlStdOperatorTable.instance().getOperatorList().stream()
             .filter(op -> op.isDynamicFunction() || !op.isDeterministic())
-            .map(op -> op.getName().toUpperCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+            .map(op -> op.getName().toUpperCase(Locale.ROOT))
+            .collect(Collectors.collectingAndThen(Collectors.toSet(), names -> {
+                names.addAll(SequenceCalls.NAMES); // each statement's own sequence numbers, and the names are no parameters
+                return Set.copyOf(names);
+            }));
     private static final SqlTypeFactoryImpl TYPES = new SqlTypeFactoryImpl(RelDataTypeSystem.DEFAULT);
 
     /**
