@@ -82,6 +82,7 @@ public final class SequenceCalls {
         private final Map<Long, Long> last = new ConcurrentHashMap<>();
 
         public Session() {
+            BY_ID.values().removeIf(r -> r.get() == null); // closed connections' sessions: one sweep per new connection
             BY_ID.put(id, new WeakReference<>(this));
         }
 

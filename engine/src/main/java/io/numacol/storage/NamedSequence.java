@@ -45,6 +45,7 @@ public final class NamedSequence {
         this.def = def;
         this.position = position;
         this.reserved = position;
+        BY_ID.values().removeIf(r -> r.get() == null); // those of closed databases: one sweep per sequence created
         BY_ID.put(id, new WeakReference<>(this));
     }
 
