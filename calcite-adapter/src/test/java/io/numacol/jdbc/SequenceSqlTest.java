@@ -116,6 +116,29 @@ class SequenceSqlTest {
     }
 
     @Test
+    void preparedBatchesAndTransactionsOfAFileDatabaseTakeEachNumberOnce() throws SQLException {
+        try (Connection c = DriverManager.getConnection(fileUrl()); Statement s = c.createStatement()) {
+            s.execute("create sequence s");
+            s.execute("create table t (id bigint primary key, name varchar(10))");
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement("insert into t (id, name) values (nextval('s'), ?)")) {
+                for (int i = 0; i < 50; i++) {
+                    p.setString(1, "n" + i);
+                    p.addBatch();
+                }
+                p.executeBatch();
+            }
+            c.rollback(); // the 50 numbers stay taken
+            s.executeUpdate("insert into t (id, name) values (nextval('s'), 'kept')");
+            c.commit();
+            assertThat(rows(s, "select id from t")).containsExactly(List.of(51L));
+        }
+        try (Connection c = DriverManager.getConnection(fileUrl()); Statement s = c.createStatement()) {
+            assertThat(single(s, "select nextval('s')")).isGreaterThan(51);
+        }
+    }
+
+    @Test
     void badStatementsAreRefusedSayingWhatToDo() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             s.execute("create sequence s");
