@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * are the statement's.
  */
 public final class SequenceCalls {
-    /** The names the validator replaces, upper-cased. */
+    /** The names the validator replaces, upper-cased; {@code SqlTemplate} lists them too, as volatile. */
     public static final Set<String> NAMES = Set.of("NEXTVAL", "CURRVAL", "SETVAL");
 
     private static final SqlUserDefinedFunction NEXTVAL = function("nextval", 2);

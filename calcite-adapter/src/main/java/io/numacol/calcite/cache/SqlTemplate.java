@@ -1,6 +1,5 @@
 package io.numacol.calcite.cache;
 
-import io.numacol.calcite.SequenceCalls;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.sql.SqlCall;
@@ -64,7 +63,9 @@ public record SqlTemplate(String sql, List<Object> values) {
             .filter(op -> op.isDynamicFunction() || !op.isDeterministic())
             .map(op -> op.getName().toUpperCase(Locale.ROOT))
             .collect(Collectors.collectingAndThen(Collectors.toSet(), names -> {
-                names.addAll(SequenceCalls.NAMES); // each statement's own sequence numbers, and the names are no parameters
+                // io.numacol.calcite.SequenceCalls's, named here as this package may not depend on that one: each
+                // statement takes its own numbers, and a sequence's name is looked up as it is planned, no parameter
+                names.addAll(List.of("NEXTVAL", "CURRVAL", "SETVAL"));
                 return Set.copyOf(names);
             }));
     private static final SqlTypeFactoryImpl TYPES = new SqlTypeFactoryImpl(RelDataTypeSystem.DEFAULT);
