@@ -1,5 +1,7 @@
 package io.numacol.calcite;
 
+import io.numacol.storage.NamedSequence;
+import io.numacol.storage.SequenceDef;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.type.RelDataType;
@@ -14,6 +16,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -25,7 +28,8 @@ import java.util.function.BiConsumer;
  * (table_type BASE TABLE, VIEW or SYSTEM TABLE), {@code columns} (data_type as SQL spells it,
  * with length, precision and scale), {@code views} (view_definition as written), and, as
  * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY and UNIQUE constraint) and
- * {@code key_column_usage} (their columns, ordinal_position in the key). Every schema
+ * {@code key_column_usage} (their columns, ordinal_position in the key) and {@code sequences}
+ * (each CREATE SEQUENCE's declaration, its numbers as text, as PostgreSQL's). Every schema
  * of the connection is listed, this one and {@code sys} too; the catalog is {@code numacol}.
  */
 public final class InformationSchema extends AbstractSchema {
@@ -52,6 +56,12 @@ public final class InformationSchema extends AbstractSchema {
                                 out.add(new Object[]{key.column(i), i + 1, null}); // position_in_unique_constraint: a foreign key's only
                             }
                         })),
+                "sequences", new SystemTable(cols(List.of("sequence_catalog", "sequence_schema", "sequence_name", "data_type",
+                        "numeric_precision", "numeric_precision_radix", "numeric_scale", "start_value", "minimum_value",
+                        "maximum_value", "increment", "cycle_option"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.INTEGER,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
+                        InformationSchema::sequenceRows),
                 "schemata", new SystemTable(cols(List.of("catalog_name", "schema_name"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> {
                             List<Object[]> rows = new ArrayList<>();
@@ -92,6 +102,27 @@ public final class InformationSchema extends AbstractSchema {
                                 out.add(new Object[]{view.getViewSql()});
                             }
                         })));
+    }
+
+    /** Each sequence of the connection's database, by schema and name, as PostgreSQL lists it. */
+    @SuppressWarnings("deprecation") // as in rows
+    private static List<Object[]> sequenceRows(DataContext root) {
+        SchemaPlus main = root.getRootSchema().getSubSchema(NumacolSchema.NAME);
+        NumacolSchema numacol = main == null ? null : main.unwrap(NumacolSchema.class);
+        if (numacol == null) {
+            return List.of();
+        }
+        List<Object[]> rows = new ArrayList<>();
+        numacol.database().catalog().sequences().stream().map(NamedSequence::def)
+                .sorted(Comparator.comparing(SequenceDef::schema).thenComparing(SequenceDef::name))
+                .forEach(d -> rows.add(new Object[]{CATALOG, d.schema(), d.name(), d.type().toLowerCase(Locale.ROOT),
+                        switch (d.type()) {
+                            case "SMALLINT" -> 16;
+                            case "INTEGER" -> 32;
+                            default -> 64;
+                        }, 2, 0, Long.toString(d.start()), Long.toString(d.minValue()), Long.toString(d.maxValue()),
+                        Long.toString(d.increment()), d.cycle() ? "YES" : "NO"}));
+        return rows;
     }
 
     /** A PRIMARY KEY or UNIQUE constraint of a table, its columns named. */

@@ -37,6 +37,8 @@ public final class NumacolSchema extends AbstractSchema {
     private final Planning planning;
     /** The row type of each view definition read so far, by the definition itself (a replaced view is another). */
     private final Map<ViewDef, RelDataType> viewTypes = new ConcurrentHashMap<>();
+    /** The connection's last numbers of sequences (currval's): the main schema's is the connection's. */
+    private final SequenceCalls.Session sequenceSession = new SequenceCalls.Session();
     /** The catalog's version the cached view types were derived at. */
     private volatile long viewTypesVersion = -1;
 
@@ -49,6 +51,11 @@ public final class NumacolSchema extends AbstractSchema {
 
     public Database database() {
         return database;
+    }
+
+    /** The connection's sequence state, where this is its main schema. */
+    public SequenceCalls.Session sequenceSession() {
+        return sequenceSession;
     }
 
     /** The connection's planning, which numacol's DDL plans its queries with. */

@@ -2,6 +2,7 @@ package io.numacol.calcite;
 
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.database.Database;
+import io.numacol.storage.NamedSequence;
 import io.numacol.memory.Component;
 import io.numacol.placement.PageSocketMap;
 import io.numacol.placement.Placement;
@@ -44,7 +45,9 @@ import static io.numacol.calcite.SystemTable.col;
  * the kernel reports them through a PageSocketMap, on a fake topology numacol's own record, and
  * the table's placement {@code spec} as ALTER TABLE .. SET PLACEMENT set it, DEFAULT if never,
  * and the part's {@code partition_id} when the table was placed PP),
- * {@code indexes}, {@code constraints} (each PRIMARY KEY and UNIQUE constraint, its columns in
+ * {@code indexes}, {@code sequences} (each CREATE SEQUENCE's counter: the number nextval gives
+ * next, whether it is past its end, and where the log has it, which a crash goes on from),
+ * {@code constraints} (each PRIMARY KEY and UNIQUE constraint, its columns in
  * key order), {@code plan_cache} (the {@link PlanCache} of the database's statements),
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
@@ -97,6 +100,10 @@ public final class SysSchema extends AbstractSchema {
                         col("schema_name", SqlTypeName.VARCHAR), col("index_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("columns", SqlTypeName.VARCHAR), col("is_unique", SqlTypeName.BOOLEAN),
                         col("built", SqlTypeName.BOOLEAN)), root -> indexRows())),
+                Map.entry("sequences", new SystemTable(List.of(
+                        col("schema_name", SqlTypeName.VARCHAR), col("sequence_name", SqlTypeName.VARCHAR),
+                        col("next_value", SqlTypeName.BIGINT), col("exhausted", SqlTypeName.BOOLEAN),
+                        col("logged_next_value", SqlTypeName.BIGINT)), root -> sequenceRows())),
                 Map.entry("constraints", new SystemTable(List.of(
                         col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("constraint_name", SqlTypeName.VARCHAR), col("constraint_type", SqlTypeName.VARCHAR),
@@ -360,5 +367,17 @@ public final class SysSchema extends AbstractSchema {
     @Override
     public String toString() {
         return db.catalog().tables().stream().map(Table::displayName).collect(Collectors.joining(", ", "sys of [", "]"));
+    }
+
+    /** One row per sequence, by schema and name: its counter now and where the log has it. */
+    private List<Object[]> sequenceRows() {
+        List<Object[]> rows = new ArrayList<>();
+        db.catalog().sequences().stream()
+                .sorted(Comparator.comparing((NamedSequence q) -> q.def().schema()).thenComparing(q -> q.def().name()))
+                .forEach(q -> {
+                    NamedSequence.Position now = q.position();
+                    rows.add(new Object[]{q.def().schema(), q.def().name(), now.next(), now.exhausted(), q.reserved().next()});
+                });
+        return rows;
     }
 }

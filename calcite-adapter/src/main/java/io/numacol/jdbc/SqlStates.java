@@ -6,6 +6,7 @@ import io.numacol.durability.DatabaseLockedException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.NotNullViolationException;
+import io.numacol.storage.SequenceLimitException;
 import io.numacol.storage.WriteConflictException;
 import io.numacol.database.FileAccessException;
 import io.numacol.memory.MemoryLimitException;
@@ -131,6 +132,8 @@ final class SqlStates {
             case IOException e -> "58030";
             case NotNullViolationException e -> "23502";
             case IdentityViolationException e -> "428C9";
+            case SequenceLimitException e -> "2200H";
+            case IllegalStateException e when message.startsWith("currval of sequence") -> "55000";
             // Calcite's planner asserting on its own state ("Type mismatch" in a rule): an internal error, whatever words its message holds
             case IllegalArgumentException e when thrownBy(e, "org.apache.calcite.") -> INTERNAL_ERROR;
             case IllegalArgumentException e -> argument(message);
@@ -180,6 +183,9 @@ final class SqlStates {
         }
         if (message.contains("already exists")) {
             return "42P07";
+        }
+        if (message.startsWith("relation") && message.contains("does not exist")) {
+            return "42P01";
         }
         if (message.contains("does not exist") || message.contains("no such") || message.contains("unknown")) {
             return "42704";

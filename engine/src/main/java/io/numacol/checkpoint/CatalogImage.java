@@ -3,6 +3,7 @@ package io.numacol.checkpoint;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Sequence;
+import io.numacol.storage.SequenceDef;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.ViewDef;
@@ -16,7 +17,7 @@ import java.util.Set;
 
 /**
  * The whole catalog as one value: its schemas, tables (with their part files, in a checkpoint),
- * views and indexes, and the durable table id the next CREATE TABLE gets. A {@link Manifest}
+ * views, indexes and sequences, and the durable table id the next CREATE TABLE gets. A {@link Manifest}
  * holds one, with the part files of the checkpoint; the write-ahead log holds one after each DDL
  * ({@code LogRecord.CatalogState}), as the bytes of {@link #encode}, which replay installs in
  * the transaction's place.
@@ -26,7 +27,8 @@ import java.util.Set;
  * frames the same body with its own magic. The body: next table id (u64); schemas (u32; each a
  * name); tables (u32; each as below); views (u32; each schema, name, sql, columns (u32; each a
  * name), the schema its names were resolved in); indexes (u32; each schema, name, table,
- * columns (u32; each a name), unique u8). A table: id (u64), schema, name, columns (u32; each
+ * columns (u32; each a name), unique u8); sequences (u32; each schema, name, type, start u64,
+ * increment u64, minimum u64, maximum u64, cycle u8, next number u64, exhausted u8). A table: id (u64), schema, name, columns (u32; each
  * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text), identity
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
@@ -35,7 +37,9 @@ import java.util.Set;
  * value), parts (u32; each file name, size u64, checksum u32). Strings are a u32 length and UTF-8.
  *
  * <p>An identity column's sequence is kept as the number it would give next when the image is
- * encoded; numbers taken after that are the log's to carry (see {@link Sequence#advancePast}).
+ * encoded; numbers taken after that are the log's to carry (see {@link Sequence#advancePast}). A
+ * named sequence is kept at its reservation ({@link SequenceEntry}), which a number taken logs
+ * ahead of itself, as no row needs to carry it.
  *
  * @param nextTableId the durable id the next table created gets: positive, above every table's id
  * @param schemas     the catalog's schema names as spelled, in catalog order
@@ -43,9 +47,10 @@ import java.util.Set;
  *                    named twice
  * @param views       in catalog order
  * @param indexes     in catalog order
+ * @param sequences   in catalog order
  */
 public record CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views,
-                           List<IndexDef> indexes) {
+                           List<IndexDef> indexes, List<SequenceEntry> sequences) {
     /** The format version this build writes and reads. */
     public static final int VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
@@ -60,6 +65,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         tables = List.copyOf(tables);
         views = List.copyOf(views);
         indexes = List.copyOf(indexes);
+        sequences = List.copyOf(sequences);
         Set<Long> ids = new HashSet<>();
         Set<List<String>> names = new HashSet<>();
         Set<String> files = new HashSet<>();
@@ -83,9 +89,14 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         }
     }
 
-    /** The catalog of a new database: no tables, views or indexes, table ids from 1. */
+    /** A catalog without sequences. */
+    public CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views, List<IndexDef> indexes) {
+        this(nextTableId, schemas, tables, views, indexes, List.of());
+    }
+
+    /** The catalog of a new database: no tables, views, indexes or sequences, table ids from 1. */
     public static CatalogImage empty() {
-        return new CatalogImage(1, List.of(), List.of(), List.of(), List.of());
+        return new CatalogImage(1, List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
     /** The image's bytes: frame, body, checksum (see the class comment). */
@@ -150,6 +161,12 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             putNames(i.columns(), out);
             out.putBoolean(i.unique());
         }
+        out.putInt(sequences.size());
+        for (SequenceEntry q : sequences) {
+            SequenceDef d = q.def();
+            out.putString(d.schema()).putString(d.name()).putString(d.type()).putLong(d.start()).putLong(d.increment())
+                    .putLong(d.minValue()).putLong(d.maxValue()).putBoolean(d.cycle()).putLong(q.next()).putBoolean(q.exhausted());
+        }
     }
 
     static CatalogImage decodeBody(FieldReader in) throws DamagedFileException {
@@ -171,7 +188,14 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             indexes.add(new IndexDef(in.getString(), in.getString(), in.getString(), getNames(in, "index column count"),
                     in.getBoolean()));
         }
-        return new CatalogImage(nextTableId, schemas, tables, views, indexes);
+        int sequenceCount = in.getCount("sequence count");
+        List<SequenceEntry> sequences = new ArrayList<>();
+        for (int q = 0; q < sequenceCount; q++) {
+            SequenceDef def = new SequenceDef(in.getString(), in.getString(), in.getString(), in.getLong(), in.getLong(),
+                    in.getLong(), in.getLong(), in.getBoolean());
+            sequences.add(new SequenceEntry(def, in.getLong(), in.getBoolean()));
+        }
+        return new CatalogImage(nextTableId, schemas, tables, views, indexes, sequences);
     }
 
     private static void encodeTable(TableEntry t, FieldWriter out) {
@@ -316,6 +340,6 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
     @Override
     public String toString() {
         return "CatalogImage(next table id " + nextTableId + ", " + schemas.size() + " schemas, " + tables.size() + " tables, "
-                + views.size() + " views, " + indexes.size() + " indexes)";
+                + views.size() + " views, " + indexes.size() + " indexes, " + sequences.size() + " sequences)";
     }
 }

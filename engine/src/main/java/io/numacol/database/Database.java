@@ -21,6 +21,7 @@ import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Partitioning;
+import io.numacol.storage.NamedSequence;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -409,6 +410,11 @@ public final class Database implements AutoCloseable, StoredDatabase {
             for (Table table : List.copyOf(catalog.tables())) {
                 if (table.schemaName().equalsIgnoreCase(spelled)) {
                     dropTable(table);
+                }
+            }
+            for (NamedSequence sequence : List.copyOf(catalog.sequences())) {
+                if (sequence.def().schema().equalsIgnoreCase(spelled)) {
+                    catalog.dropSequence(sequence.def().schema(), sequence.def().name());
                 }
             }
         }

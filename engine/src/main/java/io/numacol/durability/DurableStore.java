@@ -4,6 +4,7 @@ import io.numacol.checkpoint.CatalogImage;
 import io.numacol.checkpoint.Manifest;
 import io.numacol.checkpoint.PartFile;
 import io.numacol.checkpoint.PartRef;
+import io.numacol.checkpoint.SequenceEntry;
 import io.numacol.checkpoint.TableEntry;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
@@ -509,7 +510,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             }
             tableIds.keySet().removeIf(t -> !live.contains(t) && !building.contains(t)); // dropped: never logged again
             return new CatalogImage(nextTableId.get(), List.copyOf(catalog.schemas()), tables, List.copyOf(catalog.views()),
-                    List.copyOf(catalog.indexes()));
+                    List.copyOf(catalog.indexes()), catalog.sequences().stream().map(SequenceEntry::of).toList());
         }
     }
 

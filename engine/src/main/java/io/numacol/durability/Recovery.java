@@ -4,11 +4,13 @@ import io.numacol.checkpoint.CatalogImage;
 import io.numacol.checkpoint.Manifest;
 import io.numacol.checkpoint.PartFile;
 import io.numacol.checkpoint.PartRef;
+import io.numacol.checkpoint.SequenceEntry;
 import io.numacol.checkpoint.TableEntry;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Column;
 import io.numacol.storage.IndexDef;
+import io.numacol.storage.NamedSequence;
 import io.numacol.storage.Sequence;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -142,9 +144,32 @@ final class Recovery {
                 catalog.createIndex(ix.name(), catalog.get(ix.schema(), ix.table()), ix.columns(), ix.unique());
             }
         }
+        applySequences(image);
         for (String schema : List.copyOf(catalog.schemas())) {
             if (!schema.equalsIgnoreCase(Catalog.MAIN) && image.schemas().stream().noneMatch(schema::equalsIgnoreCase)) {
                 catalog.dropSchema(schema);
+            }
+        }
+    }
+
+    /**
+     * Creates the image's sequences the catalog lacks, drops those it no longer has (or has
+     * anew, declared otherwise), and puts every counter where the image does: images are logged
+     * in the order their sequences moved, so a later one is never behind but where a setval put
+     * it back, and Sequence#advancePast's "never back" would not do.
+     */
+    private void applySequences(CatalogImage image) {
+        for (NamedSequence q : List.copyOf(catalog.sequences())) {
+            if (image.sequences().stream().noneMatch(e -> e.def().equals(q.def()))) {
+                catalog.dropSequence(q.def().schema(), q.def().name());
+            }
+        }
+        for (SequenceEntry e : image.sequences()) {
+            NamedSequence q = catalog.findSequence(e.def().schema(), e.def().name()).orElse(null);
+            if (q == null) {
+                catalog.createSequence(e.def(), e.position());
+            } else {
+                catalog.restoreSequence(q, e.position());
             }
         }
     }

@@ -29,6 +29,8 @@ public final class Catalog {
     private final ConcurrentHashMap<Key, IndexDef> indexes = new ConcurrentHashMap<>();
     /** Tables and views share a schema's name space: changed under this catalog's lock. */
     private final ConcurrentHashMap<Key, ViewDef> views = new ConcurrentHashMap<>();
+    /** CREATE SEQUENCE's, in the tables' name space as PostgreSQL's relations: changed under this catalog's lock. */
+    private final ConcurrentHashMap<Key, NamedSequence> sequences = new ConcurrentHashMap<>();
     /** Counts changes of the schemas, tables and views, so that what was derived from them knows when to derive again. */
     private final AtomicLong version = new AtomicLong();
     /** The commit timestamps of the tables' data, and its registered readers. */
@@ -99,6 +101,7 @@ public final class Catalog {
         List<String> held = new ArrayList<>();
         tables.values().stream().filter(t -> sameSchema(t.schemaName(), name)).forEach(t -> held.add("table " + t.name()));
         views.values().stream().filter(v -> sameSchema(v.schema(), name)).forEach(v -> held.add("view " + v.name()));
+        sequences.values().stream().filter(q -> sameSchema(q.def().schema(), name)).forEach(q -> held.add("sequence " + q.def().name()));
         if (!held.isEmpty()) {
             throw new IllegalArgumentException("schema " + spelled + " is not empty: it holds " + String.join(", ", held)
                     + "; DROP SCHEMA " + spelled + " CASCADE drops them with it");
@@ -134,6 +137,9 @@ public final class Catalog {
             Key key = Key.of(inSchema, name);
             if (views.containsKey(key)) {
                 throw new IllegalArgumentException("a view named " + displayName(inSchema, name) + " already exists");
+            }
+            if (sequences.containsKey(key)) {
+                throw new IllegalArgumentException("a sequence named " + displayName(inSchema, name) + " already exists");
             }
             if (tables.containsKey(key)) {
                 throw new IllegalArgumentException("table " + displayName(inSchema, name) + " already exists");
@@ -396,6 +402,9 @@ public final class Catalog {
         if (tables.containsKey(key)) {
             throw new IllegalArgumentException("a table named " + displayName(inSchema, view.name()) + " already exists");
         }
+        if (sequences.containsKey(key)) {
+            throw new IllegalArgumentException("a sequence named " + displayName(inSchema, view.name()) + " already exists");
+        }
         if (!orReplace && views.containsKey(key)) {
             throw new IllegalArgumentException("view " + displayName(inSchema, view.name()) + " already exists");
         }
@@ -415,6 +424,69 @@ public final class Catalog {
         if (views.remove(Key.of(schemaName, name)) == null) {
             throw new IllegalArgumentException("view " + displayName(schemaName, name) + " does not exist");
         }
+        logged();
+    }
+
+    /**
+     * Records a sequence, in the name space of tables and views, its counter at {@code at} (a new
+     * one's at its start).
+     */
+    public synchronized NamedSequence createSequence(SequenceDef def, NamedSequence.Position at) {
+        String inSchema = schema(def.schema());
+        Key key = Key.of(inSchema, def.name());
+        String shown = displayName(inSchema, def.name());
+        if (tables.containsKey(key) || views.containsKey(key)) {
+            throw new IllegalArgumentException("a " + (tables.containsKey(key) ? "table" : "view") + " named " + shown + " already exists");
+        }
+        if (sequences.containsKey(key)) {
+            throw new IllegalArgumentException("sequence " + shown + " already exists");
+        }
+        NamedSequence sequence = new NamedSequence(this, new SequenceDef(inSchema, def.name(), def.type(), def.start(), def.increment(),
+                def.minValue(), def.maxValue(), def.cycle()), at);
+        sequences.put(key, sequence);
+        logged();
+        return sequence;
+    }
+
+    public Optional<NamedSequence> findSequence(String schemaName, String name) {
+        return Optional.ofNullable(sequences.get(Key.of(schemaName, name)));
+    }
+
+    /** Drops a sequence: a statement planned with it fails as one naming a sequence that does not exist. */
+    public synchronized void dropSequence(String schemaName, String name) {
+        NamedSequence gone = sequences.remove(Key.of(schemaName, name));
+        if (gone == null) {
+            throw new IllegalArgumentException("sequence " + displayName(schemaName, name) + " does not exist");
+        }
+        gone.drop();
+        logged();
+    }
+
+    /** Every sequence, of every schema. */
+    public Collection<NamedSequence> sequences() {
+        return sequences.values();
+    }
+
+    /**
+     * The sequence's next number (nextval): it is logged with its counter reserved ahead every
+     * {@link NamedSequence#RESERVE} numbers, so none is given again after a crash.
+     */
+    public long nextval(NamedSequence sequence) {
+        return sequence.next(this::loggedNow);
+    }
+
+    /** setval: the sequence gives the number after {@code value} next, logged at once. */
+    public void setval(NamedSequence sequence, long value) {
+        sequence.set(value, this::loggedNow);
+    }
+
+    /** Recovery: the sequence's counter where the last logged image put it. */
+    public void restoreSequence(NamedSequence sequence, NamedSequence.Position at) {
+        sequence.restore(at);
+    }
+
+    /** A sequence's reservation: logged as a DDL is, but no plan depends on a counter, so the version stays. */
+    synchronized void loggedNow() {
         logged();
     }
 

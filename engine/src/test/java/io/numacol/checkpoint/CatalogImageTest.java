@@ -17,6 +17,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** A catalog image survives its bytes exactly, and bytes that are not one are refused, saying where they were. */
 class CatalogImageTest {
@@ -26,7 +27,7 @@ class CatalogImageTest {
         CatalogImage base = TestCatalogs.image("");
         List<TableEntry> tables = new ArrayList<>(base.tables());
         tables.add(TestCatalogs.identityTable(9, "counted"));
-        return new CatalogImage(base.nextTableId(), base.schemas(), tables, base.views(), base.indexes());
+        return new CatalogImage(base.nextTableId(), base.schemas(), tables, base.views(), base.indexes(), base.sequences());
     }
 
     @Test
@@ -54,6 +55,19 @@ class CatalogImageTest {
         assertThat(read.indexes()).extracting(i -> i.unique()).containsExactly(false, true);
         assertThat(read.tables().get(2).partitioning().bounds()).containsExactly(-5L, 1L << 40);
         assertThat(read.tables().get(6).id()).isEqualTo(Long.MAX_VALUE - 1);
+        assertThat(read.sequences()).extracting(SequenceEntry::next, SequenceEntry::exhausted)
+                .containsExactly(tuple(33L, false), tuple(-43L, false), tuple(3L, true), tuple(Long.MAX_VALUE - 1, false));
+        assertThat(read.sequences().get(1).def()).isEqualTo(written.sequences().get(1).def());
+        assertThat(read.sequences().getFirst().def().maxValue()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aSequenceEntryOutsideItsBoundsIsRefused() {
+        io.numacol.storage.SequenceDef small = new io.numacol.storage.SequenceDef("main", "s", "INTEGER", 1, 1, 1, 10, false);
+        assertThatThrownBy(() -> new SequenceEntry(small, 11, false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outside its bounds 1..10");
+        assertThatThrownBy(() -> new io.numacol.storage.SequenceDef("main", "s", "SMALLINT", 1, 1, 1, 40_000, false))
+                .hasMessageContaining("within the range of SMALLINT");
     }
 
     @Test
@@ -122,13 +136,13 @@ class CatalogImageTest {
     void bytesThatPassTheChecksumButDoNotParseAreDamageNotABufferError() throws CheckpointException {
         // a body a writer of another mind wrote: framed and checksummed, with a next table id of 0
         FieldWriter body = new FieldWriter();
-        body.putLong(0).putInt(0).putInt(0).putInt(0).putInt(0);
+        body.putLong(0).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
         byte[] framed = Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), CatalogImage.VERSION, body);
         DamagedFileException e = catchThrowableOfType(DamagedFileException.class, () -> CatalogImage.decode(framed));
         assertThat(e.section()).isEqualTo("body");
         assertThat(e.getMessage()).contains("next durable table id");
         FieldWriter fine = new FieldWriter();
-        fine.putLong(1).putInt(0).putInt(0).putInt(0).putInt(0);
+        fine.putLong(1).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
         assertThat(CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII),
                 CatalogImage.VERSION, fine))).isEqualTo(CatalogImage.empty());
     }

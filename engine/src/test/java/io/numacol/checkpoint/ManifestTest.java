@@ -43,6 +43,7 @@ class ManifestTest {
                 .containsExactly(1L, 2L, 5L, 4L, 7L, 8L, Long.MAX_VALUE - 1);
         assertThat(read.catalog().views()).isEqualTo(written.catalog().views()).hasSize(3);
         assertThat(read.catalog().indexes()).isEqualTo(written.catalog().indexes()).hasSize(2);
+        assertThat(read.catalog().sequences()).isEqualTo(written.catalog().sequences()).hasSize(4);
         assertThat(read.catalog().schemas()).containsExactly("main", "sales", "Ünï");
         assertThat(read.partFiles()).containsExactlyInAnyOrder("a.part", "b.part", "c.part");
         assertThat(Files.exists(dir.resolve(Manifest.TEMP_NAME))).isFalse();

@@ -3,6 +3,7 @@ package io.numacol.checkpoint;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Sequence;
+import io.numacol.storage.SequenceDef;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.ViewDef;
@@ -31,7 +32,8 @@ final class TestCatalogs {
 
     /**
      * Tables of every partitioning kind, RANGE bounds of each stored kind, names that are no file
-     * names, keys, defaults, views and indexes; no identity column, so images compare with equals.
+     * names, keys, defaults, views, indexes and sequences (one exhausted, one at the long range's
+     * ends); no identity column, so images compare with equals.
      */
     static CatalogImage image(String partPrefix) {
         List<TableEntry> tables = List.of(
@@ -53,7 +55,13 @@ final class TestCatalogs {
                 new ViewDef("main", "elsewhere", "SELECT 1", List.of("a", "b"), "sales"));
         List<IndexDef> indexes = List.of(new IndexDef("main", "plain_name", "plain", List.of("name ü", "id"), false),
                 new IndexDef("sales", "u", "by long", List.of("id"), true));
-        return new CatalogImage(Long.MAX_VALUE, List.of("main", "sales", "Ünï"), tables, views, indexes);
+        List<SequenceEntry> sequences = List.of(
+                new SequenceEntry(SequenceDef.withDefaults("main", "ids", "BIGINT", null, null, null, null, false), 33, false),
+                new SequenceEntry(new SequenceDef("sales", "down \"ü\"", "SMALLINT", -1, -7, -100, 50, true), -43, false),
+                new SequenceEntry(new SequenceDef("main", "done", "INTEGER", 1, 1, 1, 3, false), 3, true),
+                new SequenceEntry(new SequenceDef("main", "widest", "BIGINT", Long.MIN_VALUE, 2, Long.MIN_VALUE, Long.MAX_VALUE, false),
+                        Long.MAX_VALUE - 1, false));
+        return new CatalogImage(Long.MAX_VALUE, List.of("main", "sales", "Ünï"), tables, views, indexes, sequences);
     }
 
     /** A table with an identity column of each kind, their sequences partly used. */
@@ -78,6 +86,7 @@ final class TestCatalogs {
         assertThat(got.schemas()).isEqualTo(want.schemas());
         assertThat(got.views()).isEqualTo(want.views());
         assertThat(got.indexes()).isEqualTo(want.indexes());
+        assertThat(got.sequences()).isEqualTo(want.sequences());
         assertThat(got.tables()).hasSameSizeAs(want.tables());
         for (int t = 0; t < want.tables().size(); t++) {
             TableEntry g = got.tables().get(t);

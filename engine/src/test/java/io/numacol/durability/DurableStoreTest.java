@@ -5,7 +5,10 @@ import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
 import io.numacol.database.TableChange;
 import io.numacol.placement.Placement;
+import io.numacol.storage.Catalog;
+import io.numacol.storage.NamedSequence;
 import io.numacol.storage.Sequence;
+import io.numacol.storage.SequenceDef;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
@@ -404,6 +407,34 @@ class DurableStoreTest {
             Table orders = back.catalog().get("orders");
             assertThat(rows(orders)).isEmpty();
             assertThat(orders.schema().column(0).identity().sequence().next()).isEqualTo(6);
+        }
+    }
+
+    @Test
+    void sequenceNumbersGivenBeforeACrashOrACloseAreNotGivenAgain() {
+        Database db = open();
+        Catalog catalog = db.catalog();
+        NamedSequence s = catalog.createSequence(SequenceDef.withDefaults("main", "ids", "BIGINT", 10L, 5L, null, null, false),
+                new NamedSequence.Position(10, false));
+        catalog.createSequence(SequenceDef.withDefaults("main", "gone", "INTEGER", null, null, null, null, false),
+                new NamedSequence.Position(1, false));
+        long last = 0;
+        for (int i = 0; i < 40; i++) {
+            last = catalog.nextval(s); // past one reservation of 32 numbers into the next
+        }
+        catalog.dropSequence("main", "gone");
+        crash(db);
+        long afterCrash;
+        try (Database back = open()) {
+            NamedSequence again = back.catalog().findSequence("main", "IDS").orElseThrow();
+            assertThat(back.catalog().findSequence("main", "gone")).isEmpty();
+            assertThat(again.def().increment()).isEqualTo(5);
+            afterCrash = back.catalog().nextval(again);
+            assertThat(afterCrash).isGreaterThan(last).isLessThanOrEqualTo(last + 5 * 32 * 2);
+            back.catalog().setval(again, 1_000);
+        }
+        try (Database back = open()) { // a clean close: from the checkpoint
+            assertThat(back.catalog().nextval(back.catalog().findSequence("main", "ids").orElseThrow())).isEqualTo(1_005);
         }
     }
 

@@ -61,7 +61,13 @@ public record SqlTemplate(String sql, List<Object> values) {
      */
     private static final Set<String> VOLATILE = SqlStdOperatorTable.instance().getOperatorList().stream()
             .filter(op -> op.isDynamicFunction() || !op.isDeterministic())
-            .map(op -> op.getName().toUpperCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+            .map(op -> op.getName().toUpperCase(Locale.ROOT))
+            .collect(Collectors.collectingAndThen(Collectors.toSet(), names -> {
+                // io.numacol.calcite.SequenceCalls's, named here as this package may not depend on that one: each
+                // statement takes its own numbers, and a sequence's name is looked up as it is planned, no parameter
+                names.addAll(List.of("NEXTVAL", "CURRVAL", "SETVAL"));
+                return Set.copyOf(names);
+            }));
     private static final SqlTypeFactoryImpl TYPES = new SqlTypeFactoryImpl(RelDataTypeSystem.DEFAULT);
 
     /**

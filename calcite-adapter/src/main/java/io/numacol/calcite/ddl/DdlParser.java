@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * CREATE TABLE [IF NOT EXISTS] name AS query
  * CREATE [OR REPLACE] VIEW name [(column, ...)] AS query
  * DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT]
+ * CREATE SEQUENCE [IF NOT EXISTS] name [AS SMALLINT | INTEGER | BIGINT] [START [WITH] n] [INCREMENT [BY] n]
+ *     [MINVALUE n | NO MINVALUE] [MAXVALUE n | NO MAXVALUE] [CYCLE | NO CYCLE]
+ * DROP SEQUENCE [IF EXISTS] name [CASCADE | RESTRICT]
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',', MAX_LINE_SIZE n)]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
@@ -108,6 +111,13 @@ final class DdlParser {
             DdlParser p = new DdlParser(tokens);
             p.pos = second.equals("TABLE") ? 2 : 1;
             DdlStatement s = new DdlStatement.Truncate(p.name("a table name"));
+            p.expectEnd();
+            return s;
+        }
+        if ((first.equals("CREATE") || first.equals("DROP")) && second.equals("SEQUENCE")) {
+            DdlParser p = new DdlParser(tokens);
+            p.pos = 2;
+            DdlStatement s = first.equals("CREATE") ? p.createSequence() : p.dropSequence();
             p.expectEnd();
             return s;
         }
@@ -554,6 +564,65 @@ final class DdlParser {
         DdlStatement.Name name = name("a view name");
         dropBehavior();
         return new DdlStatement.DropView(name, ifExists);
+    }
+
+    /** CREATE SEQUENCE's name and options, after SEQUENCE, in any order as PostgreSQL takes them, each at most once. */
+    private DdlStatement createSequence() {
+        boolean ifNotExists = ifNotExists();
+        DdlStatement.Name name = name("a sequence name");
+        String type = "BIGINT";
+        Long start = null;
+        Long increment = null;
+        Long min = null;
+        Long max = null;
+        boolean cycle = false;
+        Set<String> seen = new HashSet<>();
+        while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
+            String option = tokens.get(pos).toUpperCase(Locale.ROOT);
+            String no = option.equals("NO") && pos + 1 < tokens.size() ? tokens.get(pos + 1).toUpperCase(Locale.ROOT) : null;
+            String key = no != null ? no : option;
+            if (!seen.add(key)) {
+                throw error("sequence " + name + ": " + key + " is given twice");
+            }
+            pos += no != null ? 2 : 1;
+            switch (no != null ? "NO " + no : option) {
+                case "AS" -> type = identifier("SMALLINT, INTEGER or BIGINT").toUpperCase(Locale.ROOT); // checked as it runs
+                case "START" -> {
+                    accept("WITH");
+                    start = sequenceNumber(name, "START");
+                }
+                case "INCREMENT" -> {
+                    accept("BY");
+                    increment = sequenceNumber(name, "INCREMENT");
+                }
+                case "MINVALUE" -> min = sequenceNumber(name, "MINVALUE");
+                case "MAXVALUE" -> max = sequenceNumber(name, "MAXVALUE");
+                case "CYCLE" -> cycle = true;
+                case "NO MINVALUE", "NO MAXVALUE", "NO CYCLE" -> { }
+                case "CACHE", "OWNED", "NO OWNED", "RESTART" -> throw error("sequence " + name + ": numacol does not support " + key
+                        + " (every number is taken from the one counter; a sequence belongs to no column)");
+                default -> throw error("sequence " + name + ": expected AS, START, INCREMENT, MINVALUE, MAXVALUE, NO or CYCLE but found '"
+                        + tokens.get(pos - 1) + "'");
+            }
+        }
+        return new DdlStatement.CreateSequence(name, ifNotExists, type, start, increment, min, max, cycle);
+    }
+
+    private long sequenceNumber(DdlStatement.Name name, String option) {
+        String n = number(option + " value");
+        try {
+            return Long.parseLong(n);
+        } catch (NumberFormatException e) {
+            throw error("sequence " + name + ": " + option + " must be a whole number within BIGINT, not " + n);
+        }
+    }
+
+    /** DROP SEQUENCE [IF EXISTS] name [CASCADE | RESTRICT], after SEQUENCE: nothing depends on a sequence. */
+    private DdlStatement dropSequence() {
+        boolean ifExists = ifExists();
+        DdlStatement.Name name = name("a sequence name");
+        dropBehavior();
+        return new DdlStatement.DropSequence(name, ifExists);
     }
 
     /** CREATE SCHEMA [IF NOT EXISTS] name, after SCHEMA. */

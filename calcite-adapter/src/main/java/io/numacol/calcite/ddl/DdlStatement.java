@@ -8,6 +8,8 @@ import io.numacol.database.CsvFormat;
 import io.numacol.database.Database;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.NamedSequence;
+import io.numacol.storage.SequenceDef;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.TableSchema;
@@ -499,6 +501,65 @@ abstract sealed class DdlStatement extends SqlDdl {
             }
             if (!(ifExists && database.catalog().findSchema(name).isEmpty())) {
                 database.dropSchema(name, cascade);
+            }
+            return 0;
+        }
+    }
+
+    /** CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [START ..] [INCREMENT ..] [MINVALUE ..] [MAXVALUE ..] [CYCLE]. */
+    static final class CreateSequence extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE SEQUENCE", SqlKind.CREATE_SEQUENCE);
+        final Name name;
+        final boolean ifNotExists;
+        final String type;
+        final Long start;
+        final Long increment;
+        final Long minValue;
+        final Long maxValue;
+        final boolean cycle;
+
+        CreateSequence(Name name, boolean ifNotExists, String type, Long start, Long increment, Long minValue, Long maxValue,
+                       boolean cycle) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifNotExists = ifNotExists;
+            this.type = type;
+            this.start = start;
+            this.increment = increment;
+            this.minValue = minValue;
+            this.maxValue = maxValue;
+            this.cycle = cycle;
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            String schema = session.schemaOf(name);
+            if (ifNotExists && database.catalog().findSequence(schema, name.name()).isPresent()) {
+                return 0;
+            }
+            SequenceDef def = SequenceDef.withDefaults(schema, name.name(), type, start, increment, minValue, maxValue, cycle);
+            database.catalog().createSequence(def, new NamedSequence.Position(def.start(), false));
+            return 0;
+        }
+    }
+
+    /** DROP SEQUENCE [IF EXISTS] name [CASCADE | RESTRICT]: a statement planned with it fails when it runs. */
+    static final class DropSequence extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP SEQUENCE", SqlKind.DROP_SEQUENCE);
+        final Name name;
+        final boolean ifExists;
+
+        DropSequence(Name name, boolean ifExists) {
+            super(OPERATOR);
+            this.name = name;
+            this.ifExists = ifExists;
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            String schema = session.schemaOf(name);
+            if (!(ifExists && database.catalog().findSequence(schema, name.name()).isEmpty())) {
+                database.catalog().dropSequence(schema, name.name());
             }
             return 0;
         }

@@ -42,6 +42,7 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Calcite's validator, with the source of an UPDATE or DELETE made for numacol's deletion bitmaps
@@ -61,9 +62,29 @@ import java.util.TreeMap;
  */
 public final class ModifyValidator extends CalciteSqlValidator {
 
+    /** Replaces a call before it is typed (nextval('s') by numacol's call of the sequence's number), or gives null. */
+    private final Function<SqlCall, SqlNode> calls;
+
     public ModifyValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader, JavaTypeFactory typeFactory,
                            Config config) {
+        this(opTab, catalogReader, typeFactory, config, call -> null);
+    }
+
+    public ModifyValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader, JavaTypeFactory typeFactory,
+                           Config config, Function<SqlCall, SqlNode> calls) {
         super(opTab, catalogReader, typeFactory, config);
+        this.calls = calls;
+    }
+
+    @Override
+    protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+        if (node instanceof SqlCall call) {
+            SqlNode replaced = calls.apply(call);
+            if (replaced != null) {
+                return replaced;
+            }
+        }
+        return super.performUnconditionalRewrites(node, underFrom);
     }
 
     /** Expressions typed, to stop a statement being validated every {@link QueryCancel#CHECK_MASK} + 1 of them. */

@@ -5,6 +5,7 @@ import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.Planning;
 import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.calcite.SequenceCalls;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.ddl.DatetimeMinus;
 import io.numacol.calcite.ddl.NumacolParserFactory;
@@ -85,6 +86,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -104,7 +106,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
             .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
 
     /** Functions numacol adds to Calcite's standard ones. */
-    private static final SqlOperatorTable NUMACOL_FUNCTIONS = SqlOperatorTables.of(TimeCasts.DATE_TRUNC);
+    private static final SqlOperatorTable NUMACOL_FUNCTIONS = SqlOperatorTables.of(
+            java.util.stream.Stream.concat(java.util.stream.Stream.of(TimeCasts.DATE_TRUNC), SequenceCalls.OPERATORS.stream()).toList());
 
     /**
      * Queries come from the database's plan cache ({@link PlanCache}) where the connection has
@@ -237,13 +240,18 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
                 CalciteConnectionConfig config = context.config();
                 SqlOperatorTable operators = SqlOperatorTables.chain(
                         config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), NUMACOL_FUNCTIONS, reader);
+                NumacolSchema main = main(context);
+                List<String> path = context.getDefaultSchemaPath();
+                String schema = path.isEmpty() ? NumacolSchema.NAME : path.getLast();
+                Function<SqlCall, SqlNode> calls = main == null ? call -> null
+                        : call -> SequenceCalls.rewrite(call, main.database().catalog(), schema, main.sequenceSession());
                 return new ModifyValidator(operators, (CalciteCatalogReader) reader, context.getTypeFactory(),
                         transform.apply(SqlValidator.Config.DEFAULT
                                 .withLenientOperatorLookup(config.lenientOperatorLookup())
                                 .withConformance(config.conformance())
                                 .withDefaultNullCollation(config.defaultNullCollation())
                                 .withIdentifierExpansion(true)
-                                .withTypeCoercionFactory(NumacolTypeCoercion::new)));
+                                .withTypeCoercionFactory(NumacolTypeCoercion::new)), calls);
             }
 
             /*
