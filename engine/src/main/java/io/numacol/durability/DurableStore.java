@@ -110,27 +110,11 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
 
     /** The change log of a closed file database: no commit is made that its files would not hold. */
     private static final ChangeLog REFUSING = new ChangeLog() {
+        // the database drops its tables from memory as it closes (catalogChanged, the default, logs
+        // nothing); the files keep them
         @Override
         public void changed(Table table, List<TablePart> old, List<TablePart> replacement) {
             throw new IllegalStateException("the database was closed: its files take no more changes");
-        }
-
-        @Override
-        public long committed(long timestamp) {
-            return 0;
-        }
-
-        @Override
-        public void discarded() {
-        }
-
-        @Override
-        public void awaitDurable(long token) {
-        }
-
-        @Override
-        public void catalogChanged(Catalog catalog) {
-            // the database drops its tables from memory as it closes; the files keep them
         }
     };
 

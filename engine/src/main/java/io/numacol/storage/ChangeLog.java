@@ -14,28 +14,8 @@ import java.util.List;
  */
 public interface ChangeLog {
 
-    /** A database in memory: nothing is logged. */
+    /** A database in memory: nothing is logged (every method's default). */
     ChangeLog NONE = new ChangeLog() {
-        @Override
-        public void changed(Table table, List<TablePart> old, List<TablePart> replacement) {
-        }
-
-        @Override
-        public long committed(long timestamp) {
-            return 0;
-        }
-
-        @Override
-        public void discarded() {
-        }
-
-        @Override
-        public void awaitDurable(long token) {
-        }
-
-        @Override
-        public void catalogChanged(Catalog catalog) {
-        }
     };
 
     /**
@@ -51,21 +31,27 @@ public interface ChangeLog {
      * commit being published; called before the table's new version is made, under the commit
      * lock. A failure here (the log cannot be written) fails the commit.
      */
-    void changed(Table table, List<TablePart> old, List<TablePart> replacement);
+    default void changed(Table table, List<TablePart> old, List<TablePart> replacement) {
+    }
 
     /**
      * The commit being published at {@code timestamp} is whole: log what {@link #changed} handed
      * over as one commit, under the commit lock, before readers see it. Returns what {@link
      * #awaitDurable} waits for (0 when there was nothing to log).
      */
-    long committed(long timestamp);
+    default long committed(long timestamp) {
+        return 0;
+    }
 
     /** The commit being published failed: forget what {@link #changed} handed over for it. */
-    void discarded();
+    default void discarded() {
+    }
 
     /** Returns once the commit {@link #committed} answered {@code token} for is durable; called without the commit lock. */
-    void awaitDurable(long token);
+    default void awaitDurable(long token) {
+    }
 
     /** The catalog's tables, schemas, views or indexes changed (a DDL), under its monitor: log its new state, durably. */
-    void catalogChanged(Catalog catalog);
+    default void catalogChanged(Catalog catalog) {
+    }
 }
