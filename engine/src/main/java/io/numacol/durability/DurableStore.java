@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -301,9 +300,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     private void logNewPart(long table, TablePart part) {
         PartRef early = part.rowCount() >= PART_FILE_ROWS ? prewritten.remove(part) : null;
         if (early != null) {
-            partFiles.put(new PartKey(table, part.id()), new Written(early, part.deleted().count()));
-            pendingFiles.add(early.fileName());
-            pending.add(new LogRecord.PartWritten(pendingTxn, table, early.fileName(), early.size(), early.checksum()));
+            logPartFile(table, part, early);
         } else if (part.rowCount() >= PART_FILE_ROWS && writtenNow(table, part)) {
             return;
         } else {
@@ -321,16 +318,20 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
      */
     private boolean writtenNow(long table, TablePart part) {
         try {
-            PartRef ref = writePartFile(table, part);
-            partFiles.put(new PartKey(table, part.id()), new Written(ref, part.deleted().count()));
-            pendingFiles.add(ref.fileName());
-            pending.add(new LogRecord.PartWritten(pendingTxn, table, ref.fileName(), ref.size(), ref.checksum()));
+            logPartFile(table, part, writePartFile(table, part));
             return true;
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "numacol: a part file of " + options.directory() + " could not be written; its rows go"
                     + " into the log", e);
             return false;
         }
+    }
+
+    /** Logs {@code part} of table {@code table} as held by the part file {@code ref}, in the commit being published. */
+    private void logPartFile(long table, TablePart part, PartRef ref) {
+        partFiles.put(new PartKey(table, part.id()), new Written(ref, part.deleted().count()));
+        pendingFiles.add(ref.fileName());
+        pending.add(new LogRecord.PartWritten(pendingTxn, table, ref.fileName(), ref.size(), ref.checksum()));
     }
 
     /** The row ids {@code version} deletes that {@code before} did not. */
@@ -373,7 +374,8 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     }
 
     /** Notes a failure of the log and hands it on: every later change is refused. */
-    private UncheckedIOException failed(IOException e) {
+    private UncheckedIOException failed(Exception cause) {
+        IOException e = cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
         if (failure == null) {
             failure = e;
         }
@@ -397,12 +399,10 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             long lsn = log.appendCommit(pendingTxn, timestamp);
             logged.incrementAndGet();
             return lsn;
-        } catch (IOException e) {
-            throw failed(e);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // the tables hold the commit already: whatever went wrong, it must not pass for a change
             // that was not made (an IllegalStateException tells a merge its parts were not swapped)
-            throw failed(new IOException(e.getMessage(), e));
+            throw failed(e);
         } finally {
             pending.clear();
             pendingFiles.clear();
@@ -447,16 +447,14 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
     /** Appends the catalog's image as a transaction of its own; under the catalog's monitor. Returns its Commit's LSN. */
     private long logCatalogState() {
         try {
-            byte[] image = image(false).encode();
+            byte[] image = image(null).encode();
             long txn = transactions.incrementAndGet();
             log.append(new LogRecord.CatalogState(txn, image));
             long lsn = log.appendCommit(txn, 0);
             logged.incrementAndGet();
             return lsn;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw failed(e);
-        } catch (RuntimeException e) {
-            throw failed(new IOException(e.getMessage(), e));
         }
     }
 
@@ -476,10 +474,6 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
      * The catalog as an image: its schemas, tables (by durable id, with their placements and, when
      * {@code parts} is given, the part files), views and indexes; under the catalog's monitor.
      */
-    private CatalogImage image(boolean withParts) {
-        return image(withParts ? Map.of() : null);
-    }
-
     private CatalogImage image(Map<Table, List<PartRef>> parts) {
         synchronized (tableIds) {
             List<TableEntry> tables = new ArrayList<>();
@@ -698,14 +692,5 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             LOG.log(Level.FINE, "abandoning the log", e);
         }
         closeQuietly(lock);
-    }
-
-    /** Tables by durable id, for tests. */
-    Map<Long, Table> tablesById() {
-        Map<Long, Table> out = new HashMap<>();
-        synchronized (tableIds) {
-            tableIds.forEach((t, id) -> out.put(id, t));
-        }
-        return out;
     }
 }
