@@ -21,14 +21,16 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * Schema {@code information_schema}: the SQL standard's views of what the connection holds, as
  * tools that speak to PostgreSQL, DuckDB or H2 query them. {@code schemata}, {@code tables}
  * (table_type BASE TABLE, VIEW or SYSTEM TABLE), {@code columns} (data_type as SQL spells it,
  * with length, precision and scale), {@code views} (view_definition as written), and, as
- * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY and UNIQUE constraint) and
- * {@code key_column_usage} (their columns, ordinal_position in the key) and {@code sequences}
+ * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY, UNIQUE and CHECK
+ * constraint), {@code key_column_usage} (the keys' columns, ordinal_position in the key), {@code
+ * check_constraints} (each CHECK's check_clause, its expression as written) and {@code sequences}
  * (each CREATE SEQUENCE's declaration, its numbers as text, as PostgreSQL's). Every schema
  * of the connection is listed, this one and {@code sys} too; the catalog is {@code numacol}.
  */
@@ -44,8 +46,18 @@ public final class InformationSchema extends AbstractSchema {
                         "enforced"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                         SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                         SqlTypeName.VARCHAR)),
-                        root -> constraintRows(root, (key, out) -> out.add(new Object[]{key.primary() ? "PRIMARY KEY" : "UNIQUE",
-                                "NO", "NO", "YES"}))),
+                        root -> {
+                            List<Object[]> rows = constraintRows(root, (key, out) -> out.add(new Object[]{key.primary() ? "PRIMARY KEY" : "UNIQUE",
+                                    "NO", "NO", "YES"}));
+                            rows.addAll(checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), CATALOG,
+                                table.schema(), table.name(), "CHECK", "NO", "NO", "YES"}));
+                            // a table's checks after its keys (a stable sort by schema and table)
+                            rows.sort(Comparator.comparing((Object[] r) -> (String) r[4]).thenComparing(r -> (String) r[5]));
+                            return rows;
+                        }),
+                "check_constraints", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema", "constraint_name",
+                        "check_clause"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
+                        root -> checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), check.expression()})),
                 "key_column_usage", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema", "constraint_name",
                         "table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
                         "position_in_unique_constraint"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
@@ -167,6 +179,17 @@ public final class InformationSchema extends AbstractSchema {
             System.arraycopy(row, 4, ordered, 6, row.length - 4);
             rows.add(ordered);
         }
+        return rows;
+    }
+
+    /** For each CHECK constraint of each numacol table (its schema's and its name sorted), the row {@code row} makes of it. */
+    private static List<Object[]> checkRows(DataContext root, BiFunction<Named, TableSchema.CheckDef, Object[]> row) {
+        List<Object[]> rows = new ArrayList<>();
+        rows(root, (table, out) -> {
+            if (table.table() instanceof NumacolTable numacol) {
+                numacol.table().schema().checks().forEach(check -> rows.add(row.apply(table, check)));
+            }
+        });
         return rows;
     }
 

@@ -48,7 +48,7 @@ import static io.numacol.calcite.SystemTable.col;
  * {@code indexes}, {@code sequences} (each CREATE SEQUENCE's counter: the number nextval gives
  * next, whether it is past its end, and where the log has it, which a crash goes on from),
  * {@code constraints} (each PRIMARY KEY and UNIQUE constraint, its columns in
- * key order), {@code plan_cache} (the {@link PlanCache} of the database's statements),
+ * key order; each CHECK constraint, the columns it reads and its expression), {@code plan_cache} (the {@link PlanCache} of the database's statements),
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
  * {@code part_utilization} (the same per table part) and {@code task_classes} (the moving
@@ -107,7 +107,7 @@ public final class SysSchema extends AbstractSchema {
                 Map.entry("constraints", new SystemTable(List.of(
                         col("schema_name", SqlTypeName.VARCHAR), col("table_name", SqlTypeName.VARCHAR),
                         col("constraint_name", SqlTypeName.VARCHAR), col("constraint_type", SqlTypeName.VARCHAR),
-                        col("column_names", SqlTypeName.VARCHAR)), root -> constraintRows())),
+                        col("column_names", SqlTypeName.VARCHAR), col("check_clause", SqlTypeName.VARCHAR)), root -> constraintRows())),
                 Map.entry("utilization", new SystemTable(List.of(
                         col("node_id", SqlTypeName.INTEGER), col("cpus", SqlTypeName.INTEGER),
                         col("busy_cores", SqlTypeName.DOUBLE), col("bytes_per_second", SqlTypeName.DOUBLE),
@@ -180,7 +180,11 @@ public final class SysSchema extends AbstractSchema {
         return rows;
     }
 
-    /** Each PRIMARY KEY and UNIQUE constraint (enforced, unlike a UNIQUE index), its columns in key order. */
+    /**
+     * Each PRIMARY KEY and UNIQUE constraint (enforced, unlike a UNIQUE index), its columns in key
+     * order; then each CHECK constraint, the columns it reads in the order it names them, and its
+     * expression as written.
+     */
     private List<Object[]> constraintRows() {
         List<Object[]> rows = new ArrayList<>();
         db.catalog().tables().stream().filter(t -> !t.isDropped())
@@ -188,7 +192,9 @@ public final class SysSchema extends AbstractSchema {
                     TableSchema schema = table.schema();
                     schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> rows.add(new Object[] {
                         table.schemaName(), table.name(), k.name(), k.primary() ? "PRIMARY KEY" : "UNIQUE",
-                        k.columns().stream().map(c -> schema.column(c).name()).collect(Collectors.joining(", "))}));
+                        k.columns().stream().map(c -> schema.column(c).name()).collect(Collectors.joining(", ")), null}));
+                    schema.checks().forEach(c -> rows.add(new Object[] {table.schemaName(), table.name(), c.name(), "CHECK",
+                        String.join(", ", CheckExpressions.columns(c.expression(), schema)), c.expression()}));
                 });
         return rows;
     }

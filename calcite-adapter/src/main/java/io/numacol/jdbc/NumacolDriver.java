@@ -8,6 +8,7 @@ import io.numacol.calcite.NumacolTypeSystem;
 import io.numacol.calcite.Planning;
 import io.numacol.calcite.SysSchema;
 import io.numacol.calcite.ddl.NumacolParserFactory;
+import io.numacol.calcite.plan.CheckConstraints;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
@@ -272,6 +273,7 @@ public final class NumacolDriver extends Driver {
                 } catch (UncheckedIOException e) {
                     throw new SQLException(e.getMessage(), SqlStates.state(e), e);
                 }
+                db.catalog().checkCompiler(CheckConstraints.COMPILER); // the tables' CHECK constraints, read as numacol's SQL reads them
                 SchemaPlus root = calcite.getRootSchema();
                 // the schemas type their views with numacol's planning, which sits above them
                 Planning planning = new NumacolPrepare();

@@ -2,7 +2,9 @@ package io.numacol.jdbc;
 
 import io.numacol.checkpoint.DamagedFileException;
 import io.numacol.checkpoint.UnsupportedVersionException;
+import io.numacol.calcite.InvalidCheckException;
 import io.numacol.durability.DatabaseLockedException;
+import io.numacol.storage.CheckViolationException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.NotNullViolationException;
@@ -131,6 +133,8 @@ final class SqlStates {
             case DatabaseLockedException e -> "08001";
             case IOException e -> "58030";
             case NotNullViolationException e -> "23502";
+            case CheckViolationException e -> "23514";
+            case InvalidCheckException e -> e.sqlState(); // null: its cause (Calcite's validator) says
             case IdentityViolationException e -> "428C9";
             case SequenceLimitException e -> "2200H";
             case IllegalStateException e when message.startsWith("currval of sequence") -> "55000";
@@ -180,6 +184,9 @@ final class SqlStates {
         }
         if (message.contains("too long") || message.contains("longer than")) {
             return "22001";
+        }
+        if (message.startsWith("constraint") && message.contains("already exists")) {
+            return "42710";
         }
         if (message.contains("already exists")) {
             return "42P07";

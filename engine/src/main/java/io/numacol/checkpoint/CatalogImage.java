@@ -32,9 +32,10 @@ import java.util.Set;
  * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text), identity
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
- * u32), primary u8), placement, partitioning (u8 0 for none, or 1 then kind name, count u32, key
- * columns u32 with each position u32 and type, bounds u32 with each a tag 'L', 'D' or 'S' and the
- * value), parts (u32; each file name, size u64, checksum u32). Strings are a u32 length and UTF-8.
+ * u32), primary u8), checks (u32; each name, expression), placement, partitioning (u8 0 for none,
+ * or 1 then kind name, count u32, key columns u32 with each position u32 and type, bounds u32 with
+ * each a tag 'L', 'D' or 'S' and the value), parts (u32; each file name, size u64, checksum u32).
+ * Strings are a u32 length and UTF-8.
  *
  * <p>An identity column's sequence is kept as the number it would give next when the image is
  * encoded; numbers taken after that are the log's to carry (see {@link Sequence#advancePast}). A
@@ -217,6 +218,10 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             k.columns().forEach(out::putInt);
             out.putBoolean(k.primary());
         }
+        out.putInt(t.checks().size());
+        for (TableSchema.CheckDef c : t.checks()) {
+            out.putString(c.name()).putString(c.expression());
+        }
         out.putString(t.placement());
         encodePartitioning(t.partitioning(), out);
         out.putInt(t.parts().size());
@@ -254,6 +259,11 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             }
             keys.add(new TableSchema.KeyDef(key, at, in.getBoolean()));
         }
+        int checkCount = in.getCount("check count");
+        List<TableSchema.CheckDef> checks = new ArrayList<>();
+        for (int c = 0; c < checkCount; c++) {
+            checks.add(new TableSchema.CheckDef(in.getString(), in.getString()));
+        }
         String placement = in.getString();
         Partitioning partitioning = decodePartitioning(in);
         int partCount = in.getCount("part count");
@@ -261,7 +271,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         for (int p = 0; p < partCount; p++) {
             parts.add(new PartRef(in.getString(), in.getLong(), in.getInt()));
         }
-        return new TableEntry(id, schemaName, name, columns, keys, placement, partitioning, parts);
+        return new TableEntry(id, schemaName, name, columns, keys, placement, partitioning, parts, checks);
     }
 
     private static void encodePartitioning(Partitioning p, FieldWriter out) {

@@ -23,13 +23,14 @@ import java.util.Set;
  * @param name         its name
  * @param columns      its columns in order, with types, nullability, defaults and identity
  * @param keys         its PRIMARY KEY and UNIQUE constraints, by column position
+ * @param checks       its CHECK constraints, their expressions as SQL text
  * @param placement    its placement as {@code ALTER TABLE .. PLACEMENT} spells it ({@code RR}, {@code NODE(1)}, ...)
  * @param partitioning its physical partitioning resolved against its columns, or null for none
  * @param parts        its part files, in the table's order of parts (empty in an image of the log,
  *                     whose rows are in the log)
  */
 public record TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
-                         String placement, Partitioning partitioning, List<PartRef> parts) {
+                         String placement, Partitioning partitioning, List<PartRef> parts, List<TableSchema.CheckDef> checks) {
 
     public TableEntry {
         if (id <= 0) {
@@ -41,7 +42,8 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         columns = List.copyOf(columns);
         keys = List.copyOf(keys);
         parts = List.copyOf(parts);
-        new TableSchema(columns, keys); // refuses no columns, duplicate names and bad keys, as the catalog would
+        checks = List.copyOf(checks);
+        new TableSchema(columns, keys, checks); // refuses no columns, duplicate names and bad keys, as the catalog would
         Set<String> files = new HashSet<>();
         for (PartRef part : parts) {
             if (!files.add(part.fileName())) {
@@ -55,9 +57,15 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         }
     }
 
-    /** The columns and keys as a {@link TableSchema}, to create the table with. */
+    /** A table without CHECK constraints. */
+    public TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
+                      String placement, Partitioning partitioning, List<PartRef> parts) {
+        this(id, schemaName, name, columns, keys, placement, partitioning, parts, List.of());
+    }
+
+    /** The columns, keys and checks as a {@link TableSchema}, to create the table with. */
     public TableSchema schema() {
-        return new TableSchema(columns, keys);
+        return new TableSchema(columns, keys, checks);
     }
 
     /** Bytes of all its part files. */

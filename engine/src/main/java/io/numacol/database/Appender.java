@@ -5,14 +5,17 @@ import io.numacol.scheduler.StatementFailedException;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.TaskGroup;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.CheckViolationException;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.NotNullViolationException;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
+import io.numacol.storage.RowCheck;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.Transaction;
+import io.numacol.storage.types.ColumnType;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -28,7 +31,8 @@ import java.util.function.IntFunction;
 
 /**
  * Bulk load into one table, the fast path for many rows (DuckDB's Appender, numacol's way).
- * Each row is checked whole when appended; rows become visible together at {@link #flush()} or
+ * Each row is checked whole when appended (its values against the columns' types and NOT NULL,
+ * then against the table's CHECK constraints); rows become visible together at {@link #flush()} or
  * {@link #close()}, never in part. Every {@code rowsPerPart} rows close a part, and parts go to
  * the nodes in turn, so a large table ends up physically partitioned over the machine; a table
  * placed PP deals each row to its partition's part instead, on the partition's node.
@@ -49,6 +53,8 @@ public final class Appender implements AutoCloseable {
     private long flushed;
     /** Runs while a flush waits for another change of the table; throws to stop the wait. */
     private Runnable checkStop = () -> { };
+    /** The table's CHECK constraints, compiled ({@link Table#rowCheck()}): taken at the first row, null until then or without checks. */
+    private RowCheck checks;
 
     Appender(Database database, Table table) {
         this.database = database;
@@ -64,22 +70,24 @@ public final class Appender implements AutoCloseable {
 
     /**
      * Checks a row whole and takes it, or refuses it (IllegalArgumentException naming the row
-     * number since this appender was made, the column and the value) and takes nothing of it.
+     * number since this appender was made, the column and the value; a {@link
+     * CheckViolationException} naming the CHECK constraint it fails and the row) and takes nothing
+     * of it.
      */
     public Appender append(Object... row) {
         database.checkOpen();
         int p = 0;
         PartBuilder part;
         try {
-            if (partitioning == null) {
-                part = builder(0);
-                part.addRow(row);
-            } else {
-                Object[] stored = builder(0).convert(row);
+            Object[] stored = builder(0).convert(row);
+            check(stored);
+            if (partitioning != null) {
                 p = partitioning.partitionOf(stored, firstRow + appended);
-                part = builder(p);
-                part.addStored(stored);
             }
+            part = builder(p);
+            part.addStored(stored);
+        } catch (CheckViolationException e) {
+            throw e;
         } catch (NotNullViolationException e) {
             throw NotNullViolationException.of(table.name(), e.column(), appended + 1, e);
         } catch (IllegalArgumentException e) {
@@ -99,6 +107,37 @@ public final class Appender implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    /** Refuses a row (its stored values) that a CHECK constraint of the table makes FALSE. */
+    private void check(Object[] stored) {
+        if (checks == null) {
+            if (table.schema().checks().isEmpty()) {
+                return;
+            }
+            checks = table.rowCheck();
+        }
+        TableSchema.CheckDef failed = checks.failed(stored);
+        if (failed != null) {
+            throw CheckViolationException.of(table.name(), failed.name(), rowText(stored));
+        }
+    }
+
+    /** A row's stored values as PostgreSQL shows a failing row: {@code (1, abc, null)}. */
+    private String rowText(Object[] stored) {
+        StringBuilder text = new StringBuilder("(");
+        for (int i = 0; i < stored.length; i++) {
+            ColumnType type = table.schema().column(i).type();
+            Object value = switch (stored[i]) {
+                case null -> null;
+                case Long l -> type.toJava(l);
+                case Double d -> type.toJava(d);
+                case String s -> type.toJava(s);
+                default -> stored[i];
+            };
+            text.append(i == 0 ? "" : ", ").append(value == null ? "null" : type.codec().toText(type, value));
+        }
+        return text.append(')').toString();
     }
 
     private PartBuilder builder(int partition) {
@@ -259,6 +298,8 @@ public final class Appender implements AutoCloseable {
                     }
                     append(row);
                 } catch (NotNullViolationException e) {
+                    throw e.prefixed("line " + reader.recordLine() + ": ");
+                } catch (CheckViolationException e) {
                     throw e.prefixed("line " + reader.recordLine() + ": ");
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("line " + reader.recordLine() + ": " + e.getMessage(), e);

@@ -19,6 +19,7 @@ import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.CheckViolationException;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.NamedSequence;
@@ -447,13 +448,39 @@ public final class Database implements AutoCloseable, StoredDatabase {
      * Changes a table's name or columns (ALTER TABLE): a table of {@code schema} named {@code
      * name} is filled with {@code row} of each row of {@code old} (its values in the old
      * schema's order), then takes the old table's place at once. Readers of the old table go on
-     * reading it; if any row is refused (a NULL for a NOT NULL column), nothing changes. Inserts,
-     * merges, UPDATEs and DELETEs of the table wait meanwhile. {@code column} names each old
-     * column anew (null: dropped), for the table's indexes.
+     * reading it; if any row is refused (a NULL for a NOT NULL column, a CHECK it fails), nothing
+     * changes. Inserts, merges, UPDATEs and DELETEs of the table wait meanwhile. {@code column}
+     * names each old column anew (null: dropped), for the table's indexes, keys and CHECK
+     * constraints: unless {@code schema} has keys (checks) of its own, the old ones are carried,
+     * a check's expression written anew with the new names, and one that reads a dropped column
+     * dropped with it, as PostgreSQL does.
      */
     public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
                            UnaryOperator<String> column) {
         checkOpen();
+        // the keys and checks follow their columns (renamed; dropped with one), unless the new schema says its own
+        TableSchema next = schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema;
+        alter(old, name, schema.checks().isEmpty() ? old.schema().checksTo(next, column, catalog.checkCompiler()) : next, row, column);
+    }
+
+    /**
+     * Gives a table exactly the PRIMARY KEY, UNIQUE and CHECK constraints of {@code schema}, which
+     * has its columns (ALTER TABLE .. ADD CONSTRAINT, DROP CONSTRAINT): its rows are copied, as
+     * {@link #alterTable} copies them, and each is checked against the constraints, so a constraint
+     * that a stored row breaks is refused and nothing changes (a CHECK with {@link
+     * CheckViolationException#bySomeRow}, a key with a KeyViolationException).
+     */
+    public void alterConstraints(Table old, TableSchema schema) {
+        checkOpen();
+        if (!schema.columns().equals(old.schema().columns())) {
+            throw new IllegalArgumentException("table " + old.displayName() + ": new constraints keep the columns as they are");
+        }
+        alter(old, old.name(), schema, r -> r, c -> c);
+    }
+
+    /** The body of {@link #alterTable} and {@link #alterConstraints}: {@code schema} is the new table's, whole. */
+    private void alter(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
+                       UnaryOperator<String> column) {
         merger.whileNotMerging(old, () -> {
             old.lockWrites();
             try {
@@ -462,9 +489,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
                 Placement placement = placements.altered(old, column);
-                // the keys follow their columns (renamed), unless the new schema says its own
-                Table replacement = catalog.detached(old.schemaName(), name,
-                        schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema);
+                Table replacement = catalog.detached(old.schemaName(), name, schema);
                 if (durable == null) {
                     fillAltered(old, replacement, placement, row, column);
                 } else {
@@ -492,7 +517,12 @@ public final class Database implements AutoCloseable, StoredDatabase {
                         for (int c = 0; c < values.length; c++) {
                             values[c] = part.column(c).value(r);
                         }
-                        appender.append(row.apply(values));
+                        try {
+                            appender.append(row.apply(values));
+                        } catch (CheckViolationException e) {
+                            // a stored row, not a new one: PostgreSQL's words for an ALTER that finds it
+                            throw CheckViolationException.bySomeRow(old.name(), e.constraint(), e);
+                        }
                     }
                 }
             }

@@ -484,7 +484,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
                 Placement placement = database.placement(t);
                 tables.add(new TableEntry(id, t.schemaName(), t.name(), t.schema().columns(), t.schema().keys(),
                         placement == null ? "" : placement.toString(), database.partitioning(t),
-                        parts == null ? List.of() : parts.getOrDefault(t, List.of())));
+                        parts == null ? List.of() : parts.getOrDefault(t, List.of()), t.schema().checks()));
             }
             tableIds.keySet().removeIf(t -> !live.contains(t) && !building.contains(t)); // dropped: never logged again
             return new CatalogImage(nextTableId.get(), List.copyOf(catalog.schemas()), tables, List.copyOf(catalog.views()),

@@ -41,6 +41,8 @@ public final class Catalog {
      * Dropped tables whose parts an open view may still read; under this catalog's lock.
      */
     private final List<Table> retired = new ArrayList<>();
+    /** Compiles the tables' CHECK constraints; registered by the SQL layer, null until then. */
+    private volatile CheckCompiler checkCompiler;
     /** What {@link #beginRead()} shows at {@link #viewVersion}: rebuilt once per catalog version, not per statement. */
     private List<Table> viewTables = List.of();
     private List<ViewDef> viewViews = List.of();
@@ -128,10 +130,17 @@ public final class Catalog {
         return create(MAIN, name, schema);
     }
 
+    /**
+     * Creates an empty table. Its CHECK constraints are compiled first when a {@link
+     * CheckCompiler} is registered, so a check that cannot run creates nothing (a file database
+     * read back creates its tables before the SQL layer registers one: they compile at their first
+     * new row).
+     */
     public Table create(String schemaName, String name, TableSchema schema) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
+        RowCheck checks = compiledChecks(schema);
         synchronized (this) {
             String inSchema = schema(schemaName);
             Key key = Key.of(inSchema, name);
@@ -144,7 +153,7 @@ public final class Catalog {
             if (tables.containsKey(key)) {
                 throw new IllegalArgumentException("table " + displayName(inSchema, name) + " already exists");
             }
-            Table table = new Table(this, inSchema, name, schema, memory);
+            Table table = new Table(this, inSchema, name, schema, memory, checks);
             tables.put(key, table);
             version.incrementAndGet();
             logged();
@@ -152,12 +161,34 @@ public final class Catalog {
         }
     }
 
-    /** A table of {@code schemaName} that is not in the catalog (yet): what {@link #replace} puts in another's place. */
+    /**
+     * A table of {@code schemaName} that is not in the catalog (yet): what {@link #replace} puts in
+     * another's place. Its CHECK constraints are compiled as {@link #create} compiles them.
+     */
     public Table detached(String schemaName, String name, TableSchema schema) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a table needs a name");
         }
-        return new Table(this, schema(schemaName), name, schema, memory);
+        return new Table(this, schema(schemaName), name, schema, memory, compiledChecks(schema));
+    }
+
+    /**
+     * Registers what compiles the tables' CHECK constraints (the SQL layer does, when it opens the
+     * database). Until one is, rows of a table with checks are refused.
+     */
+    public void checkCompiler(CheckCompiler compiler) {
+        this.checkCompiler = compiler;
+    }
+
+    /** The registered {@link CheckCompiler}, or null. */
+    public CheckCompiler checkCompiler() {
+        return checkCompiler;
+    }
+
+    /** {@code schema}'s checks compiled, or null when it has none or no compiler is registered. */
+    private RowCheck compiledChecks(TableSchema schema) {
+        CheckCompiler compiler = checkCompiler;
+        return schema.checks().isEmpty() || compiler == null ? null : compiler.compile(schema);
     }
 
     /**

@@ -57,12 +57,16 @@ public final class Table {
     private volatile boolean released;
     private final AtomicLong partIds = new AtomicLong();
 
-    Table(Catalog catalog, String schemaName, String name, TableSchema schema, NumaMemory memory) {
+    /** The schema's CHECK constraints compiled (null until then, or when it has none); this version of the table's own. */
+    private volatile RowCheck checks;
+
+    Table(Catalog catalog, String schemaName, String name, TableSchema schema, NumaMemory memory, RowCheck checks) {
         this.catalog = catalog;
         this.schemaName = schemaName;
         this.name = name;
         this.schema = schema;
         this.memory = memory;
+        this.checks = checks;
     }
 
     public String name() {
@@ -90,6 +94,32 @@ public final class Table {
 
     public NumaMemory memory() {
         return memory;
+    }
+
+    /**
+     * The test of a new row against the schema's CHECK constraints, compiled once for this
+     * version of the table (an ALTER TABLE makes another) by the catalog's {@link CheckCompiler};
+     * null when the schema has none. Log replay builds its rows without it: they were checked when
+     * they were written.
+     *
+     * @throws IllegalStateException when the schema has checks and no compiler is registered:
+     *     its rows cannot be checked, and are never written unchecked
+     */
+    public RowCheck rowCheck() {
+        RowCheck compiled = checks;
+        if (compiled != null || schema.checks().isEmpty()) {
+            return compiled;
+        }
+        synchronized (this) {
+            if (checks == null) {
+                CheckCompiler compiler = catalog.checkCompiler();
+                if (compiler == null) {
+                    throw new IllegalStateException("table " + displayName() + ": " + CheckCompiler.missing(schema.checks()));
+                }
+                checks = compiler.compile(schema);
+            }
+            return checks;
+        }
     }
 
     /** The current parts, unretained: for reports; queries use {@link #snapshot()}. */

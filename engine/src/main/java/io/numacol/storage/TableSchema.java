@@ -3,10 +3,12 @@ package io.numacol.storage;
 import io.numacol.storage.types.ColumnType;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /** A table's columns in order. Names are unique ignoring case, as SQL identifiers compare. */
@@ -78,8 +80,27 @@ public final class TableSchema {
         }
     }
 
+    /**
+     * A CHECK constraint: every row's {@code expression} (SQL, as written between the parentheses
+     * of {@code CHECK (...)}, over the table's columns by name) is TRUE or NULL. The engine does
+     * not read SQL: a {@link CheckCompiler} that the SQL layer registers with the catalog turns
+     * the expressions into a {@link RowCheck}; without one, rows of a table with checks are
+     * refused rather than stored unchecked.
+     */
+    public record CheckDef(String name, String expression) {
+        public CheckDef {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("a check constraint needs a name");
+            }
+            if (expression == null || expression.isBlank()) {
+                throw new IllegalArgumentException("check constraint " + name + " needs an expression");
+            }
+        }
+    }
+
     private final List<ColumnDef> columns;
     private final List<KeyDef> keys;
+    private final List<CheckDef> checks;
     private final Map<String, Integer> byName = new HashMap<>();
 
     public TableSchema(List<ColumnDef> columns) {
@@ -87,6 +108,11 @@ public final class TableSchema {
     }
 
     public TableSchema(List<ColumnDef> columns, List<KeyDef> keys) {
+        this(columns, keys, List.of());
+    }
+
+    /** Columns, keys and CHECK constraints; no two constraints (keys and checks) have one name, ignoring case. */
+    public TableSchema(List<ColumnDef> columns, List<KeyDef> keys, List<CheckDef> checks) {
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("a table needs at least one column");
         }
@@ -112,6 +138,56 @@ public final class TableSchema {
         if (primaries > 1) {
             throw new IllegalArgumentException("a table has at most one PRIMARY KEY");
         }
+        this.checks = List.copyOf(checks);
+        if (!this.checks.isEmpty()) {
+            Set<String> names = new HashSet<>();
+            this.keys.stream().map(KeyDef::name).filter(Objects::nonNull).forEach(n -> names.add(key(n)));
+            for (CheckDef c : this.checks) {
+                if (!names.add(key(c.name()))) {
+                    throw new IllegalArgumentException("constraint \"" + c.name() + "\" is defined twice");
+                }
+            }
+        }
+    }
+
+    /** The CHECK constraints, tested on every row an INSERT, UPDATE, COPY or appender adds (see {@link CheckDef}). */
+    public List<CheckDef> checks() {
+        return checks;
+    }
+
+    /** This schema's columns and keys with {@code checks} in place of its own. */
+    public TableSchema withChecks(List<CheckDef> checks) {
+        return new TableSchema(columns, keys, checks);
+    }
+
+    /**
+     * This schema's checks carried to {@code next} (an ALTER TABLE's), their expressions naming
+     * each column as {@code rename} maps it ({@code compiler} writes them anew, see {@link
+     * CheckCompiler#renamed}); a check that reads a column {@code rename} drops (maps to null) is
+     * dropped with it, as PostgreSQL drops it. The expressions stay as written when no column is
+     * renamed or dropped.
+     *
+     * @throws IllegalStateException when columns are renamed or dropped and there is no compiler
+     */
+    public TableSchema checksTo(TableSchema next, UnaryOperator<String> rename, CheckCompiler compiler) {
+        if (checks.isEmpty()) {
+            return next;
+        }
+        boolean same = columns.stream().allMatch(c -> c.name().equals(rename.apply(c.name())));
+        if (same) {
+            return next.withChecks(checks);
+        }
+        if (compiler == null) {
+            throw new IllegalStateException(CheckCompiler.missing(checks));
+        }
+        List<CheckDef> carried = new ArrayList<>();
+        for (CheckDef c : checks) {
+            String expression = compiler.renamed(c.expression(), this, rename);
+            if (expression != null) {
+                carried.add(new CheckDef(c.name(), expression));
+            }
+        }
+        return next.withChecks(carried);
     }
 
     /** The PRIMARY KEY and UNIQUE constraints, enforced on every change of the table's rows. */
@@ -139,7 +215,7 @@ public final class TableSchema {
                 carried.add(new KeyDef(k.name(), at, k.primary()));
             }
         }
-        return carried.isEmpty() ? next : new TableSchema(next.columns(), carried);
+        return carried.isEmpty() ? next : new TableSchema(next.columns(), carried, next.checks());
     }
 
     public static TableSchema of(ColumnDef... columns) {

@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.calcite.CheckExpressions;
 import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,11 +24,13 @@ import java.util.regex.Pattern;
  * CREATE SCHEMA [IF NOT EXISTS] name
  * SET SCHEMA [= | TO] name | 'name'     -- or USE name
  * DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT]
- * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
- *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)]) [PLACEMENT placement]
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE | CHECK (expression)]...,
+ *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)], [CHECK (expression)]) [PLACEMENT placement]
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
  * TRUNCATE [TABLE] name
- * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal]
+ * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal] [CHECK (expression)]
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] CHECK (expression)
+ * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
  * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
  * ALTER TABLE [IF EXISTS] name RENAME TO name | RENAME [COLUMN] column TO column
  * ALTER TABLE [IF EXISTS] name SET PLACEMENT RR | IVP | INTERLEAVED | NODE(k) | DEFAULT
@@ -49,8 +53,10 @@ import java.util.regex.Pattern;
  * the built-in generator ({@link io.numacol.tpch.TpchLoader}).
  * Identifiers are plain or double-quoted; a table, view or index name may be qualified by its
  * schema ({@code schema.name}), else it is in the session's schema. Types are those of {@link ColumnType#parse}, plus
- * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; PRIMARY KEY
- * and UNIQUE constraints (named by CONSTRAINT name, else as PostgreSQL names them) are enforced. An index is recorded, not built ({@link io.numacol.storage.IndexDef}
+ * VARCHAR/TEXT without a length (unbounded). A primary key makes its columns NOT NULL; PRIMARY KEY,
+ * UNIQUE and CHECK constraints (named by CONSTRAINT name, else as PostgreSQL names them) are
+ * enforced; a CHECK's expression is kept as written, and read when the table is created
+ * ({@code io.numacol.calcite.plan.CheckConstraints}). An index is recorded, not built ({@link io.numacol.storage.IndexDef}
  * says why), and dropped with its table.
  */
 final class DdlParser {
@@ -58,15 +64,31 @@ final class DdlParser {
     static final int UNBOUNDED_VARCHAR = Integer.MAX_VALUE;
 
     private final List<String> tokens;
+    /** The text the tokens were read from and where each starts in it, or null where no text is taken whole (a CHECK's). */
+    private final String sql;
+    private final List<Integer> starts;
     private int pos;
+    /** The CHECK constraints the statement gives, as written, in order (a column's among them). */
+    private final List<Check> checks = new ArrayList<>();
 
     private DdlParser(List<String> tokens) {
+        this(tokens, null, null);
+    }
+
+    private DdlParser(List<String> tokens, String sql, List<Integer> starts) {
         this.tokens = tokens;
+        this.sql = sql;
+        this.starts = starts;
+    }
+
+    /** A CHECK constraint as written: its name (null: named as PostgreSQL names it) and its expression's text. */
+    record Check(String name, String expression) {
     }
 
     /** The statement, or null when {@code sql} is not numacol DDL (Calcite parses it then). */
     static DdlStatement parse(String sql) {
-        List<String> tokens = tokenize(sql);
+        List<Integer> starts = new ArrayList<>();
+        List<String> tokens = tokenize(sql, starts);
         if (tokens.size() < 2) {
             return null;
         }
@@ -83,7 +105,7 @@ final class DdlParser {
             }
         }
         if ((first.equals("SET") && second.equals("SCHEMA")) || first.equals("USE")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = first.equals("USE") ? 1 : 2;
             if (!first.equals("USE") && !p.accept("=")) {
                 p.accept("TO");
@@ -94,35 +116,35 @@ final class DdlParser {
             return s;
         }
         if ((first.equals("CREATE") || first.equals("DROP")) && second.equals("SCHEMA")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = first.equals("CREATE") ? p.createSchema() : p.dropSchema();
             p.expectEnd();
             return s;
         }
         if (first.equals("ALTER") && second.equals("TABLE")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = p.alterTable();
             p.expectEnd();
             return s;
         }
         if (first.equals("TRUNCATE")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = second.equals("TABLE") ? 2 : 1;
             DdlStatement s = new DdlStatement.Truncate(p.name("a table name"));
             p.expectEnd();
             return s;
         }
         if ((first.equals("CREATE") || first.equals("DROP")) && second.equals("SEQUENCE")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = first.equals("CREATE") ? p.createSequence() : p.dropSequence();
             p.expectEnd();
             return s;
         }
         if (first.equals("DROP") && second.equals("VIEW")) {
-            DdlParser p = new DdlParser(tokens);
+            DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = p.dropView();
             p.expectEnd();
@@ -137,7 +159,7 @@ final class DdlParser {
         if (!copy && !dbgen && !index && (!(create || first.equals("DROP")) || !second.equals("TABLE"))) {
             return null;
         }
-        DdlParser p = new DdlParser(tokens);
+        DdlParser p = new DdlParser(tokens, sql, starts);
         p.pos = copy ? 1 : unique ? 3 : 2;
         DdlStatement s = copy ? p.copy() : dbgen ? p.dbgen()
                 : index ? (create ? p.createIndex(unique) : p.dropIndex())
@@ -219,8 +241,12 @@ final class DdlParser {
                 keys.unique(constraint, columnList());
                 continue;
             }
+            if (accept("CHECK")) {
+                checks.add(new Check(constraint, checkExpression()));
+                continue;
+            }
             if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY or UNIQUE constraint");
+                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY, UNIQUE or CHECK constraint");
             }
             columns.add(column(keys));
         } while (accept(","));
@@ -239,10 +265,64 @@ final class DdlParser {
         }
         try {
             TableSchema plain = new TableSchema(keyed);
-            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed, keys.defs(name.name(), plain)), placement);
+            TableSchema keyedSchema = new TableSchema(keyed, keys.defs(name.name(), plain));
+            return new DdlStatement.CreateTable(name, ifNotExists, keyedSchema.withChecks(checkDefs(name.name(), keyedSchema, checks)),
+                    placement);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
+    }
+
+    /** ( expression ), after CHECK: the expression's text as written (its parentheses balance). */
+    private String checkExpression() {
+        expect("(");
+        int first = pos;
+        int depth = 0;
+        while (pos < tokens.size() && !(depth == 0 && tokens.get(pos).equals(")"))) {
+            depth += tokens.get(pos).equals("(") ? 1 : tokens.get(pos).equals(")") ? -1 : 0;
+            pos++;
+        }
+        if (pos >= tokens.size()) {
+            throw error("expected ')' to close CHECK (" + (pos > first ? "..." : ""));
+        }
+        if (pos == first) {
+            throw error("CHECK needs an expression in its parentheses");
+        }
+        if (sql == null) {
+            throw new IllegalStateException("a CHECK is read from the statement's text");
+        }
+        int last = pos - 1;
+        String text = sql.substring(starts.get(first), starts.get(last) + tokens.get(last).length());
+        pos++; // the ')'
+        return text;
+    }
+
+    /**
+     * {@code checks} of a table named {@code table} whose other constraints {@code schema} holds,
+     * each unnamed one named as PostgreSQL names it: {@code table_column_check} when it reads one
+     * column, {@code table_check} otherwise, with 1, 2, ... after it when that is taken (by a
+     * constraint of the table, a name the statement gives, or a name chosen before).
+     */
+    static List<TableSchema.CheckDef> checkDefs(String table, TableSchema schema, List<Check> checks) {
+        Set<String> taken = new HashSet<>();
+        schema.keys().stream().map(TableSchema.KeyDef::name).filter(Objects::nonNull).forEach(n -> taken.add(n.toUpperCase(Locale.ROOT)));
+        schema.checks().forEach(c -> taken.add(c.name().toUpperCase(Locale.ROOT)));
+        checks.stream().map(Check::name).filter(Objects::nonNull).forEach(n -> taken.add(n.toUpperCase(Locale.ROOT)));
+        List<TableSchema.CheckDef> defs = new ArrayList<>();
+        for (Check c : checks) {
+            String name = c.name();
+            if (name == null) {
+                List<String> read = CheckExpressions.columns(c.expression(), schema);
+                String base = table + (read.size() == 1 ? "_" + read.getFirst() : "") + "_check";
+                name = base;
+                for (int n = 1; taken.contains(name.toUpperCase(Locale.ROOT)); n++) {
+                    name = base + n;
+                }
+                taken.add(name.toUpperCase(Locale.ROOT));
+            }
+            defs.add(new TableSchema.CheckDef(name, c.expression()));
+        }
+        return defs;
     }
 
     /** ( column, ... ) */
@@ -312,7 +392,7 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT")
+                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT") || u.equals("CHECK")
                     || u.equals("GENERATED") || u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT"))) {
                 break;
             }
@@ -374,8 +454,10 @@ final class DdlParser {
                 keys.primary(constraint, List.of(name));
             } else if (accept("UNIQUE")) {
                 keys.unique(constraint, List.of(name));
+            } else if (accept("CHECK")) {
+                checks.add(new Check(constraint, checkExpression()));
             } else if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY or UNIQUE");
+                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY, UNIQUE or CHECK");
             } else {
                 break;
             }
@@ -413,13 +495,25 @@ final class DdlParser {
 
     /**
      * After ALTER TABLE: [IF EXISTS] name, then ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL]
-     * [DEFAULT literal], DROP [COLUMN] [IF EXISTS] column, RENAME TO name or RENAME [COLUMN] name
-     * TO name.
+     * [DEFAULT literal] [CHECK (expression)], ADD [CONSTRAINT name] CHECK (expression), DROP
+     * CONSTRAINT [IF EXISTS] name, DROP [COLUMN] [IF EXISTS] column, RENAME TO name or RENAME
+     * [COLUMN] name TO name.
      */
     private DdlStatement alterTable() {
         boolean ifExists = ifExists();
         DdlStatement.Name table = name("a table name");
         if (accept("ADD")) {
+            if (accept("CONSTRAINT")) {
+                String constraint = identifier("a constraint name");
+                if (!accept("CHECK")) {
+                    throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes CHECK (expression): give PRIMARY KEY and UNIQUE "
+                            + "constraints with CREATE TABLE");
+                }
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(constraint, checkExpression()));
+            }
+            if (accept("CHECK")) {
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(null, checkExpression()));
+            }
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
             Keys keys = new Keys();
@@ -445,9 +539,16 @@ final class DdlParser {
                 }
             }
             return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddColumn(
-                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists));
+                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists, checks));
         }
         if (accept("DROP")) {
+            if (pos + 1 < tokens.size() && tokens.get(pos).equalsIgnoreCase("CONSTRAINT") && !tokens.get(pos + 1).equals(";")) {
+                pos++;
+                boolean ifConstraintExists = ifExists();
+                String constraint = identifier("a constraint name");
+                dropBehavior();
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.DropConstraint(constraint, ifConstraintExists));
+            }
             accept("COLUMN");
             boolean ifColumnExists = ifExists();
             return new DdlStatement.AlterTable(table, ifExists,
@@ -843,8 +944,16 @@ final class DdlParser {
         return new IllegalArgumentException(message);
     }
 
-    /** Words, numbers (1, 0.5, .5, 1e-3), 'strings', double-quoted identifiers and single punctuation; -- and /* comments skipped. */
     private static List<String> tokenize(String sql) {
+        return tokenize(sql, new ArrayList<>());
+    }
+
+    /**
+     * Words, numbers (1, 0.5, .5, 1e-3), 'strings', double-quoted identifiers and single
+     * punctuation; -- and /* comments skipped. Each token is the text of {@code sql} from where
+     * {@code starts} has it, as long as the token.
+     */
+    private static List<String> tokenize(String sql, List<Integer> starts) {
         List<String> out = new ArrayList<>();
         int i = 0;
         while (i < sql.length()) {
@@ -859,10 +968,12 @@ final class DdlParser {
                 i = end < 0 ? sql.length() : end + 2;
             } else if (c == '\'' || c == '"') {
                 int end = closingQuote(sql, i);
+                starts.add(i);
                 out.add(sql.substring(i, end + 1));
                 i = end + 1;
             } else if (Character.isDigit(c) || (c == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1)))) {
                 int j = numberEnd(sql, i);
+                starts.add(i);
                 out.add(sql.substring(i, j));
                 i = j;
             } else if (Character.isLetterOrDigit(c) || c == '_') {
@@ -870,9 +981,11 @@ final class DdlParser {
                 while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
                     j++;
                 }
+                starts.add(i);
                 out.add(sql.substring(i, j));
                 i = j;
             } else {
+                starts.add(i);
                 out.add(String.valueOf(c));
                 i++;
             }

@@ -228,8 +228,19 @@ abstract sealed class DdlStatement extends SqlDdl {
         sealed interface Action {
         }
 
-        /** {@code defaultValue} as text (as a CSV field gives it), null for NULL. */
-        record AddColumn(ColumnDef column, String defaultValue, boolean ifNotExists) implements Action {
+        /** {@code defaultValue} as text (as a CSV field gives it), null for NULL; {@code checks} the column's CHECK constraints. */
+        record AddColumn(ColumnDef column, String defaultValue, boolean ifNotExists, List<DdlParser.Check> checks) implements Action {
+            AddColumn {
+                checks = List.copyOf(checks);
+            }
+        }
+
+        /** ADD [CONSTRAINT name] CHECK (expression): {@code name} null when the statement gives none. */
+        record AddCheck(String name, String expression) implements Action {
+        }
+
+        /** DROP CONSTRAINT [IF EXISTS] name: a CHECK, UNIQUE or PRIMARY KEY constraint. */
+        record DropConstraint(String name, boolean ifExists) implements Action {
         }
 
         record DropColumn(String column, boolean ifExists) implements Action {
@@ -280,7 +291,14 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     List<ColumnDef> next = new ArrayList<>(columns);
                     next.add(add.column());
-                    database.alterTable(t, t.name(), new TableSchema(next), row -> {
+                    TableSchema added = new TableSchema(next);
+                    if (!add.checks().isEmpty()) { // the table's own checks as they are (no column renamed), and the column's
+                        List<TableSchema.CheckDef> checks = new ArrayList<>(t.schema().checks());
+                        checks.addAll(DdlParser.checkDefs(t.name(), new TableSchema(next, t.schema().keys(), t.schema().checks()),
+                                add.checks()));
+                        added = added.withChecks(checks);
+                    }
+                    database.alterTable(t, t.name(), added, row -> {
                         Object[] out = Arrays.copyOf(row, row.length + 1);
                         out[row.length] = value;
                         return out;
@@ -316,6 +334,27 @@ abstract sealed class DdlStatement extends SqlDdl {
                     database.alterTable(t, rename.name().name(), t.schema(), row -> row, c -> c);
                 }
                 case SetPlacement set -> database.setPlacement(t, set.placement());
+                case AddCheck add -> {
+                    TableSchema schema = t.schema();
+                    if (add.name() != null && hasConstraint(schema, add.name())) {
+                        throw new IllegalArgumentException("constraint \"" + add.name() + "\" for relation \"" + t.name() + "\" already exists");
+                    }
+                    List<TableSchema.CheckDef> checks = new ArrayList<>(schema.checks());
+                    checks.addAll(DdlParser.checkDefs(t.name(), schema, List.of(new DdlParser.Check(add.name(), add.expression()))));
+                    database.alterConstraints(t, schema.withChecks(checks)); // every row is checked: one that fails refuses the ALTER
+                }
+                case DropConstraint drop -> {
+                    TableSchema schema = t.schema();
+                    if (!hasConstraint(schema, drop.name())) {
+                        if (drop.ifExists()) {
+                            return 0;
+                        }
+                        throw new IllegalArgumentException("constraint \"" + drop.name() + "\" of relation \"" + t.name() + "\" does not exist");
+                    }
+                    database.alterConstraints(t, new TableSchema(columns,
+                            schema.keys().stream().filter(k -> !drop.name().equalsIgnoreCase(k.name())).toList(),
+                            schema.checks().stream().filter(c -> !drop.name().equalsIgnoreCase(c.name())).toList()));
+                }
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {
@@ -330,6 +369,12 @@ abstract sealed class DdlStatement extends SqlDdl {
             }
             return 0;
         }
+    }
+
+    /** Whether {@code schema} has a PRIMARY KEY, UNIQUE or CHECK constraint named {@code name} (ignoring case, as names are matched). */
+    private static boolean hasConstraint(TableSchema schema, String name) {
+        return schema.keys().stream().anyMatch(k -> name.equalsIgnoreCase(k.name()))
+                || schema.checks().stream().anyMatch(c -> name.equalsIgnoreCase(c.name()));
     }
 
     /** TRUNCATE [TABLE] name: every row goes at once; the update count is how many. */
