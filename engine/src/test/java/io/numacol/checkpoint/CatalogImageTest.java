@@ -1,5 +1,6 @@
 package io.numacol.checkpoint;
 
+import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.TableSchema.KeyDef;
 import io.numacol.storage.types.ColumnType;
@@ -50,6 +51,8 @@ class CatalogImageTest {
         assertThat(read.tables().getFirst().columns().get(2).defaultText()).isNull();
         assertThat(read.tables().getFirst().columns().get(3).defaultText()).isEmpty();
         assertThat(read.tables().getFirst().keys().get(2).name()).isNull();
+        assertThat(read.tables().getFirst().schema().checks()).isEqualTo(TestCatalogs.CHECKS);
+        assertThat(read.tables().get(1).checks()).isEmpty();
         assertThat(read.views().get(1).columns()).isEmpty();
         assertThat(read.views().get(2).resolvedIn()).isEqualTo("sales");
         assertThat(read.indexes()).extracting(i -> i.unique()).containsExactly(false, true);
@@ -179,6 +182,12 @@ class CatalogImageTest {
                 .hasMessageContaining("NOT NULL");
         assertThatThrownBy(() -> new TableEntry(1, "main", "t", columns, List.of(new KeyDef("k",
                 List.of(2), false)), "RR", null, List.of())).isInstanceOf(IllegalArgumentException.class);
+        TableEntry checked = new TableEntry(1, "main", "t", columns, List.of(), "RR", null, List.of(),
+                List.of(new TableSchema.CheckDef("x_positive", "x > 0")));
+        assertThat(checked.schema().checks()).extracting(TableSchema.CheckDef::name).containsExactly("x_positive");
+        assertThatThrownBy(() -> new TableEntry(1, "main", "t", columns, List.of(new KeyDef("T_X", List.of(1), false)), "RR", null,
+                List.of(), List.of(new TableSchema.CheckDef("t_x", "x > 0")))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"t_x\" is defined twice");
     }
 
     @Test

@@ -30,15 +30,19 @@ final class TestCatalogs {
     static final List<TableSchema.KeyDef> KEYS = List.of(new TableSchema.KeyDef("plain_pkey", List.of(0), true),
             new TableSchema.KeyDef("plain_name_key", List.of(3, 1), false), new TableSchema.KeyDef(null, List.of(5), false));
 
+    /** CHECK constraints as SQL text: quotes, a comment, several lines, letters beyond ASCII. */
+    static final List<TableSchema.CheckDef> CHECKS = List.of(new TableSchema.CheckDef("plain_price_check", "price >= 0"),
+            new TableSchema.CheckDef("name \"ü\" ok", "\"name ü\" <> 'it''s' -- not that\n  OR price IS NULL"));
+
     /**
      * Tables of every partitioning kind, RANGE bounds of each stored kind, names that are no file
-     * names, keys, defaults, views, indexes and sequences (one exhausted, one at the long range's
-     * ends); no identity column, so images compare with equals.
+     * names, keys, CHECK constraints, defaults, views, indexes and sequences (one exhausted, one at
+     * the long range's ends); no identity column, so images compare with equals.
      */
     static CatalogImage image(String partPrefix) {
         List<TableEntry> tables = List.of(
                 new TableEntry(1, "main", "plain", COLUMNS, KEYS, "RR", null,
-                        List.of(new PartRef(partPrefix + "a.part", 1234, 0xCAFEBABE), new PartRef(partPrefix + "b.part", 0, 0))),
+                        List.of(new PartRef(partPrefix + "a.part", 1234, 0xCAFEBABE), new PartRef(partPrefix + "b.part", 0, 0)), CHECKS),
                 new TableEntry(2, "main", "by hash/\"quoted\"", COLUMNS, List.of(), "PP(4) BY HASH (id, name ü)",
                         Partitioning.hash(4, new int[] {0, 3}, List.of(ColumnType.bigint(), ColumnType.varchar(25))),
                         List.of(new PartRef(partPrefix + "c.part", 99, -1))),
@@ -94,13 +98,15 @@ final class TestCatalogs {
             assertThat(withoutIdentity(g)).as("table %s", w.name()).isEqualTo(withoutIdentity(w));
             assertThat(identities(g)).as("identities of %s", w.name()).isEqualTo(identities(w));
             assertThat(g.schema().keys()).isEqualTo(w.keys());
+            assertThat(g.schema().checks()).isEqualTo(w.checks());
         }
     }
 
     private static TableEntry withoutIdentity(TableEntry t) {
         List<ColumnDef> columns = t.columns().stream()
                 .map(c -> new ColumnDef(c.name(), c.type(), c.nullable(), c.defaultText(), null)).toList();
-        return new TableEntry(t.id(), t.schemaName(), t.name(), columns, t.keys(), t.placement(), t.partitioning(), t.parts());
+        return new TableEntry(t.id(), t.schemaName(), t.name(), columns, t.keys(), t.placement(), t.partitioning(), t.parts(),
+                t.checks());
     }
 
     /** Per column: empty for none, else always, start, increment and the next number. */
