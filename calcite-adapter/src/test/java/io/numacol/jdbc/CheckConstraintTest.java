@@ -253,6 +253,8 @@ class CheckConstraintTest {
             refused(s, "create table t (a int check (max(a) > 0))", "42P17", "aggregate functions are not allowed");
             refused(s, "create table t (a int check (a > rand()))", "42P17", "RAND");
             refused(s, "create table t (d date check (d < current_date))", "42P17", "CURRENT_DATE");
+            s.execute("create sequence q");
+            refused(s, "create table t (a int check (a < nextval('q')))", "42P17", "nextval takes a sequence's next number");
             refused(s, "create table t (a int check (other.x > 0))", "42P17", "own row");
             refused(s, "create table t (a int check (b > 0))", "42703", "'b'");
             refused(s, "create table t (a int check (nosuch(a) > 0))", "42883", "nosuch");
@@ -264,7 +266,7 @@ class CheckConstraintTest {
             refused(s, "create table t (a int constraint small check (a > 0), constraint small check (a < 9))", "42601",
                     "constraint \"small\" is defined twice");
             refused(s, "create table t (a int constraint t_pkey check (a > 0), primary key (a))", "42601",
-                    "constraint \"t_pkey\" is defined twice");
+                    "constraint \"t_pkey\" for relation \"t\" already exists");
             assertThat(rows(s, "select count(*) from information_schema.tables where table_name = 't'")).containsExactly(List.of(0L));
         }
     }
@@ -279,7 +281,7 @@ class CheckConstraintTest {
                     List.of("t", "t_a_check1", "CHECK"), List.of("t", "t_a_check", "CHECK"), List.of("t", "t_check", "CHECK"));
             // a key's name is chosen without looking at the checks': the same name twice is refused
             refused(s, "create table u (x int, constraint u_x_key check (x > 0), unique (x))", "42601",
-                    "constraint \"u_x_key\" is defined twice");
+                    "constraint \"u_x_key\" for relation \"u\" already exists");
         }
     }
 
@@ -301,6 +303,8 @@ class CheckConstraintTest {
             refused(s, "alter table t add constraint v_positive check (v > 1)", "42710",
                     "constraint \"v_positive\" for relation \"t\" already exists");
             refused(s, "alter table t add check (v > (select 1))", "42P17", "subquery");
+            refused(s, "alter table t add column x int constraint t_w_check check (x > 0)", "42710",
+                    "constraint \"t_w_check\" for relation \"t\" already exists");
 
             s.execute("alter table t drop constraint v_positive");
             s.executeUpdate("insert into t values (4, 0, -1)");

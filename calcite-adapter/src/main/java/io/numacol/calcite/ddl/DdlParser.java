@@ -301,9 +301,15 @@ final class DdlParser {
      * {@code checks} of a table named {@code table} whose other constraints {@code schema} holds,
      * each unnamed one named as PostgreSQL names it: {@code table_column_check} when it reads one
      * column, {@code table_check} otherwise, with 1, 2, ... after it when that is taken (by a
-     * constraint of the table, a name the statement gives, or a name chosen before).
+     * constraint of the table, a name the statement gives, or a name chosen before). A name given
+     * that a constraint of {@code schema} has is refused.
      */
     static List<TableSchema.CheckDef> checkDefs(String table, TableSchema schema, List<Check> checks) {
+        for (Check c : checks) {
+            if (c.name() != null && DdlStatement.hasConstraint(schema, c.name())) {
+                throw new IllegalArgumentException("constraint \"" + c.name() + "\" for relation \"" + table + "\" already exists");
+            }
+        }
         Set<String> taken = new HashSet<>();
         schema.keys().stream().map(TableSchema.KeyDef::name).filter(Objects::nonNull).forEach(n -> taken.add(n.toUpperCase(Locale.ROOT)));
         schema.checks().forEach(c -> taken.add(c.name().toUpperCase(Locale.ROOT)));

@@ -215,9 +215,10 @@ abstract sealed class DdlStatement extends SqlDdl {
     }
 
     /**
-     * ALTER TABLE: the table is rebuilt with its new name or columns and takes the old one's place
-     * at once ({@link Database#alterTable}), or its pages move to another placement where they
-     * are ({@link Database#setPlacement}); the update count is 0.
+     * ALTER TABLE: the table is rebuilt with its new name, columns or constraints and takes the old
+     * one's place at once ({@link Database#alterTable}, {@link Database#alterConstraints}), or its
+     * pages move to another placement where they are ({@link Database#setPlacement}); the update
+     * count is 0.
      */
     static final class AlterTable extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
@@ -336,9 +337,6 @@ abstract sealed class DdlStatement extends SqlDdl {
                 case SetPlacement set -> database.setPlacement(t, set.placement());
                 case AddCheck add -> {
                     TableSchema schema = t.schema();
-                    if (add.name() != null && hasConstraint(schema, add.name())) {
-                        throw new IllegalArgumentException("constraint \"" + add.name() + "\" for relation \"" + t.name() + "\" already exists");
-                    }
                     List<TableSchema.CheckDef> checks = new ArrayList<>(schema.checks());
                     checks.addAll(DdlParser.checkDefs(t.name(), schema, List.of(new DdlParser.Check(add.name(), add.expression()))));
                     database.alterConstraints(t, schema.withChecks(checks)); // every row is checked: one that fails refuses the ALTER
@@ -372,7 +370,7 @@ abstract sealed class DdlStatement extends SqlDdl {
     }
 
     /** Whether {@code schema} has a PRIMARY KEY, UNIQUE or CHECK constraint named {@code name} (ignoring case, as names are matched). */
-    private static boolean hasConstraint(TableSchema schema, String name) {
+    static boolean hasConstraint(TableSchema schema, String name) {
         return schema.keys().stream().anyMatch(k -> name.equalsIgnoreCase(k.name()))
                 || schema.checks().stream().anyMatch(c -> name.equalsIgnoreCase(c.name()));
     }

@@ -3,6 +3,7 @@ package io.numacol.calcite.plan;
 import io.numacol.calcite.CheckExpressions;
 import io.numacol.calcite.InvalidCheckException;
 import io.numacol.calcite.NumacolTypeFactory;
+import io.numacol.calcite.SequenceCalls;
 import io.numacol.calcite.SqlTypes;
 import io.numacol.calcite.ddl.DatetimeMinus;
 import io.numacol.calcite.dml.CheckedCastRexBuilder;
@@ -232,6 +233,9 @@ public final class CheckConstraints implements CheckCompiler {
                         || call.getKind() == SqlKind.EXISTS || call.getKind() == SqlKind.SCALAR_QUERY
                         ? "cannot use subquery in check constraint"
                         : call.getKind() == SqlKind.OVER ? "window functions are not allowed in check constraints" : null;
+                if (why == null && SequenceCalls.NAMES.contains(call.getOperator().getName().toUpperCase(Locale.ROOT))) {
+                    why = call.getOperator().getName() + " takes a sequence's next number, which is not the row's alone";
+                }
                 if (why != null) {
                     throw new InvalidCheckException(named + ": " + why, InvalidCheckException.INVALID_DEFINITION, null);
                 }
