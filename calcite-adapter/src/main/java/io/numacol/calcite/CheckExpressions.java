@@ -85,19 +85,26 @@ public final class CheckExpressions {
         return plain ? name : "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
-    /** The simple identifiers of {@code expression} that name a column of {@code schema}, in no particular order. */
-    private static List<SqlIdentifier> columnReferences(String expression, TableSchema schema) {
-        SqlNode parsed;
+    /**
+     * {@code expression} parsed alone, as one expression.
+     *
+     * @throws IllegalArgumentException when it is not (a syntax error, 42601), saying where in it
+     */
+    public static SqlNode parse(String expression) {
         try {
-            parsed = SqlParser.create(expression, PARSER).parseExpression();
+            return SqlParser.create(expression, PARSER).parseExpression();
         } catch (SqlParseException e) {
             String message = String.valueOf(e.getMessage());
             int expected = message.indexOf("\nWas expecting"); // a list of every token that could come, one a line
             throw new IllegalArgumentException("syntax error in CHECK (" + expression + "): "
                     + (expected < 0 ? message : message.substring(0, expected)).strip(), e);
         }
+    }
+
+    /** The simple identifiers of {@code expression} that name a column of {@code schema}, in no particular order. */
+    private static List<SqlIdentifier> columnReferences(String expression, TableSchema schema) {
         List<SqlIdentifier> found = new ArrayList<>();
-        parsed.accept(new SqlBasicVisitor<Void>() {
+        parse(expression).accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlIdentifier id) {
                 if (id.isSimple() && schema.indexOf(id.getSimple()) >= 0) {

@@ -77,10 +77,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory factory) {
-        RelDataTypeFactory.Builder b = factory.builder();
-        for (TableSchema.ColumnDef c : table.schema().columns()) {
-            b.add(c.name(), SqlTypes.toRelType(factory, c.type(), c.nullable()));
-        }
+        RelDataTypeFactory.Builder b = SqlTypes.columns(factory, table.schema());
         if (rowIds) {
             b.add(ROW_ID, factory.createSqlType(SqlTypeName.BIGINT));
         }

@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
@@ -33,6 +34,15 @@ public final class SqlTypes {
             case LENGTH -> factory.createSqlType(name, type.length());
         };
         return factory.createTypeWithNullability(t, nullable);
+    }
+
+    /** A row type of {@code schema}'s columns, in order, by name, NOT NULL where they are; more fields may follow. */
+    public static RelDataTypeFactory.Builder columns(RelDataTypeFactory factory, TableSchema schema) {
+        RelDataTypeFactory.Builder b = factory.builder();
+        for (TableSchema.ColumnDef c : schema.columns()) {
+            b.add(c.name(), toRelType(factory, c.type(), c.nullable()));
+        }
+        return b;
     }
 
     /** The numacol type a Calcite type stands for, or null when numacol has none. */

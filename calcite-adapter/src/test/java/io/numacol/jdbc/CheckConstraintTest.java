@@ -260,7 +260,8 @@ class CheckConstraintTest {
             refused(s, "create table t (a int check (nosuch(a) > 0))", "42883", "nosuch");
             refused(s, "create table t (a int check (a + 1))", "42804", "argument of CHECK must be type boolean, not type integer");
             refused(s, "create table t (a int check (a >))", "42601", "syntax error in CHECK (a >): Encountered \"> <EOF>\" at line 1, column 3.");
-            refused(s, "create table t (a int constraint positive check (a >))", "42601", "syntax error in check constraint \"positive\"");
+            refused(s, "create table t (a int constraint positive check (a >))", "42601",
+                    "check constraint \"positive\": syntax error in CHECK (a >): Encountered \"> <EOF>\" at line 1, column 3.");
             refused(s, "create table t (a int check ())", "42601", "CHECK needs an expression");
             refused(s, "create table t (a int check (a > 0)", "42601", "expected ')'");
             refused(s, "create table t (a int constraint small check (a > 0), constraint small check (a < 9))", "42601",

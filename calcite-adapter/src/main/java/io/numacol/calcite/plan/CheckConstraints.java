@@ -39,6 +39,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutorImpl;
@@ -119,7 +120,7 @@ public final class CheckConstraints implements CheckCompiler {
     public RowCheck compile(TableSchema schema) {
         List<TableSchema.CheckDef> checks = schema.checks();
         JavaTypeFactory types = new NumacolTypeFactory();
-        RelDataType rowType = rowType(types, schema);
+        RelDataType rowType = SqlTypes.columns(types, schema).build();
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         root.add(TABLE, new AbstractTable() {
             @Override
@@ -146,21 +147,12 @@ public final class CheckConstraints implements CheckCompiler {
                     + e.getMessage(), InvalidCheckException.INVALID_DEFINITION, e);
         }
         return new Compiled(checks, code, types, read(runnable), schema.columns().stream().map(TableSchema.ColumnDef::type)
-                .toArray(ColumnType[]::new), rowType.getFieldList().stream().map(f -> f.getType()).toArray(RelDataType[]::new));
+                .toArray(ColumnType[]::new), rowType.getFieldList().stream().map(RelDataTypeField::getType).toArray(RelDataType[]::new));
     }
 
     @Override
     public String renamed(String expression, TableSchema schema, UnaryOperator<String> rename) {
         return CheckExpressions.renamed(expression, schema, rename);
-    }
-
-    /** The table's row as Calcite types its columns. */
-    private static RelDataType rowType(RelDataTypeFactory types, TableSchema schema) {
-        RelDataTypeFactory.Builder b = types.builder();
-        for (TableSchema.ColumnDef c : schema.columns()) {
-            b.add(c.name(), SqlTypes.toRelType(types, c.type(), c.nullable()));
-        }
-        return b.build();
     }
 
     /** One check read, validated and converted: a BOOLEAN expression over the table's columns. */
@@ -169,11 +161,12 @@ public final class CheckConstraints implements CheckCompiler {
         String named = "check constraint \"" + check.name() + "\"";
         SqlNode statement;
         try {
+            CheckExpressions.parse(check.expression()); // one expression, its syntax errors placed in it
             // numacol's parser makes binary minus, unary plus and zoned timestamps numacol's, as in a query
             statement = SqlParser.create("SELECT " + check.expression() + "\nFROM \"" + TABLE + "\"", NumacolPrepare.VIEW_PARSER)
                     .parseStmt();
-        } catch (SqlParseException e) {
-            throw new IllegalArgumentException("syntax error in " + named + ": " + e.getMessage(), e);
+        } catch (SqlParseException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(named + ": " + e.getMessage(), e);
         }
         if (!(statement instanceof SqlSelect select) || select.getSelectList().size() != 1 || select.getWhere() != null
                 || select.getGroup() != null || select.getHaving() != null || select.getWindowList().size() != 0
