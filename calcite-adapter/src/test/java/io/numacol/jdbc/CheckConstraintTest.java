@@ -17,8 +17,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -162,6 +164,36 @@ class CheckConstraintTest {
             violates(s, "insert into p values (4, 4), (5, 50)", "p_v_check");
             violates(s, "update p set v = v * 5", "p_v_check");
             assertThat(rows(s, "select id, v from p order by id")).containsExactly(List.of(1, 1), List.of(2, 2), List.of(3, 3));
+        }
+    }
+
+    /** Appenders on four threads at once run the table's one compiled check, each on its own rows. */
+    @Test
+    void appendersOnSeveralThreadsShareTheCompiledCheck() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table w (id bigint, v int check (mod(v, 10) <> 3), tag varchar(4) check (tag like 'ok%'))");
+            Database db = NumacolDriver.database(c);
+            AtomicInteger refused = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                long base = w * 100_000L;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (Appender a = db.appender("w")) {
+                        for (int i = 0; i < 20_000; i++) {
+                            try {
+                                a.append(base + i, i, i % 1000 == 7 ? "no" : "ok" + (i % 3));
+                            } catch (CheckViolationException e) {
+                                refused.incrementAndGet();
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(refused).hasValue(4 * (2_000 + 20)); // i % 10 == 3, and i % 1000 == 7 (never also 3 mod 10)
+            assertThat(rows(s, "select count(*) from w")).containsExactly(List.of(4L * (20_000 - 2_020)));
         }
     }
 
