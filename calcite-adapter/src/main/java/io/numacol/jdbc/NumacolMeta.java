@@ -591,21 +591,33 @@ final class NumacolMeta extends ForwardingMeta {
                 catalog, schema, table, unique), MetaImpl.MetaIndexInfo.class, KeyMetaData.INDEX_INFO_COLUMNS);
     }
 
-    /** None: numacol has no foreign keys (yet); JDBC's columns ({@link KeyMetaData#noForeignKeys}). */
+    /**
+     * The foreign keys of the tables named (getImportedKeys: those a table holds; getExportedKeys:
+     * those that name it as their parent; getCrossReference: both), from the catalog ({@link
+     * KeyMetaData#foreignKeys}).
+     */
     @Override
     public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(null, null, null, catalog, schema, table, false);
     }
 
     @Override
     public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(catalog, schema, table, null, null, null, true);
     }
 
     @Override
     public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog, String parentSchema, String parentTable,
                                            String foreignCatalog, String foreignSchema, String foreignTable) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema, foreignTable, true);
+    }
+
+    private MetaResultSet foreignKeys(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog,
+                                      String foreignSchema, String foreignTable, boolean byChild) {
+        return KeyMetaData.resultSet(delegate(), KeyMetaData.foreignKeys(NumacolDriver.openDatabase(connection), catalogName(),
+                new KeyMetaData.Named(parentCatalog, parentSchema, parentTable),
+                new KeyMetaData.Named(foreignCatalog, foreignSchema, foreignTable), byChild),
+                KeyMetaData.ForeignKeyRow.class, KeyMetaData.FOREIGN_KEY_COLUMNS);
     }
 
     /** The TABLE_CAT that getTables gives this connection's tables. */
