@@ -63,8 +63,12 @@ public final class ModifyTarget {
      */
     public Enumerable<Long> delete(Enumerable<Object[]> rows, DataContext root) {
         try (TableChange change = TableChange.begin(database, table, QueryCancel.of(root)::check)) {
+            boolean returning = ChangedRows.wanted();
             for (Object[] row : rows) { // read only now, holding the table: the scans see the parts the change marks
-                change.delete((Long) row[0]);
+                long rowId = (Long) row[0];
+                if (change.delete(rowId) && returning) {
+                    noted(change.row(rowId)); // a DELETE ... RETURNING answers the rows it deletes
+                }
             }
             change.commit();
             return Linq4j.singletonEnumerable(change.deletedRows());
