@@ -112,6 +112,7 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
                                            PrepareCallback callback) throws NoSuchStatementException {
         checkDatabaseOpen();
+        checkWritable(sql);
         if (SHUTDOWN.matcher(sql).matches()) {
             transaction.rollback();
             NumacolDriver.shutdown(connection);
@@ -241,6 +242,25 @@ final class NumacolMeta extends ForwardingMeta {
             throw QueryFailures.<RuntimeException>sneaky(databaseClosed());
         }
     }
+
+    /**
+     * Refuses a statement that would change a database opened read-only (25006, before anything
+     * runs: DDL changes the catalog in memory before it is logged); a query runs, and a change
+     * one makes anyway (a sequence's nextval) the database itself refuses.
+     */
+    private void checkWritable(String sql) {
+        Database db = NumacolDriver.openDatabase(connection);
+        if (db != null && db.isReadOnly() && sql != null && CHANGES.matcher(sql).lookingAt()) {
+            Matcher m = CHANGES.matcher(sql);
+            String verb = m.lookingAt() ? m.group(1).toUpperCase(Locale.ROOT) : "this statement";
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("cannot execute " + verb + " in a read-only database "
+                    + "(access_mode=read_only): open it without access_mode, in one process, to change it", "25006"));
+        }
+    }
+
+    /** The first word of a statement that changes a database, after spaces, comments and parentheses. */
+    private static final Pattern CHANGES = Pattern.compile("(?is)(?:\\s|--[^\\n]*\\n?|/\\*.*?\\*/|\\()*"
+            + "(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|COPY|CALL|CREATE|DROP|ALTER|TRUNCATE|CHECKPOINT|FORCE|IMPORT|COMMENT)\\b");
 
     static SQLException databaseClosed() {
         return new SQLNonTransientConnectionException("the numacol database of this connection was closed (SHUTDOWN): "
@@ -539,6 +559,7 @@ final class NumacolMeta extends ForwardingMeta {
             throws NoSuchStatementException {
         checkDatabaseOpen();
         Signature signature = factory.signature(h);
+        checkWritable(signature == null ? null : signature.sql);
         QueryCancel cancel = cancelOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL
                 && (NumacolParserFactory.isDdl(signature.sql) || runsHere(signature.sql))) {
@@ -579,6 +600,7 @@ final class NumacolMeta extends ForwardingMeta {
         checkDatabaseOpen();
         Database database = NumacolDriver.openDatabase(connection);
         Signature signature = factory.signature(h);
+        checkWritable(signature == null ? null : signature.sql);
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
         // in a transaction, the batch's rows go to it (its view bound while they are stored)
@@ -669,6 +691,7 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
+        checkWritable(sql);
         return super.prepare(ch, sql, maxRowCount);
     }
 

@@ -4,6 +4,7 @@ import io.numacol.calcite.ddl.DdlException;
 import io.numacol.checkpoint.DamagedFileException;
 import io.numacol.checkpoint.UnsupportedVersionException;
 import io.numacol.durability.DatabaseLockedException;
+import io.numacol.durability.ReadOnlyDatabaseException;
 import io.numacol.storage.ForeignKeyViolationException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
@@ -129,8 +130,10 @@ final class SqlStates {
             // a file database's file is damaged (its checksum says so) or of a format this build does not read
             case UncheckedIOException e when e.getCause() instanceof DamagedFileException -> "XX001";
             case UncheckedIOException e when e.getCause() instanceof UnsupportedVersionException -> "0A000";
+            case UncheckedIOException e when e.getCause() instanceof java.nio.file.NoSuchFileException -> "58P01";
             case UncheckedIOException e -> "58030";
             case DatabaseLockedException e -> "08001";
+            case ReadOnlyDatabaseException e -> "25006";
             case IOException e -> "58030";
             case NotNullViolationException e -> "23502";
             case IdentityViolationException e -> "428C9";

@@ -65,8 +65,13 @@ final class Recovery {
     }
 
     static Outcome run(StoredDatabase database, Path directory, Path logDirectory) throws IOException {
-        Recovery r = new Recovery(database, directory);
         java.nio.file.Files.createDirectories(logDirectory); // a new database's
+        return read(database, directory, logDirectory);
+    }
+
+    /** {@link #run} writing nothing: for a read-only open, which leaves the files as it found them. */
+    static Outcome read(StoredDatabase database, Path directory, Path logDirectory) throws IOException {
+        Recovery r = new Recovery(database, directory);
         Manifest manifest = Manifest.read(directory).orElse(Manifest.empty());
         r.apply(manifest.catalog(), true);
         long[] replayed = {0};

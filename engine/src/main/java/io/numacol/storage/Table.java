@@ -273,7 +273,7 @@ public final class Table {
         writes.lock();
         try {
             catalog.clock().log().prepare(this, replacement);
-            catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
+            catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement), false));
         } finally {
             releaseWrites();
         }
@@ -331,7 +331,7 @@ public final class Table {
             List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
             catalog.clock().log().prepare(this, replacement);
             catalog.clock().commit(ts -> {
-                swap(sources, replacement, ts, List.of());
+                swap(sources, replacement, ts, List.of(), true);
                 int offset = 0;
                 for (TablePart p : sources) {
                     forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
@@ -438,14 +438,14 @@ public final class Table {
             if (ForeignKeys.involved(catalog, this)) {
                 ForeignKeys.check(catalog, Map.of(this, new ForeignKeys.Change(old, replacement)));
             }
-            swap(old, replacement, ts, keys);
+            swap(old, replacement, ts, keys, false);
         });
     }
 
     /** {@link #commit} of a change that keeps every row (re-placed or merged parts): the keys need no check. */
     private void commitKeepingRows(List<TablePart> old, List<TablePart> replacement) {
         catalog.clock().log().prepare(this, replacement);
-        catalog.clock().commit(ts -> swap(old, replacement, ts, List.of()));
+        catalog.clock().commit(ts -> swap(old, replacement, ts, List.of(), true));
     }
 
     /**
@@ -475,12 +475,17 @@ public final class Table {
 
     /**
      * Makes the version committed at {@code ts}: the newest with {@code replacement} in place of
-     * {@code old}; the caller holds {@link #writes} and the clock's commit lock. The version
+     * {@code old} ({@code keepingRows}: the same rows, elsewhere); the caller holds {@link #writes} and the clock's commit lock. The version
      * before stays in the history for the readers that may read it ({@link #prune}).
      */
-    void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys) {
+    void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys, boolean keepingRows) {
         checkNotDropped();
-        catalog.clock().log().changed(this, old, replacement); // before the version: a change the log refuses is not made
+        // before the version: a change the log refuses is not made
+        if (keepingRows) {
+            catalog.clock().log().changedKeepingRows(this, old, replacement);
+        } else {
+            catalog.clock().log().changed(this, old, replacement);
+        }
         Version current = head;
         List<TablePart> next = new ArrayList<>(current.parts());
         List<TablePart> added = new ArrayList<>(replacement);

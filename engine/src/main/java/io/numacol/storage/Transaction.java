@@ -604,7 +604,7 @@ public final class Transaction implements AutoCloseable {
             Writes w = writes.get(t);
             List<TablePart> next = versions.get(t);
             next.addAll(w.added);
-            t.swap(replaced.get(t), next, ts, keys.get(t));
+            t.swap(replaced.get(t), next, ts, keys.get(t), false);
             w.added.clear(); // the new version holds their references now
         }
     }
