@@ -5,8 +5,11 @@ import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
+import io.numacol.calcite.dml.OnConflict;
+import io.numacol.calcite.dml.Upsert;
 import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.Table;
 import io.numacol.storage.Transaction;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -37,6 +40,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
@@ -55,6 +59,8 @@ final class NumacolMeta extends ForwardingMeta {
     private final NumacolJdbcFactory factory;
     private final ConnectionTransaction transaction = new ConnectionTransaction();
     private final StatementViews views = new StatementViews(transaction);
+    /** The prepared INSERT ... ON CONFLICT statements, by statement id ({@link UpsertStatement}). */
+    private final Map<Integer, UpsertStatement> upserts = new ConcurrentHashMap<>();
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
@@ -119,6 +125,10 @@ final class NumacolMeta extends ForwardingMeta {
                 throw QueryFailures.<RuntimeException>sneaky(new SQLException("CHECKPOINT failed: " + e.getMessage(), SqlStates.state(e), e));
             }
             return noRows(h, sql, callback);
+        }
+        OnConflict clause = onConflict(sql);
+        if (clause != null) {
+            return upsertOnce(h, sql, clause, callback);
         }
         ConnectionTransaction.ControlStatement control = ConnectionTransaction.control(sql);
         if (control != null) {
@@ -502,6 +512,10 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
         checkDatabaseOpen();
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsert(h, upsert, parameterValues);
+        }
         Signature signature = factory.signature(h);
         QueryCancel cancel = cancelOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL
@@ -542,6 +556,10 @@ final class NumacolMeta extends ForwardingMeta {
             throws NoSuchStatementException {
         checkDatabaseOpen();
         Database database = NumacolDriver.openDatabase(connection);
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsertBatch(h, upsert, parameterValueLists, database);
+        }
         Signature signature = factory.signature(h);
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
@@ -621,6 +639,14 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
+        OnConflict clause = onConflict(sql);
+        if (clause != null) {
+            StatementHandle h = super.createStatement(ch);
+            UpsertStatement upsert = prepareUpsert(sql, clause);
+            upserts.put(h.id, upsert);
+            h.signature = upsert.signature();
+            return h;
+        }
         return super.prepare(ch, sql, maxRowCount);
     }
 
@@ -648,6 +674,10 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeStatement(StatementHandle h) {
+        UpsertStatement upsert = upserts.remove(h.id);
+        if (upsert != null) {
+            closeUpsert(upsert);
+        }
         views.end(h);
         factory.closed(h);
         super.closeStatement(h);
@@ -714,5 +744,149 @@ final class NumacolMeta extends ForwardingMeta {
             throw BatchInsert.storeFailed(entries.size(), e);
         }
         return new ExecuteBatchResult(counts);
+    }
+
+    /** {@code sql}'s ON CONFLICT clause, or null; a malformed one fails with 42601. */
+    private static OnConflict onConflict(String sql) {
+        try {
+            return OnConflict.parse(sql);
+        } catch (IllegalArgumentException e) {
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException(e.getMessage(), SqlStates.SYNTAX_ERROR, e));
+        }
+    }
+
+    /**
+     * Plans an INSERT ... ON CONFLICT ({@link UpsertStatement}): its INSERT always through
+     * numacol's modify (see {@link Upsert#planning}), its conflict target checked against the
+     * table now, and DO UPDATE's values as a query.
+     */
+    private UpsertStatement prepareUpsert(String sql, OnConflict clause) {
+        Database database = NumacolDriver.openDatabase(connection);
+        StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, clause.insert(), -1));
+        StatementHandle assignments = null;
+        try {
+            List<String> name = clause.table();
+            String schema = name.size() == 2 ? name.getFirst() : defaultSchema();
+            Table table = database == null || schema == null ? null : database.catalog().find(schema, name.getLast()).orElse(null);
+            if (table == null) {
+                throw new SQLException("relation \"" + String.join(".", name) + "\" does not exist", "42P01");
+            }
+            Upsert.keys(table.schema(), clause);
+            int width = table.schema().size();
+            if (clause.update()) {
+                assignments = super.prepare(connection.handle, UpsertStatement.assignmentsQuery(clause, table.schema()), -1);
+            }
+            CalciteSignature<?> in = (CalciteSignature<?>) insert.signature;
+            Signature signature = new CalciteSignature<>(sql,
+                    UpsertStatement.parameters(in, assignments == null ? null : assignments.signature, width),
+                    in.internalParameters, in.rowType, in.columns, in.cursorFactory, in.rootSchema, in.getCollationList(), -1,
+                    null, in.statementType);
+            return new UpsertStatement(clause, insert, assignments, width, signature);
+        } catch (RuntimeException | SQLException e) {
+            super.closeStatement(insert);
+            if (assignments != null) {
+                super.closeStatement(assignments);
+            }
+            throw QueryFailures.<RuntimeException>sneaky(SqlStates.of(e));
+        }
+    }
+
+    private void closeUpsert(UpsertStatement upsert) {
+        super.closeStatement(upsert.insert());
+        if (upsert.assignments() != null) {
+            super.closeStatement(upsert.assignments());
+        }
+    }
+
+    /** Runs one execution of an upsert in {@code view}: the rows inserted and updated. */
+    private long runUpsert(UpsertStatement upsert, List<TypedValue> values, CatalogView view, QueryCancel cancel)
+            throws NoSuchStatementException {
+        List<TypedValue> given = values == null ? List.of() : values;
+        List<TypedValue> insertValues = ParameterValues.fit(upsert.insert().signature, upsert.insertValues(given), zone());
+        Upsert run = new Upsert(upsert.clause(), upsert.assignments(given, zone()));
+        ExecuteResult result = stoppable(cancel, () -> CatalogView.runIn(view,
+                () -> run.run(() -> super.execute(upsert.insert(), insertValues, -1))));
+        return result.resultSets.getFirst().updateCount;
+    }
+
+    /** An execution of prepared upsert {@code h}, in the statement's view (its transaction's, if one is open). */
+    private ExecuteResult upsert(StatementHandle h, UpsertStatement upsert, List<TypedValue> values) throws NoSuchStatementException {
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        try {
+            long count = runUpsert(upsert, values, view, cancelOf(h));
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /** An upsert run as a plain statement: planned, run once, forgotten. */
+    private ExecuteResult upsertOnce(StatementHandle h, String sql, OnConflict clause, PrepareCallback callback) {
+        Database database = NumacolDriver.openDatabase(connection);
+        CatalogView view = views.begin(h, database);
+        try {
+            UpsertStatement upsert = CatalogView.runIn(view, () -> prepareUpsert(sql, clause));
+            try {
+                long count = runUpsert(upsert, List.of(), view, cancelOf(h));
+                Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
+                synchronized (callback.getMonitor()) {
+                    callback.clear();
+                    callback.assign(signature, null, count);
+                }
+                callback.execute();
+                return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+            } finally {
+                closeUpsert(upsert);
+            }
+        } catch (SQLException | NoSuchStatementException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /**
+     * A batch of upsert executions, each seeing the ones before (a key the first inserts, the
+     * second updates), all kept or none: in the connection's transaction (to a savepoint on
+     * failure), or in auto-commit in a transaction of their own that commits at the end.
+     */
+    private ExecuteBatchResult upsertBatch(StatementHandle h, UpsertStatement upsert, List<List<TypedValue>> entries,
+                                           Database database) {
+        CatalogView open = database == null ? null : transaction.statementView(database);
+        Transaction own = open == null && database != null ? database.catalog().begin(Transaction.Isolation.READ_COMMITTED) : null;
+        Transaction.Savepoint start = open == null ? null : open.transaction().savepoint();
+        boolean stored = false;
+        try {
+            long[] counts = new long[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                try {
+                    CatalogView view = own != null ? own.statementView() : open;
+                    counts[i] = runUpsert(upsert, entries.get(i), view, cancelOf(h));
+                } catch (RuntimeException | NoSuchStatementException e) {
+                    throw BatchInsert.entryFailed(i, entries.size(), e);
+                }
+            }
+            if (own != null) {
+                try {
+                    own.commit();
+                } catch (RuntimeException e) {
+                    throw BatchInsert.storeFailed(entries.size(), e);
+                }
+            }
+            stored = true;
+            return new ExecuteBatchResult(counts);
+        } catch (BatchUpdateException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            if (own != null && !stored && !own.isEnded()) {
+                own.rollback();
+            }
+            if (start != null) {
+                if (!stored && !open.transaction().isEnded()) {
+                    open.transaction().rollbackTo(start);
+                }
+                open.transaction().release(start);
+            }
+        }
     }
 }
