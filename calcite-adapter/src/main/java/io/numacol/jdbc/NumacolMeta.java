@@ -639,14 +639,6 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
-        OnConflict clause = onConflict(sql);
-        if (clause != null) {
-            StatementHandle h = super.createStatement(ch);
-            UpsertStatement upsert = prepareUpsert(sql, clause);
-            upserts.put(h.id, upsert);
-            h.signature = upsert.signature();
-            return h;
-        }
         return super.prepare(ch, sql, maxRowCount);
     }
 
@@ -664,6 +656,36 @@ final class NumacolMeta extends ForwardingMeta {
         h.signature = new CalciteSignature<>(sql, List.of(), Map.of(), null, List.of(), Meta.CursorFactory.ARRAY, null,
                 List.of(), -1, null, Meta.StatementType.OTHER_DDL);
         return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    /**
+     * A prepared INSERT ... ON CONFLICT ({@link UpsertStatement}), which Calcite's parser does not
+     * know: its INSERT and DO UPDATE's values are planned apart, each execution runs them here
+     * ({@link #execute}, {@link #executeBatch}).
+     */
+    PreparedStatement prepareUpsert(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkDatabaseOpen();
+        OnConflict clause = onConflict(sql);
+        StatementHandle h = super.createStatement(connection.handle);
+        try {
+            UpsertStatement upsert = prepareUpsert(sql, clause);
+            upserts.put(h.id, upsert);
+            h.signature = upsert.signature();
+            return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+        } catch (RuntimeException e) {
+            closeStatement(h);
+            throw SqlStates.of(e);
+        }
+    }
+
+    /** Whether {@code sql} is an INSERT ... ON CONFLICT (or fails as a malformed one). */
+    static boolean isUpsert(String sql) {
+        try {
+            return OnConflict.parse(sql) != null;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
     }
 
     /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT and transaction control. */

@@ -39,10 +39,10 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
     private static final String PROPOSED = "numacol$excluded";
 
     /**
-     * The query computing DO UPDATE's SET values and WHERE for {@code schema}'s rows: {@code 2 *
-     * columns} parameters for the two rows, then the clause's own. A column named without a table
-     * is the existing row's, as in PostgreSQL; a SET value is typed as its column (so {@code SET c
-     * = ?} takes the column's type).
+     * The query computing DO UPDATE's SET values for {@code schema}'s rows, one row if the WHERE
+     * holds, none if not: {@code 2 * columns} parameters for the two rows, then the clause's own.
+     * A column named without a table is the existing row's, as in PostgreSQL; a SET value that is
+     * a lone parameter or NULL is typed as its column.
      */
     static String assignmentsQuery(OnConflict clause, TableSchema schema) {
         StringBuilder columns = new StringBuilder();
@@ -61,12 +61,21 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
                 throw new IllegalArgumentException("column \"" + clause.setColumns().get(j) + "\" of relation \""
                         + clause.table().getLast() + "\" does not exist");
             }
-            sql.append("CASE WHEN TRUE THEN (").append(qualified(clause.setValues().get(j), schema, alias)).append(") ELSE ")
-                    .append(alias).append('.').append(quoted(schema.column(c).name())).append(" END, ");
+            String value = clause.setValues().get(j).strip();
+            sql.append(j == 0 ? "" : ", ");
+            if (value.equals("?") || value.equalsIgnoreCase("NULL")) {
+                // typed as the column, as an UPDATE's SET c = ? is (Calcite types an expression's parameters from the other operands)
+                sql.append("CASE WHEN TRUE THEN ").append(value).append(" ELSE ").append(alias).append('.')
+                        .append(quoted(schema.column(c).name())).append(" END");
+            } else {
+                sql.append('(').append(qualified(value, schema, alias)).append(')');
+            }
         }
-        sql.append(clause.where() == null ? "TRUE" : "CASE WHEN (" + qualified(clause.where(), schema, alias) + ") THEN TRUE ELSE FALSE END");
         sql.append(" FROM ").append(quoted(EXISTING)).append(" AS ").append(alias).append(", ").append(quoted(PROPOSED))
                 .append(" AS \"EXCLUDED\"");
+        if (clause.where() != null) {
+            sql.append(" WHERE ").append(qualified(clause.where(), schema, alias)); // no row: the existing row stays as it is
+        }
         return sql.toString();
     }
 
@@ -125,7 +134,7 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
             System.arraycopy(proposed, 0, parameters, width, width);
             try (Enumerator<?> rows = query.enumerable(new Parameters(root, parameters)).enumerator()) {
                 if (!rows.moveNext()) {
-                    throw new IllegalStateException("ON CONFLICT DO UPDATE computed no values");
+                    return null; // the WHERE does not hold
                 }
                 Object row = rows.current();
                 return row instanceof Object[] array ? array : new Object[]{row};

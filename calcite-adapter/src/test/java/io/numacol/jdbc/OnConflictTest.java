@@ -78,4 +78,145 @@ class OnConflictTest {
             assertThat(s.executeUpdate("insert into t values (5, 'a', 0) on conflict do nothing")).isZero();
         }
     }
+
+    @Test
+    void parametersInValuesSetAndWhere() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table stock (sku varchar(8) primary key, qty int, price decimal(8,2), seen date)");
+            String upsert = "insert into stock values (?, ?, ?, ?) on conflict (sku) do update "
+                    + "set qty = stock.qty + excluded.qty + ?, price = ?, seen = excluded.seen where stock.qty < ?";
+            try (PreparedStatement p = c.prepareStatement(upsert)) {
+                assertThat(p.getParameterMetaData().getParameterCount()).isEqualTo(7);
+                Object[][] runs = {
+                        {"a", 1, "1.50", "2024-01-01", 0, "9.99", 100},   // new: inserted as proposed
+                        {"a", 2, "2.00", "2024-02-01", 10, "3.25", 100},  // 1 + 2 + 10, price from the SET's parameter
+                        {"a", 5, "2.00", "2024-03-01", 0, "7.00", 5}};    // WHERE 13 < 5 fails: kept as is
+                int[] counts = {1, 1, 0};
+                for (int r = 0; r < runs.length; r++) {
+                    p.setString(1, (String) runs[r][0]);
+                    p.setInt(2, (Integer) runs[r][1]);
+                    p.setBigDecimal(3, new java.math.BigDecimal((String) runs[r][2]));
+                    p.setDate(4, java.sql.Date.valueOf((String) runs[r][3]));
+                    p.setInt(5, (Integer) runs[r][4]);
+                    p.setString(6, (String) runs[r][5]);
+                    p.setInt(7, (Integer) runs[r][6]);
+                    assertThat(p.executeUpdate()).isEqualTo(counts[r]);
+                }
+            }
+            assertThat(rows(s, "select sku, qty, cast(price as varchar(10)), cast(seen as varchar(10)) from stock"))
+                    .containsExactly(List.of("a", 13, "3.25", "2024-02-01"));
+            try (PreparedStatement p = c.prepareStatement("insert into stock (sku, qty) values (?, ?) on conflict (sku) do update set qty = ?")) {
+                p.setString(1, "a");
+                p.setInt(2, 1);
+                p.setString(3, "x");
+                assertThatThrownBy(p::executeUpdate).isInstanceOf(SQLException.class).hasMessageContaining("x");
+            }
+            assertThat(rows(s, "select qty from stock")).containsExactly(List.of(13));
+        }
+    }
+
+    @Test
+    void batchesSeeTheirEarlierEntriesAndKeepAllOrNothing() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table hits (page varchar(20) primary key, n bigint not null)");
+            String upsert = "insert into hits (page, n) values (?, ?) on conflict (page) do update set n = hits.n + excluded.n";
+            try (PreparedStatement p = c.prepareStatement(upsert)) {
+                for (String page : new String[] {"home", "about", "home", "home"}) {
+                    p.setString(1, page);
+                    p.setLong(2, 1);
+                    p.addBatch();
+                }
+                assertThat(p.executeBatch()).containsExactly(1, 1, 1, 1);
+                assertThat(rows(s, "select page, n from hits order by page"))
+                        .containsExactly(List.of("about", 1L), List.of("home", 3L));
+                // a failing entry (NULL into n NOT NULL) keeps nothing of the batch
+                p.setString(1, "home");
+                p.setLong(2, 5);
+                p.addBatch();
+                p.setString(1, "new");
+                p.setNull(2, java.sql.Types.BIGINT);
+                p.addBatch();
+                assertThatThrownBy(p::executeBatch).isInstanceOf(java.sql.BatchUpdateException.class);
+            }
+            assertThat(rows(s, "select page, n from hits order by page"))
+                    .containsExactly(List.of("about", 1L), List.of("home", 3L));
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement(upsert)) {
+                p.setString(1, "about");
+                p.setLong(2, 10);
+                p.addBatch();
+                p.setString(1, "tx");
+                p.setLong(2, 1);
+                p.addBatch();
+                assertThat(p.executeBatch()).containsExactly(1, 1);
+            }
+            c.commit();
+            assertThat(rows(s, "select page, n from hits order by page"))
+                    .containsExactly(List.of("about", 11L), List.of("home", 3L), List.of("tx", 1L));
+        }
+    }
+
+    @Test
+    void returningAndGeneratedKeysGiveInsertedAndUpdatedRowsNotSkippedOnes() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table users (id bigint generated always as identity, email varchar(30) unique, visits int default 0)");
+            s.executeUpdate("insert into users (email) values ('a@x'), ('b@x')");
+            try (ResultSet rs = s.executeQuery("insert into users (email, visits) values ('a@x', 1), ('c@x', 1) "
+                    + "on conflict (email) do update set visits = users.visits + 1 returning id, email, visits")) {
+                assertThat(rows(rs)).containsExactly(List.of(1L, "a@x", 1), List.of(4L, "c@x", 1));
+            }
+            try (ResultSet rs = s.executeQuery("insert into users (email) values ('b@x'), ('d@x') on conflict do nothing returning *")) {
+                assertThat(rows(rs)).containsExactly(List.of(6L, "d@x", 0));
+            }
+            try (PreparedStatement p = c.prepareStatement("insert into users (email) values (?) on conflict (email) do update "
+                    + "set visits = users.visits + 10", new String[] {"id"})) {
+                p.setString(1, "b@x");
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                try (ResultSet keys = p.getGeneratedKeys()) {
+                    assertThat(rows(keys)).containsExactly(List.of(2L));
+                }
+            }
+            assertThat(rows(s, "select id, email, visits from users order by id")).containsExactly(List.of(1L, "a@x", 1),
+                    List.of(2L, "b@x", 10), List.of(4L, "c@x", 1), List.of(6L, "d@x", 0));
+        }
+    }
+
+    @Test
+    void compositeKeysAndTwoUniqueKeys() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table lines (ord bigint not null, line int not null, sku varchar(8), qty int, "
+                    + "constraint pk_lines primary key (ord, line), constraint uq_sku unique (sku))");
+            s.executeUpdate("insert into lines values (1, 1, 'a', 1), (1, 2, 'b', 1)");
+            assertThat(s.executeUpdate("insert into lines values (1, 2, 'b', 5), (2, 1, 'c', 1) "
+                    + "on conflict (line, ord) do update set qty = lines.qty + excluded.qty")).isEqualTo(2);
+            // the row's other key conflicts with another row: 23505, nothing kept
+            fails(s, "insert into lines values (1, 1, 'c', 1) on conflict (ord, line) do update set sku = excluded.sku", "23505", "uq_sku");
+            // without a target DO NOTHING skips a conflict on either key
+            assertThat(s.executeUpdate("insert into lines values (9, 9, 'a', 1), (1, 1, 'zz', 1), (3, 3, 'd', 1) on conflict do nothing"))
+                    .isEqualTo(1);
+            assertThat(rows(s, "select ord, line, sku, qty from lines order by ord, line")).containsExactly(
+                    List.of(1L, 1, "a", 1), List.of(1L, 2, "b", 6), List.of(2L, 1, "c", 1), List.of(3L, 3, "d", 1));
+        }
+    }
+
+    @Test
+    void inATransactionUpsertsSeeItsOwnRowsAndRollBack() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:upsert_tx"); Statement s = c.createStatement()) {
+            s.execute("create table kv (k int primary key, v varchar(10))");
+            s.executeUpdate("insert into kv values (1, 'one')");
+            c.setAutoCommit(false);
+            s.executeUpdate("insert into kv values (2, 'two')");
+            assertThat(s.executeUpdate("insert into kv values (2, 'TWO'), (1, 'ONE') on conflict (k) do update set v = excluded.v"))
+                    .isEqualTo(2);
+            assertThat(rows(s, "select k, v from kv order by k")).containsExactly(List.of(1, "ONE"), List.of(2, "TWO"));
+            try (Connection other = DriverManager.getConnection("jdbc:numacol:mem:upsert_tx"); Statement o = other.createStatement()) {
+                assertThat(rows(o, "select k, v from kv order by k")).containsExactly(List.of(1, "one"));
+            }
+            c.rollback();
+            assertThat(rows(s, "select k, v from kv order by k")).containsExactly(List.of(1, "one"));
+            assertThat(s.executeUpdate("insert into kv values (1, 'uno') on conflict (k) do update set v = excluded.v")).isEqualTo(1);
+            c.commit();
+            assertThat(rows(s, "select k, v from kv order by k")).containsExactly(List.of(1, "uno"));
+        }
+    }
 }

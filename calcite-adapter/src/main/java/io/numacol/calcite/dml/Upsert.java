@@ -36,9 +36,9 @@ public final class Upsert {
     /** DO UPDATE's SET values and WHERE for one conflicting row. */
     public interface Assignments {
         /**
-         * The values of the SET columns, in order, and last whether the WHERE holds (TRUE), as
-         * Calcite's internal values; {@code existing} and {@code proposed} are rows of the table
-         * as internal values, {@code root} the INSERT's context.
+         * The values of the SET columns, in order, as Calcite's internal values, or null when the
+         * WHERE does not hold; {@code existing} and {@code proposed} are rows of the table as
+         * internal values, {@code root} the INSERT's context.
          */
         Object[] evaluate(Object[] existing, Object[] proposed, DataContext root);
     }
@@ -187,7 +187,7 @@ public final class Upsert {
                 TablePart part = parts.get(TablePart.partIdOf(rowId));
                 int position = TablePart.positionOf(rowId);
                 Object[] values = assignments.evaluate(internalRow(schema, part, position), internal(schema, s), root);
-                if (!Boolean.TRUE.equals(values[values.length - 1])) {
+                if (values == null) {
                     continue; // the WHERE keeps the existing row as it is
                 }
                 Object[] updated = new Object[schema.size()];
