@@ -219,4 +219,54 @@ class OnConflictTest {
             assertThat(rows(s, "select k, v from kv order by k")).containsExactly(List.of(1, "uno"));
         }
     }
+
+    /** A concurrent transaction's conflict is caught by the key checks (23505) or the write-conflict check (40001). */
+    private static void refusedAsConcurrent(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isIn("23505", "40001"));
+    }
+
+    @Test
+    void concurrentTransactionsUpsertingOneNewKeyLeaveOneRow() throws SQLException {
+        String upsert = "insert into acc values (7, ?) on conflict (id) do update set bal = acc.bal + excluded.bal";
+        try (Connection a = DriverManager.getConnection("jdbc:numacol:mem:upsert_race");
+             Connection b = DriverManager.getConnection("jdbc:numacol:mem:upsert_race");
+             Statement s = a.createStatement()) {
+            s.execute("create table acc (id int primary key, bal int)");
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            try (PreparedStatement pa = a.prepareStatement(upsert); PreparedStatement pb = b.prepareStatement(upsert)) {
+                // both insert key 7 while neither committed: the second to commit is refused
+                pa.setInt(1, 1);
+                assertThat(pa.executeUpdate()).isEqualTo(1);
+                pb.setInt(1, 2);
+                assertThat(pb.executeUpdate()).isEqualTo(1);
+                a.commit();
+                refusedAsConcurrent(b::commit);
+                b.rollback();
+                assertThat(rows(s, "select id, bal from acc")).containsExactly(List.of(7, 1));
+
+                // b's snapshot began before a's commit: its statement does not see the row, and inserting it is refused
+                try (Statement sb = b.createStatement()) {
+                    assertThat(rows(sb, "select count(*) from acc")).containsExactly(List.of(1L));
+                    try (Statement sa = a.createStatement()) {
+                        sa.executeUpdate("delete from acc");
+                    }
+                    a.commit();
+                    assertThat(rows(sb, "select count(*) from acc")).containsExactly(List.of(1L)); // still the old snapshot
+                    pa.setInt(1, 10);
+                    assertThat(pa.executeUpdate()).isEqualTo(1);
+                    a.commit();
+                    // b updates the row its snapshot shows, which a deleted: a write conflict, at the statement or commit
+                    refusedAsConcurrent(() -> {
+                        pb.setInt(1, 20);
+                        pb.executeUpdate();
+                        b.commit();
+                    });
+                    b.rollback();
+                }
+                assertThat(rows(s, "select id, bal from acc")).containsExactly(List.of(7, 10));
+            }
+        }
+    }
 }
