@@ -835,11 +835,33 @@ final class NumacolMeta extends ForwardingMeta {
     private ExecuteResult upsert(StatementHandle h, UpsertStatement upsert, List<TypedValue> values) throws NoSuchStatementException {
         CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
         try {
-            long count = runUpsert(upsert, values, view, cancelOf(h));
+            long count = runUpsert(current(h, upsert, view), values, view, cancelOf(h));
             return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
         } finally {
             views.end(h, view);
         }
+    }
+
+    /**
+     * The upsert {@code h} runs now: the one prepared while the catalog is as it was then, else
+     * one planned again against {@code view} (a table it reads was altered, dropped or created
+     * again), as {@link #current(StatementHandle, Signature, CatalogView)} does for other statements.
+     */
+    private UpsertStatement current(StatementHandle h, UpsertStatement upsert, CatalogView view) {
+        long planned = factory.catalogVersion(h);
+        if (view == null || planned < 0 || planned == view.version()) {
+            return upsert;
+        }
+        UpsertStatement fresh = CatalogView.runIn(view, () -> prepareUpsert(upsert.signature().sql, upsert.clause()));
+        if (fresh.signature().parameters.size() != upsert.signature().parameters.size()) {
+            closeUpsert(fresh);
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("the prepared statement's parameters changed: a table it "
+                    + "reads was altered since it was prepared; prepare it again", "0A000"));
+        }
+        upserts.put(h.id, fresh);
+        closeUpsert(upsert);
+        factory.replanned(h, fresh.signature(), view.version());
+        return fresh;
     }
 
     /** An upsert run as a plain statement: planned, run once, forgotten. */

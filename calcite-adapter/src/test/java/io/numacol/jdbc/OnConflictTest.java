@@ -269,4 +269,26 @@ class OnConflictTest {
             }
         }
     }
+
+    @Test
+    void aPreparedUpsertIsPlannedAgainAfterTheTableChanged() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table t (id int primary key, v int)");
+            try (PreparedStatement p = c.prepareStatement("insert into t (id, v) values (?, ?) on conflict (id) do update set v = t.v + ?")) {
+                p.setInt(1, 1);
+                p.setInt(2, 10);
+                p.setInt(3, 1);
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                s.execute("alter table t add column note varchar(5) default 'n'");
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                p.setInt(1, 2);
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                assertThat(rows(s, "select id, v, note from t order by id")).containsExactly(List.of(1, 11, "n"), List.of(2, 10, "n"));
+                s.execute("drop table t");
+                s.execute("create table t (id int primary key, v int)");
+                assertThat(p.executeUpdate()).isEqualTo(1);
+                assertThat(rows(s, "select id, v from t")).containsExactly(List.of(2, 10));
+            }
+        }
+    }
 }
