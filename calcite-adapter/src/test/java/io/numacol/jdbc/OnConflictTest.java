@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.util.List;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -289,6 +291,21 @@ class OnConflictTest {
                 assertThat(p.executeUpdate()).isEqualTo(1);
                 assertThat(rows(s, "select id, v from t")).containsExactly(List.of(2, 10));
             }
+        }
+    }
+
+    @Test
+    void aFileDatabaseKeepsWhatUpsertsCommitted(@TempDir Path dir) throws SQLException {
+        String url = "jdbc:numacol:file:" + dir.resolve("db");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("create table kv (k int primary key, v varchar(10))");
+            s.executeUpdate("insert into kv values (1, 'a'), (2, 'b')");
+            s.executeUpdate("insert into kv values (2, 'B'), (3, 'C') on conflict (k) do update set v = excluded.v");
+            s.executeUpdate("insert into kv values (1, 'x'), (4, 'D') on conflict do nothing");
+        }
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            assertThat(rows(s, "select k, v from kv order by k"))
+                    .containsExactly(List.of(1, "a"), List.of(2, "B"), List.of(3, "C"), List.of(4, "D"));
         }
     }
 }

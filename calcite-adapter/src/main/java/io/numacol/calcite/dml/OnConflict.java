@@ -23,11 +23,9 @@ import java.util.function.Predicate;
  * @param setColumns  DO UPDATE's columns, in order
  * @param setValues   DO UPDATE's expressions, as written
  * @param where       DO UPDATE's condition as written, or null
- * @param insertParameters the parameters ({@code ?}) of {@link #insert}: those after are the clause's
  */
 public record OnConflict(String insert, List<String> table, String alias, List<String> target, String constraint,
-                         boolean update, List<String> setColumns, List<String> setValues, String where,
-                         int insertParameters) {
+                         boolean update, List<String> setColumns, List<String> setValues, String where) {
 
     /** A word, quoted name, parameter or symbol of the text, at its parenthesis depth. */
     private record Token(int start, int end, String text, int depth, boolean quoted) {
@@ -80,12 +78,6 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             alias = name(tokens, i + 1, "an alias after AS");
             insert.delete(tokens.get(i).start(), tokens.get(i + 1).end()); // Calcite's INSERT takes no alias
         }
-        int parameters = 0;
-        for (int p = 0; p < on; p++) {
-            if (tokens.get(p).text().equals("?")) {
-                parameters++;
-            }
-        }
         // the conflict target
         int at = on + 2;
         List<String> target = new ArrayList<>();
@@ -112,7 +104,7 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
                 throw new IllegalArgumentException("syntax error at or near \"" + tokens.get(at + 1).text()
                         + "\": ON CONFLICT DO NOTHING ends the statement (RETURNING may follow)");
             }
-            return new OnConflict(insert.toString(), table, alias, target, constraint, false, List.of(), List.of(), null, parameters);
+            return new OnConflict(insert.toString(), table, alias, target, constraint, false, List.of(), List.of(), null);
         }
         expect(tokens, at++, "UPDATE");
         expect(tokens, at++, "SET");
@@ -146,7 +138,7 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             }
             where = text(sql, tokens, at + 1, end);
         }
-        return new OnConflict(insert.toString(), table, alias, target, constraint, true, columns, values, where, parameters);
+        return new OnConflict(insert.toString(), table, alias, target, constraint, true, columns, values, where);
     }
 
     /** The text of tokens {@code [from, to)}. */

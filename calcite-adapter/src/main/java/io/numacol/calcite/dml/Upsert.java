@@ -239,7 +239,7 @@ public final class Upsert {
     private static Object[] storedForm(PartBuilder checker, Object[] row) {
         try {
             return checker.convert(row);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (IllegalArgumentException e) { // NOT NULL too
             return null;
         }
     }
