@@ -308,4 +308,21 @@ class OnConflictTest {
                     .containsExactly(List.of(1, "a"), List.of(2, "B"), List.of(3, "C"), List.of(4, "D"));
         }
     }
+
+    @Test
+    void insertSelectAndPlainStatementBatches() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table src (id int, amount int)");
+            s.execute("create table totals (id int primary key, amount int)");
+            s.executeUpdate("insert into src values (1, 5), (2, 7), (3, 1)");
+            s.executeUpdate("insert into totals values (2, 100)");
+            assertThat(s.executeUpdate("insert into totals select s.id, s.amount from src as s join src as o on s.id = o.id "
+                    + "where s.amount > 1 on conflict (id) do update set amount = totals.amount + excluded.amount")).isEqualTo(2);
+            s.addBatch("insert into totals values (3, 1) on conflict (id) do nothing");
+            s.addBatch("insert into totals values (3, 9) on conflict (id) do update set amount = excluded.amount");
+            assertThat(s.executeBatch()).containsExactly(1, 1);
+            assertThat(rows(s, "select id, amount from totals order by id"))
+                    .containsExactly(List.of(1, 5), List.of(2, 107), List.of(3, 9));
+        }
+    }
 }
