@@ -782,17 +782,18 @@ final class NumacolMeta extends ForwardingMeta {
      * numacol's modify (see {@link Upsert#planning}), its conflict target checked against the
      * table now, and DO UPDATE's values as a query.
      */
-    private UpsertStatement prepareUpsert(String sql, OnConflict clause) {
+    private UpsertStatement prepareUpsert(String sql, OnConflict written) {
         Database database = NumacolDriver.openDatabase(connection);
-        StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, clause.insert(), -1));
+        StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, written.insert(), -1));
         StatementHandle assignments = null;
         try {
-            List<String> name = clause.table();
+            List<String> name = written.table();
             String schema = name.size() == 2 ? name.getFirst() : defaultSchema();
             Table table = database == null || schema == null ? null : database.catalog().find(schema, name.getLast()).orElse(null);
             if (table == null) {
                 throw new SQLException("relation \"" + String.join(".", name) + "\" does not exist", "42P01");
             }
+            OnConflict clause = written.replacing(table.schema());
             Upsert.keys(table.schema(), clause);
             int width = table.schema().size();
             if (clause.update()) {
@@ -852,7 +853,8 @@ final class NumacolMeta extends ForwardingMeta {
         if (view == null || planned < 0 || planned == view.version()) {
             return upsert;
         }
-        UpsertStatement fresh = CatalogView.runIn(view, () -> prepareUpsert(upsert.signature().sql, upsert.clause()));
+        String sql = upsert.signature().sql;
+        UpsertStatement fresh = CatalogView.runIn(view, () -> prepareUpsert(sql, onConflict(sql)));
         if (fresh.signature().parameters.size() != upsert.signature().parameters.size()) {
             closeUpsert(fresh);
             throw QueryFailures.<RuntimeException>sneaky(new SQLException("the prepared statement's parameters changed: a table it "

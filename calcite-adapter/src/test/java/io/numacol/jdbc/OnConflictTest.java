@@ -325,4 +325,21 @@ class OnConflictTest {
                     .containsExactly(List.of(1, 5), List.of(2, 107), List.of(3, 9));
         }
     }
+
+    @Test
+    void insertOrIgnoreAndOrReplaceAsDuckDbSpellsThem() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table p (id int primary key, name varchar(10), qty int default 0)");
+            s.executeUpdate("insert into p values (1, 'a', 5), (2, 'b', 6)");
+            assertThat(s.executeUpdate("insert or ignore into p values (1, 'x', 0), (3, 'c', 7)")).isEqualTo(1);
+            // only the inserted columns are replaced; the key stays
+            assertThat(s.executeUpdate("insert or replace into p (id, name) values (2, 'B'), (4, 'd')")).isEqualTo(2);
+            assertThat(s.executeUpdate("insert or replace into p values (1, 'A', 50)")).isEqualTo(1);
+            assertThat(rows(s, "select id, name, qty from p order by id"))
+                    .containsExactly(List.of(1, "A", 50), List.of(2, "B", 6), List.of(3, "c", 7), List.of(4, "d", 0));
+            s.execute("create table nokey (id int)");
+            fails(s, "insert or replace into nokey values (1)", "42P10", "INSERT OR REPLACE needs a PRIMARY KEY");
+            fails(s, "insert or ignore into p values (1, 'x', 0) on conflict do nothing", "42601", "INSERT OR IGNORE");
+        }
+    }
 }

@@ -1,7 +1,10 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.storage.TableSchema;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
@@ -13,6 +16,9 @@ import java.util.function.Predicate;
  *   ON CONFLICT [(key columns) | ON CONSTRAINT name]
  *   DO NOTHING | DO UPDATE SET column = expression [, ...] [WHERE condition]
  * </pre>
+ * and DuckDB's (and SQLite's) {@code INSERT OR IGNORE INTO}, which is {@code ON CONFLICT DO
+ * NOTHING}, and {@code INSERT OR REPLACE INTO}, which updates the inserted columns of the row
+ * whose PRIMARY KEY (or only UNIQUE key) the new row repeats.
  *
  * @param insert      the INSERT without the clause and without the target's alias
  * @param table       the target table's name parts, as written (quoted ones without quotes)
@@ -23,9 +29,13 @@ import java.util.function.Predicate;
  * @param setColumns  DO UPDATE's columns, in order
  * @param setValues   DO UPDATE's expressions, as written
  * @param where       DO UPDATE's condition as written, or null
+ * @param replace     {@code INSERT OR REPLACE} (DuckDB's and SQLite's): DO UPDATE of the inserted
+ *                    columns on the table's key, which {@link #replacing} spells out
+ * @param columns     the INSERT's column list as written; empty when it names none (every column)
  */
 public record OnConflict(String insert, List<String> table, String alias, List<String> target, String constraint,
-                         boolean update, List<String> setColumns, List<String> setValues, String where) {
+                         boolean update, List<String> setColumns, List<String> setValues, String where,
+                         boolean replace, List<String> columns) {
 
     /** A word, quoted name, parameter or symbol of the text, at its parenthesis depth. */
     private record Token(int start, int end, String text, int depth, boolean quoted) {
@@ -60,23 +70,49 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
                 break;
             }
         }
-        if (on < 0) {
+        boolean or = tokens.size() > 2 && tokens.get(1).is("OR") && (tokens.get(2).is("IGNORE") || tokens.get(2).is("REPLACE"));
+        if (on < 0 && !or) {
             return null;
         }
-        // INSERT INTO name[.name] [AS alias]
-        int i = 1;
+        if (on >= 0 && or) {
+            throw new IllegalArgumentException("syntax error at or near \"ON CONFLICT\": INSERT OR "
+                    + tokens.get(2).text().toUpperCase(Locale.ROOT) + " says what a conflict does already");
+        }
+        int end = on < 0 ? tokens.size() : on;
+        // INSERT [OR IGNORE | OR REPLACE] INTO name[.name] [AS alias] [(columns)]
+        int i = or ? 3 : 1;
         expect(tokens, i++, "INTO");
         List<String> table = new ArrayList<>();
         table.add(name(tokens, i++, "a table name"));
-        while (i + 1 < on && tokens.get(i).text().equals(".")) {
+        while (i + 1 < end && tokens.get(i).text().equals(".")) {
             table.add(name(tokens, i + 1, "a table name"));
             i += 2;
         }
         String alias = table.getLast();
-        StringBuilder insert = new StringBuilder(sql.substring(0, tokens.get(on).start()));
-        if (i < on && tokens.get(i).is("AS")) {
+        StringBuilder insert = new StringBuilder(on < 0 ? sql : sql.substring(0, tokens.get(on).start()));
+        int aliasAt = -1;
+        if (i < end && tokens.get(i).is("AS")) {
             alias = name(tokens, i + 1, "an alias after AS");
-            insert.delete(tokens.get(i).start(), tokens.get(i + 1).end()); // Calcite's INSERT takes no alias
+            aliasAt = i;
+            i += 2;
+        }
+        List<String> columns = new ArrayList<>();
+        if (i + 2 < end && tokens.get(i).text().equals("(") && !tokens.get(i + 1).is("SELECT") && !tokens.get(i + 1).is("VALUES")) {
+            for (int c = i + 1; c < end; c += 2) {
+                columns.add(name(tokens, c, "a column name"));
+                if (c + 1 >= end || !tokens.get(c + 1).text().equals(",")) {
+                    break;
+                }
+            }
+        }
+        // Calcite's INSERT takes no alias and no OR: cut from the end, so that the earlier positions hold
+        if (aliasAt >= 0) {
+            insert.delete(tokens.get(aliasAt).start(), tokens.get(aliasAt + 1).end());
+        }
+        if (or) {
+            insert.delete(tokens.get(1).start(), tokens.get(3).start());
+            return new OnConflict(insert.toString(), table, alias, List.of(), null, false, List.of(), List.of(), null,
+                    tokens.get(2).is("REPLACE"), columns);
         }
         // the conflict target
         int at = on + 2;
@@ -104,26 +140,26 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
                 throw new IllegalArgumentException("syntax error at or near \"" + tokens.get(at + 1).text()
                         + "\": ON CONFLICT DO NOTHING ends the statement (RETURNING may follow)");
             }
-            return new OnConflict(insert.toString(), table, alias, target, constraint, false, List.of(), List.of(), null);
+            return new OnConflict(insert.toString(), table, alias, target, constraint, false, List.of(), List.of(), null, false, columns);
         }
         expect(tokens, at++, "UPDATE");
         expect(tokens, at++, "SET");
-        List<String> columns = new ArrayList<>();
+        List<String> setColumns = new ArrayList<>();
         List<String> values = new ArrayList<>();
         String where = null;
-        int end = tokens.size();
+        end = tokens.size();
         if (tokens.getLast().text().equals(";")) {
             end--;
         }
         while (true) {
-            columns.add(name(tokens, at++, "a column to SET"));
+            setColumns.add(name(tokens, at++, "a column to SET"));
             expect(tokens, at++, "=");
             int from = at;
             while (at < end && !(tokens.get(at).depth() == 0 && (tokens.get(at).text().equals(",") || tokens.get(at).is("WHERE")))) {
                 at++;
             }
             if (from == at) {
-                throw new IllegalArgumentException("syntax error: SET " + columns.getLast() + " = needs a value");
+                throw new IllegalArgumentException("syntax error: SET " + setColumns.getLast() + " = needs a value");
             }
             values.add(text(sql, tokens, from, at));
             if (at < end && tokens.get(at).text().equals(",")) {
@@ -138,7 +174,7 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             }
             where = text(sql, tokens, at + 1, end);
         }
-        return new OnConflict(insert.toString(), table, alias, target, constraint, true, columns, values, where);
+        return new OnConflict(insert.toString(), table, alias, target, constraint, true, setColumns, values, where, false, columns);
     }
 
     /** The text of tokens {@code [from, to)}. */
@@ -241,5 +277,44 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             }
         }
         return out.toString();
+    }
+
+    /**
+     * {@code INSERT OR REPLACE} spelled out for {@code schema}: DO UPDATE on the PRIMARY KEY (or
+     * the only UNIQUE constraint) of every inserted column outside the key to the proposed value
+     * (DO NOTHING when there is none); any other clause as it is.
+     *
+     * @throws IllegalStateException with SQLSTATE 42P10: the table has no such key
+     */
+    public OnConflict replacing(TableSchema schema) {
+        if (!replace) {
+            return this;
+        }
+        TableSchema.KeyDef key = null;
+        for (TableSchema.KeyDef k : schema.keys()) {
+            if (k.primary()) {
+                key = k;
+            }
+        }
+        if (key == null && schema.keys().size() == 1) {
+            key = schema.keys().getFirst();
+        }
+        if (key == null) {
+            throw Upsert.failure("42P10", "INSERT OR REPLACE needs a PRIMARY KEY or a single UNIQUE constraint on table \""
+                    + table.getLast() + "\" to find the row it replaces: use ON CONFLICT (columns) DO UPDATE SET ...");
+        }
+        List<String> target = new ArrayList<>();
+        key.columns().forEach(c -> target.add(schema.column(c).name()));
+        List<String> set = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int c = 0; c < schema.size(); c++) {
+            String name = schema.column(c).name();
+            boolean inserted = columns.isEmpty() || columns.stream().anyMatch(name::equalsIgnoreCase);
+            if (inserted && !key.columns().contains(c)) {
+                set.add(name);
+                values.add("EXCLUDED.\"" + name.replace("\"", "\"\"") + '"');
+            }
+        }
+        return new OnConflict(insert, table, alias, target, null, !set.isEmpty(), set, values, null, false, columns);
     }
 }
