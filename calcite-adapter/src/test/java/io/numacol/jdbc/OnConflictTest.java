@@ -338,7 +338,9 @@ class OnConflictTest {
             assertThat(rows(s, "select id, name, qty from p order by id"))
                     .containsExactly(List.of(1, "A", 50), List.of(2, "B", 6), List.of(3, "c", 7), List.of(4, "d", 0));
             s.execute("create table nokey (id int)");
-            fails(s, "insert or replace into nokey values (1)", "42P10", "INSERT OR REPLACE needs a PRIMARY KEY");
+            fails(s, "insert or replace into nokey values (1)", "42P10", "INSERT OR REPLACE needs one PRIMARY KEY or UNIQUE");
+            s.execute("create table twokeys (id int primary key, code int unique)");
+            fails(s, "insert or replace into twokeys values (1, 1)", "42P10", "it has 2");
             fails(s, "insert or ignore into p values (1, 'x', 0) on conflict do nothing", "42601", "INSERT OR IGNORE");
         }
     }

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Seeded mixes of INSERT ... ON CONFLICT (DO NOTHING with and without a target, DO UPDATE on
- * either key with EXCLUDED, the existing row's values and a WHERE), as plain statements and as
+ * either key with EXCLUDED, the existing row's values and a WHERE) and INSERT OR IGNORE, as
+ * plain statements and as
  * prepared ones with parameters, run on numacol and on DuckDB (which takes PostgreSQL's syntax):
  * after each both give the same update count (or both refuse it) and the table holds the same
  * rows. Tables of several parts (rowsPerPart=50), so that the rows a conflict finds are spread.
@@ -32,7 +33,8 @@ class UpsertDifferentialTest {
             "ON CONFLICT (k) DO UPDATE SET n = n + EXCLUDED.n, s = EXCLUDED.s",
             "ON CONFLICT (k) DO UPDATE SET n = EXCLUDED.n WHERE n < EXCLUDED.n",
             "ON CONFLICT (k) DO UPDATE SET s = s || '+' WHERE EXCLUDED.s IS NOT NULL",
-            "ON CONFLICT (c) DO UPDATE SET n = n * 2 + 1"};
+            "ON CONFLICT (c) DO UPDATE SET n = n * 2 + 1",
+            "OR IGNORE"}; // OR REPLACE takes a table of one key: both refuse it on this one
 
     @ParameterizedTest
     @ValueSource(longs = {5, 17, 41})
@@ -57,7 +59,7 @@ class UpsertDifferentialTest {
                     // c mostly follows k (so a conflict on one is a conflict on both), sometimes another key's
                     String c = random.nextInt(5) == 0 ? "c" + random.nextInt(60) : "c" + k;
                     // PostgreSQL refuses a DO UPDATE whose rows repeat a key (21000), where DuckDB updates twice
-                    if (action.contains("UPDATE") && !keys.add(action.contains("(k)") ? (Object) k : c)) {
+                    if (action.contains("UPDATE") && !keys.add(action.contains("(c)") ? c : (Object) k)) {
                         continue;
                     }
                     values.add(new Object[] {k, random.nextInt(8) == 0 ? null : c, random.nextInt(-20, 20),
@@ -67,17 +69,17 @@ class UpsertDifferentialTest {
                 String actual;
                 String shown;
                 if (random.nextBoolean()) {
-                    StringBuilder sql = new StringBuilder("INSERT INTO u VALUES ");
+                    StringBuilder sql = new StringBuilder(insert(action));
                     for (int r = 0; r < values.size(); r++) {
                         Object[] v = values.get(r);
                         sql.append(r == 0 ? "" : ", ").append('(').append(v[0]).append(", ").append(literal(v[1])).append(", ")
                                 .append(v[2]).append(", ").append(literal(v[3])).append(')');
                     }
-                    shown = sql.append(' ').append(action).toString();
+                    shown = sql.append(' ').append(clause(action)).toString();
                     expected = count(duckdb, shown, List.of());
                     actual = count(numacol, shown, List.of());
                 } else {
-                    shown = "INSERT INTO u VALUES (?, ?, ?, ?) " + action;
+                    shown = insert(action) + "(?, ?, ?, ?) " + clause(action);
                     expected = count(duckdb, shown, values);
                     actual = count(numacol, shown, values);
                 }
@@ -95,6 +97,15 @@ class UpsertDifferentialTest {
                     seed, STATEMENTS, changed, refused);
             assertThat(changed).as("rows the statements stored").isPositive();
         }
+    }
+
+    /** The statement's start: DuckDB's INSERT OR IGNORE / OR REPLACE, or PostgreSQL's INSERT. */
+    private static String insert(String action) {
+        return action.startsWith("OR ") ? "INSERT " + action + " INTO u VALUES " : "INSERT INTO u VALUES ";
+    }
+
+    private static String clause(String action) {
+        return action.startsWith("OR ") ? "" : action;
     }
 
     private static String literal(Object value) {

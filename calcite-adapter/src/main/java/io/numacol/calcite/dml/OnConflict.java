@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * </pre>
  * and DuckDB's (and SQLite's) {@code INSERT OR IGNORE INTO}, which is {@code ON CONFLICT DO
  * NOTHING}, and {@code INSERT OR REPLACE INTO}, which updates the inserted columns of the row
- * whose PRIMARY KEY (or only UNIQUE key) the new row repeats.
+ * whose key (the table's only PRIMARY KEY or UNIQUE constraint) the new row repeats.
  *
  * @param insert      the INSERT without the clause and without the target's alias
  * @param table       the target table's name parts, as written (quoted ones without quotes)
@@ -280,29 +280,22 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
     }
 
     /**
-     * {@code INSERT OR REPLACE} spelled out for {@code schema}: DO UPDATE on the PRIMARY KEY (or
-     * the only UNIQUE constraint) of every inserted column outside the key to the proposed value
-     * (DO NOTHING when there is none); any other clause as it is.
+     * {@code INSERT OR REPLACE} spelled out for {@code schema}: DO UPDATE on the table's one key
+     * (PRIMARY KEY or UNIQUE) of every inserted column outside the key to the proposed value (DO
+     * NOTHING when there is none); any other clause as it is.
      *
-     * @throws IllegalStateException with SQLSTATE 42P10: the table has no such key
+     * @throws IllegalStateException with SQLSTATE 42P10: the table has no key, or several
      */
     public OnConflict replacing(TableSchema schema) {
         if (!replace) {
             return this;
         }
-        TableSchema.KeyDef key = null;
-        for (TableSchema.KeyDef k : schema.keys()) {
-            if (k.primary()) {
-                key = k;
-            }
+        if (schema.keys().size() != 1) { // as DuckDB: with two keys, which row it replaces is not clear
+            throw Upsert.failure("42P10", "INSERT OR REPLACE needs one PRIMARY KEY or UNIQUE constraint on table \""
+                    + table.getLast() + "\" to find the row it replaces, and it has " + schema.keys().size()
+                    + ": use ON CONFLICT (columns) DO UPDATE SET ...");
         }
-        if (key == null && schema.keys().size() == 1) {
-            key = schema.keys().getFirst();
-        }
-        if (key == null) {
-            throw Upsert.failure("42P10", "INSERT OR REPLACE needs a PRIMARY KEY or a single UNIQUE constraint on table \""
-                    + table.getLast() + "\" to find the row it replaces: use ON CONFLICT (columns) DO UPDATE SET ...");
-        }
+        TableSchema.KeyDef key = schema.keys().getFirst();
         List<String> target = new ArrayList<>();
         key.columns().forEach(c -> target.add(schema.column(c).name()));
         List<String> set = new ArrayList<>();
