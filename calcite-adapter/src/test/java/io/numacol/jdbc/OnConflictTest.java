@@ -344,4 +344,40 @@ class OnConflictTest {
             fails(s, "insert or ignore into p values (1, 'x', 0) on conflict do nothing", "42601", "INSERT OR IGNORE");
         }
     }
+
+    /** Rows with byte arrays as their hex digits, which compare by value. */
+    private static List<List<Object>> comparable(List<List<Object>> rows) {
+        return rows.stream().map(r -> r.stream().map(v -> v instanceof byte[] b ? (Object) java.util.HexFormat.of().formatHex(b) : v).toList())
+                .toList();
+    }
+
+    @Test
+    void everyTypeKeepsItsValueThroughDoUpdate() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table v (id int primary key, b boolean, ti tinyint, si smallint, bi bigint, r real, d double, "
+                    + "m decimal(12,3), dt date, ts timestamp(3), tz timestamp(3) with time zone, tm time(3), ch char(3), "
+                    + "vc varchar(10), vb varbinary(4), u uuid)");
+            String values = "(true, 1, 2, 3, 1.5, 2.25, 123.456, date '2024-02-29', timestamp '2024-01-02 03:04:05.678', "
+                    + "'2024-01-02 03:04:05.678+02:00', time '10:11:12.345', 'ab', 'xyz', x'0102', "
+                    + "'123e4567-e89b-12d3-a456-426614174000')";
+            s.executeUpdate("insert into v values (1, " + values.substring(1));
+            String columns = "b, ti, si, bi, r, d, m, dt, ts, tz, tm, ch, vc, vb, u";
+            List<List<Object>> before = comparable(rows(s, "select " + columns + " from v"));
+            StringBuilder same = new StringBuilder();
+            StringBuilder fromExcluded = new StringBuilder();
+            for (String col : columns.split(", ")) {
+                same.append(same.isEmpty() ? "" : ", ").append(col).append(" = v.").append(col);
+                fromExcluded.append(fromExcluded.isEmpty() ? "" : ", ").append(col).append(" = excluded.").append(col);
+            }
+            assertThat(s.executeUpdate("insert into v values (1, false, 9, 9, 9, 9, 9, 9, date '2000-01-01', "
+                    + "timestamp '2000-01-01 00:00:00', '2000-01-01 00:00:00+00:00', time '00:00:00', 'zz', 'zz', x'ff', "
+                    + "'00000000-0000-0000-0000-000000000000') on conflict (id) do update set " + same)).isEqualTo(1);
+            assertThat(comparable(rows(s, "select " + columns + " from v"))).isEqualTo(before);
+            s.executeUpdate("insert into v values (2, " + values.substring(1));
+            assertThat(s.executeUpdate("insert into v values (1, " + values.substring(1) + " on conflict (id) do update set "
+                    + fromExcluded)).isEqualTo(1);
+            assertThat(comparable(rows(s, "select " + columns + " from v where id = 1")))
+                    .isEqualTo(comparable(rows(s, "select " + columns + " from v where id = 2")));
+        }
+    }
 }

@@ -9,9 +9,11 @@ import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * What an {@code INSERT ... ON CONFLICT} ({@link OnConflict}) does with the rows its INSERT
@@ -307,14 +310,17 @@ public final class Upsert {
         return internal(schema, stored);
     }
 
-    /** Stored values as Calcite's internal values. */
+    /** Stored values as Calcite's internal values (a VARBINARY's ISO 8859-1 chars as a ByteString, a UUID's text as a UUID). */
     private static Object[] internal(TableSchema schema, Object[] stored) {
         Object[] out = new Object[stored.length];
         for (int c = 0; c < out.length; c++) {
+            ColumnType type = schema.column(c).type();
             out[c] = switch (stored[c]) {
                 case null -> null;
-                case Long l -> InternalValues.ofStored(schema.column(c).type(), l);
-                case Double d -> InternalValues.ofStored(schema.column(c).type(), d);
+                case Long l -> InternalValues.ofStored(type, l);
+                case Double d -> InternalValues.ofStored(type, d);
+                case String text when type.kind() == ColumnType.Kind.VARBINARY -> new ByteString(text.getBytes(StandardCharsets.ISO_8859_1));
+                case String text when type.kind() == ColumnType.Kind.UUID -> UUID.fromString(text);
                 default -> stored[c];
             };
         }
