@@ -8,6 +8,8 @@ import io.numacol.calcite.dml.InsertBatch;
 import io.numacol.calcite.dml.OnConflict;
 import io.numacol.calcite.dml.Upsert;
 import io.numacol.database.Database;
+import io.numacol.export.DatabaseExport;
+import io.numacol.export.DatabaseImport;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
 import io.numacol.storage.Transaction;
@@ -27,6 +29,7 @@ import org.apache.calcite.server.CalciteServer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,10 +41,12 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -130,6 +135,24 @@ final class NumacolMeta extends ForwardingMeta {
         if (clause != null) {
             return upsertOnce(h, sql, clause, callback);
         }
+        Matcher transfer = TRANSFER.matcher(sql);
+        if (transfer.matches()) {
+            Path dir = Path.of(transfer.group(2).replace("''", "'"));
+            long rows;
+            try {
+                if (transfer.group(1).equalsIgnoreCase("EXPORT")) {
+                    rows = DatabaseExport.write(NumacolDriver.openDatabase(connection), dir); // what is committed, as CHECKPOINT
+                } else {
+                    transaction.commitBeforeDdl(); // it runs DDL
+                    rows = DatabaseImport.run(connection, dir);
+                }
+            } catch (SQLException | RuntimeException e) {
+                String state = SqlStates.state(e);
+                throw QueryFailures.<RuntimeException>sneaky(e instanceof SQLException s && s.getSQLState() != null ? s
+                        : new SQLException(transfer.group(1).toUpperCase(Locale.ROOT) + " DATABASE failed: " + e.getMessage(), state, e));
+            }
+            return count(h, sql, callback, rows);
+        }
         ConnectionTransaction.ControlStatement control = ConnectionTransaction.control(sql);
         if (control != null) {
             try {
@@ -207,6 +230,14 @@ final class NumacolMeta extends ForwardingMeta {
      */
     private static final Pattern CHECKPOINT = Pattern.compile("\\s*(FORCE\\s+)?CHECKPOINT\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
+    /**
+     * EXPORT DATABASE 'dir' (DuckDB's optional (FORMAT CSV) taken) and IMPORT DATABASE 'dir':
+     * {@link DatabaseExport} and {@link DatabaseImport}; the update count is the rows written or loaded.
+     */
+    private static final Pattern TRANSFER = Pattern.compile(
+            "\\s*(EXPORT|IMPORT)\\s+DATABASE\\s+'((?:[^']|'')*)'\\s*(?:\\(\\s*FORMAT\\s+'?CSV'?\\s*\\))?\\s*;?\\s*",
+            Pattern.CASE_INSENSITIVE);
+
     /** SHUTDOWN, as H2 spells it: closes the database, whatever connections it has. */
     private static final Pattern SHUTDOWN = Pattern.compile("\\s*SHUTDOWN\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
@@ -262,14 +293,19 @@ final class NumacolMeta extends ForwardingMeta {
 
     /** A statement run here that answers no rows and counts none (BEGIN, SAVEPOINT, SHUTDOWN...): Calcite's parser knows none of them. */
     private static ExecuteResult noRows(StatementHandle h, String sql, PrepareCallback callback) {
+        return count(h, sql, callback, 0);
+    }
+
+    /** A statement run here that answers no rows and counts {@code rows} (EXPORT DATABASE, IMPORT DATABASE). */
+    private static ExecuteResult count(StatementHandle h, String sql, PrepareCallback callback, long rows) {
         try {
             Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
             synchronized (callback.getMonitor()) {
                 callback.clear();
-                callback.assign(signature, null, 0);
+                callback.assign(signature, null, rows);
             }
             callback.execute();
-            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, rows)));
         } catch (SQLException e) {
             throw QueryFailures.<RuntimeException>sneaky(e);
         }
@@ -609,21 +645,33 @@ final class NumacolMeta extends ForwardingMeta {
                 catalog, schema, table, unique), MetaImpl.MetaIndexInfo.class, KeyMetaData.INDEX_INFO_COLUMNS);
     }
 
-    /** None: numacol has no foreign keys (yet); JDBC's columns ({@link KeyMetaData#noForeignKeys}). */
+    /**
+     * The foreign keys of the tables named (getImportedKeys: those a table holds; getExportedKeys:
+     * those that name it as their parent; getCrossReference: both), from the catalog ({@link
+     * KeyMetaData#foreignKeys}).
+     */
     @Override
     public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(null, null, null, catalog, schema, table, false);
     }
 
     @Override
     public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(catalog, schema, table, null, null, null, true);
     }
 
     @Override
     public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog, String parentSchema, String parentTable,
                                            String foreignCatalog, String foreignSchema, String foreignTable) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema, foreignTable, true);
+    }
+
+    private MetaResultSet foreignKeys(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog,
+                                      String foreignSchema, String foreignTable, boolean byChild) {
+        return KeyMetaData.resultSet(delegate(), KeyMetaData.foreignKeys(NumacolDriver.openDatabase(connection), catalogName(),
+                new KeyMetaData.Named(parentCatalog, parentSchema, parentTable),
+                new KeyMetaData.Named(foreignCatalog, foreignSchema, foreignTable), byChild),
+                KeyMetaData.ForeignKeyRow.class, KeyMetaData.FOREIGN_KEY_COLUMNS);
     }
 
     /** The TABLE_CAT that getTables gives this connection's tables. */
@@ -688,10 +736,10 @@ final class NumacolMeta extends ForwardingMeta {
         }
     }
 
-    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT and transaction control. */
+    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT, EXPORT/IMPORT and transaction control. */
     static boolean runsHere(String sql) {
         return sql != null && (SHUTDOWN.matcher(sql).matches() || CHECKPOINT.matcher(sql).matches()
-                || ConnectionTransaction.control(sql) != null);
+                || TRANSFER.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
     }
 
     @Override
@@ -873,18 +921,11 @@ final class NumacolMeta extends ForwardingMeta {
         try {
             UpsertStatement upsert = CatalogView.runIn(view, () -> prepareUpsert(sql, clause));
             try {
-                long count = runUpsert(upsert, List.of(), view, cancelOf(h));
-                Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
-                synchronized (callback.getMonitor()) {
-                    callback.clear();
-                    callback.assign(signature, null, count);
-                }
-                callback.execute();
-                return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+                return count(h, sql, callback, runUpsert(upsert, List.of(), view, cancelOf(h)));
             } finally {
                 closeUpsert(upsert);
             }
-        } catch (SQLException | NoSuchStatementException e) {
+        } catch (NoSuchStatementException e) {
             throw QueryFailures.<RuntimeException>sneaky(e);
         } finally {
             views.end(h, view);

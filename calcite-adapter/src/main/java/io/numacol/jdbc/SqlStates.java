@@ -1,8 +1,10 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.ddl.DdlException;
 import io.numacol.checkpoint.DamagedFileException;
 import io.numacol.checkpoint.UnsupportedVersionException;
 import io.numacol.durability.DatabaseLockedException;
+import io.numacol.storage.ForeignKeyViolationException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.NotNullViolationException;
@@ -139,6 +141,8 @@ final class SqlStates {
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
             case KeyViolationException e -> "23505";
+            case ForeignKeyViolationException e -> "23503";
+            case DdlException e -> e.sqlState();
             case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
             case IllegalStateException e when message.contains("the database was closed") -> "08003";
             // Calcite's own checks when another connection dropped or altered a table while this statement was planned

@@ -23,13 +23,14 @@ import java.util.Set;
  * @param name         its name
  * @param columns      its columns in order, with types, nullability, defaults and identity
  * @param keys         its PRIMARY KEY and UNIQUE constraints, by column position
+ * @param foreignKeys  its FOREIGN KEY constraints, by column position and the parent's name
  * @param placement    its placement as {@code ALTER TABLE .. PLACEMENT} spells it ({@code RR}, {@code NODE(1)}, ...)
  * @param partitioning its physical partitioning resolved against its columns, or null for none
  * @param parts        its part files, in the table's order of parts (empty in an image of the log,
  *                     whose rows are in the log)
  */
 public record TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
-                         String placement, Partitioning partitioning, List<PartRef> parts) {
+                         List<TableSchema.ForeignKeyDef> foreignKeys, String placement, Partitioning partitioning, List<PartRef> parts) {
 
     public TableEntry {
         if (id <= 0) {
@@ -40,8 +41,9 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         Objects.requireNonNull(placement, "placement");
         columns = List.copyOf(columns);
         keys = List.copyOf(keys);
+        foreignKeys = List.copyOf(foreignKeys);
         parts = List.copyOf(parts);
-        new TableSchema(columns, keys); // refuses no columns, duplicate names and bad keys, as the catalog would
+        new TableSchema(columns, keys, foreignKeys); // refuses no columns, duplicate names and bad keys, as the catalog would
         Set<String> files = new HashSet<>();
         for (PartRef part : parts) {
             if (!files.add(part.fileName())) {
@@ -55,9 +57,15 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         }
     }
 
+    /** A table without foreign keys. */
+    public TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
+                      String placement, Partitioning partitioning, List<PartRef> parts) {
+        this(id, schemaName, name, columns, keys, List.of(), placement, partitioning, parts);
+    }
+
     /** The columns and keys as a {@link TableSchema}, to create the table with. */
     public TableSchema schema() {
-        return new TableSchema(columns, keys);
+        return new TableSchema(columns, keys, foreignKeys);
     }
 
     /** Bytes of all its part files. */

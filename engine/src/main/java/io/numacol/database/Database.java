@@ -453,6 +453,21 @@ public final class Database implements AutoCloseable, StoredDatabase {
      */
     public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
                            UnaryOperator<String> column) {
+        alterTable(old, name, schema.keys().isEmpty() && schema.foreignKeys().isEmpty() ? old.schema().keysTo(schema, column) : schema,
+                row, column, true);
+    }
+
+    /**
+     * {@link #alterTable(Table, String, TableSchema, UnaryOperator, UnaryOperator)} with {@code
+     * schema} taken as the whole new schema, constraints included ({@code complete}: a constraint
+     * added or dropped), rather than carrying the old keys over when it names none.
+     */
+    public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
+                           UnaryOperator<String> column, boolean complete) {
+        if (!complete) {
+            alterTable(old, name, schema, row, column);
+            return;
+        }
         checkOpen();
         merger.whileNotMerging(old, () -> {
             old.lockWrites();
@@ -462,9 +477,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
                 Placement placement = placements.altered(old, column);
-                // the keys follow their columns (renamed), unless the new schema says its own
-                Table replacement = catalog.detached(old.schemaName(), name,
-                        schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema);
+                Table replacement = catalog.detached(old.schemaName(), name, schema);
                 if (durable == null) {
                     fillAltered(old, replacement, placement, row, column);
                 } else {

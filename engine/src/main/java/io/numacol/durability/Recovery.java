@@ -234,7 +234,7 @@ final class Recovery {
             for (int i = 0; i < parts.length; i++) {
                 files.add(new FileOfPart(entry.id(), parts[i].id(), refs.get(i), parts[i].deleted().count()));
             }
-            table.addParts(read);
+            table.replayParts(List.of(), read);
         } catch (RuntimeException | Error e) {
             read.forEach(TablePart::release);
             throw e;
@@ -368,7 +368,7 @@ final class Recovery {
                 }
             });
             if (!old.isEmpty() || !added.isEmpty()) {
-                table.replaceParts(old, List.copyOf(added.values()));
+                table.replayParts(old, List.copyOf(added.values()));
             }
         } catch (RuntimeException | Error e) {
             added.values().forEach(TablePart::release);

@@ -264,6 +264,21 @@ public final class Table {
         }
     }
 
+    /**
+     * {@link #replaceParts(List, List)} for a change that was checked when it was first committed
+     * (the write-ahead log's, replayed in a recovery): its foreign keys are not checked again, as
+     * the log replays one table at a time and a parent's rows may come after its children's.
+     */
+    public void replayParts(List<TablePart> old, List<TablePart> replacement) {
+        writes.lock();
+        try {
+            catalog.clock().log().prepare(this, replacement);
+            catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
+        } finally {
+            releaseWrites();
+        }
+    }
+
     /** {@link #replaceParts(List, List)}, waiting for another change of the table as {@link #lockWrites(Runnable)} does. */
     public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop) {
         lockWrites(checkStop);
@@ -418,7 +433,13 @@ public final class Table {
     /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
     private void commit(List<TablePart> old, List<TablePart> replacement) {
         catalog.clock().log().prepare(this, replacement);
-        catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
+        catalog.clock().commit(ts -> {
+            List<KeySet.Change> keys = prepareKeys(old, replacement);
+            if (ForeignKeys.involved(catalog, this)) {
+                ForeignKeys.check(catalog, Map.of(this, new ForeignKeys.Change(old, replacement)));
+            }
+            swap(old, replacement, ts, keys);
+        });
     }
 
     /** {@link #commit} of a change that keeps every row (re-placed or merged parts): the keys need no check. */

@@ -22,9 +22,13 @@ import java.util.regex.Pattern;
  * CREATE SCHEMA [IF NOT EXISTS] name
  * SET SCHEMA [= | TO] name | 'name'     -- or USE name
  * DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT]
- * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE]...,
- *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)]) [PLACEMENT placement]
- * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE | REFERENCES ...]...,
+ *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)], [FOREIGN KEY (column, ...) REFERENCES ...]) [PLACEMENT placement]
+ *     -- each constraint may be named by CONSTRAINT name; REFERENCES parent [(column, ...)]
+ *     -- [MATCH SIMPLE] [ON DELETE NO ACTION | RESTRICT] [ON UPDATE NO ACTION | RESTRICT]
+ * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]   -- CASCADE drops the foreign keys that name it
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] FOREIGN KEY (column, ...) REFERENCES ...
+ * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name
  * TRUNCATE [TABLE] name
  * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal]
  * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
@@ -219,8 +223,15 @@ final class DdlParser {
                 keys.unique(constraint, columnList());
                 continue;
             }
+            if (accept("FOREIGN")) {
+                expect("KEY");
+                List<String> referencing = columnList();
+                expect("REFERENCES");
+                keys.references.add(references(constraint, referencing));
+                continue;
+            }
             if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY or UNIQUE constraint");
+                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY, UNIQUE or FOREIGN KEY constraint");
             }
             columns.add(column(keys));
         } while (accept(","));
@@ -239,7 +250,8 @@ final class DdlParser {
         }
         try {
             TableSchema plain = new TableSchema(keyed);
-            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed, keys.defs(name.name(), plain)), placement);
+            return new DdlStatement.CreateTable(name, ifNotExists, new TableSchema(keyed, keys.defs(name.name(), plain)), placement,
+                    keys.references);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
@@ -262,6 +274,8 @@ final class DdlParser {
         final List<String> primaryColumns = new ArrayList<>();
         final List<String> uniqueNames = new ArrayList<>();
         final List<List<String>> uniqueColumns = new ArrayList<>();
+        /** FOREIGN KEY and REFERENCES clauses, resolved when the statement runs. */
+        final List<ForeignKeySpec> references = new ArrayList<>();
 
         void primary(String constraint, List<String> columns) {
             if (!primaryColumns.isEmpty()) {
@@ -312,7 +326,7 @@ final class DdlParser {
             String t = tokens.get(pos);
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
-                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT")
+                    || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT") || u.equals("REFERENCES")
                     || u.equals("GENERATED") || u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT"))) {
                 break;
             }
@@ -374,8 +388,10 @@ final class DdlParser {
                 keys.primary(constraint, List.of(name));
             } else if (accept("UNIQUE")) {
                 keys.unique(constraint, List.of(name));
+            } else if (accept("REFERENCES")) {
+                keys.references.add(references(constraint, List.of(name)));
             } else if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY or UNIQUE");
+                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY, UNIQUE or REFERENCES");
             } else {
                 break;
             }
@@ -420,12 +436,27 @@ final class DdlParser {
         boolean ifExists = ifExists();
         DdlStatement.Name table = name("a table name");
         if (accept("ADD")) {
+            int at = pos;
+            String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
+            if (accept("FOREIGN")) {
+                expect("KEY");
+                List<String> referencing = columnList();
+                expect("REFERENCES");
+                return new DdlStatement.AlterTable(table, ifExists,
+                        new DdlStatement.AlterTable.AddForeignKey(references(constraint, referencing)));
+            }
+            if (constraint != null) {
+                throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes a FOREIGN KEY; PRIMARY KEY and UNIQUE are "
+                        + "declared by CREATE TABLE");
+            }
+            pos = at;
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
             Keys keys = new Keys();
             ColumnDef column = column(keys);
-            if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty()) {
-                throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY or UNIQUE: create the table with it");
+            if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty() || !keys.references.isEmpty()) {
+                throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY, UNIQUE or REFERENCES: add the column, then "
+                        + "ALTER TABLE ... ADD FOREIGN KEY, or create the table with it");
             }
             if (column.identity() != null) {
                 throw error("ALTER TABLE ... ADD COLUMN takes no identity column: create the table with it");
@@ -448,6 +479,13 @@ final class DdlParser {
                     new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists));
         }
         if (accept("DROP")) {
+            if (accept("CONSTRAINT")) {
+                boolean ifConstraintExists = ifExists();
+                String constraint = identifier("a constraint name");
+                dropBehavior();
+                return new DdlStatement.AlterTable(table, ifExists,
+                        new DdlStatement.AlterTable.DropConstraint(constraint, ifConstraintExists));
+            }
             accept("COLUMN");
             boolean ifColumnExists = ifExists();
             return new DdlStatement.AlterTable(table, ifExists,
@@ -554,8 +592,54 @@ final class DdlParser {
     private DdlStatement dropTable() {
         boolean ifExists = ifExists();
         DdlStatement.Name name = name("a table name");
-        dropBehavior();
-        return new DdlStatement.DropTable(name, ifExists);
+        boolean cascade = accept("CASCADE");
+        if (!cascade) {
+            accept("RESTRICT");
+        }
+        return new DdlStatement.DropTable(name, ifExists, cascade);
+    }
+
+    /**
+     * After REFERENCES: parent [(column, ...)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE
+     * action], where only NO ACTION and RESTRICT are taken ({@link ForeignKeySpec}); PostgreSQL's
+     * NOT DEFERRABLE and INITIALLY IMMEDIATE say what numacol does, and are taken too.
+     */
+    private ForeignKeySpec references(String constraint, List<String> columns) {
+        DdlStatement.Name parent = name("a table name");
+        List<String> parentColumns = pos < tokens.size() && tokens.get(pos).equals("(") ? columnList() : List.of();
+        while (true) {
+            if (accept("MATCH")) {
+                if (!accept("SIMPLE")) {
+                    throw new DdlException("0A000", "only MATCH SIMPLE is supported: a row with a NULL in its foreign key "
+                            + "references nothing");
+                }
+            } else if (accept("ON")) {
+                String event = accept("DELETE") ? "DELETE" : accept("UPDATE") ? "UPDATE" : null;
+                if (event == null) {
+                    throw error("expected DELETE or UPDATE after ON in a REFERENCES clause");
+                }
+                String action = accept("NO") ? (accept("ACTION") ? "NO ACTION" : "NO")
+                        : accept("RESTRICT") ? "RESTRICT"
+                        : accept("CASCADE") ? "CASCADE"
+                        : accept("SET") ? "SET " + (pos < tokens.size() ? tokens.get(pos++).toUpperCase(Locale.ROOT) : "")
+                        : "";
+                if (!ForeignKeySpec.ACTIONS.contains(action)) {
+                    throw new DdlException("0A000", "ON " + event + " " + action + " is not supported: numacol's foreign keys are "
+                            + "NO ACTION (a referenced row is neither deleted nor changed while referenced); change the child "
+                            + "rows first, in the same transaction");
+                }
+            } else if (accept("NOT")) {
+                expect("DEFERRABLE");
+            } else if (accept("INITIALLY")) {
+                expect("IMMEDIATE");
+            } else if (pos < tokens.size() && tokens.get(pos).equalsIgnoreCase("DEFERRABLE")) {
+                throw new DdlException("0A000", "DEFERRABLE foreign keys are not supported: numacol checks them at the end of "
+                        + "each statement");
+            } else {
+                break;
+            }
+        }
+        return new ForeignKeySpec(constraint, columns, parent, parentColumns);
     }
 
     /** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT], after VIEW. */

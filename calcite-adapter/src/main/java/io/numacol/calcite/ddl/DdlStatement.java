@@ -26,8 +26,11 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
 abstract sealed class DdlStatement extends SqlDdl {
@@ -95,13 +98,16 @@ abstract sealed class DdlStatement extends SqlDdl {
         final TableSchema schema;
         /** Null: the default, each part on a node, the nodes in turn. */
         final Placement placement;
+        /** Its FOREIGN KEY and REFERENCES clauses, resolved against the catalog when it runs. */
+        final List<ForeignKeySpec> references;
 
-        CreateTable(Name name, boolean ifNotExists, TableSchema schema, Placement placement) {
+        CreateTable(Name name, boolean ifNotExists, TableSchema schema, Placement placement, List<ForeignKeySpec> references) {
             super(OPERATOR);
             this.name = name;
             this.ifNotExists = ifNotExists;
             this.schema = schema;
             this.placement = placement;
+            this.references = List.copyOf(references);
         }
 
         @Override
@@ -110,7 +116,18 @@ abstract sealed class DdlStatement extends SqlDdl {
                 placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
             }
             if (!(ifNotExists && session.find(database, name).isPresent())) {
-                Table table = database.catalog().create(session.schemaOf(name), name.name(), schema);
+                String schemaName = session.schemaOf(name);
+                TableSchema resolved = schema;
+                if (!references.isEmpty()) {
+                    Set<String> taken = new HashSet<>();
+                    schema.keys().forEach(k -> taken.add(k.name().toUpperCase(Locale.ROOT)));
+                    List<TableSchema.ForeignKeyDef> keys = new ArrayList<>();
+                    for (ForeignKeySpec r : references) {
+                        keys.add(r.resolve(database, session, schemaName, name.name(), schema, taken));
+                    }
+                    resolved = schema.withForeignKeys(keys);
+                }
+                Table table = database.catalog().create(schemaName, name.name(), resolved);
                 if (placement != null) {
                     database.setPlacement(table, placement);
                 }
@@ -123,18 +140,28 @@ abstract sealed class DdlStatement extends SqlDdl {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
         final Name name;
         final boolean ifExists;
+        /** DROP ... CASCADE: the foreign keys of other tables that name it are dropped with it. */
+        final boolean cascade;
 
-        DropTable(Name name, boolean ifExists) {
+        DropTable(Name name, boolean ifExists, boolean cascade) {
             super(OPERATOR);
             this.name = name;
             this.ifExists = ifExists;
+            this.cascade = cascade;
         }
 
         @Override
         long execute(Database database, Session session) {
             Optional<Table> table = session.find(database, name);
             if (!(ifExists && table.isEmpty())) {
-                database.dropTable(table.orElseGet(() -> session.get(database, name)));
+                Table t = table.orElseGet(() -> session.get(database, name));
+                for (Table child : Dependents.children(database, t)) {
+                    if (!cascade) {
+                        throw Dependents.refusal("drop table " + t.name(), child, t);
+                    }
+                    Dependents.dropReferences(database, child, t);
+                }
+                database.dropTable(t);
             }
             return 0;
         }
@@ -246,6 +273,13 @@ abstract sealed class DdlStatement extends SqlDdl {
         record SetPlacement(Placement placement) implements Action {
         }
 
+        /** ADD [CONSTRAINT name] FOREIGN KEY: the table's rows are checked against the parent first. */
+        record AddForeignKey(ForeignKeySpec key) implements Action {
+        }
+
+        record DropConstraint(String name, boolean ifExists) implements Action {
+        }
+
         AlterTable(Name table, boolean ifExists, Action action) {
             super(OPERATOR);
             this.table = table;
@@ -298,6 +332,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                         throw new IllegalArgumentException("column " + drop.column() + " is the only column of table " + t.name()
                                 + ": drop the table instead");
                     }
+                    Dependents.checkColumnKept(database, t, drop.column(), "drop column " + drop.column() + " of table " + t.name());
                     List<ColumnDef> next = new ArrayList<>(columns);
                     next.remove(i);
                     database.alterTable(t, t.name(), new TableSchema(next), row -> {
@@ -313,14 +348,20 @@ abstract sealed class DdlStatement extends SqlDdl {
                                 + t.schemaName() + "; to move it, CREATE TABLE " + rename.name() + " AS SELECT * FROM "
                                 + t.displayName() + " and drop it");
                     }
-                    database.alterTable(t, rename.name().name(), t.schema(), row -> row, c -> c);
+                    for (Table child : Dependents.children(database, t)) {
+                        throw Dependents.refusal("rename table " + t.name(), child, t);
+                    }
+                    database.alterTable(t, rename.name().name(), Dependents.renamedParent(t, rename.name().name()), row -> row, c -> c, true);
                 }
+                case AddForeignKey add -> Dependents.addForeignKey(database, session, t, add.key());
+                case DropConstraint drop -> Dependents.dropConstraint(database, t, drop.name(), drop.ifExists());
                 case SetPlacement set -> database.setPlacement(t, set.placement());
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {
                         throw new IllegalArgumentException("table " + t.name() + " has no column " + rename.from());
                     }
+                    Dependents.checkColumnKept(database, t, rename.from(), "rename column " + rename.from() + " of table " + t.name());
                     List<ColumnDef> next = new ArrayList<>(columns);
                     ColumnDef c = next.get(i);
                     next.set(i, c.renamed(rename.to()));
