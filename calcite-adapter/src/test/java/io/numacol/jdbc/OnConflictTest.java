@@ -380,4 +380,20 @@ class OnConflictTest {
                     .isEqualTo(comparable(rows(s, "select " + columns + " from v where id = 2")));
         }
     }
+
+    @Test
+    void foreignKeysHoldThroughUpserts() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table customers (id int primary key, name varchar(10))");
+            s.execute("create table orders (id int primary key, customer int references customers, total int)");
+            s.executeUpdate("insert into customers values (1, 'a'), (2, 'b')");
+            s.executeUpdate("insert into orders values (10, 1, 5)");
+            fails(s, "insert into orders values (10, 9, 5) on conflict (id) do update set customer = excluded.customer", "23503",
+                    "orders_customer_fkey");
+            fails(s, "insert into customers values (1, 'z') on conflict (id) do update set id = 3", "23503", "still referenced");
+            assertThat(s.executeUpdate("insert into orders values (10, 2, 7), (11, 1, 1) on conflict (id) "
+                    + "do update set customer = excluded.customer, total = orders.total + excluded.total")).isEqualTo(2);
+            assertThat(rows(s, "select id, customer, total from orders order by id")).containsExactly(List.of(10, 2, 12), List.of(11, 1, 1));
+        }
+    }
 }
