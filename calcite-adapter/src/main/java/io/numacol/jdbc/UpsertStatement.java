@@ -7,6 +7,7 @@ import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -120,7 +121,8 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
             return null;
         }
         int own = insert.signature.parameters.size();
-        List<TypedValue> all = new ArrayList<>(Collections.nCopies(2 * width, TypedValue.ofLocal(org.apache.calcite.avatica.ColumnMetaData.Rep.OBJECT, null)));
+        // the two rows' parameters are set per conflict, as internal values (the lambda below)
+        List<TypedValue> all = new ArrayList<>(Collections.nCopies(2 * width, TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, null)));
         all.addAll(values.subList(Math.min(own, values.size()), values.size()));
         List<TypedValue> fitted = ParameterValues.fit(assignments.signature, all, zone);
         Object[] locals = new Object[fitted.size()];
