@@ -5,10 +5,13 @@ import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
+import io.numacol.calcite.dml.OnConflict;
+import io.numacol.calcite.dml.Upsert;
 import io.numacol.database.Database;
 import io.numacol.export.DatabaseExport;
 import io.numacol.export.DatabaseImport;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.Table;
 import io.numacol.storage.Transaction;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -41,6 +44,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,6 +64,8 @@ final class NumacolMeta extends ForwardingMeta {
     private final NumacolJdbcFactory factory;
     private final ConnectionTransaction transaction = new ConnectionTransaction();
     private final StatementViews views = new StatementViews(transaction);
+    /** The prepared INSERT ... ON CONFLICT statements, by statement id ({@link UpsertStatement}). */
+    private final Map<Integer, UpsertStatement> upserts = new ConcurrentHashMap<>();
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
@@ -125,6 +131,10 @@ final class NumacolMeta extends ForwardingMeta {
                 throw QueryFailures.<RuntimeException>sneaky(new SQLException("CHECKPOINT failed: " + e.getMessage(), SqlStates.state(e), e));
             }
             return noRows(h, sql, callback);
+        }
+        OnConflict clause = onConflict(sql);
+        if (clause != null) {
+            return upsertOnce(h, sql, clause, callback);
         }
         Matcher transfer = TRANSFER.matcher(sql);
         if (transfer.matches()) {
@@ -558,6 +568,10 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
         checkDatabaseOpen();
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsert(h, upsert, parameterValues);
+        }
         Signature signature = factory.signature(h);
         checkWritable(signature == null ? null : signature.sql);
         QueryCancel cancel = cancelOf(h);
@@ -599,6 +613,10 @@ final class NumacolMeta extends ForwardingMeta {
             throws NoSuchStatementException {
         checkDatabaseOpen();
         Database database = NumacolDriver.openDatabase(connection);
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsertBatch(h, upsert, parameterValueLists, database);
+        }
         Signature signature = factory.signature(h);
         checkWritable(signature == null ? null : signature.sql);
         BatchInsert insert = signature == null || database == null ? null
@@ -711,6 +729,36 @@ final class NumacolMeta extends ForwardingMeta {
         return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
     }
 
+    /**
+     * A prepared INSERT ... ON CONFLICT ({@link UpsertStatement}), which Calcite's parser does not
+     * know: its INSERT and DO UPDATE's values are planned apart, each execution runs them here
+     * ({@link #execute}, {@link #executeBatch}).
+     */
+    PreparedStatement prepareUpsert(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkDatabaseOpen();
+        OnConflict clause = onConflict(sql);
+        StatementHandle h = super.createStatement(connection.handle);
+        try {
+            UpsertStatement upsert = prepareUpsert(sql, clause);
+            upserts.put(h.id, upsert);
+            h.signature = upsert.signature();
+            return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+        } catch (RuntimeException e) {
+            closeStatement(h);
+            throw SqlStates.of(e);
+        }
+    }
+
+    /** Whether {@code sql} is an INSERT ... ON CONFLICT (or fails as a malformed one). */
+    static boolean isUpsert(String sql) {
+        try {
+            return OnConflict.parse(sql) != null;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
     /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT, EXPORT/IMPORT and transaction control. */
     static boolean runsHere(String sql) {
         return sql != null && (SHUTDOWN.matcher(sql).matches() || CHECKPOINT.matcher(sql).matches()
@@ -719,6 +767,10 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeStatement(StatementHandle h) {
+        UpsertStatement upsert = upserts.remove(h.id);
+        if (upsert != null) {
+            closeUpsert(upsert);
+        }
         views.end(h);
         factory.closed(h);
         super.closeStatement(h);
@@ -785,5 +837,166 @@ final class NumacolMeta extends ForwardingMeta {
             throw BatchInsert.storeFailed(entries.size(), e);
         }
         return new ExecuteBatchResult(counts);
+    }
+
+    /** {@code sql}'s ON CONFLICT clause, or null; a malformed one fails with 42601. */
+    private static OnConflict onConflict(String sql) {
+        try {
+            return OnConflict.parse(sql);
+        } catch (IllegalArgumentException e) {
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException(e.getMessage(), SqlStates.SYNTAX_ERROR, e));
+        }
+    }
+
+    /**
+     * Plans an INSERT ... ON CONFLICT ({@link UpsertStatement}): its INSERT always through
+     * numacol's modify (see {@link Upsert#planning}), its conflict target checked against the
+     * table now, and DO UPDATE's values as a query.
+     */
+    private UpsertStatement prepareUpsert(String sql, OnConflict written) {
+        Database database = NumacolDriver.openDatabase(connection);
+        StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, written.insert(), -1));
+        StatementHandle assignments = null;
+        try {
+            List<String> name = written.table();
+            String schema = name.size() == 2 ? name.getFirst() : defaultSchema();
+            Table table = database == null || schema == null ? null : database.catalog().find(schema, name.getLast()).orElse(null);
+            if (table == null) {
+                throw new SQLException("relation \"" + String.join(".", name) + "\" does not exist", "42P01");
+            }
+            OnConflict clause = written.replacing(table.schema());
+            Upsert.keys(table.schema(), clause);
+            int width = table.schema().size();
+            if (clause.update()) {
+                assignments = super.prepare(connection.handle, UpsertStatement.assignmentsQuery(clause, table.schema()), -1);
+            }
+            CalciteSignature<?> in = (CalciteSignature<?>) insert.signature;
+            Signature signature = new CalciteSignature<>(sql,
+                    UpsertStatement.parameters(in, assignments == null ? null : assignments.signature, width),
+                    in.internalParameters, in.rowType, in.columns, in.cursorFactory, in.rootSchema, in.getCollationList(), -1,
+                    null, in.statementType);
+            return new UpsertStatement(clause, insert, assignments, width, signature);
+        } catch (RuntimeException | SQLException e) {
+            super.closeStatement(insert);
+            if (assignments != null) {
+                super.closeStatement(assignments);
+            }
+            throw QueryFailures.<RuntimeException>sneaky(SqlStates.of(e));
+        }
+    }
+
+    private void closeUpsert(UpsertStatement upsert) {
+        super.closeStatement(upsert.insert());
+        if (upsert.assignments() != null) {
+            super.closeStatement(upsert.assignments());
+        }
+    }
+
+    /** Runs one execution of an upsert in {@code view}: the rows inserted and updated. */
+    private long runUpsert(UpsertStatement upsert, List<TypedValue> values, CatalogView view, QueryCancel cancel)
+            throws NoSuchStatementException {
+        List<TypedValue> given = values == null ? List.of() : values;
+        List<TypedValue> insertValues = ParameterValues.fit(upsert.insert().signature, upsert.insertValues(given), zone());
+        Upsert run = new Upsert(upsert.clause(), upsert.assignments(given, zone()));
+        ExecuteResult result = stoppable(cancel, () -> CatalogView.runIn(view,
+                () -> run.run(() -> super.execute(upsert.insert(), insertValues, -1))));
+        return result.resultSets.getFirst().updateCount;
+    }
+
+    /** An execution of prepared upsert {@code h}, in the statement's view (its transaction's, if one is open). */
+    private ExecuteResult upsert(StatementHandle h, UpsertStatement upsert, List<TypedValue> values) throws NoSuchStatementException {
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        try {
+            long count = runUpsert(current(h, upsert, view), values, view, cancelOf(h));
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /**
+     * The upsert {@code h} runs now: the one prepared while the catalog is as it was then, else
+     * one planned again against {@code view} (a table it reads was altered, dropped or created
+     * again), as {@link #current(StatementHandle, Signature, CatalogView)} does for other statements.
+     */
+    private UpsertStatement current(StatementHandle h, UpsertStatement upsert, CatalogView view) {
+        long planned = factory.catalogVersion(h);
+        if (view == null || planned < 0 || planned == view.version()) {
+            return upsert;
+        }
+        String sql = upsert.signature().sql;
+        UpsertStatement fresh = CatalogView.runIn(view, () -> prepareUpsert(sql, onConflict(sql)));
+        if (fresh.signature().parameters.size() != upsert.signature().parameters.size()) {
+            closeUpsert(fresh);
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("the prepared statement's parameters changed: a table it "
+                    + "reads was altered since it was prepared; prepare it again", "0A000"));
+        }
+        upserts.put(h.id, fresh);
+        closeUpsert(upsert);
+        factory.replanned(h, fresh.signature(), view.version());
+        return fresh;
+    }
+
+    /** An upsert run as a plain statement: planned, run once, forgotten. */
+    private ExecuteResult upsertOnce(StatementHandle h, String sql, OnConflict clause, PrepareCallback callback) {
+        Database database = NumacolDriver.openDatabase(connection);
+        CatalogView view = views.begin(h, database);
+        try {
+            UpsertStatement upsert = CatalogView.runIn(view, () -> prepareUpsert(sql, clause));
+            try {
+                return count(h, sql, callback, runUpsert(upsert, List.of(), view, cancelOf(h)));
+            } finally {
+                closeUpsert(upsert);
+            }
+        } catch (NoSuchStatementException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /**
+     * A batch of upsert executions, each seeing the ones before (a key the first inserts, the
+     * second updates), all kept or none: in the connection's transaction (to a savepoint on
+     * failure), or in auto-commit in a transaction of their own that commits at the end.
+     */
+    private ExecuteBatchResult upsertBatch(StatementHandle h, UpsertStatement upsert, List<List<TypedValue>> entries,
+                                           Database database) {
+        CatalogView open = database == null ? null : transaction.statementView(database);
+        Transaction own = open == null && database != null ? database.catalog().begin(Transaction.Isolation.READ_COMMITTED) : null;
+        Transaction.Savepoint start = open == null ? null : open.transaction().savepoint();
+        boolean stored = false;
+        try {
+            long[] counts = new long[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                try {
+                    CatalogView view = own != null ? own.statementView() : open;
+                    counts[i] = runUpsert(upsert, entries.get(i), view, cancelOf(h));
+                } catch (RuntimeException | NoSuchStatementException e) {
+                    throw BatchInsert.entryFailed(i, entries.size(), e);
+                }
+            }
+            if (own != null) {
+                try {
+                    own.commit();
+                } catch (RuntimeException e) {
+                    throw BatchInsert.storeFailed(entries.size(), e);
+                }
+            }
+            stored = true;
+            return new ExecuteBatchResult(counts);
+        } catch (BatchUpdateException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            if (own != null && !stored && !own.isEnded()) {
+                own.rollback();
+            }
+            if (start != null) {
+                if (!stored && !open.transaction().isEnded()) {
+                    open.transaction().rollbackTo(start);
+                }
+                open.transaction().release(start);
+            }
+        }
     }
 }
