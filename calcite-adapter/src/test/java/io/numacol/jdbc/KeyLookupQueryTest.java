@@ -1,8 +1,10 @@
 package io.numacol.jdbc;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -73,6 +75,31 @@ class KeyLookupQueryTest {
             c.commit();
             compareAll(other, random, 10);
             c.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void aFileDatabaseReadsItsPartsIndexBackAndLooksUpByIt(@TempDir Path dir) throws SQLException {
+        String url = "jdbc:numacol:file:" + dir.resolve("db");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("create table keyed " + COLUMNS.formatted("primary key", "unique", ", unique (grp, seq)"));
+            s.execute("create table plain " + COLUMNS.formatted("not null", "", ""));
+            insert(c, 2000);
+            s.executeUpdate("delete from keyed where id = " + id(5));
+            s.executeUpdate("delete from plain where id = " + id(5));
+            s.execute("checkpoint");
+            insert(c, 1100); // in the log only: replayed into a part when the database opens
+        }
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            // the Index of id, code and grp in every part of the keyed table (all large), none elsewhere
+            long parts = (long) JdbcTesting.rows(s, "select count(*) from sys.columns where table_name = 'keyed' "
+                    + "and column_name = 'id' and row_count >= 1024").getFirst().getFirst();
+            assertThat(parts).isPositive();
+            assertThat(JdbcTesting.rows(s, "select table_name, column_name, count(*) from sys.columns "
+                    + "where index_bytes > 0 group by table_name, column_name order by 2"))
+                    .containsExactly(List.of("keyed", "code", parts), List.of("keyed", "grp", parts), List.of("keyed", "id", parts));
+            assertThat(JdbcTesting.rows(s, "select code from keyed where id = " + id(5))).isEmpty();
+            compareAll(c, new SplittableRandom(7), 25);
         }
     }
 
