@@ -112,6 +112,31 @@ public final class Table {
         return partIds.getAndIncrement() & 0xffff_ffffL;
     }
 
+    /**
+     * Per column, whether new parts of this table build its Index (IX), for lookups by value
+     * ({@link KeyLookup}): the leading column of each PRIMARY KEY or UNIQUE constraint and of
+     * each CREATE INDEX. Only the leading one, as a B-tree on the columns would serve: a lookup
+     * binding all of a composite key's columns probes the first and tests the others on the
+     * rows found, and the Index of a key's second column (a line number) would rarely narrow
+     * anything. Asked per part built: a CREATE INDEX applies to the parts built after it (new
+     * rows, merges), and the parts already there are scanned until a merge rebuilds them.
+     */
+    public boolean[] indexedColumns() {
+        boolean[] indexed = new boolean[schema.size()];
+        for (TableSchema.KeyDef k : schema.keys()) {
+            indexed[k.columns().getFirst()] = true;
+        }
+        for (IndexDef ix : catalog.indexes()) {
+            if (TableSchema.key(ix.schema()).equals(TableSchema.key(schemaName)) && TableSchema.key(ix.table()).equals(TableSchema.key(name))) {
+                int c = schema.indexOf(ix.columns().getFirst());
+                if (c >= 0) {
+                    indexed[c] = true;
+                }
+            }
+        }
+        return indexed;
+    }
+
     /** A builder for one new part of this table. */
     public PartBuilder newPart() {
         return new PartBuilder(this);
