@@ -4,6 +4,7 @@ import io.numacol.database.Database;
 import io.numacol.database.TableChange;
 import io.numacol.exec.InternalValues;
 import io.numacol.storage.Column;
+import io.numacol.storage.KeyLookup;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
@@ -151,7 +152,7 @@ public final class Upsert {
                     }
                 }
             }
-            List<Map<Object, Long>> existing = existing(snapshot.parts(), keys, wanted);
+            List<Map<Object, Long>> existing = existing(snapshot, keys, wanted);
             Map<Long, TablePart> parts = new HashMap<>();
             snapshot.parts().forEach(p -> parts.put(p.id(), p));
             List<Set<Object>> taken = new ArrayList<>(); // keys of the rows this statement inserted or updated
@@ -268,7 +269,8 @@ public final class Upsert {
      * wanted} values: the value to the row's id ({@link TablePart#rowId}). The one place rows are
      * looked up by key: a scan of the key columns of the statement's parts.
      */
-    private static List<Map<Object, Long>> existing(List<TablePart> parts, List<TableSchema.KeyDef> keys, List<Set<Object>> wanted) {
+    private static List<Map<Object, Long>> existing(TableSnapshot snapshot, List<TableSchema.KeyDef> keys, List<Set<Object>> wanted) {
+        List<TablePart> parts = snapshot.parts();
         List<Map<Object, Long>> found = new ArrayList<>();
         for (int k = 0; k < keys.size(); k++) {
             Map<Object, Long> rows = new HashMap<>();
@@ -277,6 +279,18 @@ public final class Upsert {
                 continue;
             }
             List<Integer> columns = keys.get(k).columns();
+            if ((long) wanted.get(k).size() * parts.size() <= PROBES) {
+                // few keys: each found through the parts' dictionaries and Indexes (KeyLookup), no scan
+                int[] at = columns.stream().mapToInt(Integer::intValue).toArray();
+                for (Object key : wanted.get(k)) {
+                    Object[] values = key instanceof List<?> l ? l.toArray() : new Object[] {key};
+                    long[] ids = KeyLookup.rowIds(snapshot, at, values);
+                    if (ids.length > 0) {
+                        rows.put(key, ids[0]);
+                    }
+                }
+                continue;
+            }
             for (TablePart part : parts) {
                 Object[] stored = new Object[part.columns().size()];
                 for (int r = 0; r < part.rowCount(); r++) {
@@ -295,6 +309,9 @@ public final class Upsert {
         }
         return found;
     }
+
+    /** Above this many keys × parts, one pass over the key columns beats a lookup per key. */
+    private static final long PROBES = 1 << 16;
 
     private static Object storedValue(Column column, int row) {
         int vid = column.indexVector().get(row);
