@@ -28,8 +28,9 @@ import java.util.function.BiFunction;
  * tools that speak to PostgreSQL, DuckDB or H2 query them. {@code schemata}, {@code tables}
  * (table_type BASE TABLE, VIEW or SYSTEM TABLE), {@code columns} (data_type as SQL spells it,
  * with length, precision and scale), {@code views} (view_definition as written), and, as
- * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY, UNIQUE and CHECK
+ * PostgreSQL gives them, {@code table_constraints} (each PRIMARY KEY, UNIQUE, FOREIGN KEY and CHECK
  * constraint), {@code key_column_usage} (the keys' columns, ordinal_position in the key), {@code
+ * referential_constraints} (each foreign key and the key it references), {@code
  * check_constraints} (each CHECK's check_clause, its expression as written) and {@code sequences}
  * (each CREATE SEQUENCE's declaration, its numbers as text, as PostgreSQL's). Every schema
  * of the connection is listed, this one and {@code sys} too; the catalog is {@code numacol}.
@@ -47,8 +48,7 @@ public final class InformationSchema extends AbstractSchema {
                         SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                         SqlTypeName.VARCHAR)),
                         root -> {
-                            List<Object[]> rows = constraintRows(root, (key, out) -> out.add(new Object[]{key.primary() ? "PRIMARY KEY" : "UNIQUE",
-                                    "NO", "NO", "YES"}));
+                            List<Object[]> rows = constraintRows(root, (key, out) -> out.add(new Object[]{key.type(), "NO", "NO", "YES"}));
                             rows.addAll(checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), CATALOG,
                                 table.schema(), table.name(), "CHECK", "NO", "NO", "YES"}));
                             // a table's checks after its keys (a stable sort by schema and table)
@@ -65,9 +65,16 @@ public final class InformationSchema extends AbstractSchema {
                         SqlTypeName.INTEGER)),
                         root -> constraintRows(root, (key, out) -> {
                             for (int i = 0; i < key.columns().size(); i++) {
-                                out.add(new Object[]{key.column(i), i + 1, null}); // position_in_unique_constraint: a foreign key's only
+                                // position_in_unique_constraint: a foreign key's column's place in the key it references
+                                out.add(new Object[]{key.column(i), i + 1, key.referenced() == null ? null : key.referenced().get(i)});
                             }
                         })),
+                "referential_constraints", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema",
+                        "constraint_name", "unique_constraint_catalog", "unique_constraint_schema", "unique_constraint_name",
+                        "match_option", "update_rule", "delete_rule"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
+                        InformationSchema::referentialRows),
                 "sequences", new SystemTable(cols(List.of("sequence_catalog", "sequence_schema", "sequence_name", "data_type",
                         "numeric_precision", "numeric_precision_radix", "numeric_scale", "start_value", "minimum_value",
                         "maximum_value", "increment", "cycle_option"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
@@ -137,11 +144,53 @@ public final class InformationSchema extends AbstractSchema {
         return rows;
     }
 
-    /** A PRIMARY KEY or UNIQUE constraint of a table, its columns named. */
-    private record Key(String name, boolean primary, List<String> columns) {
+    /**
+     * A PRIMARY KEY, UNIQUE or FOREIGN KEY constraint of a table, its columns named; a foreign
+     * key's {@code referenced} gives each column's place (from 1) in the key of the parent it
+     * references, null for the others.
+     */
+    private record Key(String name, String type, List<String> columns, List<Integer> referenced) {
         String column(int i) {
             return columns.get(i);
         }
+    }
+
+    /**
+     * Each foreign key of each numacol table, as PostgreSQL lists it: the parent key it references
+     * (the parent's PRIMARY KEY or UNIQUE constraint of the referenced columns), MATCH NONE (SQL's
+     * name for MATCH SIMPLE) and NO ACTION both ways.
+     */
+    private static List<Object[]> referentialRows(DataContext root) {
+        NumacolSchema numacol = main(root);
+        if (numacol == null) {
+            return List.of();
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (io.numacol.storage.Table t : numacol.database().catalog().tables()) {
+            for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
+                TableSchema.KeyDef key = parentKey(numacol, f);
+                rows.add(new Object[]{CATALOG, t.schemaName(), f.name(), CATALOG, f.parentSchema(), key == null ? null : key.name(),
+                        "NONE", "NO ACTION", "NO ACTION"});
+            }
+        }
+        rows.sort(Comparator.comparing((Object[] r) -> (String) r[1]).thenComparing(r -> (String) r[2]));
+        return rows;
+    }
+
+    /** The PRIMARY KEY or UNIQUE constraint of {@code f}'s parent whose columns it references, or null. */
+    private static TableSchema.KeyDef parentKey(NumacolSchema numacol, TableSchema.ForeignKeyDef f) {
+        io.numacol.storage.Table parent = numacol.database().catalog().find(f.parentSchema(), f.parentTable()).orElse(null);
+        if (parent == null) {
+            return null;
+        }
+        for (TableSchema.KeyDef k : parent.schema().keys()) {
+            List<String> names = k.columns().stream().map(c -> parent.schema().column(c).name().toUpperCase(Locale.ROOT)).toList();
+            if (names.size() == f.parentColumns().size()
+                    && names.containsAll(f.parentColumns().stream().map(n -> n.toUpperCase(Locale.ROOT)).toList())) {
+                return k;
+            }
+        }
+        return null;
     }
 
     /**
@@ -156,8 +205,29 @@ public final class InformationSchema extends AbstractSchema {
                 return; // a view or a system table has no keys
             }
             TableSchema schema = numacol.table().schema();
-            schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> {
-                Key key = new Key(k.name(), k.primary(), k.columns().stream().map(c -> schema.column(c).name()).toList());
+            List<Key> keys = new ArrayList<>();
+            schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> keys.add(new Key(k.name(),
+                    k.primary() ? "PRIMARY KEY" : "UNIQUE", k.columns().stream().map(c -> schema.column(c).name()).toList(), null)));
+            NumacolSchema numacolSchema = main(root);
+            for (TableSchema.ForeignKeyDef f : schema.foreignKeys()) {
+                TableSchema.KeyDef parentKey = numacolSchema == null ? null : parentKey(numacolSchema, f);
+                List<Integer> referenced = new ArrayList<>();
+                for (String column : f.parentColumns()) {
+                    int at = -1;
+                    if (parentKey != null) {
+                        io.numacol.storage.Table parent = numacolSchema.database().catalog().find(f.parentSchema(), f.parentTable())
+                                .orElseThrow();
+                        for (int i = 0; i < parentKey.columns().size(); i++) {
+                            if (parent.schema().column(parentKey.columns().get(i)).name().equalsIgnoreCase(column)) {
+                                at = i + 1;
+                            }
+                        }
+                    }
+                    referenced.add(at < 0 ? null : at);
+                }
+                keys.add(new Key(f.name(), "FOREIGN KEY", f.columns().stream().map(c -> schema.column(c).name()).toList(), referenced));
+            }
+            keys.forEach(key -> {
                 List<Object[]> own = new ArrayList<>();
                 details.accept(key, own);
                 for (Object[] detail : own) {
@@ -191,6 +261,13 @@ public final class InformationSchema extends AbstractSchema {
             }
         });
         return rows;
+    }
+
+    /** The connection's numacol schema, or null. */
+    @SuppressWarnings("deprecation") // as in rows
+    private static NumacolSchema main(DataContext root) {
+        SchemaPlus main = root.getRootSchema().getSubSchema(NumacolSchema.NAME);
+        return main == null ? null : main.unwrap(NumacolSchema.class);
     }
 
     private static List<SystemTable.Col> cols(List<String> names, List<SqlTypeName> types) {

@@ -43,7 +43,14 @@ public final class SequenceCalls {
     /** The names the validator replaces, upper-cased; {@code SqlTemplate} lists them too, as volatile. */
     public static final Set<String> NAMES = Set.of("NEXTVAL", "CURRVAL", "SETVAL");
 
-    private static final SqlUserDefinedFunction NEXTVAL = function("nextval", 2);
+    private static final SqlUserDefinedFunction NEXTVAL = function("nextval", 3);
+    /**
+     * A number of its own for each nextval call written in a statement, its third argument: two
+     * calls in one row ({@code SELECT nextval('s'), nextval('s')}) then differ, and the generated
+     * code, which computes an expression it meets twice once, calls the sequence twice, as
+     * PostgreSQL does.
+     */
+    private static final AtomicLong CALL_SITES = new AtomicLong();
     private static final SqlUserDefinedFunction CURRVAL = function("currval", 2);
     private static final SqlUserDefinedFunction SETVAL = function("setval", 3);
 
@@ -123,7 +130,8 @@ public final class SequenceCalls {
         SqlLiteral id = SqlLiteral.createExactNumeric(Long.toString(sequence.id()), pos);
         SqlLiteral sessionId = SqlLiteral.createExactNumeric(Long.toString(session.id), pos);
         return switch (name) {
-            case "NEXTVAL" -> new SqlBasicCall(NEXTVAL, List.of(id, sessionId), pos);
+            case "NEXTVAL" -> new SqlBasicCall(NEXTVAL, List.of(id, sessionId,
+                    SqlLiteral.createExactNumeric(Long.toString(CALL_SITES.incrementAndGet()), pos)), pos);
             case "CURRVAL" -> new SqlBasicCall(CURRVAL, List.of(id, sessionId), pos);
             default -> new SqlBasicCall(SETVAL, List.of(id, sessionId, operands.get(1)), pos);
         };
@@ -146,8 +154,8 @@ public final class SequenceCalls {
 
     // ---- what the generated code calls
 
-    /** nextval: the sequence's next number, remembered as the session's for currval. */
-    public static long nextval(long sequence, long session) {
+    /** nextval: the sequence's next number, remembered as the session's for currval; {@code site} tells calls apart ({@link #CALL_SITES}). */
+    public static long nextval(long sequence, long session, long site) {
         long n = NamedSequence.byId(sequence).next();
         Session.byId(session).last.put(sequence, n);
         return n;

@@ -47,7 +47,7 @@ import static io.numacol.calcite.SystemTable.col;
  * and the part's {@code partition_id} when the table was placed PP),
  * {@code indexes}, {@code sequences} (each CREATE SEQUENCE's counter: the number nextval gives
  * next, whether it is past its end, and where the log has it, which a crash goes on from),
- * {@code constraints} (each PRIMARY KEY and UNIQUE constraint, its columns in
+ * {@code constraints} (each PRIMARY KEY, UNIQUE and FOREIGN KEY constraint, its columns in
  * key order; each CHECK constraint, the columns it reads and its expression), {@code plan_cache} (the {@link PlanCache} of the database's statements),
  * {@code utilization} (per node: busy cores and bytes read per second over the last second and
  * ten, from {@link Utilization}; the {@code source} column says what the figures are),
@@ -193,6 +193,8 @@ public final class SysSchema extends AbstractSchema {
                     schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> rows.add(new Object[] {
                         table.schemaName(), table.name(), k.name(), k.primary() ? "PRIMARY KEY" : "UNIQUE",
                         k.columns().stream().map(c -> schema.column(c).name()).collect(Collectors.joining(", ")), null}));
+                    schema.foreignKeys().forEach(f -> rows.add(new Object[] {table.schemaName(), table.name(), f.name(), "FOREIGN KEY",
+                        f.columns().stream().map(c -> schema.column(c).name()).collect(Collectors.joining(", ")), null}));
                     schema.checks().forEach(c -> rows.add(new Object[] {table.schemaName(), table.name(), c.name(), "CHECK",
                         String.join(", ", CheckExpressions.columns(c.expression(), schema)), c.expression()}));
                 });

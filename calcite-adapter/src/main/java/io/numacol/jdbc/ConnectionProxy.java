@@ -149,7 +149,15 @@ final class ConnectionProxy implements InvocationHandler {
                 prepareArgs[0] = runs;
                 Object prepared;
                 NumacolMeta meta = target instanceof AvaticaConnection c ? NumacolMeta.of(c) : null;
-                if (meta != null && NumacolMeta.runsHere(sql)) {
+                if (meta != null && NumacolMeta.isUpsert(runs)) {
+                    AvaticaConnection c = (AvaticaConnection) target;
+                    try (CatalogView view = database == null ? null : database.catalog().beginRead()) {
+                        prepared = CatalogView.runIn(view, () -> args.length == 4
+                                ? meta.prepareUpsert(runs, (Integer) args[1], (Integer) args[2], (Integer) args[3])
+                                : args.length == 3 ? meta.prepareUpsert(runs, (Integer) args[1], (Integer) args[2], c.getHoldability())
+                                : meta.prepareUpsert(runs, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, c.getHoldability()));
+                    }
+                } else if (meta != null && NumacolMeta.runsHere(sql)) {
                     AvaticaConnection c = (AvaticaConnection) target;
                     prepared = args.length == 4 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], (Integer) args[3])
                             : args.length == 3 ? meta.prepareRunHere(sql, (Integer) args[1], (Integer) args[2], c.getHoldability())

@@ -87,7 +87,23 @@ final class DatabaseRegistry {
         }
         Path directory = Path.of(name.substring(FILE.length()));
         return Database.open(config, new StorageOptions(directory, durability(properties.getProperty("durability")),
-                StorageOptions.DEFAULT_CHECKPOINT_BYTES));
+                StorageOptions.DEFAULT_CHECKPOINT_BYTES, readOnly(properties.getProperty(ACCESS_MODE))));
+    }
+
+    /** The property that opens a file database to read only, as DuckDB names it. */
+    static final String ACCESS_MODE = "access_mode";
+
+    /** The {@code access_mode} property: read_write (the default) or read_only. */
+    static boolean readOnly(String value) {
+        if (value == null) {
+            return false;
+        }
+        return switch (value.strip().toUpperCase(Locale.ROOT)) {
+            case "READ_ONLY" -> true;
+            case "READ_WRITE", "AUTOMATIC" -> false;
+            default -> throw new IllegalArgumentException("access_mode=" + value + ": use read_only (several processes may read the "
+                    + "database at once, none may change it) or read_write (one process, the default)");
+        };
     }
 
     /** The {@code durability} property: fsync (the default), flush or none. */

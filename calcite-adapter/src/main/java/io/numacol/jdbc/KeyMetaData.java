@@ -4,7 +4,6 @@ import io.numacol.database.Database;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema;
-import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.MetaImpl.MetaIndexInfo;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The rows of {@code DatabaseMetaData.getPrimaryKeys} and {@code getIndexInfo}, from the catalog:
@@ -117,24 +115,93 @@ final class KeyMetaData {
      * The columns of getImportedKeys, getExportedKeys and getCrossReference, as JDBC names them:
      * Avatica's spell the last DEFERABILITY.
      */
-    private static final List<String> FOREIGN_KEY_COLUMNS = List.of("PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
+    static final List<String> FOREIGN_KEY_COLUMNS = List.of("PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
             "PKCOLUMN_NAME", "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ", "UPDATE_RULE",
             "DELETE_RULE", "FK_NAME", "PK_NAME", "DEFERRABILITY");
 
-    /** An empty result set of getImportedKeys' columns, typed as JDBC says: numacol has no foreign keys (yet). */
-    static Meta.MetaResultSet noForeignKeys(Meta calcite) {
-        List<ColumnMetaData> columns = new ArrayList<>();
-        for (String name : FOREIGN_KEY_COLUMNS) {
-            boolean small = name.equals("KEY_SEQ") || name.endsWith("_RULE") || name.equals("DEFERRABILITY");
-            columns.add(MetaImpl.columnMetaData(name, columns.size(), small ? short.class : String.class, !small));
+    /** A catalog, schema and table pattern as JDBC's key methods take them: null says any (the table only where JDBC allows). */
+    record Named(String catalog, String schema, String table) {
+        boolean matches(String catalogName, Table t) {
+            return (catalog == null || catalog.equals(catalogName == null ? "" : catalogName))
+                    && (schema == null || same(schema, t.schemaName())) && (table == null || same(table, t.name()));
         }
-        try {
-            return (Meta.MetaResultSet) CREATE_EMPTY.invoke(calcite, Map.of(), columns, Meta.CursorFactory.deduce(columns, null),
-                    Meta.Frame.EMPTY);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e.getMessage(), e);
+    }
+
+    /**
+     * One row per column of each foreign key whose parent is {@code parent} and whose table is
+     * {@code child}; every rule NO ACTION, not deferrable, as numacol's keys are. Ordered as JDBC
+     * says: by the child's table ({@code byChild}: getExportedKeys, getCrossReference) or the
+     * parent's (getImportedKeys), then KEY_SEQ.
+     */
+    static List<ForeignKeyRow> foreignKeys(Database db, String catalogName, Named parent, Named child, boolean byChild) {
+        if (db == null) {
+            return List.of();
+        }
+        List<ForeignKeyRow> rows = new ArrayList<>();
+        for (Table t : db.catalog().tables()) {
+            if (t.isDropped() || !child.matches(catalogName, t)) {
+                continue;
+            }
+            for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
+                Table p = db.catalog().find(f.parentSchema(), f.parentTable()).orElse(null);
+                if (p == null || !parent.matches(catalogName, p)) {
+                    continue;
+                }
+                String pkName = p.schema().keys().stream().filter(k -> k.columns().size() == f.parentColumns().size()
+                        && k.columns().stream().allMatch(c -> f.parentColumns().stream().anyMatch(n -> same(n, p.schema().column(c).name()))))
+                        .map(TableSchema.KeyDef::name).findFirst().orElse(null);
+                for (int i = 0; i < f.columns().size(); i++) {
+                    rows.add(new ForeignKeyRow(catalogName, p.schemaName(), p.name(), f.parentColumns().get(i), catalogName,
+                            t.schemaName(), t.name(), t.schema().column(f.columns().get(i)).name(), (short) (i + 1),
+                            (short) DatabaseMetaData.importedKeyNoAction, (short) DatabaseMetaData.importedKeyNoAction, f.name(), pkName,
+                            (short) DatabaseMetaData.importedKeyNotDeferrable));
+                }
+            }
+        }
+        Comparator<ForeignKeyRow> order = byChild
+                ? Comparator.comparing((ForeignKeyRow k) -> k.fktableSchem).thenComparing(k -> k.fktableName)
+                : Comparator.comparing((ForeignKeyRow k) -> k.pktableSchem).thenComparing(k -> k.pktableName);
+        rows.sort(order.thenComparing(k -> k.fkName).thenComparing(k -> k.keySeq));
+        return rows;
+    }
+
+    /**
+     * A row of getImportedKeys, getExportedKeys and getCrossReference: Avatica's MetaImportedKey
+     * with JDBC's spelling of the last field, which Calcite's result sets find by name.
+     */
+    public static final class ForeignKeyRow {
+        public final String pktableCat;
+        public final String pktableSchem;
+        public final String pktableName;
+        public final String pkcolumnName;
+        public final String fktableCat;
+        public final String fktableSchem;
+        public final String fktableName;
+        public final String fkcolumnName;
+        public final short keySeq;
+        public final short updateRule;
+        public final short deleteRule;
+        public final String fkName;
+        public final String pkName;
+        public final short deferrability;
+
+        ForeignKeyRow(String pktableCat, String pktableSchem, String pktableName, String pkcolumnName, String fktableCat,
+                      String fktableSchem, String fktableName, String fkcolumnName, short keySeq, short updateRule, short deleteRule,
+                      String fkName, String pkName, short deferrability) {
+            this.pktableCat = pktableCat;
+            this.pktableSchem = pktableSchem;
+            this.pktableName = pktableName;
+            this.pkcolumnName = pkcolumnName;
+            this.fktableCat = fktableCat;
+            this.fktableSchem = fktableSchem;
+            this.fktableName = fktableName;
+            this.fkcolumnName = fkcolumnName;
+            this.keySeq = keySeq;
+            this.updateRule = updateRule;
+            this.deleteRule = deleteRule;
+            this.fkName = fkName;
+            this.pkName = pkName;
+            this.deferrability = deferrability;
         }
     }
 
@@ -161,8 +228,6 @@ final class KeyMetaData {
 
     /** CalciteMetaImpl's private {@code createResultSet(Enumerable, Class, List<String>)}, which its getTables uses. */
     private static final MethodHandle CREATE_RESULT_SET;
-    /** CalciteMetaImpl's protected {@code createResultSet(Map, List<ColumnMetaData>, CursorFactory, Frame)}. */
-    private static final MethodHandle CREATE_EMPTY;
     /** MetaPrimaryKey's constructor, which Avatica keeps package-private. */
     private static final MethodHandle PRIMARY_KEY;
 
@@ -171,9 +236,6 @@ final class KeyMetaData {
             CREATE_RESULT_SET = MethodHandles.privateLookupIn(CalciteMetaImpl.class, MethodHandles.lookup()).findVirtual(
                     CalciteMetaImpl.class, "createResultSet",
                     MethodType.methodType(Meta.MetaResultSet.class, Enumerable.class, Class.class, List.class));
-            CREATE_EMPTY = MethodHandles.privateLookupIn(CalciteMetaImpl.class, MethodHandles.lookup()).findVirtual(
-                    CalciteMetaImpl.class, "createResultSet", MethodType.methodType(Meta.MetaResultSet.class, Map.class, List.class,
-                            Meta.CursorFactory.class, Meta.Frame.class));
             PRIMARY_KEY = MethodHandles.privateLookupIn(MetaPrimaryKey.class, MethodHandles.lookup()).findConstructor(
                     MetaPrimaryKey.class, MethodType.methodType(void.class, String.class, String.class, String.class, String.class,
                             short.class, String.class));

@@ -55,14 +55,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * for a connection to come back; {@code -1} keeps it until the JVM ends or {@code SHUTDOWN}. Tables live in schema
  * {@code main}, the default; {@code sys} shows nodes, tables and columns. {@code jdbc:numacol:file:PATH} opens
  * the file database of directory PATH (created if missing), which outlives the process; {@code durability}
- * ({@code fsync}, the default, {@code flush} or {@code none}) says what its commits wait for.
+ * ({@code fsync}, the default, {@code flush} or {@code none}) says what its commits wait for; {@code
+ * access_mode=read_only} opens it to read only, as several processes may at once.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
     private static final String NAME_PROPERTY = "numacol.database";
     static final String CLOSE_DELAY = "close_delay";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
-        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories", "durability"};
+        "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories", "durability",
+        DatabaseRegistry.ACCESS_MODE};
     /** Every property numacol reads: the database's, then the connection's own. */
     private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
             Stream.of("timeZone", "planCache", CLOSE_DELAY, "user", "password")).toList();
@@ -198,9 +200,11 @@ public final class NumacolDriver extends Driver {
         } else if (!location.isEmpty()) {
             throw new SQLException("unknown numacol location '" + location + "' in '" + url
                     + "': use jdbc:numacol: (private), jdbc:numacol:mem:NAME (shared in memory) or jdbc:numacol:file:PATH (a file database)");
-        } else if (props.getProperty("durability") != null) {
-            throw new SQLException("in '" + url + "': durability is a file database's (jdbc:numacol:file:PATH); this one is in memory",
-                    "HY024");
+        }
+        if (!location.startsWith(DatabaseRegistry.FILE)
+                && (props.getProperty("durability") != null || props.getProperty(DatabaseRegistry.ACCESS_MODE) != null)) {
+            throw new SQLException("in '" + url + "': " + (props.getProperty("durability") != null ? "durability" : "access_mode")
+                    + " is a file database's (jdbc:numacol:file:PATH); this one is in memory", "HY024");
         }
         String zone = props.getProperty("timeZone");
         if (zone != null) {

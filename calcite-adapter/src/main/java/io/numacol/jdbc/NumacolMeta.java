@@ -5,8 +5,13 @@ import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.DdlOutcome;
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.InsertBatch;
+import io.numacol.calcite.dml.OnConflict;
+import io.numacol.calcite.dml.Upsert;
 import io.numacol.database.Database;
+import io.numacol.export.DatabaseExport;
+import io.numacol.export.DatabaseImport;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.Table;
 import io.numacol.storage.Transaction;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -24,6 +29,7 @@ import org.apache.calcite.server.CalciteServer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,9 +41,12 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +64,8 @@ final class NumacolMeta extends ForwardingMeta {
     private final NumacolJdbcFactory factory;
     private final ConnectionTransaction transaction = new ConnectionTransaction();
     private final StatementViews views = new StatementViews(transaction);
+    /** The prepared INSERT ... ON CONFLICT statements, by statement id ({@link UpsertStatement}). */
+    private final Map<Integer, UpsertStatement> upserts = new ConcurrentHashMap<>();
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
@@ -107,6 +118,7 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
                                            PrepareCallback callback) throws NoSuchStatementException {
         checkDatabaseOpen();
+        checkWritable(sql);
         if (SHUTDOWN.matcher(sql).matches()) {
             transaction.rollback();
             NumacolDriver.shutdown(connection);
@@ -119,6 +131,28 @@ final class NumacolMeta extends ForwardingMeta {
                 throw QueryFailures.<RuntimeException>sneaky(new SQLException("CHECKPOINT failed: " + e.getMessage(), SqlStates.state(e), e));
             }
             return noRows(h, sql, callback);
+        }
+        OnConflict clause = onConflict(sql);
+        if (clause != null) {
+            return upsertOnce(h, sql, clause, callback);
+        }
+        Matcher transfer = TRANSFER.matcher(sql);
+        if (transfer.matches()) {
+            Path dir = Path.of(transfer.group(2).replace("''", "'"));
+            long rows;
+            try {
+                if (transfer.group(1).equalsIgnoreCase("EXPORT")) {
+                    rows = DatabaseExport.write(NumacolDriver.openDatabase(connection), dir); // what is committed, as CHECKPOINT
+                } else {
+                    transaction.commitBeforeDdl(); // it runs DDL
+                    rows = DatabaseImport.run(connection, dir);
+                }
+            } catch (SQLException | RuntimeException e) {
+                String state = SqlStates.state(e);
+                throw QueryFailures.<RuntimeException>sneaky(e instanceof SQLException s && s.getSQLState() != null ? s
+                        : new SQLException(transfer.group(1).toUpperCase(Locale.ROOT) + " DATABASE failed: " + e.getMessage(), state, e));
+            }
+            return count(h, sql, callback, rows);
         }
         ConnectionTransaction.ControlStatement control = ConnectionTransaction.control(sql);
         if (control != null) {
@@ -197,6 +231,14 @@ final class NumacolMeta extends ForwardingMeta {
      */
     private static final Pattern CHECKPOINT = Pattern.compile("\\s*(FORCE\\s+)?CHECKPOINT\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
+    /**
+     * EXPORT DATABASE 'dir' (DuckDB's optional (FORMAT CSV) taken) and IMPORT DATABASE 'dir':
+     * {@link DatabaseExport} and {@link DatabaseImport}; the update count is the rows written or loaded.
+     */
+    private static final Pattern TRANSFER = Pattern.compile(
+            "\\s*(EXPORT|IMPORT)\\s+DATABASE\\s+'((?:[^']|'')*)'\\s*(?:\\(\\s*FORMAT\\s+'?CSV'?\\s*\\))?\\s*;?\\s*",
+            Pattern.CASE_INSENSITIVE);
+
     /** SHUTDOWN, as H2 spells it: closes the database, whatever connections it has. */
     private static final Pattern SHUTDOWN = Pattern.compile("\\s*SHUTDOWN\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
@@ -210,6 +252,25 @@ final class NumacolMeta extends ForwardingMeta {
             throw QueryFailures.<RuntimeException>sneaky(databaseClosed());
         }
     }
+
+    /**
+     * Refuses a statement that would change a database opened read-only (25006, before anything
+     * runs: DDL changes the catalog in memory before it is logged); a query runs, and a change
+     * one makes anyway (a sequence's nextval) the database itself refuses.
+     */
+    private void checkWritable(String sql) {
+        Database db = NumacolDriver.openDatabase(connection);
+        if (db != null && db.isReadOnly() && sql != null && CHANGES.matcher(sql).lookingAt()) {
+            Matcher m = CHANGES.matcher(sql);
+            String verb = m.lookingAt() ? m.group(1).toUpperCase(Locale.ROOT) : "this statement";
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("cannot execute " + verb + " in a read-only database "
+                    + "(access_mode=read_only): open it without access_mode, in one process, to change it", "25006"));
+        }
+    }
+
+    /** The first word of a statement that changes a database, after spaces, comments and parentheses. */
+    private static final Pattern CHANGES = Pattern.compile("(?is)(?:\\s|--[^\\n]*\\n?|/\\*.*?\\*/|\\()*"
+            + "(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|COPY|CALL|CREATE|DROP|ALTER|TRUNCATE|CHECKPOINT|FORCE|IMPORT|COMMENT)\\b");
 
     static SQLException databaseClosed() {
         return new SQLNonTransientConnectionException("the numacol database of this connection was closed (SHUTDOWN): "
@@ -252,14 +313,19 @@ final class NumacolMeta extends ForwardingMeta {
 
     /** A statement run here that answers no rows and counts none (BEGIN, SAVEPOINT, SHUTDOWN...): Calcite's parser knows none of them. */
     private static ExecuteResult noRows(StatementHandle h, String sql, PrepareCallback callback) {
+        return count(h, sql, callback, 0);
+    }
+
+    /** A statement run here that answers no rows and counts {@code rows} (EXPORT DATABASE, IMPORT DATABASE). */
+    private static ExecuteResult count(StatementHandle h, String sql, PrepareCallback callback, long rows) {
         try {
             Signature signature = Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
             synchronized (callback.getMonitor()) {
                 callback.clear();
-                callback.assign(signature, null, 0);
+                callback.assign(signature, null, rows);
             }
             callback.execute();
-            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, rows)));
         } catch (SQLException e) {
             throw QueryFailures.<RuntimeException>sneaky(e);
         }
@@ -502,7 +568,12 @@ final class NumacolMeta extends ForwardingMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
         checkDatabaseOpen();
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsert(h, upsert, parameterValues);
+        }
         Signature signature = factory.signature(h);
+        checkWritable(signature == null ? null : signature.sql);
         QueryCancel cancel = cancelOf(h);
         if (signature != null && signature.statementType == StatementType.OTHER_DDL
                 && (NumacolParserFactory.isDdl(signature.sql) || runsHere(signature.sql))) {
@@ -542,7 +613,12 @@ final class NumacolMeta extends ForwardingMeta {
             throws NoSuchStatementException {
         checkDatabaseOpen();
         Database database = NumacolDriver.openDatabase(connection);
+        UpsertStatement upsert = upserts.get(h.id);
+        if (upsert != null) {
+            return upsertBatch(h, upsert, parameterValueLists, database);
+        }
         Signature signature = factory.signature(h);
+        checkWritable(signature == null ? null : signature.sql);
         BatchInsert insert = signature == null || database == null ? null
                 : BatchInsert.recognize(signature.sql, database, defaultSchema());
         // in a transaction, the batch's rows go to it (its view bound while they are stored)
@@ -591,21 +667,33 @@ final class NumacolMeta extends ForwardingMeta {
                 catalog, schema, table, unique), MetaImpl.MetaIndexInfo.class, KeyMetaData.INDEX_INFO_COLUMNS);
     }
 
-    /** None: numacol has no foreign keys (yet); JDBC's columns ({@link KeyMetaData#noForeignKeys}). */
+    /**
+     * The foreign keys of the tables named (getImportedKeys: those a table holds; getExportedKeys:
+     * those that name it as their parent; getCrossReference: both), from the catalog ({@link
+     * KeyMetaData#foreignKeys}).
+     */
     @Override
     public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(null, null, null, catalog, schema, table, false);
     }
 
     @Override
     public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(catalog, schema, table, null, null, null, true);
     }
 
     @Override
     public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog, String parentSchema, String parentTable,
                                            String foreignCatalog, String foreignSchema, String foreignTable) {
-        return KeyMetaData.noForeignKeys(delegate());
+        return foreignKeys(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema, foreignTable, true);
+    }
+
+    private MetaResultSet foreignKeys(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog,
+                                      String foreignSchema, String foreignTable, boolean byChild) {
+        return KeyMetaData.resultSet(delegate(), KeyMetaData.foreignKeys(NumacolDriver.openDatabase(connection), catalogName(),
+                new KeyMetaData.Named(parentCatalog, parentSchema, parentTable),
+                new KeyMetaData.Named(foreignCatalog, foreignSchema, foreignTable), byChild),
+                KeyMetaData.ForeignKeyRow.class, KeyMetaData.FOREIGN_KEY_COLUMNS);
     }
 
     /** The TABLE_CAT that getTables gives this connection's tables. */
@@ -621,6 +709,7 @@ final class NumacolMeta extends ForwardingMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         checkDatabaseOpen();
+        checkWritable(sql);
         return super.prepare(ch, sql, maxRowCount);
     }
 
@@ -640,14 +729,48 @@ final class NumacolMeta extends ForwardingMeta {
         return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
     }
 
-    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT and transaction control. */
+    /**
+     * A prepared INSERT ... ON CONFLICT ({@link UpsertStatement}), which Calcite's parser does not
+     * know: its INSERT and DO UPDATE's values are planned apart, each execution runs them here
+     * ({@link #execute}, {@link #executeBatch}).
+     */
+    PreparedStatement prepareUpsert(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkDatabaseOpen();
+        OnConflict clause = onConflict(sql);
+        StatementHandle h = super.createStatement(connection.handle);
+        try {
+            UpsertStatement upsert = prepareUpsert(sql, clause);
+            upserts.put(h.id, upsert);
+            h.signature = upsert.signature();
+            return factory.newPreparedStatement(connection, h, h.signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+        } catch (RuntimeException e) {
+            closeStatement(h);
+            throw SqlStates.of(e);
+        }
+    }
+
+    /** Whether {@code sql} is an INSERT ... ON CONFLICT (or fails as a malformed one). */
+    static boolean isUpsert(String sql) {
+        try {
+            return OnConflict.parse(sql) != null;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    /** Whether this Meta runs {@code sql} itself, without Calcite: SHUTDOWN, CHECKPOINT, EXPORT/IMPORT and transaction control. */
     static boolean runsHere(String sql) {
         return sql != null && (SHUTDOWN.matcher(sql).matches() || CHECKPOINT.matcher(sql).matches()
-                || ConnectionTransaction.control(sql) != null);
+                || TRANSFER.matcher(sql).matches() || ConnectionTransaction.control(sql) != null);
     }
 
     @Override
     public void closeStatement(StatementHandle h) {
+        UpsertStatement upsert = upserts.remove(h.id);
+        if (upsert != null) {
+            closeUpsert(upsert);
+        }
         views.end(h);
         factory.closed(h);
         super.closeStatement(h);
@@ -714,5 +837,166 @@ final class NumacolMeta extends ForwardingMeta {
             throw BatchInsert.storeFailed(entries.size(), e);
         }
         return new ExecuteBatchResult(counts);
+    }
+
+    /** {@code sql}'s ON CONFLICT clause, or null; a malformed one fails with 42601. */
+    private static OnConflict onConflict(String sql) {
+        try {
+            return OnConflict.parse(sql);
+        } catch (IllegalArgumentException e) {
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException(e.getMessage(), SqlStates.SYNTAX_ERROR, e));
+        }
+    }
+
+    /**
+     * Plans an INSERT ... ON CONFLICT ({@link UpsertStatement}): its INSERT always through
+     * numacol's modify (see {@link Upsert#planning}), its conflict target checked against the
+     * table now, and DO UPDATE's values as a query.
+     */
+    private UpsertStatement prepareUpsert(String sql, OnConflict written) {
+        Database database = NumacolDriver.openDatabase(connection);
+        StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, written.insert(), -1));
+        StatementHandle assignments = null;
+        try {
+            List<String> name = written.table();
+            String schema = name.size() == 2 ? name.getFirst() : defaultSchema();
+            Table table = database == null || schema == null ? null : database.catalog().find(schema, name.getLast()).orElse(null);
+            if (table == null) {
+                throw new SQLException("relation \"" + String.join(".", name) + "\" does not exist", "42P01");
+            }
+            OnConflict clause = written.replacing(table.schema());
+            Upsert.keys(table.schema(), clause);
+            int width = table.schema().size();
+            if (clause.update()) {
+                assignments = super.prepare(connection.handle, UpsertStatement.assignmentsQuery(clause, table.schema()), -1);
+            }
+            CalciteSignature<?> in = (CalciteSignature<?>) insert.signature;
+            Signature signature = new CalciteSignature<>(sql,
+                    UpsertStatement.parameters(in, assignments == null ? null : assignments.signature, width),
+                    in.internalParameters, in.rowType, in.columns, in.cursorFactory, in.rootSchema, in.getCollationList(), -1,
+                    null, in.statementType);
+            return new UpsertStatement(clause, insert, assignments, width, signature);
+        } catch (RuntimeException | SQLException e) {
+            super.closeStatement(insert);
+            if (assignments != null) {
+                super.closeStatement(assignments);
+            }
+            throw QueryFailures.<RuntimeException>sneaky(SqlStates.of(e));
+        }
+    }
+
+    private void closeUpsert(UpsertStatement upsert) {
+        super.closeStatement(upsert.insert());
+        if (upsert.assignments() != null) {
+            super.closeStatement(upsert.assignments());
+        }
+    }
+
+    /** Runs one execution of an upsert in {@code view}: the rows inserted and updated. */
+    private long runUpsert(UpsertStatement upsert, List<TypedValue> values, CatalogView view, QueryCancel cancel)
+            throws NoSuchStatementException {
+        List<TypedValue> given = values == null ? List.of() : values;
+        List<TypedValue> insertValues = ParameterValues.fit(upsert.insert().signature, upsert.insertValues(given), zone());
+        Upsert run = new Upsert(upsert.clause(), upsert.assignments(given, zone()));
+        ExecuteResult result = stoppable(cancel, () -> CatalogView.runIn(view,
+                () -> run.run(() -> super.execute(upsert.insert(), insertValues, -1))));
+        return result.resultSets.getFirst().updateCount;
+    }
+
+    /** An execution of prepared upsert {@code h}, in the statement's view (its transaction's, if one is open). */
+    private ExecuteResult upsert(StatementHandle h, UpsertStatement upsert, List<TypedValue> values) throws NoSuchStatementException {
+        CatalogView view = views.begin(h, NumacolDriver.openDatabase(connection));
+        try {
+            long count = runUpsert(current(h, upsert, view), values, view, cancelOf(h));
+            return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /**
+     * The upsert {@code h} runs now: the one prepared while the catalog is as it was then, else
+     * one planned again against {@code view} (a table it reads was altered, dropped or created
+     * again), as {@link #current(StatementHandle, Signature, CatalogView)} does for other statements.
+     */
+    private UpsertStatement current(StatementHandle h, UpsertStatement upsert, CatalogView view) {
+        long planned = factory.catalogVersion(h);
+        if (view == null || planned < 0 || planned == view.version()) {
+            return upsert;
+        }
+        String sql = upsert.signature().sql;
+        UpsertStatement fresh = CatalogView.runIn(view, () -> prepareUpsert(sql, onConflict(sql)));
+        if (fresh.signature().parameters.size() != upsert.signature().parameters.size()) {
+            closeUpsert(fresh);
+            throw QueryFailures.<RuntimeException>sneaky(new SQLException("the prepared statement's parameters changed: a table it "
+                    + "reads was altered since it was prepared; prepare it again", "0A000"));
+        }
+        upserts.put(h.id, fresh);
+        closeUpsert(upsert);
+        factory.replanned(h, fresh.signature(), view.version());
+        return fresh;
+    }
+
+    /** An upsert run as a plain statement: planned, run once, forgotten. */
+    private ExecuteResult upsertOnce(StatementHandle h, String sql, OnConflict clause, PrepareCallback callback) {
+        Database database = NumacolDriver.openDatabase(connection);
+        CatalogView view = views.begin(h, database);
+        try {
+            UpsertStatement upsert = CatalogView.runIn(view, () -> prepareUpsert(sql, clause));
+            try {
+                return count(h, sql, callback, runUpsert(upsert, List.of(), view, cancelOf(h)));
+            } finally {
+                closeUpsert(upsert);
+            }
+        } catch (NoSuchStatementException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            views.end(h, view);
+        }
+    }
+
+    /**
+     * A batch of upsert executions, each seeing the ones before (a key the first inserts, the
+     * second updates), all kept or none: in the connection's transaction (to a savepoint on
+     * failure), or in auto-commit in a transaction of their own that commits at the end.
+     */
+    private ExecuteBatchResult upsertBatch(StatementHandle h, UpsertStatement upsert, List<List<TypedValue>> entries,
+                                           Database database) {
+        CatalogView open = database == null ? null : transaction.statementView(database);
+        Transaction own = open == null && database != null ? database.catalog().begin(Transaction.Isolation.READ_COMMITTED) : null;
+        Transaction.Savepoint start = open == null ? null : open.transaction().savepoint();
+        boolean stored = false;
+        try {
+            long[] counts = new long[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                try {
+                    CatalogView view = own != null ? own.statementView() : open;
+                    counts[i] = runUpsert(upsert, entries.get(i), view, cancelOf(h));
+                } catch (RuntimeException | NoSuchStatementException e) {
+                    throw BatchInsert.entryFailed(i, entries.size(), e);
+                }
+            }
+            if (own != null) {
+                try {
+                    own.commit();
+                } catch (RuntimeException e) {
+                    throw BatchInsert.storeFailed(entries.size(), e);
+                }
+            }
+            stored = true;
+            return new ExecuteBatchResult(counts);
+        } catch (BatchUpdateException e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        } finally {
+            if (own != null && !stored && !own.isEnded()) {
+                own.rollback();
+            }
+            if (start != null) {
+                if (!stored && !open.transaction().isEnded()) {
+                    open.transaction().rollbackTo(start);
+                }
+                open.transaction().release(start);
+            }
+        }
     }
 }

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * An {@code INSERT ... RETURNING} or {@code UPDATE ... RETURNING} (PostgreSQL's and DuckDB's
+ * An {@code INSERT}, {@code UPDATE} or {@code DELETE ... RETURNING} (PostgreSQL's and DuckDB's
  * syntax), read at the JDBC layer: Calcite's parser has no RETURNING, so the statement runs
- * without it while the rows it stores are collected ({@link io.numacol.calcite.dml.ChangedRows}),
+ * without it while the rows it stores (a DELETE: the rows it deletes, as they were) are collected ({@link io.numacol.calcite.dml.ChangedRows}),
  * and the columns named here are answered from them ({@link RowsResult}). The list is {@code *}
  * or column names; an expression is refused, as it would need planning over rows no table holds.
  *
@@ -21,8 +21,7 @@ record Returning(String statement, List<String> columns) {
      * {@code sql}'s RETURNING clause, or null if it has none (or is no INSERT, UPDATE or
      * DELETE: the word is then left to the planner, which reports it).
      *
-     * @throws SQLException 0A000 for DELETE ... RETURNING, or a RETURNING list of anything but
-     *                      column names or {@code *}
+     * @throws SQLException 0A000 for a RETURNING list of anything but column names or {@code *}
      */
     static Returning parse(String sql) throws SQLException {
         if (sql == null) {
@@ -35,10 +34,6 @@ record Returning(String statement, List<String> columns) {
         int at = topLevelReturning(sql);
         if (at < 0) {
             return null;
-        }
-        if (verb.equals("DELETE")) {
-            throw new SQLFeatureNotSupportedException("DELETE ... RETURNING is not supported: SELECT the rows with the "
-                    + "DELETE's WHERE first (in one transaction), then DELETE them", "0A000");
         }
         String list = sql.substring(at + "RETURNING".length()).strip();
         if (list.endsWith(";")) {

@@ -1,10 +1,13 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.ddl.DdlException;
 import io.numacol.checkpoint.DamagedFileException;
 import io.numacol.checkpoint.UnsupportedVersionException;
 import io.numacol.calcite.InvalidCheckException;
 import io.numacol.durability.DatabaseLockedException;
+import io.numacol.durability.ReadOnlyDatabaseException;
 import io.numacol.storage.CheckViolationException;
+import io.numacol.storage.ForeignKeyViolationException;
 import io.numacol.storage.IdentityViolationException;
 import io.numacol.storage.KeyViolationException;
 import io.numacol.storage.NotNullViolationException;
@@ -129,8 +132,10 @@ final class SqlStates {
             // a file database's file is damaged (its checksum says so) or of a format this build does not read
             case UncheckedIOException e when e.getCause() instanceof DamagedFileException -> "XX001";
             case UncheckedIOException e when e.getCause() instanceof UnsupportedVersionException -> "0A000";
+            case UncheckedIOException e when e.getCause() instanceof java.nio.file.NoSuchFileException -> "58P01";
             case UncheckedIOException e -> "58030";
             case DatabaseLockedException e -> "08001";
+            case ReadOnlyDatabaseException e -> "25006";
             case IOException e -> "58030";
             case NotNullViolationException e -> "23502";
             case CheckViolationException e -> "23514";
@@ -143,6 +148,8 @@ final class SqlStates {
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
             case KeyViolationException e -> "23505";
+            case ForeignKeyViolationException e -> "23503";
+            case DdlException e -> e.sqlState();
             case IllegalStateException e when message.contains("run it again") -> RUN_AGAIN;
             case IllegalStateException e when message.contains("the database was closed") -> "08003";
             // Calcite's own checks when another connection dropped or altered a table while this statement was planned

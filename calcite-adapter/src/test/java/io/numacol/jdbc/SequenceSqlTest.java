@@ -65,6 +65,9 @@ class SequenceSqlTest {
             }
             assertThat(rows(s, "select id from t where name like 'p%' order by id")).containsExactly(List.of(40L), List.of(45L));
             assertThat(single(s, "select nextval('main.s') + 1")).isEqualTo(51);
+            // two calls in one row are two numbers, as PostgreSQL gives them (not one expression computed once)
+            assertThat(rows(s, "select nextval('s'), nextval('s'), nextval('s') - nextval('s')"))
+                    .containsExactly(List.of(55L, 60L, -5L));
         }
     }
 

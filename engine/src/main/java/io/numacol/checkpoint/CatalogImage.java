@@ -32,10 +32,11 @@ import java.util.Set;
  * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text), identity
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
- * u32), primary u8), checks (u32; each name, expression), placement, partitioning (u8 0 for none,
- * or 1 then kind name, count u32, key columns u32 with each position u32 and type, bounds u32 with
- * each a tag 'L', 'D' or 'S' and the value), parts (u32; each file name, size u64, checksum u32).
- * Strings are a u32 length and UTF-8.
+ * u32), primary u8), foreign keys (version 2 on: u32; each name, columns (u32; each a position u32), parent
+ * schema, parent table, parent columns (u32; each a name)), checks (version 2 on: u32; each name,
+ * expression), placement, partitioning (u8 0 for none, or 1 then kind name, count u32, key
+ * columns u32 with each position u32 and type, bounds u32 with each a tag 'L', 'D' or 'S' and the
+ * value), parts (u32; each file name, size u64, checksum u32). Strings are a u32 length and UTF-8.
  *
  * <p>An identity column's sequence is kept as the number it would give next when the image is
  * encoded; numbers taken after that are the log's to carry (see {@link Sequence#advancePast}). A
@@ -53,7 +54,9 @@ import java.util.Set;
 public record CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views,
                            List<IndexDef> indexes, List<SequenceEntry> sequences) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The oldest format version this build reads: version 1 had no foreign keys and no checks. */
+    static final int OLDEST_VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
     /** Where a catalog image that {@link #decode(byte[])} refuses was found, in its exception's message. */
     static final String IN_LOG = "catalog image in the write-ahead log";
@@ -120,7 +123,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
     }
 
     static CatalogImage decode(byte[] bytes, Origin origin) throws CheckpointException {
-        FieldReader body = Frame.open(bytes, MAGIC, VERSION, "catalog image", origin);
+        FieldReader body = Frame.open(bytes, MAGIC, OLDEST_VERSION, VERSION, "catalog image", origin);
         return decodeWhole(body, CatalogImage::decodeBody);
     }
 
@@ -218,6 +221,13 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             k.columns().forEach(out::putInt);
             out.putBoolean(k.primary());
         }
+        out.putInt(t.foreignKeys().size());
+        for (TableSchema.ForeignKeyDef f : t.foreignKeys()) {
+            out.putString(f.name()).putInt(f.columns().size());
+            f.columns().forEach(out::putInt);
+            out.putString(f.parentSchema()).putString(f.parentTable());
+            putNames(f.parentColumns(), out);
+        }
         out.putInt(t.checks().size());
         for (TableSchema.CheckDef c : t.checks()) {
             out.putString(c.name()).putString(c.expression());
@@ -259,7 +269,19 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             }
             keys.add(new TableSchema.KeyDef(key, at, in.getBoolean()));
         }
-        int checkCount = in.getCount("check count");
+        List<TableSchema.ForeignKeyDef> foreignKeys = new ArrayList<>();
+        int foreignKeyCount = in.version() >= 2 ? in.getCount("foreign key count") : 0;
+        for (int f = 0; f < foreignKeyCount; f++) {
+            String key = in.getString();
+            int positions = in.getCount("foreign key column count");
+            List<Integer> at = new ArrayList<>();
+            for (int p = 0; p < positions; p++) {
+                at.add(in.getInt());
+            }
+            foreignKeys.add(new TableSchema.ForeignKeyDef(key, at, in.getString(), in.getString(),
+                    getNames(in, "referenced column count")));
+        }
+        int checkCount = in.version() >= 2 ? in.getCount("check count") : 0;
         List<TableSchema.CheckDef> checks = new ArrayList<>();
         for (int c = 0; c < checkCount; c++) {
             checks.add(new TableSchema.CheckDef(in.getString(), in.getString()));
@@ -271,7 +293,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         for (int p = 0; p < partCount; p++) {
             parts.add(new PartRef(in.getString(), in.getLong(), in.getInt()));
         }
-        return new TableEntry(id, schemaName, name, columns, keys, placement, partitioning, parts, checks);
+        return new TableEntry(id, schemaName, name, columns, keys, foreignKeys, placement, partitioning, parts, checks);
     }
 
     private static void encodePartitioning(Partitioning p, FieldWriter out) {

@@ -18,15 +18,23 @@ final class FieldReader {
     private final ByteBuffer buffer;
     private final Origin origin;
     private final String section;
+    /** The format version of the frame the fields are in (0 outside a frame): what an older version lacks is read as absent. */
+    private final int version;
 
     FieldReader(ByteBuffer buffer, Path file, String section) {
-        this(buffer, Origin.of(file), section);
+        this(buffer, Origin.of(file), section, 0);
     }
 
-    FieldReader(ByteBuffer buffer, Origin origin, String section) {
+    FieldReader(ByteBuffer buffer, Origin origin, String section, int version) {
         this.buffer = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
         this.origin = origin;
         this.section = section;
+        this.version = version;
+    }
+
+    /** The format version the fields were written in. */
+    int version() {
+        return version;
     }
 
     int getByte() throws DamagedFileException {

@@ -30,8 +30,11 @@ final class Frame {
     /**
      * A reader of the body of framed bytes, once the frame holds: the magic, the version, the
      * length and the checksum. {@code what} names the kind of thing in the messages ("manifest").
+     * Versions from {@code oldest} to {@code version} are read (the reader knows which, {@link
+     * FieldReader#version()}); others are refused.
      */
-    static FieldReader open(byte[] bytes, byte[] magic, int version, String what, Origin origin) throws CheckpointException {
+    static FieldReader open(byte[] bytes, byte[] magic, int oldest, int version, String what, Origin origin)
+            throws CheckpointException {
         if (bytes.length < HEADER_BYTES + Integer.BYTES) {
             throw origin.damaged("header", "it has " + bytes.length + " bytes, fewer than an empty " + what + "'s (truncated)");
         }
@@ -40,7 +43,7 @@ final class Frame {
             throw origin.damaged("header", "it does not start as a numacol " + what + " does");
         }
         int found = in.getInt(magic.length);
-        if (found != version) {
+        if (found < oldest || found > version) {
             throw origin.unsupported(found, version);
         }
         int bodyBytes = in.getInt(magic.length + Integer.BYTES);
@@ -55,6 +58,6 @@ final class Frame {
             throw origin.damaged("body", "checksum " + PartFile.hex((int) crc.getValue()) + " where " + PartFile.hex(stored)
                     + " was written");
         }
-        return new FieldReader(ByteBuffer.wrap(bytes, HEADER_BYTES, bodyBytes), origin, "body");
+        return new FieldReader(ByteBuffer.wrap(bytes, HEADER_BYTES, bodyBytes), origin, "body", found);
     }
 }

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  */
 public record Manifest(long lsn, CatalogImage catalog) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final String FILE_NAME = "MANIFEST";
     public static final String TEMP_NAME = "MANIFEST.tmp";
     private static final byte[] MAGIC = "NUMACOLM".getBytes(StandardCharsets.US_ASCII);
@@ -130,7 +130,7 @@ public record Manifest(long lsn, CatalogImage catalog) {
     }
 
     static Manifest decode(byte[] bytes, Path file) throws CheckpointException {
-        FieldReader body = Frame.open(bytes, MAGIC, VERSION, "manifest", Origin.of(file));
+        FieldReader body = Frame.open(bytes, MAGIC, CatalogImage.OLDEST_VERSION, VERSION, "manifest", Origin.of(file));
         return CatalogImage.decodeWhole(body, in -> new Manifest(in.getLong(), CatalogImage.decodeBody(in)));
     }
 

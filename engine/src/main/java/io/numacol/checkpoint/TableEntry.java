@@ -23,14 +23,16 @@ import java.util.Set;
  * @param name         its name
  * @param columns      its columns in order, with types, nullability, defaults and identity
  * @param keys         its PRIMARY KEY and UNIQUE constraints, by column position
- * @param checks       its CHECK constraints, their expressions as SQL text
+ * @param foreignKeys  its FOREIGN KEY constraints, by column position and the parent's name
  * @param placement    its placement as {@code ALTER TABLE .. PLACEMENT} spells it ({@code RR}, {@code NODE(1)}, ...)
  * @param partitioning its physical partitioning resolved against its columns, or null for none
  * @param parts        its part files, in the table's order of parts (empty in an image of the log,
  *                     whose rows are in the log)
+ * @param checks       its CHECK constraints, their expressions as SQL text
  */
 public record TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
-                         String placement, Partitioning partitioning, List<PartRef> parts, List<TableSchema.CheckDef> checks) {
+                         List<TableSchema.ForeignKeyDef> foreignKeys, String placement, Partitioning partitioning, List<PartRef> parts,
+                         List<TableSchema.CheckDef> checks) {
 
     public TableEntry {
         if (id <= 0) {
@@ -41,9 +43,10 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         Objects.requireNonNull(placement, "placement");
         columns = List.copyOf(columns);
         keys = List.copyOf(keys);
+        foreignKeys = List.copyOf(foreignKeys);
         parts = List.copyOf(parts);
         checks = List.copyOf(checks);
-        new TableSchema(columns, keys, checks); // refuses no columns, duplicate names and bad keys, as the catalog would
+        new TableSchema(columns, keys, foreignKeys, checks); // refuses no columns, duplicate names and bad keys, as the catalog would
         Set<String> files = new HashSet<>();
         for (PartRef part : parts) {
             if (!files.add(part.fileName())) {
@@ -57,15 +60,27 @@ public record TableEntry(long id, String schemaName, String name, List<ColumnDef
         }
     }
 
-    /** A table without CHECK constraints. */
+    /** A table without foreign keys or CHECK constraints. */
     public TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
                       String placement, Partitioning partitioning, List<PartRef> parts) {
-        this(id, schemaName, name, columns, keys, placement, partitioning, parts, List.of());
+        this(id, schemaName, name, columns, keys, List.of(), placement, partitioning, parts, List.of());
     }
 
-    /** The columns, keys and checks as a {@link TableSchema}, to create the table with. */
+    /** A table without CHECK constraints. */
+    public TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
+                      List<TableSchema.ForeignKeyDef> foreignKeys, String placement, Partitioning partitioning, List<PartRef> parts) {
+        this(id, schemaName, name, columns, keys, foreignKeys, placement, partitioning, parts, List.of());
+    }
+
+    /** A table without foreign keys. */
+    public TableEntry(long id, String schemaName, String name, List<ColumnDef> columns, List<TableSchema.KeyDef> keys,
+                      String placement, Partitioning partitioning, List<PartRef> parts, List<TableSchema.CheckDef> checks) {
+        this(id, schemaName, name, columns, keys, List.of(), placement, partitioning, parts, checks);
+    }
+
+    /** The columns and constraints as a {@link TableSchema}, to create the table with. */
     public TableSchema schema() {
-        return new TableSchema(columns, keys, checks);
+        return new TableSchema(columns, keys, foreignKeys, checks);
     }
 
     /** Bytes of all its part files. */

@@ -3,6 +3,7 @@ package io.numacol.database;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.durability.DurableStore;
+import io.numacol.durability.ReadOnlyStore;
 import io.numacol.durability.StorageOptions;
 import io.numacol.durability.StoredDatabase;
 import io.numacol.memory.MemoryLimit;
@@ -19,6 +20,7 @@ import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.ChangeLog;
 import io.numacol.storage.CheckViolationException;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.Partitioning;
@@ -77,6 +79,8 @@ public final class Database implements AutoCloseable, StoredDatabase {
     private volatile boolean closed;
     /** A file database's log and checkpoints; null for a database in memory. */
     private final DurableStore durable;
+    /** The file database's store when it is open read-only (then {@link #durable} is null). */
+    private final ReadOnlyStore readOnly;
 
     private Database(DatabaseConfig config, StorageOptions storage) {
         this.config = config;
@@ -101,15 +105,22 @@ public final class Database implements AutoCloseable, StoredDatabase {
         this.sampler = Thread.ofPlatform().daemon().name("numacol-utilization").unstarted(this::sampleUntilClosed);
         sampler.start();
         DurableStore store = null;
+        ReadOnlyStore reading = null;
         if (storage != null) {
             try {
-                store = DurableStore.open(this, storage); // read back before any placer or statement moves a part
+                // read back before any placer or statement moves a part
+                if (storage.readOnly()) {
+                    reading = ReadOnlyStore.open(this, storage);
+                } else {
+                    store = DurableStore.open(this, storage);
+                }
             } catch (RuntimeException | Error e) {
                 closeEngine();
                 throw e;
             }
         }
         this.durable = store;
+        this.readOnly = reading;
         this.placer = config.placerOn(topology) ? new DataPlacer(this, Duration.ofMillis(config.placerPeriod())) : null;
         if (placer != null) {
             placer.start();
@@ -276,6 +287,11 @@ public final class Database implements AutoCloseable, StoredDatabase {
      */
     public static Database open(DatabaseConfig config, StorageOptions storage) {
         return new Database(config, java.util.Objects.requireNonNull(storage, "storage"));
+    }
+
+    /** Whether this is a file database opened read-only: every change is refused. */
+    public boolean isReadOnly() {
+        return readOnly != null;
     }
 
     /** The file database's store, if this is one. */
@@ -457,10 +473,25 @@ public final class Database implements AutoCloseable, StoredDatabase {
      */
     public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
                            UnaryOperator<String> column) {
+        // the keys, foreign keys and checks follow their columns (renamed; dropped with one), unless the new schema says its own
+        TableSchema next = schema.keys().isEmpty() && schema.foreignKeys().isEmpty() ? old.schema().keysTo(schema, column) : schema;
+        alterTable(old, name, schema.checks().isEmpty() ? old.schema().checksTo(next, column, catalog.checkCompiler()) : next,
+                row, column, true);
+    }
+
+    /**
+     * {@link #alterTable(Table, String, TableSchema, UnaryOperator, UnaryOperator)} with {@code
+     * schema} taken as the whole new schema, constraints included ({@code complete}: a constraint
+     * added or dropped), rather than carrying the old keys over when it names none.
+     */
+    public void alterTable(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
+                           UnaryOperator<String> column, boolean complete) {
+        if (!complete) {
+            alterTable(old, name, schema, row, column);
+            return;
+        }
         checkOpen();
-        // the keys and checks follow their columns (renamed; dropped with one), unless the new schema says its own
-        TableSchema next = schema.keys().isEmpty() ? old.schema().keysTo(schema, column) : schema;
-        alter(old, name, schema.checks().isEmpty() ? old.schema().checksTo(next, column, catalog.checkCompiler()) : next, row, column);
+        alter(old, name, schema, row, column);
     }
 
     /**
@@ -618,7 +649,16 @@ public final class Database implements AutoCloseable, StoredDatabase {
                 durable.close(); // a last checkpoint, before the tables are dropped from memory below
             }
         } finally {
-            closeEngine();
+            if (readOnly != null) {
+                catalog.attachLog(ChangeLog.NONE); // the tables go from memory below: nothing to refuse, nothing to write
+            }
+            try {
+                closeEngine();
+            } finally {
+                if (readOnly != null) {
+                    readOnly.close(); // after the tables are dropped: a writer may take the directory then
+                }
+            }
         }
     }
 

@@ -108,6 +108,25 @@ public final class TableChange implements AutoCloseable {
         return true;
     }
 
+    /**
+     * The values (Java's, one per column) of the row {@code rowId} of the parts the change read:
+     * what a DELETE ... RETURNING answers for a row it deletes.
+     *
+     * @throws IllegalStateException when no part of the change has that row
+     */
+    public Object[] row(long rowId) {
+        TablePart part = parts.get(TablePart.partIdOf(rowId));
+        int position = TablePart.positionOf(rowId);
+        if (part == null || position < 0 || position >= part.rowCount()) {
+            throw new IllegalStateException("table " + table.name() + " changed while the statement read it: nothing was changed");
+        }
+        Object[] values = new Object[part.columns().size()];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = part.column(c).value(position);
+        }
+        return values;
+    }
+
     /** Takes a new row (an UPDATE's new version), checked as an INSERT checks it (IllegalArgumentException naming the column and value). */
     public void insert(Object[] row) {
         if (appender == null) {

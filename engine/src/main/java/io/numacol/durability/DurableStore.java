@@ -482,7 +482,7 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
                 Long id = idOf(t);
                 live.add(t);
                 Placement placement = database.placement(t);
-                tables.add(new TableEntry(id, t.schemaName(), t.name(), t.schema().columns(), t.schema().keys(),
+                tables.add(new TableEntry(id, t.schemaName(), t.name(), t.schema().columns(), t.schema().keys(), t.schema().foreignKeys(),
                         placement == null ? "" : placement.toString(), database.partitioning(t),
                         parts == null ? List.of() : parts.getOrDefault(t, List.of()), t.schema().checks()));
             }

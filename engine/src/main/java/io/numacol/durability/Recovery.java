@@ -65,8 +65,13 @@ final class Recovery {
     }
 
     static Outcome run(StoredDatabase database, Path directory, Path logDirectory) throws IOException {
-        Recovery r = new Recovery(database, directory);
         java.nio.file.Files.createDirectories(logDirectory); // a new database's
+        return read(database, directory, logDirectory);
+    }
+
+    /** {@link #run} writing nothing: for a read-only open, which leaves the files as it found them. */
+    static Outcome read(StoredDatabase database, Path directory, Path logDirectory) throws IOException {
+        Recovery r = new Recovery(database, directory);
         Manifest manifest = Manifest.read(directory).orElse(Manifest.empty());
         r.apply(manifest.catalog(), true);
         long[] replayed = {0};
@@ -234,7 +239,7 @@ final class Recovery {
             for (int i = 0; i < parts.length; i++) {
                 files.add(new FileOfPart(entry.id(), parts[i].id(), refs.get(i), parts[i].deleted().count()));
             }
-            table.addParts(read);
+            table.replayParts(List.of(), read);
         } catch (RuntimeException | Error e) {
             read.forEach(TablePart::release);
             throw e;
@@ -368,7 +373,7 @@ final class Recovery {
                 }
             });
             if (!old.isEmpty() || !added.isEmpty()) {
-                table.replaceParts(old, List.copyOf(added.values()));
+                table.replayParts(old, List.copyOf(added.values()));
             }
         } catch (RuntimeException | Error e) {
             added.values().forEach(TablePart::release);

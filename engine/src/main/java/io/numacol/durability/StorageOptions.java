@@ -14,8 +14,10 @@ import java.util.Objects;
  *                        operating system, or nothing
  * @param checkpointBytes a checkpoint starts by itself once the log grew by this many bytes since
  *                        the last one (DuckDB's 16 MiB); 0 for only CHECKPOINT and close
+ * @param readOnly        opened to read only ({@link ReadOnlyStore}): several processes may, none
+ *                        while one has it open to write; nothing is written, every change refused
  */
-public record StorageOptions(Path directory, Durability durability, long checkpointBytes) {
+public record StorageOptions(Path directory, Durability durability, long checkpointBytes, boolean readOnly) {
     /** DuckDB's automatic checkpoint threshold: a log replayed at open stays short. */
     public static final long DEFAULT_CHECKPOINT_BYTES = 16L << 20;
 
@@ -25,6 +27,10 @@ public record StorageOptions(Path directory, Durability durability, long checkpo
         if (checkpointBytes < 0) {
             throw new IllegalArgumentException("checkpointBytes must not be negative, got " + checkpointBytes);
         }
+    }
+
+    public StorageOptions(Path directory, Durability durability, long checkpointBytes) {
+        this(directory, durability, checkpointBytes, false);
     }
 
     public static StorageOptions of(Path directory) {

@@ -102,10 +102,13 @@ final class Execution implements AutoCloseable {
                                 }
                                 PartFilter filter = PartFilter.of(scan.filter(), part,
                                         Fork.tasks(statement, Morsels.affinity(scan.table(), part)));
+                                if (PartFilter.excludesAll(filter)) {
+                                    continue;
+                                }
                                 // one BitVector per part: ranges start at multiples of 1024, so tasks never share a word
                                 BitVector bits = filter == null ? null : new BitVector(part.rowCount());
                                 int driving = Morsels.drivingColumn(part, scan.filter(), read);
-                                for (Morsels.Morsel m : Morsels.of(scan.table(), part, driving, rangeRows)) {
+                                for (Morsels.Morsel m : PartFilter.within(filter, Morsels.of(scan.table(), part, driving, rangeRows))) {
                                     TableScan morsel = new TableScan(kernel, scan, keys, part, filter, bits, m,
                                             Morsels.bytes(part, read, m.to() - m.from()));
                                     PipelineTask<L> task = new PipelineTask<>(pipeline, sink, this, morsel, null);

@@ -171,8 +171,13 @@ final class RowScan {
                 TablePart part = parts.get(partIndex);
                 if (morsels == null) {
                     filter = PartFilter.of(plan.filter(), part, Fork.tasks(statement, Morsels.affinity(plan.table(), part)));
+                    morsels = VidRanges.morsels(plan, part, filter, rangeRows);
+                    if (morsels.isEmpty()) { // the filter rules the part out
+                        partIndex++;
+                        morsels = null;
+                        continue;
+                    }
                     bits = VidRanges.bits(part, filter);
-                    morsels = VidRanges.morsels(plan, part, rangeRows);
                     nextMorsel = 0;
                 }
                 Morsels.Morsel m = morsels.get(nextMorsel++);

@@ -49,8 +49,11 @@ final class VidRanges {
                     continue;
                 }
                 PartFilter filter = PartFilter.of(plan.filter(), part, Fork.tasks(statement, Morsels.affinity(plan.table(), part)));
+                if (PartFilter.excludesAll(filter)) {
+                    continue;
+                }
                 RangeTasks<R> ranges = strategy.of(part, filter);
-                for (Morsels.Morsel m : morsels(plan, part, rangeRows)) {
+                for (Morsels.Morsel m : morsels(plan, part, filter, rangeRows)) {
                     RangeTask<? extends R> task = ranges.task(m.from(), m.to());
                     task.accountAs(m, Morsels.bytes(part, read, m.to() - m.from()));
                     tasks.add(task);
@@ -70,8 +73,10 @@ final class VidRanges {
         return filter == null ? null : new BitVector(part.rowCount());
     }
 
-    static List<Morsels.Morsel> morsels(PlanNode.VidScan plan, TablePart part, int rangeRows) {
-        return Morsels.of(plan.table(), part, Morsels.drivingColumn(part, plan.filter(), projected(plan)), rangeRows);
+    /** The ranges of {@code part} a scan reads: those that may hold a row {@code filter} keeps. */
+    static List<Morsels.Morsel> morsels(PlanNode.VidScan plan, TablePart part, PartFilter filter, int rangeRows) {
+        return PartFilter.within(filter,
+                Morsels.of(plan.table(), part, Morsels.drivingColumn(part, plan.filter(), projected(plan)), rangeRows));
     }
 
     private static int[] projected(PlanNode.VidScan plan) {

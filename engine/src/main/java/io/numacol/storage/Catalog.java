@@ -548,6 +548,17 @@ public final class Catalog {
         return views.values();
     }
 
+    /**
+     * Checks that every row of {@code child} has its parent under {@code key}, a foreign key that
+     * ALTER TABLE is about to add (the rows committed now; a commit that follows is checked with
+     * the key once the altered table holds it).
+     *
+     * @throws ForeignKeyViolationException naming a key without a parent row
+     */
+    public void checkReferences(Table child, TableSchema.ForeignKeyDef key) {
+        clock.underCommitLock(() -> ForeignKeys.checkExisting(this, child, key));
+    }
+
     /** Every table, of every schema. */
     public Collection<Table> tables() {
         return tables.values();

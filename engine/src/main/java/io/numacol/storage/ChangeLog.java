@@ -35,6 +35,15 @@ public interface ChangeLog {
     }
 
     /**
+     * {@link #changed}, for a change that keeps every row as it was (a merge, parts re-placed or
+     * dealt again): a read-only database takes these, as they change where rows are, not what
+     * the database holds.
+     */
+    default void changedKeepingRows(Table table, List<TablePart> old, List<TablePart> replacement) {
+        changed(table, old, replacement);
+    }
+
+    /**
      * The commit being published at {@code timestamp} is whole: log what {@link #changed} handed
      * over as one commit, under the commit lock, before readers see it. Returns what {@link
      * #awaitDurable} waits for (0 when there was nothing to log).

@@ -4,12 +4,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An index a CREATE INDEX named: recorded in the {@link Catalog} (and {@code sys.indexes}), not
- * built. numacol answers lookups by scanning its bit-packed columns with vectorized predicates, a
- * few cycles per row, so a secondary structure per CREATE INDEX would cost memory and load time
- * for little; the per-part {@link InvertedIndex} is the structure a lookup index will use when
- * one pays. A UNIQUE index is not enforced (yet): a PRIMARY KEY or UNIQUE constraint of the
- * table is ({@link TableSchema#keys()}).
+ * An index a CREATE INDEX named: recorded in the {@link Catalog} (and {@code sys.indexes}). No
+ * structure of its own is built: the parts of its table built after it (new rows, merges, the
+ * DataPlacer's moves) carry the per-part {@link InvertedIndex} of its first column, as they do
+ * for the first column of a key ({@link Table#indexedColumns()}), and an equality on that column
+ * probes it ({@link KeyLookup}); parts built before it are scanned until a merge rebuilds them. A
+ * UNIQUE index is not enforced (yet): a PRIMARY KEY or UNIQUE constraint of the table is
+ * ({@link TableSchema#keys()}).
  *
  * @param schema  the schema of the index and its table
  * @param name    the index name, unique in its schema (ignoring case)

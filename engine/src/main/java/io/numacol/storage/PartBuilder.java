@@ -13,6 +13,15 @@ import java.util.function.IntFunction;
  * its own arena and joins the table only when complete, so a failed build frees everything.
  */
 public final class PartBuilder {
+    /**
+     * Parts of fewer rows build no Index on the table's {@link Table#indexedColumns()}: a lookup
+     * finds the value's vid in the part's dictionary either way (a part without it is passed
+     * over whole), and scanning one block of vids for it costs about what probing the Index
+     * does, while each Index costs the part's build two more allocations. The parts of
+     * single-row INSERTs and UPDATEs stay this small until a merge joins them.
+     */
+    public static final int INDEX_MIN_ROWS = IndexVector.BLOCK_ROWS;
+
     private final Table table;
     private final List<ColumnBuilder> columns = new ArrayList<>();
     private int rows;
@@ -188,7 +197,9 @@ public final class PartBuilder {
     /**
      * Builds the part without adding it to the table: the caller publishes it with
      * {@link Table#addParts} (so several parts appear at once) or frees it with
-     * {@link TablePart#release()}.
+     * {@link TablePart#release()}. Every column gets an Index when {@code withIndex}; the
+     * table's {@link Table#indexedColumns()} get one anyway in a part of at least
+     * {@link #INDEX_MIN_ROWS} rows.
      */
     public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex) {
         return build(placement, withIndex, table.nextPartId());
@@ -200,11 +211,12 @@ public final class PartBuilder {
      * from giving the id to a new part.
      */
     public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex, long id) {
+        boolean[] indexed = rows >= INDEX_MIN_ROWS ? table.indexedColumns() : new boolean[columns.size()];
         NodeArena arena = table.memory().newArena();
         try {
             List<Column> built = new ArrayList<>(columns.size());
             for (int i = 0; i < columns.size(); i++) {
-                built.add(columns.get(i).build(arena, placement.apply(i), withIndex));
+                built.add(columns.get(i).build(arena, placement.apply(i), withIndex || indexed[i]));
             }
             return new TablePart(id, built, rows, arena, partitioning, partition);
         } catch (RuntimeException | Error e) {

@@ -142,6 +142,31 @@ public final class Table {
         return partIds.getAndIncrement() & 0xffff_ffffL;
     }
 
+    /**
+     * Per column, whether new parts of this table build its Index (IX), for lookups by value
+     * ({@link KeyLookup}): the leading column of each PRIMARY KEY or UNIQUE constraint and of
+     * each CREATE INDEX. Only the leading one, as a B-tree on the columns would serve: a lookup
+     * binding all of a composite key's columns probes the first and tests the others on the
+     * rows found, and the Index of a key's second column (a line number) would rarely narrow
+     * anything. Asked per part built: a CREATE INDEX applies to the parts built after it (new
+     * rows, merges), and the parts already there are scanned until a merge rebuilds them.
+     */
+    public boolean[] indexedColumns() {
+        boolean[] indexed = new boolean[schema.size()];
+        for (TableSchema.KeyDef k : schema.keys()) {
+            indexed[k.columns().getFirst()] = true;
+        }
+        for (IndexDef ix : catalog.indexes()) {
+            if (TableSchema.key(ix.schema()).equals(TableSchema.key(schemaName)) && TableSchema.key(ix.table()).equals(TableSchema.key(name))) {
+                int c = schema.indexOf(ix.columns().getFirst());
+                if (c >= 0) {
+                    indexed[c] = true;
+                }
+            }
+        }
+        return indexed;
+    }
+
     /** A builder for one new part of this table. */
     public PartBuilder newPart() {
         return new PartBuilder(this);
@@ -294,6 +319,21 @@ public final class Table {
         }
     }
 
+    /**
+     * {@link #replaceParts(List, List)} for a change that was checked when it was first committed
+     * (the write-ahead log's, replayed in a recovery): its foreign keys are not checked again, as
+     * the log replays one table at a time and a parent's rows may come after its children's.
+     */
+    public void replayParts(List<TablePart> old, List<TablePart> replacement) {
+        writes.lock();
+        try {
+            catalog.clock().log().prepare(this, replacement);
+            catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement), false));
+        } finally {
+            releaseWrites();
+        }
+    }
+
     /** {@link #replaceParts(List, List)}, waiting for another change of the table as {@link #lockWrites(Runnable)} does. */
     public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop) {
         lockWrites(checkStop);
@@ -346,7 +386,7 @@ public final class Table {
             List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
             catalog.clock().log().prepare(this, replacement);
             catalog.clock().commit(ts -> {
-                swap(sources, replacement, ts, List.of());
+                swap(sources, replacement, ts, List.of(), true);
                 int offset = 0;
                 for (TablePart p : sources) {
                     forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
@@ -448,13 +488,19 @@ public final class Table {
     /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
     private void commit(List<TablePart> old, List<TablePart> replacement) {
         catalog.clock().log().prepare(this, replacement);
-        catalog.clock().commit(ts -> swap(old, replacement, ts, prepareKeys(old, replacement)));
+        catalog.clock().commit(ts -> {
+            List<KeySet.Change> keys = prepareKeys(old, replacement);
+            if (ForeignKeys.involved(catalog, this)) {
+                ForeignKeys.check(catalog, Map.of(this, new ForeignKeys.Change(old, replacement)));
+            }
+            swap(old, replacement, ts, keys, false);
+        });
     }
 
     /** {@link #commit} of a change that keeps every row (re-placed or merged parts): the keys need no check. */
     private void commitKeepingRows(List<TablePart> old, List<TablePart> replacement) {
         catalog.clock().log().prepare(this, replacement);
-        catalog.clock().commit(ts -> swap(old, replacement, ts, List.of()));
+        catalog.clock().commit(ts -> swap(old, replacement, ts, List.of(), true));
     }
 
     /**
@@ -484,12 +530,17 @@ public final class Table {
 
     /**
      * Makes the version committed at {@code ts}: the newest with {@code replacement} in place of
-     * {@code old}; the caller holds {@link #writes} and the clock's commit lock. The version
+     * {@code old} ({@code keepingRows}: the same rows, elsewhere); the caller holds {@link #writes} and the clock's commit lock. The version
      * before stays in the history for the readers that may read it ({@link #prune}).
      */
-    void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys) {
+    void swap(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys, boolean keepingRows) {
         checkNotDropped();
-        catalog.clock().log().changed(this, old, replacement); // before the version: a change the log refuses is not made
+        // before the version: a change the log refuses is not made
+        if (keepingRows) {
+            catalog.clock().log().changedKeepingRows(this, old, replacement);
+        } else {
+            catalog.clock().log().changed(this, old, replacement);
+        }
         Version current = head;
         List<TablePart> next = new ArrayList<>(current.parts());
         List<TablePart> added = new ArrayList<>(replacement);

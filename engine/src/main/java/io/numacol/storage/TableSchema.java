@@ -98,8 +98,38 @@ public final class TableSchema {
         }
     }
 
+    /**
+     * A FOREIGN KEY constraint: every row whose {@code columns} (positions in this schema) are all
+     * non-NULL has a row in the parent table, named {@code parentSchema}.{@code parentTable}, with
+     * the same values in {@code parentColumns} (names in the parent's schema, a PRIMARY KEY or
+     * UNIQUE constraint of it, in the order that pairs them with {@code columns}); a parent row
+     * that such a row references is not deleted, nor its key changed (NO ACTION, checked at the
+     * end of each statement and again at commit). The parent is named, not held: it may be this
+     * table, and an ALTER TABLE of it makes a new {@link Table} of the same name.
+     */
+    public record ForeignKeyDef(String name, List<Integer> columns, String parentSchema, String parentTable,
+                                List<String> parentColumns) {
+        public ForeignKeyDef {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(parentSchema, "parentSchema");
+            Objects.requireNonNull(parentTable, "parentTable");
+            columns = List.copyOf(columns);
+            parentColumns = List.copyOf(parentColumns);
+            if (columns.isEmpty() || columns.size() != parentColumns.size()) {
+                throw new IllegalArgumentException("foreign key " + name + " needs as many referenced columns as columns, "
+                        + "and at least one");
+            }
+        }
+
+        /** Whether the parent is the table {@code schemaName}.{@code tableName} (names compared ignoring case). */
+        public boolean references(String schemaName, String tableName) {
+            return parentSchema.equalsIgnoreCase(schemaName) && parentTable.equalsIgnoreCase(tableName);
+        }
+    }
+
     private final List<ColumnDef> columns;
     private final List<KeyDef> keys;
+    private final List<ForeignKeyDef> foreignKeys;
     private final List<CheckDef> checks;
     private final Map<String, Integer> byName = new HashMap<>();
 
@@ -108,11 +138,14 @@ public final class TableSchema {
     }
 
     public TableSchema(List<ColumnDef> columns, List<KeyDef> keys) {
-        this(columns, keys, List.of());
+        this(columns, keys, List.of(), List.of());
     }
 
-    /** Columns, keys and CHECK constraints; no two constraints (keys and checks) have one name, ignoring case. */
-    public TableSchema(List<ColumnDef> columns, List<KeyDef> keys, List<CheckDef> checks) {
+    /**
+     * Columns, keys, foreign keys and CHECK constraints; no two constraints (keys and checks)
+     * have one name, ignoring case.
+     */
+    public TableSchema(List<ColumnDef> columns, List<KeyDef> keys, List<ForeignKeyDef> foreignKeys, List<CheckDef> checks) {
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("a table needs at least one column");
         }
@@ -138,6 +171,14 @@ public final class TableSchema {
         if (primaries > 1) {
             throw new IllegalArgumentException("a table has at most one PRIMARY KEY");
         }
+        this.foreignKeys = List.copyOf(foreignKeys);
+        for (ForeignKeyDef f : this.foreignKeys) {
+            for (int c : f.columns()) {
+                if (c < 0 || c >= columns.size()) {
+                    throw new IllegalArgumentException("foreign key " + f.name() + " names no column at position " + c);
+                }
+            }
+        }
         this.checks = List.copyOf(checks);
         if (!this.checks.isEmpty()) {
             Set<String> names = new HashSet<>();
@@ -150,14 +191,24 @@ public final class TableSchema {
         }
     }
 
+    /** The FOREIGN KEY constraints, checked on every change of this table's rows and of their parents'. */
+    public List<ForeignKeyDef> foreignKeys() {
+        return foreignKeys;
+    }
+
+    /** This schema with {@code foreignKeys} in place of its own. */
+    public TableSchema withForeignKeys(List<ForeignKeyDef> replacement) {
+        return new TableSchema(columns, keys, replacement, checks);
+    }
+
     /** The CHECK constraints, tested on every row an INSERT, UPDATE, COPY or appender adds (see {@link CheckDef}). */
     public List<CheckDef> checks() {
         return checks;
     }
 
-    /** This schema's columns and keys with {@code checks} in place of its own. */
+    /** This schema's columns, keys and foreign keys with {@code checks} in place of its own. */
     public TableSchema withChecks(List<CheckDef> checks) {
-        return new TableSchema(columns, keys, checks);
+        return new TableSchema(columns, keys, foreignKeys, checks);
     }
 
     /**
@@ -196,26 +247,39 @@ public final class TableSchema {
     }
 
     /**
-     * This schema's keys carried to {@code next} (an ALTER TABLE's), each column found by its
-     * name as {@code rename} maps it; a key that loses a column is dropped.
+     * This schema's keys and foreign keys carried to {@code next} (an ALTER TABLE's), each column
+     * found by its name as {@code rename} maps it; a constraint that loses a column is dropped.
      */
     public TableSchema keysTo(TableSchema next, UnaryOperator<String> rename) {
         List<KeyDef> carried = new ArrayList<>();
         for (KeyDef k : keys) {
-            List<Integer> at = new ArrayList<>();
-            for (int c : k.columns()) {
-                String name = rename.apply(columns.get(c).name());
-                int i = name == null ? -1 : next.indexOf(name);
-                if (i < 0) {
-                    break;
-                }
-                at.add(i);
-            }
-            if (at.size() == k.columns().size()) {
+            List<Integer> at = carriedColumns(k.columns(), next, rename);
+            if (at != null) {
                 carried.add(new KeyDef(k.name(), at, k.primary()));
             }
         }
-        return carried.isEmpty() ? next : new TableSchema(next.columns(), carried, next.checks());
+        List<ForeignKeyDef> references = new ArrayList<>();
+        for (ForeignKeyDef f : foreignKeys) {
+            List<Integer> at = carriedColumns(f.columns(), next, rename);
+            if (at != null) {
+                references.add(new ForeignKeyDef(f.name(), at, f.parentSchema(), f.parentTable(), f.parentColumns()));
+            }
+        }
+        return carried.isEmpty() && references.isEmpty() ? next : new TableSchema(next.columns(), carried, references, next.checks());
+    }
+
+    /** The positions in {@code next} of {@code positions} in this schema, or null when one of them is gone. */
+    private List<Integer> carriedColumns(List<Integer> positions, TableSchema next, UnaryOperator<String> rename) {
+        List<Integer> at = new ArrayList<>();
+        for (int c : positions) {
+            String name = rename.apply(columns.get(c).name());
+            int i = name == null ? -1 : next.indexOf(name);
+            if (i < 0) {
+                return null;
+            }
+            at.add(i);
+        }
+        return at;
     }
 
     public static TableSchema of(ColumnDef... columns) {

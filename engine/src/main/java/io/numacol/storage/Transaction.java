@@ -246,6 +246,9 @@ public final class Transaction implements AutoCloseable {
         if (!added.isEmpty() && !table.schema().keys().isEmpty()) {
             checkKeys(table, deleted, added);
         }
+        if (ForeignKeys.involved(catalog, table)) {
+            checkForeignKeys(table, deleted, added);
+        }
         Writes w = writesOf(table);
         for (Map.Entry<Long, long[]> e : deleted.entrySet()) {
             int own = indexOfOwn(w.added, e.getKey());
@@ -269,6 +272,95 @@ public final class Transaction implements AutoCloseable {
             }
         }
         w.added.addAll(added);
+    }
+
+    /**
+     * Checks the foreign keys of the statement's rows of {@code table} (its new rows' parents, and
+     * the children of the rows it removes) as committing now would: against the newest version of
+     * every table with this transaction's changes and the statement's on top, which is what
+     * PostgreSQL's checks read too (the newest committed rows, not the snapshot). Changes that
+     * conflict with a newer commit are left to the commit, which refuses them anyway.
+     */
+    private void checkForeignKeys(Table table, Map<Long, long[]> deleted, List<TablePart> added) {
+        List<TablePart> made = new ArrayList<>(); // versions made for the check only
+        try {
+            catalog.clock().underCommitLock(() -> {
+                Map<Table, ForeignKeys.Change> changes = new HashMap<>();
+                List<Table> tables = new ArrayList<>(writes.keySet());
+                if (!writes.containsKey(table)) {
+                    tables.add(table);
+                }
+                List<TablePart> from = new ArrayList<>();
+                List<TablePart> versions = new ArrayList<>();
+                for (Table t : tables) {
+                    Writes w = writes.get(t);
+                    Map<Long, long[]> marks = new HashMap<>();
+                    List<TablePart> own = new ArrayList<>();
+                    if (w != null) {
+                        w.deleted.forEach((id, bits) -> marks.put(id, bits.clone()));
+                        own.addAll(w.added);
+                    }
+                    Map<Long, long[]> statementMarks = new HashMap<>();
+                    if (t == table) {
+                        for (Map.Entry<Long, long[]> e : deleted.entrySet()) {
+                            int i = indexOfOwn(own, e.getKey());
+                            if (i >= 0) {
+                                TablePart part = own.get(i);
+                                TablePart version = made(part.withDeleted(e.getValue()), part, made);
+                                own.set(i, version);
+                                from.add(part);
+                                versions.add(version);
+                            } else {
+                                statementMarks.put(e.getKey(), e.getValue());
+                                marks.merge(e.getKey(), e.getValue().clone(), Transaction::union);
+                            }
+                        }
+                        own.addAll(added);
+                    }
+                    Map<Long, TablePart> head = t.headById();
+                    Map<Long, long[]> forwarded = t.forward(marks, head);
+                    Map<Long, long[]> forwardedStatement = t.forward(statementMarks, head);
+                    if (forwarded == null || forwardedStatement == null) {
+                        return; // a write conflict: the commit reports it
+                    }
+                    List<TablePart> old = new ArrayList<>();
+                    List<TablePart> replacement = new ArrayList<>();
+                    for (Map.Entry<Long, long[]> e : forwarded.entrySet()) {
+                        TablePart current = head.get(e.getKey());
+                        if (current == null || overlaps(current.deleted(), e.getValue())) {
+                            return; // a write conflict: the commit reports it
+                        }
+                        old.add(current);
+                        replacement.add(made(current.withDeleted(e.getValue()), current, made));
+                    }
+                    for (Map.Entry<Long, long[]> e : forwardedStatement.entrySet()) {
+                        TablePart current = head.get(e.getKey());
+                        from.add(current);
+                        versions.add(made(current.withDeleted(e.getValue()), current, made));
+                    }
+                    replacement.addAll(own);
+                    changes.put(t, new ForeignKeys.Change(old, replacement));
+                }
+                ForeignKeys.check(catalog, table, added, from, versions, ForeignKeys.after(changes));
+            });
+        } finally {
+            made.forEach(TablePart::release);
+        }
+    }
+
+    /** {@code version} of {@code part}, noted in {@code made} to be released when it is a new one. */
+    private static TablePart made(TablePart version, TablePart part, List<TablePart> made) {
+        if (version != part) {
+            made.add(version);
+        }
+        return version;
+    }
+
+    private static long[] union(long[] a, long[] b) {
+        for (int k = 0; k < a.length; k++) {
+            a[k] |= b[k];
+        }
+        return a;
     }
 
     /**
@@ -493,6 +585,17 @@ public final class Transaction implements AutoCloseable {
                 all.addAll(w.added);
                 keys.put(t, t.prepareKeys(old, all));
             }
+            Map<Table, ForeignKeys.Change> changes = new HashMap<>();
+            boolean involved = false;
+            for (Table t : tables) {
+                List<TablePart> all = new ArrayList<>(versions.get(t));
+                all.addAll(writes.get(t).added);
+                changes.put(t, new ForeignKeys.Change(replaced.get(t), all));
+                involved |= ForeignKeys.involved(catalog, t);
+            }
+            if (involved) {
+                ForeignKeys.check(catalog, changes);
+            }
         } catch (RuntimeException | Error e) {
             versions.values().forEach(v -> v.forEach(TablePart::release)); // never published
             throw e;
@@ -501,7 +604,7 @@ public final class Transaction implements AutoCloseable {
             Writes w = writes.get(t);
             List<TablePart> next = versions.get(t);
             next.addAll(w.added);
-            t.swap(replaced.get(t), next, ts, keys.get(t));
+            t.swap(replaced.get(t), next, ts, keys.get(t), false);
             w.added.clear(); // the new version holds their references now
         }
     }

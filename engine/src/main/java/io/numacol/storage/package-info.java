@@ -12,6 +12,10 @@
  * changes lie on top of its snapshot until it commits them all at one timestamp, first committer
  * wins. The PRIMARY KEY and UNIQUE constraints of a table ({@link
  * io.numacol.storage.TableSchema#keys()}) are checked at every commit against the values its
- * newest rows hold ({@code KeySet}).
+ * newest rows hold ({@code KeySet}); FOREIGN KEY constraints are checked against what the tables will hold
+ * once a change is made ({@code ForeignKeys}, reading the parts' Dictionaries rather than a set of
+ * its own). Rows are found by their key's values without a scan through each part's dictionary
+ * and Index ({@link io.numacol.storage.KeyLookup}), which the parts built with enough rows carry for
+ * the first column of each key and CREATE INDEX.
  */
 package io.numacol.storage;

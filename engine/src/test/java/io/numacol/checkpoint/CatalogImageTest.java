@@ -119,12 +119,29 @@ class CatalogImageTest {
     @Test
     void anotherVersionIsRefusedNamingBoth() {
         byte[] bytes = CatalogImage.empty().encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 2);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 3);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> CatalogImage.decode(bytes));
-        assertThat(e.found()).isEqualTo(2);
+        assertThat(e.found()).isEqualTo(3);
         assertThat(e.supported()).isEqualTo(CatalogImage.VERSION);
-        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 2").contains("version 1");
+        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 3").contains("version 2");
         assertThat(e.file()).isNull();
+    }
+
+    @Test
+    void aVersionOneImageReadsWithoutForeignKeys() throws CheckpointException {
+        // version 1's layout, which had no foreign keys after a table's keys
+        FieldWriter body = new FieldWriter();
+        body.putLong(2).putInt(1).putString("main").putInt(1);
+        body.putLong(1).putString("main").putString("t").putInt(1).putString("a").putString("BIGINT").putBoolean(false)
+                .putBoolean(false).putBoolean(false);
+        body.putInt(1).putBoolean(true).putString("t_pkey").putInt(1).putInt(0).putBoolean(true);
+        body.putString("RR").putBoolean(false).putInt(0);
+        body.putInt(0).putInt(0).putInt(0);
+        CatalogImage image = CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 1, body));
+        assertThat(image.tables()).singleElement().satisfies(t -> {
+            assertThat(t.keys()).containsExactly(new KeyDef("t_pkey", List.of(0), true));
+            assertThat(t.foreignKeys()).isEmpty();
+        });
     }
 
     @Test

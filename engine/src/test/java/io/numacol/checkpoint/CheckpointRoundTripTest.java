@@ -104,7 +104,7 @@ class CheckpointRoundTripTest {
             }
         }
         Manifest manifest = new Manifest(lsn, new CatalogImage(2, List.of("main"), List.of(new TableEntry(1, "main", table.name(),
-                table.schema().columns(), table.schema().keys(), "RR", null, refs)), List.of(), List.of()));
+                table.schema().columns(), table.schema().keys(), List.of(), "RR", null, refs)), List.of(), List.of()));
         manifest.write(dir);
         return manifest;
     }

@@ -34,6 +34,11 @@ final class TestCatalogs {
     static final List<TableSchema.CheckDef> CHECKS = List.of(new TableSchema.CheckDef("plain_price_check", "price >= 0"),
             new TableSchema.CheckDef("name \"ü\" ok", "\"name ü\" <> 'it''s' -- not that\n  OR price IS NULL"));
 
+    /** One to another schema's table, one to the table itself (names that are no file names). */
+    static final List<TableSchema.ForeignKeyDef> FOREIGN_KEYS = List.of(
+            new TableSchema.ForeignKeyDef("plain_ratio_fkey", List.of(2, 0), "sales", "by long", List.of("ratio", "id")),
+            new TableSchema.ForeignKeyDef("to \"self\" ü", List.of(5), "main", "plain", List.of("id")));
+
     /**
      * Tables of every partitioning kind, RANGE bounds of each stored kind, names that are no file
      * names, keys, CHECK constraints, defaults, views, indexes and sequences (one exhausted, one at
@@ -41,19 +46,19 @@ final class TestCatalogs {
      */
     static CatalogImage image(String partPrefix) {
         List<TableEntry> tables = List.of(
-                new TableEntry(1, "main", "plain", COLUMNS, KEYS, "RR", null,
+                new TableEntry(1, "main", "plain", COLUMNS, KEYS, FOREIGN_KEYS, "RR", null,
                         List.of(new PartRef(partPrefix + "a.part", 1234, 0xCAFEBABE), new PartRef(partPrefix + "b.part", 0, 0)), CHECKS),
-                new TableEntry(2, "main", "by hash/\"quoted\"", COLUMNS, List.of(), "PP(4) BY HASH (id, name ü)",
+                new TableEntry(2, "main", "by hash/\"quoted\"", COLUMNS, List.of(), List.of(), "PP(4) BY HASH (id, name ü)",
                         Partitioning.hash(4, new int[] {0, 3}, List.of(ColumnType.bigint(), ColumnType.varchar(25))),
                         List.of(new PartRef(partPrefix + "c.part", 99, -1))),
-                new TableEntry(5, "sales", "by long", COLUMNS, List.of(), "PP(3) BY RANGE (id)",
+                new TableEntry(5, "sales", "by long", COLUMNS, List.of(), List.of(), "PP(3) BY RANGE (id)",
                         Partitioning.range(3, 0, ColumnType.bigint(), List.of(-5L, 1L << 40)), List.of()),
-                new TableEntry(4, "sales", "by double", COLUMNS, List.of(), "PP(2) BY RANGE (ratio)",
+                new TableEntry(4, "sales", "by double", COLUMNS, List.of(), List.of(), "PP(2) BY RANGE (ratio)",
                         Partitioning.range(2, 2, ColumnType.doubleType(), List.of(-0.5)), List.of()),
-                new TableEntry(7, "sales", "by string", COLUMNS, List.of(), "PP(3) BY RANGE (name ü)",
+                new TableEntry(7, "sales", "by string", COLUMNS, List.of(), List.of(), "PP(3) BY RANGE (name ü)",
                         Partitioning.range(3, 3, ColumnType.varchar(25), List.of("", "日本")), List.of()),
-                new TableEntry(8, "sales", "in turn", COLUMNS, List.of(), "PP(2) ROUND ROBIN", Partitioning.roundRobin(2), List.of()),
-                new TableEntry(Long.MAX_VALUE - 1, "main", "on node", COLUMNS.subList(0, 1), List.of(), "NODE(1)", null, List.of()));
+                new TableEntry(8, "sales", "in turn", COLUMNS, List.of(), List.of(), "PP(2) ROUND ROBIN", Partitioning.roundRobin(2), List.of()),
+                new TableEntry(Long.MAX_VALUE - 1, "main", "on node", COLUMNS.subList(0, 1), List.of(), List.of(), "NODE(1)", null, List.of()));
         List<ViewDef> views = List.of(new ViewDef("main", "v", "SELECT id FROM plain WHERE name = 'ü'", List.of("the id"), "main"),
                 new ViewDef("sales", "w", "SELECT * FROM \"by long\"", List.of(), "sales"),
                 new ViewDef("main", "elsewhere", "SELECT 1", List.of("a", "b"), "sales"));
@@ -80,7 +85,7 @@ final class TestCatalogs {
                 new ColumnDef("m", ColumnType.integer(), false, null, new TableSchema.Identity(false, byDefault)),
                 new ColumnDef("note", ColumnType.varchar(10), true, null, null),
                 new ColumnDef("empty default", ColumnType.varchar(10), true, "", null));
-        return new TableEntry(id, "main", name, columns, List.of(new TableSchema.KeyDef("t_pkey", List.of(0, 1), true)), "RR",
+        return new TableEntry(id, "main", name, columns, List.of(new TableSchema.KeyDef("t_pkey", List.of(0, 1), true)), List.of(), "RR",
                 null, List.of());
     }
 
@@ -99,14 +104,15 @@ final class TestCatalogs {
             assertThat(identities(g)).as("identities of %s", w.name()).isEqualTo(identities(w));
             assertThat(g.schema().keys()).isEqualTo(w.keys());
             assertThat(g.schema().checks()).isEqualTo(w.checks());
+            assertThat(g.schema().foreignKeys()).isEqualTo(w.foreignKeys());
         }
     }
 
     private static TableEntry withoutIdentity(TableEntry t) {
         List<ColumnDef> columns = t.columns().stream()
                 .map(c -> new ColumnDef(c.name(), c.type(), c.nullable(), c.defaultText(), null)).toList();
-        return new TableEntry(t.id(), t.schemaName(), t.name(), columns, t.keys(), t.placement(), t.partitioning(), t.parts(),
-                t.checks());
+        return new TableEntry(t.id(), t.schemaName(), t.name(), columns, t.keys(), t.foreignKeys(), t.placement(), t.partitioning(),
+                t.parts(), t.checks());
     }
 
     /** Per column: empty for none, else always, start, increment and the next number. */

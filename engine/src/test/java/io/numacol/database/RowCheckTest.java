@@ -73,7 +73,7 @@ class RowCheckTest {
 
     private static final TableSchema SCHEMA = new TableSchema(List.of(new ColumnDef("id", ColumnType.bigint(), false),
             new ColumnDef("qty", ColumnType.bigint(), true), new ColumnDef("note", ColumnType.varchar(10), true)), List.of(),
-            List.of(new CheckDef("id_positive", "id > 0"), new CheckDef("qty_big", "qty > 10")));
+            List.of(), List.of(new CheckDef("id_positive", "id > 0"), new CheckDef("qty_big", "qty > 10")));
 
     private static List<List<Object>> rows(Table t) {
         List<List<Object>> out = new ArrayList<>();

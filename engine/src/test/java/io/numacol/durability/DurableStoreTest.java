@@ -223,6 +223,53 @@ class DurableStoreTest {
     }
 
     @Test
+    void aReadOnlyOpenReadsTheLogAndCheckpointWritesNothingAndRefusesChanges() throws Exception {
+        List<List<Object>> expected;
+        try (Database db = open()) {
+            Table t = create(db, "items");
+            append(db, t, 0, 20_000); // a part file
+            db.checkpoint();
+            append(db, t, 20_000, 20_100); // in the log only
+            delete(db, t, id -> id % 10 == 3);
+            expected = rows(t);
+            crash(db); // no last checkpoint: the read-only open must replay the log
+        }
+        List<String> before = listing(dir);
+        try (Database reader = Database.open(CONFIG, new StorageOptions(dir, Durability.FSYNC, StorageOptions.DEFAULT_CHECKPOINT_BYTES, true))) {
+            assertThat(reader.isReadOnly()).isTrue();
+            Table t = reader.catalog().get("items");
+            assertThat(rows(t)).isEqualTo(expected);
+            assertThatThrownBy(() -> append(reader, t, 50_000, 50_001)).isInstanceOf(ReadOnlyDatabaseException.class)
+                    .hasMessageContaining("read-only");
+            assertThatThrownBy(() -> delete(reader, t, id -> id == 5)).isInstanceOf(ReadOnlyDatabaseException.class);
+            assertThat(rows(t)).isEqualTo(expected); // nothing of the refused changes
+            assertThatThrownBy(this::open).isInstanceOf(DatabaseLockedException.class); // no writer while it reads
+        }
+        assertThat(listing(dir)).isEqualTo(before); // not a byte written, no file made or removed
+        try (Database db = open()) { // the writer may come back once the reader is gone
+            assertThat(rows(db.catalog().get("items"))).isEqualTo(expected);
+        }
+        Path empty = dir.resolve("nothing here");
+        Files.createDirectories(empty);
+        assertThatThrownBy(() -> Database.open(CONFIG, new StorageOptions(empty, Durability.FSYNC, 0, true)))
+                .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("no numacol database");
+        assertThat(listing(empty)).isEmpty();
+    }
+
+    /** Every file under {@code root} with its size and last modification, sorted. */
+    private static List<String> listing(Path root) throws java.io.IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).map(f -> {
+                try {
+                    return root.relativize(f) + " " + Files.size(f) + " " + Files.getLastModifiedTime(f);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).sorted().toList();
+        }
+    }
+
+    @Test
     void aSecondOpenOfTheDirectoryIsRefusedNamingTheLock() {
         try (Database db = open()) {
             assertThat(db.durableStore()).isPresent();

@@ -38,6 +38,7 @@ import java.util.stream.Stream;
  *       {@code duckdb}, {@code h2}); run with {@code -t 1} and {@code -t 16} clients (each thread its
  *       own connection) to see group commit share the forces;</li>
  *   <li>{@link #updateByKey}: {@code UPDATE t SET v = v + 1 WHERE id = ?} of a random existing row;</li>
+ *   <li>{@link #selectByKey}: {@code SELECT v FROM t WHERE id = ?} of a random existing row;</li>
  * </ul>
  * and, in {@link Restart}, the time to open a checkpointed TPC-H database and answer a first
  * query, and to load it ({@code CALL dbgen}) into a file database against one in memory.
@@ -116,6 +117,7 @@ public class DurabilityBenchmark {
         Connection connection;
         PreparedStatement insert;
         PreparedStatement update;
+        PreparedStatement select;
         long seed = System.nanoTime();
 
         @Setup(Level.Trial)
@@ -123,6 +125,7 @@ public class DurabilityBenchmark {
             connection = DriverManager.getConnection(bench.url);
             insert = connection.prepareStatement("INSERT INTO t VALUES (?, ?)");
             update = connection.prepareStatement("UPDATE t SET v = v + 1 WHERE id = ?");
+            select = connection.prepareStatement("SELECT v FROM t WHERE id = ?");
         }
 
         @TearDown(Level.Trial)
@@ -147,6 +150,15 @@ public class DurabilityBenchmark {
     public int updateByKey(Client client) throws SQLException {
         client.update.setLong(1, client.nextKey());
         return client.update.executeUpdate();
+    }
+
+    @Benchmark
+    public long selectByKey(Client client) throws SQLException {
+        client.select.setLong(1, client.nextKey());
+        try (ResultSet rs = client.select.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /**

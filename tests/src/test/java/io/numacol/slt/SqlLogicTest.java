@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.security.NoSuchAlgorithmException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * CI runs {@link #QUICK}: select1, evidence/, and the first {@value #QUICK_QUERIES} queries of
  * one file of each index/ and random/ directory. {@code -Dslt=all} runs select1-5, evidence/ and
- * the samples whole; {@code -Dslt=PATH,PATH} runs those files (paths as in the jar, under
+ * the samples whole ({@code -Dslt.file=true}: each on a file database); {@code -Dslt=PATH,PATH} runs those files (paths as in the jar, under
  * {@code test/}). The per-group pass counts of both engines are printed at the end.
  */
 class SqlLogicTest {
@@ -72,6 +73,8 @@ class SqlLogicTest {
     static final Map<String, String> KNOWN_GAPS = Map.of();
 
     private static final String MODE = System.getProperty("slt", "quick");
+    /** {@code -Dslt.file=true}: each file runs on a file database of its own (in a new temporary directory), not in memory. */
+    private static final boolean FILE = Boolean.getBoolean("slt.file");
 
     /** Per group (select, evidence, index/between, ...): queries, HSQLDB's passes, numacol's. */
     private static final Map<String, int[]> TOTALS = Collections.synchronizedMap(new TreeMap<>());
@@ -107,7 +110,8 @@ class SqlLogicTest {
             }
         }.execute(test, options);
         Recorder numacol = new Recorder();
-        TestStatistics numacolStats = new JdbcExecutor(options, "jdbc:numacol:", "", "") {
+        String url = FILE ? "jdbc:numacol:file:" + Files.createTempDirectory("numacol-slt") : "jdbc:numacol:";
+        TestStatistics numacolStats = new JdbcExecutor(options, url, "", "") {
             @Override
             public boolean validate(SqlTestQuery query, ResultSet rs, SqlTestQueryOutputDescription description,
                                     TestStatistics statistics) throws SQLException, NoSuchAlgorithmException {

@@ -24,9 +24,15 @@ import java.util.regex.Pattern;
  * CREATE SCHEMA [IF NOT EXISTS] name
  * SET SCHEMA [= | TO] name | 'name'     -- or USE name
  * DROP SCHEMA [IF EXISTS] name [CASCADE | RESTRICT]
- * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE | CHECK (expression)]...,
- *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)], [CHECK (expression)]) [PLACEMENT placement]
- * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY | UNIQUE | REFERENCES ... | CHECK (expression)]...,
+ *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)], [FOREIGN KEY (column, ...) REFERENCES ...], [CHECK (expression)])
+ *     [PLACEMENT placement]
+ *     -- each constraint may be named by CONSTRAINT name; REFERENCES parent [(column, ...)]
+ *     -- [MATCH SIMPLE] [ON DELETE NO ACTION | RESTRICT] [ON UPDATE NO ACTION | RESTRICT]
+ * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]   -- CASCADE drops the foreign keys that name it
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] FOREIGN KEY (column, ...) REFERENCES ...
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] CHECK (expression)
+ * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name
  * TRUNCATE [TABLE] name
  * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal] [CHECK (expression)]
  * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] CHECK (expression)
@@ -245,8 +251,15 @@ final class DdlParser {
                 checks.add(new Check(constraint, checkExpression()));
                 continue;
             }
+            if (accept("FOREIGN")) {
+                expect("KEY");
+                List<String> referencing = columnList();
+                expect("REFERENCES");
+                keys.references.add(references(constraint, referencing));
+                continue;
+            }
             if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY, UNIQUE or CHECK constraint");
+                throw error("CONSTRAINT " + constraint + " must name a PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK constraint");
             }
             columns.add(column(keys));
         } while (accept(","));
@@ -267,7 +280,7 @@ final class DdlParser {
             TableSchema plain = new TableSchema(keyed);
             TableSchema keyedSchema = new TableSchema(keyed, keys.defs(name.name(), plain));
             return new DdlStatement.CreateTable(name, ifNotExists, keyedSchema.withChecks(checkDefs(name.name(), keyedSchema, checks)),
-                    placement);
+                    placement, keys.references);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
@@ -348,6 +361,8 @@ final class DdlParser {
         final List<String> primaryColumns = new ArrayList<>();
         final List<String> uniqueNames = new ArrayList<>();
         final List<List<String>> uniqueColumns = new ArrayList<>();
+        /** FOREIGN KEY and REFERENCES clauses, resolved when the statement runs. */
+        final List<ForeignKeySpec> references = new ArrayList<>();
 
         void primary(String constraint, List<String> columns) {
             if (!primaryColumns.isEmpty()) {
@@ -399,6 +414,7 @@ final class DdlParser {
             String u = t.toUpperCase(Locale.ROOT);
             if (depth == 0 && (t.equals(",") || t.equals(")") || u.equals("NOT") || u.equals("NULL")
                     || u.equals("PRIMARY") || u.equals("UNIQUE") || u.equals("DEFAULT") || u.equals("CONSTRAINT") || u.equals("CHECK")
+                    || u.equals("REFERENCES")
                     || u.equals("GENERATED") || u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT"))) {
                 break;
             }
@@ -462,8 +478,10 @@ final class DdlParser {
                 keys.unique(constraint, List.of(name));
             } else if (accept("CHECK")) {
                 checks.add(new Check(constraint, checkExpression()));
+            } else if (accept("REFERENCES")) {
+                keys.references.add(references(constraint, List.of(name)));
             } else if (constraint != null) {
-                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY, UNIQUE or CHECK");
+                throw error("CONSTRAINT " + constraint + " must name NOT NULL, PRIMARY KEY, UNIQUE, REFERENCES or CHECK");
             } else {
                 break;
             }
@@ -509,23 +527,30 @@ final class DdlParser {
         boolean ifExists = ifExists();
         DdlStatement.Name table = name("a table name");
         if (accept("ADD")) {
-            if (accept("CONSTRAINT")) {
-                String constraint = identifier("a constraint name");
-                if (!accept("CHECK")) {
-                    throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes CHECK (expression): give PRIMARY KEY and UNIQUE "
-                            + "constraints with CREATE TABLE");
-                }
-                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(constraint, checkExpression()));
+            int at = pos;
+            String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
+            if (accept("FOREIGN")) {
+                expect("KEY");
+                List<String> referencing = columnList();
+                expect("REFERENCES");
+                return new DdlStatement.AlterTable(table, ifExists,
+                        new DdlStatement.AlterTable.AddForeignKey(references(constraint, referencing)));
             }
             if (accept("CHECK")) {
-                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(null, checkExpression()));
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(constraint, checkExpression()));
             }
+            if (constraint != null) {
+                throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes a FOREIGN KEY or CHECK (expression); PRIMARY KEY "
+                        + "and UNIQUE are declared by CREATE TABLE");
+            }
+            pos = at;
             accept("COLUMN");
             boolean ifNotExists = ifNotExists();
             Keys keys = new Keys();
             ColumnDef column = column(keys);
-            if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty()) {
-                throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY or UNIQUE: create the table with it");
+            if (!keys.primaryColumns.isEmpty() || !keys.uniqueColumns.isEmpty() || !keys.references.isEmpty()) {
+                throw error("ALTER TABLE ... ADD COLUMN takes no PRIMARY KEY, UNIQUE or REFERENCES: add the column, then "
+                        + "ALTER TABLE ... ADD FOREIGN KEY, or create the table with it");
             }
             if (column.identity() != null) {
                 throw error("ALTER TABLE ... ADD COLUMN takes no identity column: create the table with it");
@@ -661,8 +686,54 @@ final class DdlParser {
     private DdlStatement dropTable() {
         boolean ifExists = ifExists();
         DdlStatement.Name name = name("a table name");
-        dropBehavior();
-        return new DdlStatement.DropTable(name, ifExists);
+        boolean cascade = accept("CASCADE");
+        if (!cascade) {
+            accept("RESTRICT");
+        }
+        return new DdlStatement.DropTable(name, ifExists, cascade);
+    }
+
+    /**
+     * After REFERENCES: parent [(column, ...)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE
+     * action], where only NO ACTION and RESTRICT are taken ({@link ForeignKeySpec}); PostgreSQL's
+     * NOT DEFERRABLE and INITIALLY IMMEDIATE say what numacol does, and are taken too.
+     */
+    private ForeignKeySpec references(String constraint, List<String> columns) {
+        DdlStatement.Name parent = name("a table name");
+        List<String> parentColumns = pos < tokens.size() && tokens.get(pos).equals("(") ? columnList() : List.of();
+        while (true) {
+            if (accept("MATCH")) {
+                if (!accept("SIMPLE")) {
+                    throw new DdlException("0A000", "only MATCH SIMPLE is supported: a row with a NULL in its foreign key "
+                            + "references nothing");
+                }
+            } else if (accept("ON")) {
+                String event = accept("DELETE") ? "DELETE" : accept("UPDATE") ? "UPDATE" : null;
+                if (event == null) {
+                    throw error("expected DELETE or UPDATE after ON in a REFERENCES clause");
+                }
+                String action = accept("NO") ? (accept("ACTION") ? "NO ACTION" : "NO")
+                        : accept("RESTRICT") ? "RESTRICT"
+                        : accept("CASCADE") ? "CASCADE"
+                        : accept("SET") ? "SET " + (pos < tokens.size() ? tokens.get(pos++).toUpperCase(Locale.ROOT) : "")
+                        : "";
+                if (!ForeignKeySpec.ACTIONS.contains(action)) {
+                    throw new DdlException("0A000", "ON " + event + " " + action + " is not supported: numacol's foreign keys are "
+                            + "NO ACTION (a referenced row is neither deleted nor changed while referenced); change the child "
+                            + "rows first, in the same transaction");
+                }
+            } else if (accept("NOT")) {
+                expect("DEFERRABLE");
+            } else if (accept("INITIALLY")) {
+                expect("IMMEDIATE");
+            } else if (pos < tokens.size() && tokens.get(pos).equalsIgnoreCase("DEFERRABLE")) {
+                throw new DdlException("0A000", "DEFERRABLE foreign keys are not supported: numacol checks them at the end of "
+                        + "each statement");
+            } else {
+                break;
+            }
+        }
+        return new ForeignKeySpec(constraint, columns, parent, parentColumns);
     }
 
     /** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT], after VIEW. */

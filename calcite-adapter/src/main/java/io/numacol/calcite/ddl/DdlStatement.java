@@ -26,8 +26,11 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
 abstract sealed class DdlStatement extends SqlDdl {
@@ -95,13 +98,16 @@ abstract sealed class DdlStatement extends SqlDdl {
         final TableSchema schema;
         /** Null: the default, each part on a node, the nodes in turn. */
         final Placement placement;
+        /** Its FOREIGN KEY and REFERENCES clauses, resolved against the catalog when it runs. */
+        final List<ForeignKeySpec> references;
 
-        CreateTable(Name name, boolean ifNotExists, TableSchema schema, Placement placement) {
+        CreateTable(Name name, boolean ifNotExists, TableSchema schema, Placement placement, List<ForeignKeySpec> references) {
             super(OPERATOR);
             this.name = name;
             this.ifNotExists = ifNotExists;
             this.schema = schema;
             this.placement = placement;
+            this.references = List.copyOf(references);
         }
 
         @Override
@@ -110,7 +116,18 @@ abstract sealed class DdlStatement extends SqlDdl {
                 placement.checkAgainst(database.topology()); // before the table exists: a refused CREATE creates nothing
             }
             if (!(ifNotExists && session.find(database, name).isPresent())) {
-                Table table = database.catalog().create(session.schemaOf(name), name.name(), schema);
+                String schemaName = session.schemaOf(name);
+                TableSchema resolved = schema;
+                if (!references.isEmpty()) {
+                    Set<String> taken = new HashSet<>();
+                    schema.keys().forEach(k -> taken.add(k.name().toUpperCase(Locale.ROOT)));
+                    List<TableSchema.ForeignKeyDef> keys = new ArrayList<>();
+                    for (ForeignKeySpec r : references) {
+                        keys.add(r.resolve(database, session, schemaName, name.name(), schema, taken));
+                    }
+                    resolved = schema.withForeignKeys(keys);
+                }
+                Table table = database.catalog().create(schemaName, name.name(), resolved);
                 if (placement != null) {
                     database.setPlacement(table, placement);
                 }
@@ -123,18 +140,28 @@ abstract sealed class DdlStatement extends SqlDdl {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
         final Name name;
         final boolean ifExists;
+        /** DROP ... CASCADE: the foreign keys of other tables that name it are dropped with it. */
+        final boolean cascade;
 
-        DropTable(Name name, boolean ifExists) {
+        DropTable(Name name, boolean ifExists, boolean cascade) {
             super(OPERATOR);
             this.name = name;
             this.ifExists = ifExists;
+            this.cascade = cascade;
         }
 
         @Override
         long execute(Database database, Session session) {
             Optional<Table> table = session.find(database, name);
             if (!(ifExists && table.isEmpty())) {
-                database.dropTable(table.orElseGet(() -> session.get(database, name)));
+                Table t = table.orElseGet(() -> session.get(database, name));
+                for (Table child : Dependents.children(database, t)) {
+                    if (!cascade) {
+                        throw Dependents.refusal("drop table " + t.name(), child, t);
+                    }
+                    Dependents.dropReferences(database, child, t);
+                }
+                database.dropTable(t);
             }
             return 0;
         }
@@ -240,7 +267,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         record AddCheck(String name, String expression) implements Action {
         }
 
-        /** DROP CONSTRAINT [IF EXISTS] name: a CHECK, UNIQUE or PRIMARY KEY constraint. */
+        /** DROP CONSTRAINT [IF EXISTS] name: a CHECK, FOREIGN KEY, UNIQUE or PRIMARY KEY constraint. */
         record DropConstraint(String name, boolean ifExists) implements Action {
         }
 
@@ -256,6 +283,10 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         /** {@code placement} null: the default, each part on a node, the nodes in turn. */
         record SetPlacement(Placement placement) implements Action {
+        }
+
+        /** ADD [CONSTRAINT name] FOREIGN KEY: the table's rows are checked against the parent first. */
+        record AddForeignKey(ForeignKeySpec key) implements Action {
         }
 
         AlterTable(Name table, boolean ifExists, Action action) {
@@ -295,7 +326,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     TableSchema added = new TableSchema(next);
                     if (!add.checks().isEmpty()) { // the table's own checks as they are (no column renamed), and the column's
                         List<TableSchema.CheckDef> checks = new ArrayList<>(t.schema().checks());
-                        checks.addAll(DdlParser.checkDefs(t.name(), new TableSchema(next, t.schema().keys(), t.schema().checks()),
+                        checks.addAll(DdlParser.checkDefs(t.name(), new TableSchema(next, t.schema().keys(), t.schema().foreignKeys(), t.schema().checks()),
                                 add.checks()));
                         added = added.withChecks(checks);
                     }
@@ -317,6 +348,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                         throw new IllegalArgumentException("column " + drop.column() + " is the only column of table " + t.name()
                                 + ": drop the table instead");
                     }
+                    Dependents.checkColumnKept(database, t, drop.column(), "drop column " + drop.column() + " of table " + t.name());
                     List<ColumnDef> next = new ArrayList<>(columns);
                     next.remove(i);
                     database.alterTable(t, t.name(), new TableSchema(next), row -> {
@@ -332,8 +364,12 @@ abstract sealed class DdlStatement extends SqlDdl {
                                 + t.schemaName() + "; to move it, CREATE TABLE " + rename.name() + " AS SELECT * FROM "
                                 + t.displayName() + " and drop it");
                     }
-                    database.alterTable(t, rename.name().name(), t.schema(), row -> row, c -> c);
+                    for (Table child : Dependents.children(database, t)) {
+                        throw Dependents.refusal("rename table " + t.name(), child, t);
+                    }
+                    database.alterTable(t, rename.name().name(), Dependents.renamedParent(t, rename.name().name()), row -> row, c -> c, true);
                 }
+                case AddForeignKey add -> Dependents.addForeignKey(database, session, t, add.key());
                 case SetPlacement set -> database.setPlacement(t, set.placement());
                 case AddCheck add -> {
                     TableSchema schema = t.schema();
@@ -343,21 +379,27 @@ abstract sealed class DdlStatement extends SqlDdl {
                 }
                 case DropConstraint drop -> {
                     TableSchema schema = t.schema();
+                    if (schema.foreignKeys().stream().anyMatch(f -> f.name().equalsIgnoreCase(drop.name()))) {
+                        Dependents.dropForeignKey(database, t, drop.name());
+                        return 0;
+                    }
                     if (!hasConstraint(schema, drop.name())) {
                         if (drop.ifExists()) {
                             return 0;
                         }
                         throw new IllegalArgumentException("constraint \"" + drop.name() + "\" of relation \"" + t.name() + "\" does not exist");
                     }
+                    Dependents.checkKeyUnreferenced(database, t, drop.name());
                     database.alterConstraints(t, new TableSchema(columns,
                             schema.keys().stream().filter(k -> !drop.name().equalsIgnoreCase(k.name())).toList(),
-                            schema.checks().stream().filter(c -> !drop.name().equalsIgnoreCase(c.name())).toList()));
+                            schema.foreignKeys(), schema.checks().stream().filter(c -> !drop.name().equalsIgnoreCase(c.name())).toList()));
                 }
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {
                         throw new IllegalArgumentException("table " + t.name() + " has no column " + rename.from());
                     }
+                    Dependents.checkColumnKept(database, t, rename.from(), "rename column " + rename.from() + " of table " + t.name());
                     List<ColumnDef> next = new ArrayList<>(columns);
                     ColumnDef c = next.get(i);
                     next.set(i, c.renamed(rename.to()));
@@ -369,7 +411,7 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
-    /** Whether {@code schema} has a PRIMARY KEY, UNIQUE or CHECK constraint named {@code name} (ignoring case, as names are matched). */
+    /** Whether {@code schema} has a PRIMARY KEY, UNIQUE or CHECK constraint named {@code name} (ignoring case, as names are matched); foreign keys are asked apart. */
     static boolean hasConstraint(TableSchema schema, String name) {
         return schema.keys().stream().anyMatch(k -> name.equalsIgnoreCase(k.name()))
                 || schema.checks().stream().anyMatch(c -> name.equalsIgnoreCase(c.name()));

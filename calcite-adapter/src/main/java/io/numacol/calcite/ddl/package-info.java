@@ -10,6 +10,8 @@
  * queries of CREATE TABLE AS and CREATE VIEW through the connection's {@link
  * io.numacol.calcite.Planning}: the planner parses with this package's parser, so the DDL does not
  * name it. {@link io.numacol.calcite.ddl.TimeLiterals} holds the TIMESTAMP and TIME texts numacol's
- * SQL reads beyond Calcite's, for the parser and for numacol's DML.
+ * SQL reads beyond Calcite's, for the parser and for numacol's DML. Foreign keys are written as
+ * {@link io.numacol.calcite.ddl.ForeignKeySpec}s, resolved against the catalog when their
+ * statement runs, and {@link io.numacol.calcite.ddl.Dependents} keeps DDL from breaking them.
  */
 package io.numacol.calcite.ddl;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The rows one JDBC execution stores, as stored: an INSERT's new rows (their identity numbers and
- * DEFAULTs filled in) and an UPDATE's new versions, in the order the statement (or the entries of
+ * DEFAULTs filled in) and an UPDATE's new versions (a DELETE's deleted rows, as they were), in the order the statement (or the entries of
  * its batch) stored them. The JDBC layer collects them for {@code getGeneratedKeys()} and {@code
  * RETURNING}: they are the rows of this statement alone, whatever other connections insert
  * meanwhile. Bound to the executing thread only while such a result was asked for, so that other

@@ -97,6 +97,9 @@ public final class LiteralInsert {
      * {@code zone}, the session's.
      */
     public static LiteralInsert recognize(String sql, Database database, List<String> schemaPath, ZoneId zone) {
+        if (Upsert.isPlanning()) {
+            return null; // an upsert's rows go to ModifyTarget, which hands them to the Upsert
+        }
         ValuesInsert insert = ValuesInsert.parse(sql, database, schemaPath.size() == 1 ? schemaPath.getFirst() : null);
         if (insert == null) {
             return null;

@@ -34,9 +34,13 @@ public final class ModifyTarget {
     /**
      * Appends every row of {@code rows} (Calcite's internal values, one Object[] per row) and
      * publishes them at once; a refused row stores nothing. Inside an {@link InsertBatch} the rows
-     * wait for the batch's end instead. Called by generated code.
+     * wait for the batch's end instead; in an {@link Upsert}, they go to it. Called by generated code.
      */
     public Enumerable<Long> insert(Enumerable<Object[]> rows, DataContext root) {
+        Upsert upsert = Upsert.current();
+        if (upsert != null) { // INSERT ... ON CONFLICT: the rows are stored, skipped or update the rows they conflict with
+            return Linq4j.singletonEnumerable(upsert.store(database, table, rows.select(this::toJava), root, QueryCancel.of(root)::check));
+        }
         InsertBatch batch = InsertBatch.current();
         if (batch == null) {
             Appender appender = database.appender(table).stoppedBy(QueryCancel.of(root)::check);
@@ -63,8 +67,12 @@ public final class ModifyTarget {
      */
     public Enumerable<Long> delete(Enumerable<Object[]> rows, DataContext root) {
         try (TableChange change = TableChange.begin(database, table, QueryCancel.of(root)::check)) {
+            boolean returning = ChangedRows.wanted();
             for (Object[] row : rows) { // read only now, holding the table: the scans see the parts the change marks
-                change.delete((Long) row[0]);
+                long rowId = (Long) row[0];
+                if (change.delete(rowId) && returning) {
+                    noted(change.row(rowId)); // a DELETE ... RETURNING answers the rows it deletes
+                }
             }
             change.commit();
             return Linq4j.singletonEnumerable(change.deletedRows());
@@ -112,7 +120,7 @@ public final class ModifyTarget {
      * leaves such values uncast, so that a bad one is named here rather than failing Calcite's
      * cast with NumberFormatException); anything else as it is.
      */
-    private static Object number(TableSchema.ColumnDef column, Object value) {
+    static Object number(TableSchema.ColumnDef column, Object value) {
         if (!(value instanceof String text) || !column.type().codec().numeric()) {
             return value;
         }

@@ -1,0 +1,125 @@
+package io.numacol.calcite.ddl;
+
+import io.numacol.database.Database;
+import io.numacol.storage.Table;
+import io.numacol.storage.TableSchema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The DDL of foreign keys beyond CREATE TABLE: what depends on a table (the foreign keys of
+ * other tables that name it as their parent), which DROP TABLE, RENAME and DROP COLUMN respect as
+ * PostgreSQL does (refused with 2BP01 unless CASCADE drops the foreign keys; a key a foreign key
+ * references is not dropped either), and ALTER TABLE ... ADD FOREIGN KEY / DROP CONSTRAINT of a
+ * foreign key, which rebuild the table with its new constraints ({@link Database#alterTable}).
+ */
+final class Dependents {
+    private Dependents() {
+    }
+
+    /** The tables other than {@code parent} with a foreign key naming it. */
+    static List<Table> children(Database database, Table parent) {
+        List<Table> children = new ArrayList<>();
+        for (Table t : database.catalog().tables()) {
+            if (t != parent && t.schema().foreignKeys().stream().anyMatch(f -> f.references(parent.schemaName(), parent.name()))) {
+                children.add(t);
+            }
+        }
+        return children;
+    }
+
+    /** PostgreSQL's refusal of {@code what} (e.g. "drop table p") while {@code child} references {@code parent}. */
+    static DdlException refusal(String what, Table child, Table parent) {
+        String key = child.schema().foreignKeys().stream().filter(f -> f.references(parent.schemaName(), parent.name()))
+                .map(TableSchema.ForeignKeyDef::name).findFirst().orElse("?");
+        return new DdlException("2BP01", "cannot " + what + " because other objects depend on it: constraint " + key
+                + " on table " + child.name() + " depends on table " + parent.name() + "; ALTER TABLE " + child.name()
+                + " DROP CONSTRAINT " + key + " first" + (what.startsWith("drop table") ? ", or DROP TABLE ... CASCADE" : ""));
+    }
+
+    /** Drops {@code child}'s foreign keys that name {@code parent} (DROP TABLE parent CASCADE). */
+    static void dropReferences(Database database, Table child, Table parent) {
+        List<TableSchema.ForeignKeyDef> kept = child.schema().foreignKeys().stream()
+                .filter(f -> !f.references(parent.schemaName(), parent.name())).toList();
+        database.alterTable(child, child.name(), child.schema().withForeignKeys(kept), row -> row, c -> c, true);
+    }
+
+    /** Refuses {@code what} of {@code column} of {@code table} while a foreign key (its own included) references it. */
+    static void checkColumnKept(Database database, Table table, String column, String what) {
+        for (Table t : database.catalog().tables()) {
+            for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
+                if (f.references(table.schemaName(), table.name()) && f.parentColumns().stream().anyMatch(column::equalsIgnoreCase)) {
+                    throw new DdlException("2BP01", "cannot " + what + " because other objects depend on it: constraint "
+                            + f.name() + " on table " + t.name() + " references it; ALTER TABLE " + t.name() + " DROP CONSTRAINT "
+                            + f.name() + " first");
+                }
+            }
+        }
+    }
+
+    /** {@code table}'s schema with its foreign keys to itself naming it {@code name}, as RENAME TO makes it. */
+    static TableSchema renamedParent(Table table, String name) {
+        List<TableSchema.ForeignKeyDef> keys = new ArrayList<>();
+        for (TableSchema.ForeignKeyDef f : table.schema().foreignKeys()) {
+            keys.add(f.references(table.schemaName(), table.name())
+                    ? new TableSchema.ForeignKeyDef(f.name(), f.columns(), f.parentSchema(), name, f.parentColumns()) : f);
+        }
+        return table.schema().withForeignKeys(keys);
+    }
+
+    /** ALTER TABLE ... ADD FOREIGN KEY: resolved, the rows checked, then the table rebuilt with it. */
+    static void addForeignKey(Database database, DdlStatement.Session session, Table table, ForeignKeySpec spec) {
+        Set<String> taken = names(table.schema());
+        TableSchema.ForeignKeyDef key = spec.resolve(database, session, table.schemaName(), table.name(), table.schema(), taken);
+        if (spec.name() != null && names(table.schema()).contains(spec.name().toUpperCase(Locale.ROOT))) {
+            throw new DdlException("42710", "constraint \"" + spec.name() + "\" for relation \"" + table.name() + "\" already exists");
+        }
+        database.catalog().checkReferences(table, key);
+        List<TableSchema.ForeignKeyDef> keys = new ArrayList<>(table.schema().foreignKeys());
+        keys.add(key);
+        database.alterTable(table, table.name(), table.schema().withForeignKeys(keys), row -> row, c -> c, true);
+    }
+
+    /** ALTER TABLE ... DROP CONSTRAINT name, of a foreign key (the caller found it). */
+    static void dropForeignKey(Database database, Table table, String name) {
+        List<TableSchema.ForeignKeyDef> kept = table.schema().foreignKeys().stream()
+                .filter(f -> !f.name().equalsIgnoreCase(name)).toList();
+        database.alterTable(table, table.name(), table.schema().withForeignKeys(kept), row -> row, c -> c, true);
+    }
+
+    /** Refuses dropping {@code table}'s PRIMARY KEY or UNIQUE constraint {@code name} while a foreign key references its columns (2BP01). */
+    static void checkKeyUnreferenced(Database database, Table table, String name) {
+        TableSchema schema = table.schema();
+        for (TableSchema.KeyDef k : schema.keys()) {
+            if (!name.equalsIgnoreCase(k.name())) {
+                continue;
+            }
+            Set<String> columns = new HashSet<>();
+            k.columns().forEach(c -> columns.add(schema.column(c).name().toUpperCase(Locale.ROOT)));
+            for (Table t : database.catalog().tables()) {
+                for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
+                    Set<String> referenced = new HashSet<>();
+                    f.parentColumns().forEach(c -> referenced.add(c.toUpperCase(Locale.ROOT)));
+                    if (f.references(table.schemaName(), table.name()) && referenced.equals(columns)) {
+                        throw new DdlException("2BP01", "cannot drop constraint " + name + " on table " + table.name()
+                                + " because other objects depend on it: constraint " + f.name() + " on table " + t.name()
+                                + " references its key; ALTER TABLE " + t.name() + " DROP CONSTRAINT " + f.name() + " first");
+                    }
+                }
+            }
+        }
+    }
+
+    /** The names of a schema's constraints, upper case. */
+    private static Set<String> names(TableSchema schema) {
+        Set<String> names = new HashSet<>();
+        schema.keys().forEach(k -> names.add(String.valueOf(k.name()).toUpperCase(Locale.ROOT)));
+        schema.foreignKeys().forEach(f -> names.add(f.name().toUpperCase(Locale.ROOT)));
+        schema.checks().forEach(c -> names.add(c.name().toUpperCase(Locale.ROOT)));
+        return names;
+    }
+}
