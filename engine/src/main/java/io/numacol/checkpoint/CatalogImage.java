@@ -33,7 +33,7 @@ import java.util.Set;
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
  * u32), primary u8), foreign keys (version 2 on: u32; each name, columns (u32; each a position u32), parent
- * schema, parent table, parent columns (u32; each a name)), checks (version 2 on: u32; each name,
+ * schema, parent table, parent columns (u32; each a name)), checks (version 3 on: u32; each name,
  * expression), placement, partitioning (u8 0 for none, or 1 then kind name, count u32, key
  * columns u32 with each position u32 and type, bounds u32 with each a tag 'L', 'D' or 'S' and the
  * value), parts (u32; each file name, size u64, checksum u32). Strings are a u32 length and UTF-8.
@@ -54,8 +54,8 @@ import java.util.Set;
 public record CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views,
                            List<IndexDef> indexes, List<SequenceEntry> sequences) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 2;
-    /** The oldest format version this build reads: version 1 had no foreign keys and no checks. */
+    public static final int VERSION = 3;
+    /** The oldest format version this build reads: version 1 had no foreign keys and no checks, version 2 no checks. */
     static final int OLDEST_VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
     /** Where a catalog image that {@link #decode(byte[])} refuses was found, in its exception's message. */
@@ -281,7 +281,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             foreignKeys.add(new TableSchema.ForeignKeyDef(key, at, in.getString(), in.getString(),
                     getNames(in, "referenced column count")));
         }
-        int checkCount = in.version() >= 2 ? in.getCount("check count") : 0;
+        int checkCount = in.version() >= 3 ? in.getCount("check count") : 0;
         List<TableSchema.CheckDef> checks = new ArrayList<>();
         for (int c = 0; c < checkCount; c++) {
             checks.add(new TableSchema.CheckDef(in.getString(), in.getString()));

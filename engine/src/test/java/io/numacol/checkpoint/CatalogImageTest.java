@@ -119,11 +119,11 @@ class CatalogImageTest {
     @Test
     void anotherVersionIsRefusedNamingBoth() {
         byte[] bytes = CatalogImage.empty().encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 3);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 4);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> CatalogImage.decode(bytes));
-        assertThat(e.found()).isEqualTo(3);
+        assertThat(e.found()).isEqualTo(4);
         assertThat(e.supported()).isEqualTo(CatalogImage.VERSION);
-        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 3").contains("version 2");
+        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 4").contains("version 3");
         assertThat(e.file()).isNull();
     }
 
@@ -142,6 +142,27 @@ class CatalogImageTest {
             assertThat(t.keys()).containsExactly(new KeyDef("t_pkey", List.of(0), true));
             assertThat(t.foreignKeys()).isEmpty();
         });
+    }
+
+    @Test
+    void aVersionTwoImageReadsItsForeignKeysAndNoChecks() throws CheckpointException {
+        // version 2's layout: foreign keys after a table's keys, no checks
+        FieldWriter body = new FieldWriter();
+        body.putLong(3).putInt(1).putString("main").putInt(2);
+        body.putLong(1).putString("main").putString("p").putInt(1).putString("id").putString("BIGINT").putBoolean(false)
+                .putBoolean(false).putBoolean(false);
+        body.putInt(1).putBoolean(true).putString("p_pkey").putInt(1).putInt(0).putBoolean(true);
+        body.putInt(0).putString("RR").putBoolean(false).putInt(0);
+        body.putLong(2).putString("main").putString("c").putInt(1).putString("p").putString("BIGINT").putBoolean(true)
+                .putBoolean(false).putBoolean(false);
+        body.putInt(0);
+        body.putInt(1).putString("c_p_fkey").putInt(1).putInt(0).putString("main").putString("p").putInt(1).putString("id");
+        body.putString("RR").putBoolean(false).putInt(0);
+        body.putInt(0).putInt(0).putInt(0);
+        CatalogImage image = CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 2, body));
+        assertThat(image.tables().get(1).foreignKeys())
+                .containsExactly(new TableSchema.ForeignKeyDef("c_p_fkey", List.of(0), "main", "p", List.of("id")));
+        assertThat(image.tables()).allSatisfy(t -> assertThat(t.checks()).isEmpty());
     }
 
     @Test

@@ -150,13 +150,13 @@ class ManifestTest {
     @Test
     void anUnknownManifestVersionIsRefusedNamingBothVersions() throws IOException {
         byte[] bytes = manifest(4, "").encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 3);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 4);
         Path file = dir.resolve(Manifest.FILE_NAME);
         Files.write(file, bytes);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> Manifest.read(dir));
-        assertThat(e.found()).isEqualTo(3);
+        assertThat(e.found()).isEqualTo(4);
         assertThat(e.supported()).isEqualTo(Manifest.VERSION);
-        assertThat(e.getMessage()).contains(file.toString()).contains("version 3").contains("version 2");
+        assertThat(e.getMessage()).contains(file.toString()).contains("version 4").contains("version 3");
     }
 
     @Test
