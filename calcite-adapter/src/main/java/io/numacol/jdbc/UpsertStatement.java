@@ -1,22 +1,20 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.cache.BoundParameters;
 import io.numacol.calcite.dml.OnConflict;
 import io.numacol.calcite.dml.Upsert;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
-import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.QueryProvider;
-import org.apache.calcite.schema.SchemaPlus;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -134,7 +132,7 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
             Object[] parameters = locals.clone();
             System.arraycopy(existing, 0, parameters, 0, width);
             System.arraycopy(proposed, 0, parameters, width, width);
-            try (Enumerator<?> rows = query.enumerable(new Parameters(root, parameters)).enumerator()) {
+            try (Enumerator<?> rows = query.enumerable(new BoundParameters(root, Arrays.asList(parameters))).enumerator()) {
                 if (!rows.moveNext()) {
                     return null; // the WHERE does not hold
                 }
@@ -142,38 +140,5 @@ record UpsertStatement(OnConflict clause, Meta.StatementHandle insert, Meta.Stat
                 return row instanceof Object[] array ? array : new Object[]{row};
             }
         };
-    }
-
-    /** An execution's context with the query's parameters ({@code ?0}, ...) set. */
-    private record Parameters(DataContext root, Object[] values) implements DataContext {
-        @Override
-        public SchemaPlus getRootSchema() {
-            return root.getRootSchema();
-        }
-
-        @Override
-        public JavaTypeFactory getTypeFactory() {
-            return root.getTypeFactory();
-        }
-
-        @Override
-        public QueryProvider getQueryProvider() {
-            return root.getQueryProvider();
-        }
-
-        @Override
-        public Object get(String name) {
-            if (name.startsWith("?")) {
-                try {
-                    int i = Integer.parseInt(name, 1, name.length(), 10);
-                    if (i < values.length) {
-                        return values[i];
-                    }
-                } catch (NumberFormatException e) {
-                    // not a parameter's name
-                }
-            }
-            return root.get(name);
-        }
     }
 }

@@ -8,14 +8,11 @@ import io.numacol.database.Database;
 import io.numacol.storage.CatalogView;
 import io.numacol.storage.Table;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelVisitor;
-import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.lang.reflect.Type;
@@ -284,43 +281,11 @@ public final class PlanCache {
                 template.statementType) {
             @Override
             public Enumerable<T> enumerable(DataContext root) {
-                return template.enumerable(new Bound(root, values));
+                return template.enumerable(new BoundParameters(root, values));
             }
         };
     }
 
-    /** An execution's context with the template's parameters ({@code ?0}, ...) set to the statement's literals. */
-    private record Bound(DataContext root, List<Object> values) implements DataContext {
-        @Override
-        public SchemaPlus getRootSchema() {
-            return root.getRootSchema();
-        }
-
-        @Override
-        public JavaTypeFactory getTypeFactory() {
-            return root.getTypeFactory();
-        }
-
-        @Override
-        public QueryProvider getQueryProvider() {
-            return root.getQueryProvider();
-        }
-
-        @Override
-        public Object get(String name) {
-            if (name.startsWith("?")) {
-                try {
-                    int i = Integer.parseInt(name, 1, name.length(), 10);
-                    if (i < values.size()) {
-                        return values.get(i);
-                    }
-                } catch (NumberFormatException e) {
-                    // not a parameter's name
-                }
-            }
-            return root.get(name);
-        }
-    }
 
     /** Plans held now. */
     public long entries() {
