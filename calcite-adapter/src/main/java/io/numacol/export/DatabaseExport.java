@@ -59,7 +59,8 @@ public final class DatabaseExport {
 
     private static long write(Database database, CatalogView view, Path dir) throws IOException {
         Catalog catalog = database.catalog();
-        List<Table> tables = view.tables().stream().filter(t -> !t.isDropped())
+        // the view's tables, each as the view sees it (one an ALTER replaced since is still readable in it)
+        List<Table> tables = view.tables().stream()
                 .sorted(Comparator.comparing(Table::schemaName).thenComparing(Table::name)).toList();
         StringBuilder schema = new StringBuilder("-- numacol EXPORT DATABASE: run with IMPORT DATABASE, or this, then load.sql\n");
         for (String s : catalog.schemas()) {
@@ -85,6 +86,9 @@ public final class DatabaseExport {
             schema.append("SET SCHEMA ").append(quote(Catalog.MAIN)).append(";\n");
         }
         for (IndexDef ix : catalog.indexes()) {
+            if (tables.stream().noneMatch(t -> t.schemaName().equalsIgnoreCase(ix.schema()) && t.name().equalsIgnoreCase(ix.table()))) {
+                continue; // of a table created after the view began
+            }
             schema.append("CREATE ").append(ix.unique() ? "UNIQUE " : "").append("INDEX ").append(quote(ix.name())).append(" ON ")
                     .append(name(ix.schema(), ix.table())).append(" (")
                     .append(ix.columns().stream().map(DatabaseExport::quote).collect(Collectors.joining(", "))).append(");\n");

@@ -854,6 +854,7 @@ final class NumacolMeta extends ForwardingMeta {
      * table now, and DO UPDATE's values as a query.
      */
     private UpsertStatement prepareUpsert(String sql, OnConflict written) {
+        checkWritable(sql); // an upsert is an INSERT: refused on a read-only database before it is planned
         Database database = NumacolDriver.openDatabase(connection);
         StatementHandle insert = Upsert.planning(() -> super.prepare(connection.handle, written.insert(), -1));
         StatementHandle assignments = null;

@@ -87,6 +87,12 @@ class ReadOnlyDatabaseTest {
                     p.executeUpdate();
                 }
             }).isInstanceOf(SQLException.class).satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
+            assertThatThrownBy(() -> {
+                try (PreparedStatement p = c.prepareStatement("insert into t values (?, 'u') on conflict (id) do update set name = 'v'")) {
+                    p.setInt(1, 1);
+                    p.executeUpdate();
+                }
+            }).isInstanceOf(SQLException.class).satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
             assertThatThrownBy(() -> rows(s, "select nextval('q')")).isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
             assertThat(rows(s, "select id, name from t order by id")).containsExactly(List.of(1, "a"), List.of(2, "b"));

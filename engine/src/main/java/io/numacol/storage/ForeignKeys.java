@@ -37,8 +37,14 @@ final class ForeignKeys {
     record Change(List<TablePart> old, List<TablePart> replacement) {
     }
 
-    /** Whether a change of {@code table} needs any check: it has foreign keys, or a table names it as a parent. */
+    /** Whether a change of {@code table} needs any check: it is in the catalog and has foreign keys, or a table names it as a parent. */
     static boolean involved(Catalog catalog, Table table) {
+        if (catalog.find(table.schemaName(), table.name()).orElse(null) != table) {
+            // not the catalog's table of its name: an ALTER's copy being filled (or emptied after a
+            // failure) with rows that were checked as they were written, or a dropped table; a key
+            // an ALTER adds is checked apart (Catalog#checkReferences)
+            return false;
+        }
         return !table.schema().foreignKeys().isEmpty() || !referencing(catalog, table).isEmpty();
     }
 

@@ -600,11 +600,21 @@ public final class Transaction implements AutoCloseable {
             versions.values().forEach(v -> v.forEach(TablePart::release)); // never published
             throw e;
         }
-        for (Table t : tables) {
+        for (int i = 0; i < tables.size(); i++) {
+            Table t = tables.get(i);
             Writes w = writes.get(t);
-            List<TablePart> next = versions.get(t);
+            List<TablePart> next = new ArrayList<>(versions.get(t));
             next.addAll(w.added);
-            t.swap(replaced.get(t), next, ts, keys.get(t), false);
+            try {
+                t.swap(replaced.get(t), next, ts, keys.get(t), false);
+            } catch (RuntimeException | Error e) {
+                // the log refuses a commit before its first table changes (a read-only or closed
+                // database): the versions made for this table and the ones after were never published
+                for (Table later : tables.subList(i, tables.size())) {
+                    versions.get(later).forEach(TablePart::release);
+                }
+                throw e;
+            }
             w.added.clear(); // the new version holds their references now
         }
     }

@@ -121,6 +121,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                 if (!references.isEmpty()) {
                     Set<String> taken = new HashSet<>();
                     schema.keys().forEach(k -> taken.add(k.name().toUpperCase(Locale.ROOT)));
+                    schema.checks().forEach(c -> taken.add(c.name().toUpperCase(Locale.ROOT)));
                     List<TableSchema.ForeignKeyDef> keys = new ArrayList<>();
                     for (ForeignKeySpec r : references) {
                         keys.add(r.resolve(database, session, schemaName, name.name(), schema, taken));

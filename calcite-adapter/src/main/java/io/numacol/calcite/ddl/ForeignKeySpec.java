@@ -72,6 +72,9 @@ record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name paren
             throw new DdlException("42830", "there is no unique constraint matching given keys for referenced table \""
                     + parentName + "\": make (" + String.join(", ", parentNames) + ") its PRIMARY KEY or UNIQUE");
         }
+        if (name != null && taken.contains(name.toUpperCase(Locale.ROOT))) {
+            throw new DdlException("42710", "constraint \"" + name + "\" for relation \"" + tableName + "\" already exists");
+        }
         String keyName = name != null ? name : freeName(tableName + "_" + String.join("_", columns) + "_fkey", taken);
         for (int i = 0; i < at.size(); i++) {
             ColumnType child = schema.column(at.get(i)).type();
