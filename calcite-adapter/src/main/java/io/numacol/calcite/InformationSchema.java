@@ -183,14 +183,7 @@ public final class InformationSchema extends AbstractSchema {
         if (parent == null) {
             return null;
         }
-        for (TableSchema.KeyDef k : parent.schema().keys()) {
-            List<String> names = k.columns().stream().map(c -> parent.schema().column(c).name().toUpperCase(Locale.ROOT)).toList();
-            if (names.size() == f.parentColumns().size()
-                    && names.containsAll(f.parentColumns().stream().map(n -> n.toUpperCase(Locale.ROOT)).toList())) {
-                return k;
-            }
-        }
-        return null;
+        return parent.schema().keyOn(f.parentColumns()).orElse(null);
     }
 
     /**

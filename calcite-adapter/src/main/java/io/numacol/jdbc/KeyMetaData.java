@@ -147,9 +147,7 @@ final class KeyMetaData {
                 if (p == null || !parent.matches(catalogName, p)) {
                     continue;
                 }
-                String pkName = p.schema().keys().stream().filter(k -> k.columns().size() == f.parentColumns().size()
-                        && k.columns().stream().allMatch(c -> f.parentColumns().stream().anyMatch(n -> same(n, p.schema().column(c).name()))))
-                        .map(TableSchema.KeyDef::name).findFirst().orElse(null);
+                String pkName = p.schema().keyOn(f.parentColumns()).map(TableSchema.KeyDef::name).orElse(null);
                 for (int i = 0; i < f.columns().size(); i++) {
                     rows.add(new ForeignKeyRow(catalogName, p.schemaName(), p.name(), f.parentColumns().get(i), catalogName,
                             t.schemaName(), t.name(), t.schema().column(f.columns().get(i)).name(), (short) (i + 1),

@@ -289,36 +289,18 @@ final class ForeignKeys {
         return found;
     }
 
-    /** Whether a live row of {@code part} holds {@code key}: the dictionaries first, then the rows of the first column's vid. */
+    /** Whether a live row of {@code part} holds {@code key}: the dictionaries first, then the rows of the first column's vid ({@link KeyLookup}). */
     private static boolean holds(TablePart part, int[] columns, List<Object> key) {
         int[] vids = new int[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            vids[c] = vidOf(part.column(columns[c]).dictionary(), key.get(c));
+            vids[c] = KeyLookup.vidOf(part.column(columns[c]).dictionary(), key.get(c));
             if (vids[c] < 0) {
                 return false;
             }
         }
-        Column first = part.column(columns[0]);
-        InvertedIndex index = first.index();
-        if (index != null) {
-            int[] rows = new int[index.count(vids[0])];
-            index.positions(vids[0], rows, 0);
-            for (int r : rows) {
-                if (matches(part, columns, vids, r)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        int[] block = new int[IndexVector.BLOCK_ROWS];
-        IndexVector iv = first.indexVector();
-        for (int from = 0; from < part.rowCount(); from += block.length) {
-            int to = Math.min(part.rowCount(), from + block.length);
-            iv.decode(from, to, block, 0);
-            for (int i = 0; i < to - from; i++) {
-                if (block[i] == vids[0] && matches(part, columns, vids, from + i)) {
-                    return true;
-                }
+        for (int r : KeyLookup.positions(part.column(columns[0]), new int[] {vids[0]})) {
+            if (matches(part, columns, vids, r)) {
+                return true;
             }
         }
         return false;
@@ -334,16 +316,6 @@ final class ForeignKeys {
             }
         }
         return true;
-    }
-
-    /** The vid of a stored value in {@code dictionary}, or a negative number when it has none. */
-    private static int vidOf(Dictionary dictionary, Object stored) {
-        return switch (dictionary) {
-            case LongDictionary l when stored instanceof Long v -> l.find(v);
-            case DoubleDictionary d when stored instanceof Double v -> d.find(v);
-            case StringDictionary s when stored instanceof String v -> s.find(v);
-            default -> -1;
-        };
     }
 
     private static String names(TableSchema schema, List<Integer> columns) {

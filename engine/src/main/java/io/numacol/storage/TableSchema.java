@@ -2,12 +2,14 @@ package io.numacol.storage;
 
 import io.numacol.storage.types.ColumnType;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -189,6 +191,20 @@ public final class TableSchema {
                 }
             }
         }
+    }
+
+    /**
+     * The PRIMARY KEY or UNIQUE constraint whose columns are {@code names} (in any order, names
+     * compared ignoring case): the key a foreign key naming those columns references.
+     */
+    public Optional<KeyDef> keyOn(Collection<String> names) {
+        Set<String> wanted = new HashSet<>();
+        names.forEach(n -> wanted.add(key(n)));
+        return keys.stream().filter(k -> {
+            Set<String> have = new HashSet<>();
+            k.columns().forEach(c -> have.add(key(columns.get(c).name())));
+            return have.equals(wanted) && k.columns().size() == names.size();
+        }).findFirst();
     }
 
     /** The FOREIGN KEY constraints, checked on every change of this table's rows and of their parents'. */

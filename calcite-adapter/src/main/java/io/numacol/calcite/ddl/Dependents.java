@@ -98,13 +98,9 @@ final class Dependents {
             if (!name.equalsIgnoreCase(k.name())) {
                 continue;
             }
-            Set<String> columns = new HashSet<>();
-            k.columns().forEach(c -> columns.add(schema.column(c).name().toUpperCase(Locale.ROOT)));
             for (Table t : database.catalog().tables()) {
                 for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
-                    Set<String> referenced = new HashSet<>();
-                    f.parentColumns().forEach(c -> referenced.add(c.toUpperCase(Locale.ROOT)));
-                    if (f.references(table.schemaName(), table.name()) && referenced.equals(columns)) {
+                    if (f.references(table.schemaName(), table.name()) && schema.keyOn(f.parentColumns()).orElse(null) == k) {
                         throw new DdlException("2BP01", "cannot drop constraint " + name + " on table " + table.name()
                                 + " because other objects depend on it: constraint " + f.name() + " on table " + t.name()
                                 + " references its key; ALTER TABLE " + t.name() + " DROP CONSTRAINT " + f.name() + " first");

@@ -68,7 +68,7 @@ record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name paren
         }
         List<String> parentNames = new ArrayList<>();
         parentAt.forEach(i -> parentNames.add(parentTable.column(i).name()));
-        if (!isKey(parentTable, parentAt)) {
+        if (parentTable.keyOn(parentNames).isEmpty()) {
             throw new DdlException("42830", "there is no unique constraint matching given keys for referenced table \""
                     + parentName + "\": make (" + String.join(", ", parentNames) + ") its PRIMARY KEY or UNIQUE");
         }
@@ -112,15 +112,6 @@ record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name paren
             case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
             default -> false;
         };
-    }
-
-    private static boolean isKey(TableSchema table, List<Integer> columns) {
-        for (TableSchema.KeyDef k : table.keys()) {
-            if (k.columns().size() == columns.size() && Set.copyOf(k.columns()).equals(Set.copyOf(columns))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static List<String> primaryKey(TableSchema table, String tableName) {
