@@ -160,13 +160,28 @@ public final class PartFile {
 
     /**
      * Reads the part file into new memory of {@code memory}, each column placed as {@code
-     * placement} says for its position (as a {@link io.numacol.storage.PartBuilder} places a
-     * built part), straight from the file into the segments, verifying every checksum.
+     * placement} says for its position, whatever partition the file names.
+     *
+     * @see #read(Path, PartRef, NumaMemory, Partitioning, IntFunction)
+     */
+    public static TablePart read(Path file, PartRef expected, NumaMemory memory, IntFunction<ColumnPlacement> placement,
+                                 Partitioning partitioning) throws IOException {
+        Objects.requireNonNull(placement, "placement");
+        return read(file, expected, memory, partitioning, partition -> placement);
+    }
+
+    /**
+     * Reads the part file into new memory of {@code memory}, each column placed as {@code
+     * placement} gives for the partition the file names (as a {@link io.numacol.storage.PartBuilder}
+     * places a built part), straight from the file into the segments, verifying every checksum.
      *
      * @param expected     the file as the manifest names it (size and checksum must match), or null
      * @param partitioning the table's partitioning: a part file of a partition holds only its
-     *                     number and count; a part whose count does not fit (or null, a table of
-     *                     none) is read as a part of no partition
+     *                     number and count, so the part is that partition's only when the count
+     *                     fits and its rows all belong there ({@link Partitioning#holds}); else
+     *                     (or for null, a table of none) it is read as a part of no partition
+     * @param placement    where the columns go, given the partition the file names when the count
+     *                     fits (-1 otherwise): a part of a partition is read straight to its node
      * @return the part, holding one reference for the caller, in an arena of its own
      * @throws DamagedFileException        when any byte is not as written, naming file and section;
      *                                     nothing is returned and all memory taken is freed
@@ -174,8 +189,8 @@ public final class PartFile {
      * @throws CheckpointException         for a file that does not fit {@code expected}'s size or this
      *                                     machine's byte order
      */
-    public static TablePart read(Path file, PartRef expected, NumaMemory memory, IntFunction<ColumnPlacement> placement,
-                                 Partitioning partitioning) throws IOException {
+    public static TablePart read(Path file, PartRef expected, NumaMemory memory, Partitioning partitioning,
+                                 IntFunction<IntFunction<ColumnPlacement>> placement) throws IOException {
         Objects.requireNonNull(memory, "memory");
         Objects.requireNonNull(placement, "placement");
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -185,10 +200,11 @@ public final class PartFile {
             }
             CRC32C fingerprint = new CRC32C();
             PartMetadata metadata = readMetadata(channel, size, file, fingerprint);
-            // a part keeps its partition only while its table deals its rows the same way: a table placed
-            // otherwise since (or whose placement the log restores after its parts) reads it as a part of none,
-            // which only costs joins their partition-by-partition run
-            boolean inPartition = metadata.partition() >= 0 && partitioning != null && partitioning.count() == metadata.partitionCount();
+            // the partition the file names, placed where that partition lives before a byte is read; it is
+            // kept only if the rows show it below
+            int named = metadata.partition() >= 0 && partitioning != null && partitioning.count() == metadata.partitionCount()
+                    ? metadata.partition() : -1;
+            IntFunction<ColumnPlacement> where = Objects.requireNonNull(placement.apply(named), "no placement");
             NodeArena arena = memory.newArena();
             try {
                 SectionReader sections = new SectionReader(channel, size - metadata.dataBytes(), metadata.sections(), file,
@@ -196,15 +212,19 @@ public final class PartFile {
                 DeletedRows deleted = sections.deletedRows(metadata.rowCount());
                 List<Column> columns = new ArrayList<>(metadata.columns().size());
                 for (int c = 0; c < metadata.columns().size(); c++) {
-                    ColumnPlacement where = Objects.requireNonNull(placement.apply(c), "no placement for column " + c);
-                    columns.add(readColumn(sections, metadata, c, arena, where, file));
+                    ColumnPlacement column = Objects.requireNonNull(where.apply(c), "no placement for column " + c);
+                    columns.add(readColumn(sections, metadata, c, arena, column, file));
                 }
                 if (expected != null && (int) fingerprint.getValue() != expected.checksum()) {
                     throw new DamagedFileException(file, "file", "its checksum is " + hex((int) fingerprint.getValue())
                             + ", the manifest says " + hex(expected.checksum()) + " (another file of the same name?)");
                 }
+                // a part keeps its partition only while its table deals its rows the same way: one the table
+                // deals otherwise since is read as a part of none, which only costs joins their
+                // partition-by-partition run (and leaves it on the node its number named)
+                boolean inPartition = named >= 0 && partitioning.holds(columns, metadata.rowCount(), named);
                 return TablePart.restored(metadata.partId(), columns, metadata.rowCount(), arena,
-                        inPartition ? partitioning : null, inPartition ? metadata.partition() : -1, deleted);
+                        inPartition ? partitioning : null, inPartition ? named : -1, deleted);
             } catch (IOException | RuntimeException | Error e) {
                 arena.close(); // nothing read is returned: every segment taken goes back
                 throw e;

@@ -587,10 +587,14 @@ public final class Database implements AutoCloseable, StoredDatabase {
         placements.restore(table, placement, partitioning);
     }
 
-    /** Where a part of {@code table} read back from a file database goes: as a new part of it would. */
+    /**
+     * Where a part of {@code table} read back from a file database goes: a part of a partition on
+     * that partition's node (as the table's PP placement put it), any other as a new part would.
+     */
     @Override
-    public IntFunction<ColumnPlacement> restoredPartPlacement(Table table) {
-        return placements.newPartPlacement(table);
+    public IntFunction<ColumnPlacement> restoredPartPlacement(Table table, int partition) {
+        return partition >= 0 && placements.partitioning(table) != null ? placements.partitionPlacement(partition)
+                : placements.newPartPlacement(table);
     }
 
     /** The table's placement as set, or null for the default: each part on a node, the nodes in turn. */

@@ -190,10 +190,10 @@ final class TablePlacements {
 
     /**
      * Deals the table's rows to the partitions of {@code partitioning} anew: new parts are built
-     * beside the old ones (readers go on reading those) and swapped in at once. The caller holds
-     * the table's writes.
+     * beside the old ones (readers go on reading those) and swapped in at once, {@code beforeSwap}
+     * run between the two. The caller holds the table's writes.
      */
-    private void repartition(Table table, Partitioning partitioning) {
+    private void repartition(Table table, Partitioning partitioning, Runnable beforeSwap) {
         int rowsPerPart = config.rowsPerPart();
         List<TablePart> built = new ArrayList<>();
         try (TableSnapshot snapshot = table.snapshot()) {
@@ -220,6 +220,7 @@ final class TablePlacements {
                     built.add(open[p].build(partitionPlacement(p), false));
                 }
             }
+            beforeSwap.run();
             table.replacePartsKeepingRows(snapshot.parts(), built);
         } catch (RuntimeException | Error e) {
             built.forEach(TablePart::release);
@@ -247,9 +248,25 @@ final class TablePlacements {
             try {
                 if (placement instanceof Placement.Partitioned pp) {
                     Partitioning partitioning = resolve(table, pp, null);
-                    repartition(table, partitioning);
-                    placements.put(table, named(table, pp));
-                    partitionings.put(table, partitioning);
+                    Placement placedBefore = placements.get(table);
+                    Partitioning dealtBefore = partitionings.get(table);
+                    try {
+                        // the new partitioning is logged before the parts dealt by it, so that a file database
+                        // replaying the two finds each part's partition under the partitioning it was dealt by
+                        // (Recovery keeps a part's partition only where its rows show it)
+                        repartition(table, partitioning, () -> {
+                            placements.put(table, named(table, pp));
+                            partitionings.put(table, partitioning);
+                            catalog.changed();
+                        });
+                    } catch (RuntimeException | Error e) {
+                        if (partitionings.get(table) == partitioning) { // the catalog was logged, the parts were not swapped
+                            restoreEntries(table, placedBefore, dealtBefore);
+                            catalog.changed();
+                        }
+                        throw e;
+                    }
+                    return;
                 } else {
                     try (TableSnapshot snapshot = table.snapshot()) {
                         for (TablePart part : snapshot.parts()) {
@@ -295,6 +312,19 @@ final class TablePlacements {
         }
         if (placement != null) {
             placements.put(replacement, placement);
+        }
+    }
+
+    private void restoreEntries(Table table, Placement placement, Partitioning partitioning) {
+        if (placement == null) {
+            placements.remove(table);
+        } else {
+            placements.put(table, placement);
+        }
+        if (partitioning == null) {
+            partitionings.remove(table);
+        } else {
+            partitionings.put(table, partitioning);
         }
     }
 

@@ -3,6 +3,7 @@ package io.numacol.durability;
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnPlacement;
 import io.numacol.storage.PartBuilder;
+import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.types.ColumnType;
@@ -41,19 +42,34 @@ final class PartRows {
     }
 
     /**
-     * The part of {@code table} that {@code rows} were logged from, under {@code id}, of no
-     * partition (see {@link Recovery}: a logged partition is a number only, which the table's
-     * partitioning now may not deal the same way).
+     * The part of {@code table} that {@code rows} were logged from, under {@code id}: of the
+     * logged {@code partition} of {@code partitioning} (the table's now) and on its node when each
+     * row belongs there, else of none. A logged partition is a number only, and the table may
+     * deal its rows otherwise by the time its record is replayed (a checkpoint or a crash between
+     * SET PLACEMENT's steps); a part of none only costs a join its partition-by-partition run.
      */
-    static TablePart build(Table table, long id, RowBatch rows, IntFunction<ColumnPlacement> placement) {
+    static TablePart build(Table table, long id, RowBatch rows, int partition, Partitioning partitioning,
+                           IntFunction<IntFunction<ColumnPlacement>> placement) {
         if (rows.columnCount() != table.schema().size()) {
             throw new IllegalStateException("the log holds rows of " + rows.columnCount() + " columns for table "
                     + table.displayName() + " of " + table.schema().size() + ": the log does not fit the catalog");
         }
-        PartBuilder builder = table.newPart();
-        for (int r = 0; r < rows.rowCount(); r++) {
-            builder.addStored(rows.storedRow(r));
+        Object[][] stored = new Object[rows.rowCount()][];
+        boolean inPartition = partitioning != null && partition >= 0 && partition < partitioning.count();
+        for (int r = 0; r < stored.length; r++) {
+            stored[r] = rows.storedRow(r);
+            // a ROUND ROBIN partition is a place in the dealing, which no value shows: any of the count holds
+            if (inPartition && partitioning.kind() != Partitioning.Kind.ROUND_ROBIN && partitioning.partitionOf(stored[r], 0) != partition) {
+                inPartition = false;
+            }
         }
-        return builder.build(placement, false, id);
+        PartBuilder builder = table.newPart();
+        if (inPartition) {
+            builder.inPartition(partitioning, partition);
+        }
+        for (Object[] row : stored) {
+            builder.addStored(row);
+        }
+        return builder.build(placement.apply(inPartition ? partition : -1), false, id);
     }
 }

@@ -252,12 +252,10 @@ final class Recovery {
     private TablePart readPart(Table table, PartRef ref) {
         Path file = directory.resolve(ref.fileName());
         try {
-            // the placement of the part's partition, if the file says it has one, is decided after the
-            // metadata is read; the table's placement otherwise, as for any new part
-            // read as a part of no partition: a part file names its partition by number only, and the
-            // table's partitioning now may deal rows otherwise (a re-deal cut by a crash or overtaken by a
-            // checkpoint); a part of none only costs a join its partition-by-partition run
-            return PartFile.read(file, ref, catalog.memory(), database.restoredPartPlacement(table), null);
+            // a part of a partition is read onto that partition's node, and stays the partition's if its
+            // rows show they belong there under the table's partitioning now (PartFile.read)
+            return PartFile.read(file, ref, catalog.memory(), database.partitioning(table),
+                    partition -> database.restoredPartPlacement(table, partition));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read part file " + file + " of table " + table.displayName() + ": "
                     + e.getMessage(), e);
@@ -322,7 +320,8 @@ final class Recovery {
             for (LogRecord r : records) {
                 switch (r) {
                     case LogRecord.Insert i -> {
-                        TablePart part = PartRows.build(table, i.part(), i.rows(), database.restoredPartPlacement(table));
+                        TablePart part = PartRows.build(table, i.part(), i.rows(), i.partition(), database.partitioning(table),
+                                partition -> database.restoredPartPlacement(table, partition));
                         advanceIdentities(table, part);
                         put(working, added, part);
                     }

@@ -29,8 +29,12 @@ public interface StoredDatabase {
     /** Sets a table's placement as the files recorded it, moving nothing. */
     void restorePlacement(Table table, Placement placement, Partitioning partitioning);
 
-    /** Where a part of {@code table} read back goes. */
-    IntFunction<ColumnPlacement> restoredPartPlacement(Table table);
+    /**
+     * Where a part of {@code table} read back goes: whole on its partition's node when it is of
+     * partition {@code partition} of the table's partitioning, else (-1, or a table not placed PP)
+     * as a new part of the table would.
+     */
+    IntFunction<ColumnPlacement> restoredPartPlacement(Table table, int partition);
 
     /** Drops a table (a logged DROP or ALTER replayed). */
     void dropTable(Table table);

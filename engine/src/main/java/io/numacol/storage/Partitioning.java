@@ -121,6 +121,60 @@ public record Partitioning(Kind kind, int count, int[] keyColumns, List<ColumnTy
         return partitions;
     }
 
+    /**
+     * Whether every row of a part made of {@code columns} ({@code rows} rows, deleted ones too)
+     * belongs to {@code partition} under this partitioning: what a part read back from a file
+     * database must show before it counts as that partition's, since its file names the partition
+     * by number only and the table may deal its rows otherwise by then (a checkpoint taken while
+     * SET PLACEMENT re-dealt it). RANGE reads the dictionary's two ends (it is sorted, and NULL
+     * goes to partition 0); HASH hashes each distinct value once and combines them per row from
+     * the IndexVectors, without making a value per row; ROUND ROBIN deals by a row's place in
+     * its load, which no stored value shows, so any partition of the count holds.
+     */
+    public boolean holds(List<Column> columns, int rows, int partition) {
+        if (partition < 0 || partition >= count) {
+            return false;
+        }
+        if (rows == 0 || kind == Kind.ROUND_ROBIN) {
+            return true;
+        }
+        if (kind == Kind.RANGE) {
+            Column key = columns.get(keyColumns[0]);
+            Dictionary values = key.dictionary();
+            boolean nullsFit = !key.hasNulls() || partition == 0;
+            return nullsFit && (values.size() == 0
+                    || (rangeOf(values.stored(0)) == partition && rangeOf(values.stored(values.size() - 1)) == partition));
+        }
+        long[][] hashOfVid = new long[keyColumns.length][];
+        for (int k = 0; k < keyColumns.length; k++) {
+            Column key = columns.get(keyColumns[k]);
+            Dictionary values = key.dictionary();
+            long[] h = new long[values.size() + 1];
+            for (int vid = 0; vid < values.size(); vid++) {
+                h[vid] = hash(values.stored(vid));
+            }
+            h[values.size()] = hash(null); // the null vid, when the column has one
+            hashOfVid[k] = h;
+        }
+        int[][] vids = new int[keyColumns.length][IndexVector.BLOCK_ROWS];
+        for (int start = 0; start < rows; start += IndexVector.BLOCK_ROWS) {
+            int end = Math.min(rows, start + IndexVector.BLOCK_ROWS);
+            for (int k = 0; k < keyColumns.length; k++) {
+                columns.get(keyColumns[k]).indexVector().decode(start, end, vids[k], 0);
+            }
+            for (int i = 0; i < end - start; i++) {
+                long h = 0;
+                for (int k = 0; k < keyColumns.length; k++) {
+                    h = h * 0x9E3779B97F4A7C15L + hashOfVid[k][vids[k][i]];
+                }
+                if ((int) Long.remainderUnsigned(mix(h), count) != partition) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The partition of a RANGE key: NULL first, then the first partition whose start is not above it. */
     private int rangeOf(Object key) {
         if (key == null) {

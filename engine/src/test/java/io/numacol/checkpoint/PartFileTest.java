@@ -146,19 +146,42 @@ class PartFileTest {
         return nodes;
     }
 
+    /** A part of partition {@code partition} of {@code partitioning} holding those of 600 seeded rows it deals there. */
+    private TablePart partOf(Partitioning partitioning, int partition) {
+        Random random = new Random(3);
+        PartBuilder all = table.newPart();
+        for (int r = 0; r < 600; r++) {
+            all.addRow(TestParts.row(random, r));
+        }
+        TablePart every = hold(all.build(c -> ColumnPlacement.onNode(0), false));
+        int[] of = partitioning.partitionsOf(every, 0);
+        PartBuilder builder = table.newPart().inPartition(partitioning, partition);
+        for (int r = 0; r < of.length; r++) {
+            if (of[r] == partition) {
+                Object[] row = new Object[every.columns().size()];
+                for (int c = 0; c < row.length; c++) {
+                    row[c] = every.column(c).storedValues(r, r + 1)[0];
+                }
+                builder.addStored(row);
+            }
+        }
+        return hold(builder.build(c -> ColumnPlacement.onNode(0), false));
+    }
+
     @Test
     void aPartOfAPartitionKeepsItsPartitionWhileItsTableDealsRowsSo() throws IOException {
         Partitioning byId = Partitioning.hash(4, new int[] {0}, List.of(ColumnType.bigint()));
-        Random random = new Random(3);
-        PartBuilder builder = table.newPart().inPartition(byId, 2);
-        for (int r = 0; r < 300; r++) {
-            builder.addRow(TestParts.row(random, r));
-        }
-        TablePart written = hold(builder.build(c -> ColumnPlacement.onNode(0), false));
+        TablePart written = partOf(byId, 2);
+        assertThat(written.rowCount()).isBetween(100, 200);
         Path file = dir.resolve("p.part");
         PartFile.write(written, file);
 
-        TablePart read = hold(PartFile.read(file, target, 0, byId));
+        int[] asked = {-2};
+        TablePart read = hold(PartFile.read(file, null, target, byId, partition -> {
+            asked[0] = partition;
+            return c -> ColumnPlacement.onNode(partition % 2);
+        }));
+        assertThat(asked[0]).as("the placement is asked for the partition the file names").isEqualTo(2);
         assertThat(read.partitioning()).isEqualTo(byId);
         assertThat(read.partition()).isEqualTo(2);
         TestParts.assertSamePart(read, written);
@@ -169,6 +192,34 @@ class PartFileTest {
         TablePart otherCount = hold(PartFile.read(file, target, 0, Partitioning.roundRobin(3)));
         assertThat(otherCount.partitioning()).isNull();
         assertThat(otherCount.rowCount()).isEqualTo(written.rowCount());
+        // the same count by another key (a checkpoint taken while SET PLACEMENT re-dealt the table):
+        // the number no longer says where the rows belong, and the rows show it
+        Partitioning bySmallint = Partitioning.hash(4, new int[] {3}, List.of(ColumnType.smallint()));
+        TablePart otherKey = hold(PartFile.read(file, null, target, bySmallint, partition -> c -> ColumnPlacement.onNode(0)));
+        assertThat(otherKey.partitioning()).isNull();
+        assertThat(otherKey.partition()).isEqualTo(-1);
+        for (int c = 0; c < written.columns().size(); c++) {
+            assertThat(otherKey.column(c).storedValues(0, otherKey.rowCount())).isEqualTo(written.column(c).storedValues(0, written.rowCount()));
+        }
+        // ROUND ROBIN deals by place in the load, which no value shows: any partition of the count holds
+        Partitioning inTurn = Partitioning.roundRobin(4);
+        TablePart turn = hold(PartFile.read(file, target, 0, inTurn));
+        assertThat(turn.partitioning()).isEqualTo(inTurn);
+        assertThat(turn.partition()).isEqualTo(2);
+    }
+
+    @Test
+    void aRangePartIsItsPartitionsWhenItsLowestAndHighestKeysAre() throws IOException {
+        Partitioning byRange = Partitioning.range(3, 0, ColumnType.bigint(), List.of(200L, 400L));
+        TablePart middle = partOf(byRange, 1);
+        assertThat(middle.rowCount()).isEqualTo(200);
+        Path file = dir.resolve("r.part");
+        PartFile.write(middle, file);
+        TablePart read = hold(PartFile.read(file, target, 0, byRange));
+        assertThat(read.partition()).isEqualTo(1);
+        Partitioning moved = Partitioning.range(3, 0, ColumnType.bigint(), List.of(300L, 400L));
+        TablePart across = hold(PartFile.read(file, target, 0, moved));
+        assertThat(across.partitioning()).as("rows 200..299 now belong to partition 0").isNull();
     }
 
     @Test

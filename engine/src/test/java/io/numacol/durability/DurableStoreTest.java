@@ -223,6 +223,50 @@ class DurableStoreTest {
     }
 
     @Test
+    void partsOfAPartitionComeBackAsItsPartsOnItsNode() {
+        Database db = open();
+        Table t = create(db, "items");
+        append(db, t, 0, 80_000);
+        db.setPlacement(t, Placement.parse("PP(4) BY HASH (id)")); // re-dealt: a part file per partition
+        append(db, t, 80_000, 80_100); // dealt as it is loaded: logged as rows
+        delete(db, t, id -> id % 5 == 0);
+        List<List<Object>> expected = rows(t);
+        crash(db); // the log alone: the partitioning, then the parts dealt by it
+        try (Database back = open()) {
+            assertPartitioned(back, expected, "PP(4) BY HASH (id)");
+        } // a clean close: the checkpoint's part files
+        try (Database back = open()) {
+            assertPartitioned(back, expected, "PP(4) BY HASH (id)");
+            // dealt anew by another key, then a crash: each replayed part is checked against the partitioning it was dealt by
+            back.setPlacement(back.catalog().get("items"), Placement.parse("PP(3) BY RANGE (id)"));
+            crash(back);
+        }
+        try (Database back = open()) {
+            assertPartitioned(back, expected, "PP(3) BY RANGE (id)");
+        }
+    }
+
+    /** The table's rows are {@code expected}, and each of its parts is one of its partitions', whole on that partition's node. */
+    private static void assertPartitioned(Database db, List<List<Object>> expected, String placement) {
+        Table t = db.catalog().get("items");
+        assertThat(rows(t)).isEqualTo(expected);
+        assertThat(db.placement(t)).hasToString(placement);
+        io.numacol.storage.Partitioning partitioning = db.partitioning(t);
+        assertThat(partitioning).isNotNull();
+        try (TableSnapshot s = t.snapshot()) {
+            assertThat(s.parts()).isNotEmpty();
+            for (TablePart p : s.parts()) {
+                assertThat(p.partitioning()).as("part %s", p).isEqualTo(partitioning);
+                assertThat(p.partition()).isBetween(0, partitioning.count() - 1);
+                for (int c = 0; c < p.columns().size(); c++) {
+                    assertThat(p.column(c).placement()).as("part %s column %d", p, c)
+                            .isEqualTo(io.numacol.storage.ColumnPlacement.onNode(p.partition() % 2));
+                }
+            }
+        }
+    }
+
+    @Test
     void aReadOnlyOpenReadsTheLogAndCheckpointWritesNothingAndRefusesChanges() throws Exception {
         List<List<Object>> expected;
         try (Database db = open()) {
