@@ -109,6 +109,7 @@ public final class NumaPlacementCheck {
         catalog.drop(table.name());
         check(memory.accounting().totalBytes() == 0, "accounting back to 0 after the table is dropped");
         placedBySql(nodes);
+        placedWhenReadBack(nodes);
         System.out.println(FAILURES.isEmpty() ? "RESULT: OK" : "RESULT: FAILED " + FAILURES);
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
@@ -134,17 +135,63 @@ public final class NumaPlacementCheck {
             }
             for (String spec : List.of("NODE(" + last + ")", "IVP", "PP(" + 2 * nodes + ") BY HASH (a)")) {
                 s.execute("ALTER TABLE placed SET PLACEMENT " + spec);
-                kernelMatchesSys(db, s, nodes, "SET PLACEMENT " + spec, spec);
+                kernelMatchesSys(db, s, nodes, "SET PLACEMENT " + spec, spec, "placed");
             }
             s.execute("ALTER TABLE placed SET PLACEMENT NODE(0)");
             db.pausePlacer(false);
             long actions = placerActsUnderLoad(c, s);
             check(actions > 0, "the DataPlacer took no action in 60 s of scans of a table on node 0");
             if (actions > 0) {
-                kernelMatchesSys(db, s, nodes, "after " + actions + " placer action(s)", null);
+                kernelMatchesSys(db, s, nodes, "after " + actions + " placer action(s)", null, "placed");
             }
         } catch (SQLException | InterruptedException e) {
             check(false, "SQL: " + e);
+        }
+    }
+
+    /**
+     * A file database's tables, placed NODE(last), IVP and PP, read back after a crash (the log:
+     * part files its transactions wrote) and after a clean close (the checkpoint's part files): the
+     * kernel holds every page where each table's placement says, a PP part's on its partition's node.
+     */
+    private static void placedWhenReadBack(int nodes) throws IOException {
+        int last = nodes - 1;
+        Path dir = Files.createTempDirectory("numacol-placed");
+        // no DataPlacer: what is checked is where opening puts the pages, not where the placer moves them
+        String url = "jdbc:numacol:file:" + dir.resolve("db") + ";rowsPerPart=40000;placer=off";
+        Map<String, String> specs = new java.util.LinkedHashMap<>();
+        specs.put("on_last", "NODE(" + last + ")");
+        specs.put("ivp", "IVP");
+        specs.put("pp", "PP(" + 2 * nodes + ") BY HASH (a)");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            Database db = NumacolDriver.database(c);
+            for (Map.Entry<String, String> e : specs.entrySet()) {
+                s.execute("CREATE TABLE " + e.getKey() + " (a BIGINT NOT NULL, b VARCHAR(12))");
+                s.execute("ALTER TABLE " + e.getKey() + " SET PLACEMENT " + e.getValue());
+                try (Appender appender = db.appender(e.getKey())) {
+                    for (long i = 0; i < 100_000; i++) {
+                        appender.append(i * 7, "s" + i % 5000);
+                    }
+                }
+            }
+            db.durableStore().orElseThrow().abandon(); // a crash: no last checkpoint
+        } catch (SQLException e) {
+            check(false, "SQL: " + e);
+        }
+        for (String how : List.of("replayed from the log", "read from the checkpoint")) {
+            try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                Database db = NumacolDriver.database(c);
+                for (Map.Entry<String, String> e : specs.entrySet()) {
+                    kernelMatchesSys(db, s, nodes, e.getKey() + " " + how, e.getValue(), e.getKey());
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(a) FROM " + e.getKey())) {
+                        rs.next();
+                        check(rs.getLong(1) == 100_000 && rs.getLong(2) == 7L * 99_999 * 100_000 / 2,
+                                e.getKey() + " " + how + ": " + rs.getLong(1) + " rows summing to " + rs.getLong(2));
+                    }
+                }
+            } catch (SQLException e) {
+                check(false, "SQL " + how + ": " + e);
+            } // closed: a checkpoint, read by the next round
         }
     }
 
@@ -191,13 +238,14 @@ public final class NumaPlacementCheck {
     }
 
     /**
-     * The pages of every part of {@code placed}: where the kernel has them against numacol's
+     * The pages of every part of {@code table}: where the kernel has them against numacol's
      * record and against sys.placements; {@code spec} (when not null) the spec sys must report.
      */
-    private static void kernelMatchesSys(Database db, Statement s, int nodes, String label, String spec) throws SQLException {
+    private static void kernelMatchesSys(Database db, Statement s, int nodes, String label, String spec, String table)
+            throws SQLException {
         int last = nodes - 1;
         long[] kernel = new long[nodes];
-        Table placed = db.catalog().get("placed");
+        Table placed = db.catalog().get(table);
         int misplaced = 0;
         int pagesSeen = 0;
         for (TablePart part : placed.parts()) {
@@ -223,7 +271,7 @@ public final class NumaPlacementCheck {
         }
         long[] reported = new long[nodes];
         try (ResultSet rs = s.executeQuery("SELECT node, SUM(pages), MIN(source), MIN(spec) FROM sys.placements"
-                + " WHERE table_name = 'placed' GROUP BY node")) {
+                + " WHERE table_name = '" + table + "' GROUP BY node")) {
             while (rs.next()) {
                 reported[rs.getInt(1)] = rs.getLong(2);
                 check(rs.getString(3).startsWith("kernel"), "sys.placements source " + rs.getString(3));
