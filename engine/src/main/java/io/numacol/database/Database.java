@@ -39,6 +39,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -491,7 +492,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
             return;
         }
         checkOpen();
-        alter(old, name, schema, row, column);
+        alter(old, name, schema, row, column, List.of(), () -> { });
     }
 
     /**
@@ -506,19 +507,53 @@ public final class Database implements AutoCloseable, StoredDatabase {
         if (!schema.columns().equals(old.schema().columns())) {
             throw new IllegalArgumentException("table " + old.displayName() + ": new constraints keep the columns as they are");
         }
-        alter(old, old.name(), schema, r -> r, c -> c);
+        alter(old, old.name(), schema, r -> r, c -> c, List.of(), () -> { });
     }
 
-    /** The body of {@link #alterTable} and {@link #alterConstraints}: {@code schema} is the new table's, whole. */
+    /**
+     * Adds {@code key} to {@code child}, which {@code schema} (its schema with the key) then has:
+     * the table is rebuilt as {@link #alterTable} rebuilds it, once every row is shown to have its
+     * parent ({@link Catalog#checkReferences}). The writes of both tables are held from the check
+     * until the rebuilt table holds the key, as PostgreSQL's ADD FOREIGN KEY locks out writers of
+     * both: a parent row deleted, or a child row added, between the two would be checked by
+     * neither. A transaction that changed either before commits after, checked with the key.
+     *
+     * @throws io.numacol.storage.ForeignKeyViolationException naming a key without a parent row;
+     *     nothing is altered
+     */
+    public void addForeignKey(Table child, TableSchema schema, TableSchema.ForeignKeyDef key) {
+        checkOpen();
+        if (!schema.foreignKeys().contains(key) || !schema.columns().equals(child.schema().columns())) {
+            throw new IllegalArgumentException("table " + child.displayName() + ": the new schema is its own with the key added");
+        }
+        Table parent = catalog.get(key.parentSchema(), key.parentTable());
+        alter(child, child.name(), schema, r -> r, c -> c, List.of(parent), () -> catalog.checkReferences(child, key));
+    }
+
+    /**
+     * The body of {@link #alterTable}, {@link #alterConstraints} and {@link #addForeignKey}:
+     * {@code schema} is the new table's, whole; the writes of {@code alsoLocked} are held with the
+     * table's, and {@code first} runs once they are, before a row is copied.
+     */
     private void alter(Table old, String name, TableSchema schema, UnaryOperator<Object[]> row,
-                       UnaryOperator<String> column) {
+                       UnaryOperator<String> column, List<Table> alsoLocked, Runnable first) {
         merger.whileNotMerging(old, () -> {
-            old.lockWrites();
+            List<Table> tables = new ArrayList<>(alsoLocked);
+            if (!tables.contains(old)) {
+                tables.add(old);
+            }
+            tables.sort(Table.LOCK_ORDER);
+            int locked = 0;
             try {
+                for (Table t : tables) {
+                    t.lockWrites();
+                    locked++;
+                }
                 // the schema and rows were made for this table: another ALTER or a DROP came first
                 if (old.isDropped()) {
                     throw new IllegalStateException("table " + old.name() + " was altered or dropped meanwhile: run the ALTER again");
                 }
+                first.run();
                 Placement placement = placements.altered(old, column);
                 Table replacement = catalog.detached(old.schemaName(), name, schema);
                 if (durable == null) {
@@ -527,7 +562,9 @@ public final class Database implements AutoCloseable, StoredDatabase {
                     durable.whileBuilding(replacement, () -> fillAltered(old, replacement, placement, row, column));
                 }
             } finally {
-                old.unlockWrites();
+                for (int i = locked - 1; i >= 0; i--) {
+                    tables.get(i).unlockWrites();
+                }
             }
         });
     }

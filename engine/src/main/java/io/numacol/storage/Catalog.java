@@ -550,8 +550,9 @@ public final class Catalog {
 
     /**
      * Checks that every row of {@code child} has its parent under {@code key}, a foreign key that
-     * ALTER TABLE is about to add (the rows committed now; a commit that follows is checked with
-     * the key once the altered table holds it).
+     * ALTER TABLE is about to add (the rows committed now), with the writes of both tables held
+     * until the altered table holds the key ({@code Database#addForeignKey}): a commit that follows
+     * is checked with it.
      *
      * @throws ForeignKeyViolationException naming a key without a parent row
      */

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -295,6 +296,13 @@ public final class Table {
             return !history.isEmpty() || !forwards.isEmpty();
         }
     }
+
+    /**
+     * The order in which a change that writes several tables takes their writes ({@link
+     * #lockWrites()}): a commit, and an ALTER TABLE that holds a parent's writes beside its own, so
+     * that none waits for another in a cycle.
+     */
+    public static final Comparator<Table> LOCK_ORDER = Comparator.comparingLong(Table::serial);
 
     long serial() {
         return serial;

@@ -1,7 +1,6 @@
 package io.numacol.storage;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -532,7 +531,7 @@ public final class Transaction implements AutoCloseable {
         try {
             if (!writes.isEmpty()) {
                 List<Table> tables = new ArrayList<>(writes.keySet());
-                tables.sort(Comparator.comparingLong(Table::serial)); // one order for every commit: none waits for another in a cycle
+                tables.sort(Table.LOCK_ORDER); // one order for every commit: none waits for another in a cycle
                 List<Table> locked = new ArrayList<>(tables.size());
                 try {
                     for (Table t : tables) {

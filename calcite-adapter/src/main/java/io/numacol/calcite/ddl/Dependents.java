@@ -78,10 +78,9 @@ final class Dependents {
         if (spec.name() != null && names(table.schema()).contains(spec.name().toUpperCase(Locale.ROOT))) {
             throw new DdlException("42710", "constraint \"" + spec.name() + "\" for relation \"" + table.name() + "\" already exists");
         }
-        database.catalog().checkReferences(table, key);
         List<TableSchema.ForeignKeyDef> keys = new ArrayList<>(table.schema().foreignKeys());
         keys.add(key);
-        database.alterTable(table, table.name(), table.schema().withForeignKeys(keys), row -> row, c -> c, true);
+        database.addForeignKey(table, table.schema().withForeignKeys(keys), key);
     }
 
     /** ALTER TABLE ... DROP CONSTRAINT name, of a foreign key (the caller found it). */
