@@ -71,9 +71,9 @@ final class ColumnAlteration {
             return; // an identity column has no DEFAULT to drop
         }
         try {
-            Appender.valueOfText(c, text, zone);
+            DdlParser.defaultValue(c, text, zone);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("DEFAULT of column " + c.name() + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("DEFAULT of column " + e.getMessage(), e);
         }
         replace(database, table, i, new ColumnDef(c.name(), c.type(), c.nullable(), text, null));
     }
@@ -116,7 +116,7 @@ final class ColumnAlteration {
         }
         ColumnDef changed = new ColumnDef(c.name(), type, c.nullable(), c.defaultText(), null);
         try {
-            Appender.valueOfText(changed, c.defaultText(), zone);
+            DdlParser.defaultValue(changed, c.defaultText(), zone);
         } catch (IllegalArgumentException e) {
             throw new DdlException("42804", "default for column \"" + c.name() + "\" cannot be cast to " + type + " ("
                     + e.getMessage() + "): ALTER COLUMN " + c.name() + " DROP DEFAULT first", e);

@@ -9,6 +9,8 @@ import io.numacol.storage.Sequence;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
 
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -495,7 +497,7 @@ final class DdlParser {
         if (always == null) {
             if (defaultText != null) {
                 try {
-                    Appender.valueOfText(new ColumnDef(name, columnType, true), defaultText);
+                    defaultValue(new ColumnDef(name, columnType, true), defaultText, ZoneOffset.UTC);
                 } catch (IllegalArgumentException e) {
                     throw error("DEFAULT of " + e.getMessage());
                 }
@@ -671,6 +673,30 @@ final class DdlParser {
             throw error("expected a type after TYPE");
         }
         return type.toString();
+    }
+
+    /**
+     * The value a DEFAULT's {@code text} gives {@code column} (null for NULL), checked as a stored
+     * value is (its length, its range), so that a DEFAULT that could never be stored is refused
+     * when it is declared rather than by each INSERT that takes it.
+     *
+     * @throws IllegalArgumentException naming the column when the value does not fit its type
+     */
+    static Object defaultValue(ColumnDef column, String text, ZoneId zone) {
+        Object value = Appender.valueOfText(column, text, zone);
+        if (value != null) {
+            ColumnType type = column.type();
+            try {
+                switch (type.storageKind()) {
+                    case LONG -> type.toLong(value, zone);
+                    case DOUBLE -> type.toDouble(value);
+                    case STRING -> type.toStringValue(value);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(column.name() + ": " + e.getMessage(), e);
+            }
+        }
+        return value;
     }
 
     /**

@@ -340,7 +340,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                         }
                         throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
                     }
-                    Object value = Appender.valueOfText(add.column(), add.defaultValue(), zone);
+                    Object value = DdlParser.defaultValue(add.column(), add.defaultValue(), zone);
                     if (value == null && !add.column().nullable() && t.rowCount() > 0) {
                         throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
                                 + t.rowCount() + " rows of table " + t.name());
