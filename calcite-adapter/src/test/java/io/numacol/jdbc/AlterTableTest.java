@@ -86,7 +86,7 @@ class AlterTableTest {
                     .isInstanceOf(SQLException.class).hasMessageContaining("table nosuch does not exist");
             s.execute("alter table if exists nosuch add column x int");
             assertThatThrownBy(() -> s.execute("alter table a frobnicate"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("expected ADD, DROP, RENAME or SET PLACEMENT");
+                    .isInstanceOf(SQLException.class).hasMessageContaining("expected ADD, DROP, RENAME, ALTER [COLUMN] or SET PLACEMENT");
             assertThat(rows(s, "select * from a order by id")).isEqualTo(before);
 
             Database db = NumacolDriver.database(c);

@@ -20,6 +20,7 @@ import io.numacol.scheduler.StealPolicy;
 import io.numacol.scheduler.TaskClass;
 import io.numacol.scheduler.WorkerPoolScheduler;
 import io.numacol.storage.Catalog;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.ChangeLog;
 import io.numacol.storage.CheckViolationException;
 import io.numacol.storage.ColumnPlacement;
@@ -575,7 +576,7 @@ public final class Database implements AutoCloseable, StoredDatabase {
         placements.placeAltered(old, replacement, placement);
         Appender appender = new Appender(this, replacement);
         try {
-            try (TableSnapshot snapshot = old.snapshot()) {
+            try (TableSnapshot snapshot = newest(old)) {
                 for (TablePart part : snapshot.parts()) {
                     for (int r = 0; r < part.rowCount(); r++) {
                         if (part.deleted().isDeleted(r)) {
@@ -602,6 +603,23 @@ public final class Database implements AutoCloseable, StoredDatabase {
             appender.discard();
             replacement.replaceParts(replacement.parts(), List.of()); // flushed, but never in the catalog
             throw e;
+        }
+    }
+
+    /**
+     * {@code table}'s newest committed rows, whatever the calling statement's view reads: an ALTER
+     * holds the table's writes and must copy every row committed before it took them, not only
+     * those committed when its statement began (the rest were lost), nor miss the rows of a table
+     * an earlier step of the same statement built (DROP CONSTRAINT ... CASCADE rebuilds a table
+     * that references its own key twice, and its view saw neither version).
+     */
+    private static TableSnapshot newest(Table table) {
+        CatalogView.Binding binding = CatalogView.binding();
+        CatalogView before = binding.enter(null);
+        try {
+            return table.snapshot();
+        } finally {
+            binding.exit(before);
         }
     }
 

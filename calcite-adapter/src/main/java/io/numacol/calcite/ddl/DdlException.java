@@ -14,6 +14,12 @@ public final class DdlException extends RuntimeException {
         this.sqlState = sqlState;
     }
 
+    /** A refusal that restates {@code cause} (a stored row that breaks what an ALTER adds) in the statement's terms. */
+    DdlException(String sqlState, String message, Throwable cause) {
+        super(message, cause);
+        this.sqlState = sqlState;
+    }
+
     /** The SQLSTATE the JDBC layer gives the statement's SQLException. */
     public String sqlState() {
         return sqlState;

@@ -9,6 +9,8 @@ import io.numacol.storage.Sequence;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
 
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,13 +32,18 @@ import java.util.regex.Pattern;
  *     -- each constraint may be named by CONSTRAINT name; REFERENCES parent [(column, ...)]
  *     -- [MATCH SIMPLE] [ON DELETE NO ACTION | RESTRICT] [ON UPDATE NO ACTION | RESTRICT]
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]   -- CASCADE drops the foreign keys that name it
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] PRIMARY KEY (column, ...)   -- the columns become NOT NULL
+ * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] UNIQUE (column, ...)
  * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] FOREIGN KEY (column, ...) REFERENCES ...
  * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] CHECK (expression)
- * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name
+ *     -- each ADD CONSTRAINT checks the stored rows first: one that breaks it refuses the ALTER
+ * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
+ *     -- CASCADE drops the foreign keys that reference the key too
  * TRUNCATE [TABLE] name
  * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal] [CHECK (expression)]
- * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] CHECK (expression)
- * ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
+ * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column SET NOT NULL | DROP NOT NULL
+ * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column SET DEFAULT literal | DROP DEFAULT
+ * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column [SET DATA] TYPE type   -- stored values cast to it
  * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
  * ALTER TABLE [IF EXISTS] name RENAME TO name | RENAME [COLUMN] column TO column
  * ALTER TABLE [IF EXISTS] name SET PLACEMENT RR | IVP | INTERLEAVED | NODE(k) | DEFAULT
@@ -440,7 +447,7 @@ final class DdlParser {
         while (true) {
             String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
             if (accept("DEFAULT")) {
-                defaultText = literal();
+                defaultText = defaultClause();
             } else if (accept("GENERATED")) {
                 if (accept("ALWAYS")) {
                     always = true;
@@ -490,7 +497,7 @@ final class DdlParser {
         if (always == null) {
             if (defaultText != null) {
                 try {
-                    Appender.valueOfText(new ColumnDef(name, columnType, true), defaultText);
+                    defaultValue(new ColumnDef(name, columnType, true), defaultText, ZoneOffset.UTC);
                 } catch (IllegalArgumentException e) {
                     throw error("DEFAULT of " + e.getMessage());
                 }
@@ -519,9 +526,10 @@ final class DdlParser {
 
     /**
      * After ALTER TABLE: [IF EXISTS] name, then ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL]
-     * [DEFAULT literal] [CHECK (expression)], ADD [CONSTRAINT name] CHECK (expression), DROP
-     * CONSTRAINT [IF EXISTS] name, DROP [COLUMN] [IF EXISTS] column, RENAME TO name or RENAME
-     * [COLUMN] name TO name.
+     * [DEFAULT literal] [CHECK (expression)], ADD [CONSTRAINT name] PRIMARY KEY (column, ...) |
+     * UNIQUE (column, ...) | FOREIGN KEY ... | CHECK (expression), DROP CONSTRAINT [IF EXISTS] name
+     * [CASCADE | RESTRICT], DROP [COLUMN] [IF EXISTS] column, RENAME TO name, RENAME [COLUMN] name
+     * TO name, ALTER [COLUMN] column ... ({@link #alterColumn}) or SET PLACEMENT.
      */
     private DdlStatement alterTable() {
         boolean ifExists = ifExists();
@@ -539,9 +547,15 @@ final class DdlParser {
             if (accept("CHECK")) {
                 return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddCheck(constraint, checkExpression()));
             }
+            if (accept("PRIMARY")) {
+                expect("KEY");
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddKey(constraint, columnList(), true));
+            }
+            if (accept("UNIQUE")) {
+                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddKey(constraint, columnList(), false));
+            }
             if (constraint != null) {
-                throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes a FOREIGN KEY or CHECK (expression); PRIMARY KEY "
-                        + "and UNIQUE are declared by CREATE TABLE");
+                throw error("ALTER TABLE ... ADD CONSTRAINT " + constraint + " takes a PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK (expression)");
             }
             pos = at;
             accept("COLUMN");
@@ -559,7 +573,7 @@ final class DdlParser {
             String defaultValue = column.defaultText();
             while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
                 if (accept("DEFAULT")) {
-                    defaultValue = literal();
+                    defaultValue = defaultClause();
                 } else if (accept("NOT")) {
                     expect("NULL");
                     nullable = false;
@@ -577,8 +591,12 @@ final class DdlParser {
                 pos++;
                 boolean ifConstraintExists = ifExists();
                 String constraint = identifier("a constraint name");
-                dropBehavior();
-                return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.DropConstraint(constraint, ifConstraintExists));
+                boolean cascade = accept("CASCADE");
+                if (!cascade) {
+                    accept("RESTRICT");
+                }
+                return new DdlStatement.AlterTable(table, ifExists,
+                        new DdlStatement.AlterTable.DropConstraint(constraint, ifConstraintExists, cascade));
             }
             accept("COLUMN");
             boolean ifColumnExists = ifExists();
@@ -599,7 +617,96 @@ final class DdlParser {
             expect("PLACEMENT");
             return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.SetPlacement(placement()));
         }
-        throw error("expected ADD, DROP, RENAME or SET PLACEMENT after ALTER TABLE " + table);
+        if (accept("ALTER")) {
+            accept("COLUMN");
+            return new DdlStatement.AlterTable(table, ifExists, alterColumn());
+        }
+        throw error("expected ADD, DROP, RENAME, ALTER [COLUMN] or SET PLACEMENT after ALTER TABLE " + table);
+    }
+
+    /**
+     * After ALTER TABLE name ALTER [COLUMN]: column SET NOT NULL, DROP NOT NULL, SET DEFAULT
+     * literal, DROP DEFAULT or [SET DATA] TYPE type.
+     */
+    private DdlStatement.AlterTable.Action alterColumn() {
+        String column = identifier("a column name");
+        if (accept("SET")) {
+            if (accept("NOT")) {
+                expect("NULL");
+                return new DdlStatement.AlterTable.SetNotNull(column, true);
+            }
+            if (accept("DEFAULT")) {
+                return new DdlStatement.AlterTable.SetDefault(column, defaultClause(), false);
+            }
+            expect("DATA");
+            expect("TYPE");
+            return new DdlStatement.AlterTable.SetType(column, columnType(column, typeText()));
+        }
+        if (accept("DROP")) {
+            if (accept("NOT")) {
+                expect("NULL");
+                return new DdlStatement.AlterTable.SetNotNull(column, false);
+            }
+            expect("DEFAULT");
+            return new DdlStatement.AlterTable.SetDefault(column, null, true);
+        }
+        if (accept("TYPE")) {
+            return new DdlStatement.AlterTable.SetType(column, columnType(column, typeText()));
+        }
+        throw error("expected SET NOT NULL, DROP NOT NULL, SET DEFAULT value, DROP DEFAULT or [SET DATA] TYPE type after ALTER COLUMN "
+                + column);
+    }
+
+    /** The rest of the statement as a type's words, joined as {@link #column} joins them. */
+    private String typeText() {
+        StringBuilder type = new StringBuilder();
+        while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
+            String t = tokens.get(pos++);
+            if (t.equalsIgnoreCase("USING") || t.equalsIgnoreCase("COLLATE")) {
+                throw new DdlException("0A000", "ALTER COLUMN ... TYPE takes no " + t.toUpperCase(Locale.ROOT)
+                        + ": stored values are cast to the new type as CAST(value AS type) would cast them");
+            }
+            type.append(type.isEmpty() || t.equals("(") || t.equals(")") || t.equals(",")
+                    || type.toString().endsWith("(") || type.toString().endsWith(",") ? "" : " ").append(t);
+        }
+        if (type.isEmpty()) {
+            throw error("expected a type after TYPE");
+        }
+        return type.toString();
+    }
+
+    /**
+     * The value a DEFAULT's {@code text} gives {@code column} (null for NULL), checked as a stored
+     * value is (its length, its range), so that a DEFAULT that could never be stored is refused
+     * when it is declared rather than by each INSERT that takes it.
+     *
+     * @throws IllegalArgumentException naming the column when the value does not fit its type
+     */
+    static Object defaultValue(ColumnDef column, String text, ZoneId zone) {
+        Object value = Appender.valueOfText(column, text, zone);
+        if (value != null) {
+            ColumnType type = column.type();
+            try {
+                switch (type.storageKind()) {
+                    case LONG -> type.toLong(value, zone);
+                    case DOUBLE -> type.toDouble(value);
+                    case STRING -> type.toStringValue(value);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(column.name() + ": " + e.getMessage(), e);
+            }
+        }
+        return value;
+    }
+
+    /**
+     * The value after DEFAULT, as its text (null for NULL): the one reading of a DEFAULT clause,
+     * for CREATE TABLE's columns, ADD COLUMN and ALTER COLUMN ... SET DEFAULT alike, so a change
+     * of what a DEFAULT may be is made here once. Checked against the column's type by whoever
+     * knows it.
+     */
+    private String defaultClause() {
+        return literal();
     }
 
     /**

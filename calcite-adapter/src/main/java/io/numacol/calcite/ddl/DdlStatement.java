@@ -14,6 +14,7 @@ import io.numacol.storage.Table;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.ViewDef;
+import io.numacol.storage.types.ColumnType;
 import io.numacol.tpch.TpchLoader;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlKind;
@@ -268,8 +269,30 @@ abstract sealed class DdlStatement extends SqlDdl {
         record AddCheck(String name, String expression) implements Action {
         }
 
-        /** DROP CONSTRAINT [IF EXISTS] name: a CHECK, FOREIGN KEY, UNIQUE or PRIMARY KEY constraint. */
-        record DropConstraint(String name, boolean ifExists) implements Action {
+        /**
+         * DROP CONSTRAINT [IF EXISTS] name [CASCADE]: a CHECK, FOREIGN KEY, UNIQUE or PRIMARY KEY
+         * constraint; {@code cascade} drops the foreign keys that reference a key with it.
+         */
+        record DropConstraint(String name, boolean ifExists, boolean cascade) implements Action {
+        }
+
+        /** ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE (columns): {@code name} null when the statement gives none. */
+        record AddKey(String name, List<String> columns, boolean primary) implements Action {
+            AddKey {
+                columns = List.copyOf(columns);
+            }
+        }
+
+        /** ALTER [COLUMN] column SET NOT NULL ({@code notNull}) or DROP NOT NULL. */
+        record SetNotNull(String column, boolean notNull) implements Action {
+        }
+
+        /** ALTER [COLUMN] column SET DEFAULT literal ({@code text} as DEFAULT reads it, null for NULL) or DROP DEFAULT ({@code drop}). */
+        record SetDefault(String column, String text, boolean drop) implements Action {
+        }
+
+        /** ALTER [COLUMN] column [SET DATA] TYPE type: stored values cast to {@code type}. */
+        record SetType(String column, ColumnType type) implements Action {
         }
 
         record DropColumn(String column, boolean ifExists) implements Action {
@@ -317,7 +340,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                         }
                         throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
                     }
-                    Object value = Appender.valueOfText(add.column(), add.defaultValue(), zone);
+                    Object value = DdlParser.defaultValue(add.column(), add.defaultValue(), zone);
                     if (value == null && !add.column().nullable() && t.rowCount() > 0) {
                         throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
                                 + t.rowCount() + " rows of table " + t.name());
@@ -379,22 +402,32 @@ abstract sealed class DdlStatement extends SqlDdl {
                     database.alterConstraints(t, schema.withChecks(checks)); // every row is checked: one that fails refuses the ALTER
                 }
                 case DropConstraint drop -> {
-                    TableSchema schema = t.schema();
-                    if (schema.foreignKeys().stream().anyMatch(f -> f.name().equalsIgnoreCase(drop.name()))) {
+                    if (t.schema().foreignKeys().stream().anyMatch(f -> f.name().equalsIgnoreCase(drop.name()))) {
                         Dependents.dropForeignKey(database, t, drop.name());
                         return 0;
                     }
-                    if (!hasConstraint(schema, drop.name())) {
+                    if (!hasConstraint(t.schema(), drop.name())) {
                         if (drop.ifExists()) {
                             return 0;
                         }
                         throw new IllegalArgumentException("constraint \"" + drop.name() + "\" of relation \"" + t.name() + "\" does not exist");
                     }
-                    Dependents.checkKeyUnreferenced(database, t, drop.name());
-                    database.alterConstraints(t, new TableSchema(columns,
+                    Table keyed = t;
+                    if (drop.cascade()) {
+                        // the table itself may be among the children (a foreign key to its own key): then it was rebuilt
+                        keyed = Dependents.dropKeyReferences(database, t, drop.name());
+                    } else {
+                        Dependents.checkKeyUnreferenced(database, t, drop.name());
+                    }
+                    TableSchema schema = keyed.schema();
+                    database.alterConstraints(keyed, new TableSchema(schema.columns(),
                             schema.keys().stream().filter(k -> !drop.name().equalsIgnoreCase(k.name())).toList(),
                             schema.foreignKeys(), schema.checks().stream().filter(c -> !drop.name().equalsIgnoreCase(c.name())).toList()));
                 }
+                case AddKey add -> KeyAddition.add(database, t, add.name(), add.columns(), add.primary());
+                case SetNotNull set -> ColumnAlteration.setNotNull(database, t, set.column(), set.notNull());
+                case SetDefault set -> ColumnAlteration.setDefault(database, t, set.column(), set.text(), set.drop(), zone);
+                case SetType set -> ColumnAlteration.setType(database, t, set.column(), set.type(), zone);
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());
                     if (i < 0) {

@@ -9,12 +9,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The DDL of foreign keys beyond CREATE TABLE: what depends on a table (the foreign keys of
  * other tables that name it as their parent), which DROP TABLE, RENAME and DROP COLUMN respect as
  * PostgreSQL does (refused with 2BP01 unless CASCADE drops the foreign keys; a key a foreign key
- * references is not dropped either), and ALTER TABLE ... ADD FOREIGN KEY / DROP CONSTRAINT of a
+ * references is not dropped either, unless DROP CONSTRAINT ... CASCADE drops those), and ALTER TABLE ... ADD FOREIGN KEY / DROP CONSTRAINT of a
  * foreign key, which rebuild the table with its new constraints ({@link Database#alterTable}).
  */
 final class Dependents {
@@ -43,9 +44,36 @@ final class Dependents {
 
     /** Drops {@code child}'s foreign keys that name {@code parent} (DROP TABLE parent CASCADE). */
     static void dropReferences(Database database, Table child, Table parent) {
-        List<TableSchema.ForeignKeyDef> kept = child.schema().foreignKeys().stream()
-                .filter(f -> !f.references(parent.schemaName(), parent.name())).toList();
-        database.alterTable(child, child.name(), child.schema().withForeignKeys(kept), row -> row, c -> c, true);
+        dropReferences(database, child, f -> f.references(parent.schemaName(), parent.name()));
+    }
+
+    /** Drops {@code child}'s foreign keys that {@code dropped} accepts, rebuilding it once if there are any. */
+    private static void dropReferences(Database database, Table child, Predicate<TableSchema.ForeignKeyDef> dropped) {
+        List<TableSchema.ForeignKeyDef> kept = child.schema().foreignKeys().stream().filter(dropped.negate()).toList();
+        if (kept.size() < child.schema().foreignKeys().size()) {
+            database.alterTable(child, child.name(), child.schema().withForeignKeys(kept), row -> row, c -> c, true);
+        }
+    }
+
+    /**
+     * Drops the foreign keys (of any table, {@code parent}'s own among them) that reference
+     * {@code parent}'s PRIMARY KEY or UNIQUE constraint {@code name}: DROP CONSTRAINT name CASCADE.
+     * Returns {@code parent} as the catalog has it afterwards: rebuilt when it lost a foreign key to itself.
+     */
+    static Table dropKeyReferences(Database database, Table parent, String name) {
+        TableSchema schema = parent.schema();
+        TableSchema.KeyDef key = schema.keys().stream().filter(k -> name.equalsIgnoreCase(k.name())).findFirst().orElse(null);
+        if (key == null) {
+            return parent; // a CHECK: nothing references it
+        }
+        Predicate<TableSchema.ForeignKeyDef> onKey = f -> f.references(parent.schemaName(), parent.name())
+                && schema.keyOn(f.parentColumns()).orElse(null) == key;
+        for (Table t : List.copyOf(database.catalog().tables())) {
+            if (t.schema().foreignKeys().stream().anyMatch(onKey)) {
+                dropReferences(database, t, onKey);
+            }
+        }
+        return database.catalog().get(parent.schemaName(), parent.name());
     }
 
     /** Refuses {@code what} of {@code column} of {@code table} while a foreign key (its own included) references it. */
@@ -109,8 +137,8 @@ final class Dependents {
         }
     }
 
-    /** The names of a schema's constraints, upper case. */
-    private static Set<String> names(TableSchema schema) {
+    /** The names of a schema's constraints (keys, foreign keys and checks), upper case. */
+    static Set<String> names(TableSchema schema) {
         Set<String> names = new HashSet<>();
         schema.keys().forEach(k -> names.add(String.valueOf(k.name()).toUpperCase(Locale.ROOT)));
         schema.foreignKeys().forEach(f -> names.add(f.name().toUpperCase(Locale.ROOT)));
