@@ -178,6 +178,7 @@ public final class NumacolDriver extends Driver {
         if (info != null) {
             props.putAll(info);
         }
+        h2Spellings(props);
         checkNames(url, props);
         closeDelay(props);
         if (location.startsWith("mem:")) {
@@ -232,6 +233,24 @@ public final class NumacolDriver extends Driver {
                 new NumacolTypeFactory());
         handler.onConnectionInit(connection);
         return ConnectionProxy.wrap((CalciteConnection) connection);
+    }
+
+    /**
+     * H2's {@code DB_CLOSE_DELAY} (any case) read as {@code close_delay}, which it is: a service
+     * moving from H2 keeps its URL's {@code ;DB_CLOSE_DELAY=-1}. Both given is refused, as two
+     * values of one property are.
+     */
+    private static void h2Spellings(Properties props) throws SQLException {
+        for (String name : props.stringPropertyNames()) {
+            if (name.equalsIgnoreCase("DB_CLOSE_DELAY")) {
+                if (props.getProperty(CLOSE_DELAY) != null) {
+                    throw new SQLException(name + " and " + CLOSE_DELAY + " are one property (H2's name and numacol's): give one",
+                            "HY024");
+                }
+                props.setProperty(CLOSE_DELAY, props.getProperty(name));
+                props.remove(name);
+            }
+        }
     }
 
     /**

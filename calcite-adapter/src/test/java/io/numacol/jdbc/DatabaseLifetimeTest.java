@@ -26,6 +26,23 @@ class DatabaseLifetimeTest {
         return !rows(c.createStatement(), "select table_name from sys.tables where table_name = '" + table + "'").isEmpty();
     }
 
+    /** An H2 URL's DB_CLOSE_DELAY=-1 (any case) is close_delay; both at once are refused. */
+    @Test
+    void h2sDbCloseDelayIsCloseDelay() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:life-h2;DB_CLOSE_DELAY=-1")) {
+            c.createStatement().execute("create table t (x int)");
+        }
+        assertThat(NumacolDriver.isOpen("life-h2")).isTrue();
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:life-h2;db_close_delay=-1")) {
+            assertThat(hasTable(c, "t")).isTrue();
+            c.createStatement().execute("SHUTDOWN");
+        }
+        assertThat(NumacolDriver.isOpen("life-h2")).isFalse();
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:numacol:mem:life-h2;DB_CLOSE_DELAY=-1;close_delay=0"))
+                .isInstanceOf(SQLException.class).hasMessageContaining("give one")
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("HY024"));
+    }
+
     /** Spring's non-pooled pattern: open, create a table, close; open again: the table is there. */
     @Test
     void closeDelayMinusOneKeepsTheDatabaseUntilShutdown() throws SQLException {
