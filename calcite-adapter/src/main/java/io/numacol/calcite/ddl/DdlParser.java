@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.CheckExpressions;
+import io.numacol.calcite.DefaultExpressions;
 import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
@@ -89,6 +90,10 @@ final class DdlParser {
 
     /** A CHECK constraint as written: its name (null: named as PostgreSQL names it) and its expression's text. */
     record Check(String name, String expression) {
+    }
+
+    /** A DEFAULT as written: a literal value's text (null for NULL), or the text of an expression. */
+    private record Default(String text, boolean expression) {
     }
 
     /** The statement, or null when {@code sql} is not numacol DDL (Calcite parses it then). */
@@ -428,6 +433,7 @@ final class DdlParser {
         }
         boolean nullable = true;
         String defaultText = null;
+        boolean defaultExpression = false;
         String typeText = type.toString();
         String serial = switch (typeText.toUpperCase(Locale.ROOT)) {
             case "SERIAL", "SERIAL4" -> "INTEGER";
@@ -440,7 +446,9 @@ final class DdlParser {
         while (true) {
             String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
             if (accept("DEFAULT")) {
-                defaultText = literal();
+                Default given = defaultClause();
+                defaultText = given.text();
+                defaultExpression = given.expression();
             } else if (accept("GENERATED")) {
                 if (accept("ALWAYS")) {
                     always = true;
@@ -488,14 +496,14 @@ final class DdlParser {
         }
         ColumnType columnType = columnType(name, serial != null ? serial : typeText);
         if (always == null) {
-            if (defaultText != null) {
+            if (defaultText != null && !defaultExpression) {
                 try {
                     Appender.valueOfText(new ColumnDef(name, columnType, true), defaultText);
                 } catch (IllegalArgumentException e) {
                     throw error("DEFAULT of " + e.getMessage());
                 }
             }
-            return new ColumnDef(name, columnType, nullable, defaultText, null);
+            return new ColumnDef(name, columnType, nullable, defaultText, null, defaultExpression);
         }
         if (!(columnType.codec() instanceof io.numacol.storage.types.IntegralCodec)) {
             throw error("identity column " + name + " must be SMALLINT, INTEGER or BIGINT, not " + columnType);
@@ -505,6 +513,54 @@ final class DdlParser {
         }
         return new ColumnDef(name, columnType, false, null,
                 new TableSchema.Identity(always, new Sequence(startAndIncrement[0], startAndIncrement[1])));
+    }
+
+    /**
+     * After DEFAULT: a literal value as {@link #literal()} reads it, as before, or else a SQL
+     * expression up to the column's next clause, whose form is checked here (no column, subquery,
+     * aggregate or parameter); its type is checked against the column's when the statement runs.
+     */
+    private Default defaultClause() {
+        int first = pos;
+        int depth = 0;
+        while (pos < tokens.size()) {
+            String t = tokens.get(pos);
+            String u = t.toUpperCase(Locale.ROOT);
+            String before = pos > first ? tokens.get(pos - 1).toUpperCase(Locale.ROOT) : "";
+            boolean next = depth == 0 && pos > first && (t.equals(",") || t.equals(")") || t.equals(";")
+                    || (u.equals("NOT") && pos + 1 < tokens.size() && tokens.get(pos + 1).equalsIgnoreCase("NULL") && !before.equals("IS"))
+                    || (u.equals("NULL") && !before.equals("IS") && !before.equals("NOT"))
+                    || Set.of("PRIMARY", "UNIQUE", "CONSTRAINT", "CHECK", "REFERENCES", "GENERATED", "DEFAULT", "AUTO_INCREMENT",
+                    "AUTOINCREMENT").contains(u));
+            if (next || (depth == 0 && t.equals(")"))) {
+                break;
+            }
+            depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
+            pos++;
+        }
+        int end = pos;
+        if (end == first) {
+            throw error("DEFAULT needs a value or an expression");
+        }
+        pos = first;
+        try {
+            String value = literal();
+            if (pos == end) {
+                return new Default(value, false);
+            }
+        } catch (RuntimeException notALiteral) {
+            // an expression, read below
+        }
+        if (sql == null) {
+            throw new IllegalStateException("a DEFAULT expression is read from the statement's text");
+        }
+        String text = sql.substring(starts.get(first), starts.get(end - 1) + tokens.get(end - 1).length());
+        pos = end;
+        DefaultExpressions.Refusal refusal = DefaultExpressions.refusal(DefaultExpressions.parse(text));
+        if (refusal != null) {
+            throw new DdlException(refusal.sqlState(), refusal.message());
+        }
+        return new Default(text, true);
     }
 
     /** A whole number, maybe signed, for {@code what}. */
@@ -557,9 +613,12 @@ final class DdlParser {
             }
             boolean nullable = column.nullable();
             String defaultValue = column.defaultText();
+            boolean defaultExpression = column.defaultExpression();
             while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
                 if (accept("DEFAULT")) {
-                    defaultValue = literal();
+                    Default given = defaultClause();
+                    defaultValue = given.text();
+                    defaultExpression = given.expression();
                 } else if (accept("NOT")) {
                     expect("NULL");
                     nullable = false;
@@ -570,7 +629,8 @@ final class DdlParser {
                 }
             }
             return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddColumn(
-                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists, checks));
+                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null, defaultExpression),
+                    defaultExpression ? null : defaultValue, ifNotExists, checks));
         }
         if (accept("DROP")) {
             if (pos + 1 < tokens.size() && tokens.get(pos).equalsIgnoreCase("CONSTRAINT") && !tokens.get(pos + 1).equals(";")) {

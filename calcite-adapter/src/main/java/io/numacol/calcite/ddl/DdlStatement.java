@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
 abstract sealed class DdlStatement extends SqlDdl {
@@ -299,6 +300,14 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database, Session session) {
+            return execute(database, session, null);
+        }
+
+        /**
+         * Runs the statement; {@code filled}, for ADD COLUMN with a DEFAULT expression, gives the
+         * value of each existing row (the planner evaluates the expression, see {@code DefaultValues}).
+         */
+        long execute(Database database, Session session, Supplier<Object> filled) {
             Optional<Table> found = session.find(database, table);
             if (found.isEmpty()) {
                 if (ifExists) {
@@ -317,8 +326,8 @@ abstract sealed class DdlStatement extends SqlDdl {
                         }
                         throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
                     }
-                    Object value = Appender.valueOfText(add.column(), add.defaultValue(), zone);
-                    if (value == null && !add.column().nullable() && t.rowCount() > 0) {
+                    Object value = filled != null ? null : Appender.valueOfText(add.column(), add.defaultValue(), zone);
+                    if (filled == null && value == null && !add.column().nullable() && t.rowCount() > 0) {
                         throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
                                 + t.rowCount() + " rows of table " + t.name());
                     }
@@ -333,7 +342,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     database.alterTable(t, t.name(), added, row -> {
                         Object[] out = Arrays.copyOf(row, row.length + 1);
-                        out[row.length] = value;
+                        out[row.length] = filled != null ? filled.get() : value;
                         return out;
                     }, c -> c);
                 }
