@@ -1,5 +1,6 @@
 package io.numacol.calcite;
 
+import io.numacol.storage.Catalog;
 import io.numacol.storage.Sequence;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.plan.RelOptTable;
@@ -10,6 +11,7 @@ import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -19,7 +21,8 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 
 /**
  * What the planner gives a column an INSERT leaves out (or sets to {@code DEFAULT}): its DEFAULT
- * literal, cast from its text to the column's type, or the next number of an identity column's
+ * literal, cast from its text to the column's type, its DEFAULT expression ({@link
+ * DefaultExpressions}) validated and converted as the statement's own expressions are, or the next number of an identity column's
  * sequence, taken as each row is made. A GENERATED ALWAYS identity column is DEFAULT to Calcite
  * too, not STORED: Calcite's converter takes a STORED column's value as missing from the source
  * row, so {@code VALUES (DEFAULT, 4)} would give the next column the DEFAULT's place (and store
@@ -42,9 +45,14 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
     };
 
     private final TableSchema schema;
+    private final Catalog catalog;
+    /** The table's schema: a DEFAULT's nextval('s') names a sequence of it. */
+    private final String schemaName;
 
-    ColumnDefaults(TableSchema schema) {
+    ColumnDefaults(TableSchema schema, Catalog catalog, String schemaName) {
         this.schema = schema;
+        this.catalog = catalog;
+        this.schemaName = schemaName;
     }
 
     /** The next number of the sequence of {@link Sequence#id} {@code id}: what generated code calls. */
@@ -77,6 +85,13 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
         if (c.identity() != null) {
             RexNode next = rex.makeCall(NEXTVAL, rex.makeBigintLiteral(java.math.BigDecimal.valueOf(c.identity().sequence().id())));
             return rex.makeCast(type, next);
+        }
+        if (c.defaultExpression()) {
+            // validated and converted with the statement's functions; a call that is not deterministic
+            // (nextval, gen_random_uuid) runs for each row, CURRENT_TIMESTAMP is the statement's
+            SqlNode ready = DefaultExpressions.ready(DefaultExpressions.parse(c.defaultText()), catalog, schemaName);
+            SqlNode validated = context.validateExpression(table.getRowType(), ready);
+            return rex.makeCast(type, context.convertExpression(validated));
         }
         if (c.defaultText() != null) {
             return rex.makeCast(type, rex.makeLiteral(c.defaultText()));

@@ -92,9 +92,10 @@ public final class InformationSchema extends AbstractSchema {
                 "tables", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "table_type"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> rows(root, (table, out) -> out.add(new Object[]{type(table.table())}))),
                 "columns", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
-                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale", "column_default"),
+                        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                                 SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
-                                SqlTypeName.INTEGER, SqlTypeName.INTEGER)),
+                                SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.VARCHAR)),
                         root -> rows(root, (table, out) -> {
                             RelDataType rowType;
                             try {
@@ -112,7 +113,9 @@ public final class InformationSchema extends AbstractSchema {
                                                 : t.getSqlTypeName().getName(),
                                         chars && t.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? t.getPrecision() : null,
                                         numeric ? t.getPrecision() : null,
-                                        numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null});
+                                        numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null,
+                                        table.table() instanceof NumacolTable n && f.getIndex() < n.table().schema().size()
+                                                ? columnDefault(n.table().schema().column(f.getIndex()), numeric) : null});
                             }
                         })),
                 "views", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "view_definition"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
@@ -321,5 +324,17 @@ public final class InformationSchema extends AbstractSchema {
             return "VIEW";
         }
         return table.getJdbcTableType() == Schema.TableType.SYSTEM_TABLE ? "SYSTEM TABLE" : "BASE TABLE";
+    }
+
+    /**
+     * A column's DEFAULT as SQL text, as PostgreSQL shows it: an expression as written, a literal
+     * value as a literal (a number or boolean bare, anything else quoted), null for none.
+     */
+    static String columnDefault(io.numacol.storage.TableSchema.ColumnDef column, boolean numeric) {
+        if (column.defaultText() == null || column.defaultExpression()) {
+            return column.defaultText();
+        }
+        String text = column.defaultText();
+        return numeric || text.equalsIgnoreCase("TRUE") || text.equalsIgnoreCase("FALSE") ? text : "'" + text.replace("'", "''") + "'";
     }
 }

@@ -89,7 +89,7 @@ public final class NumacolTable extends AbstractTable implements TranslatableTab
     public <C> C unwrap(Class<C> aClass) {
         if (aClass == org.apache.calcite.sql2rel.InitializerExpressionFactory.class
                 && table.schema().columns().stream().anyMatch(TableSchema.ColumnDef::hasDefault)) {
-            return aClass.cast(new ColumnDefaults(table.schema()));
+            return aClass.cast(new ColumnDefaults(table.schema(), database.catalog(), table.schemaName()));
         }
         return super.unwrap(aClass);
     }

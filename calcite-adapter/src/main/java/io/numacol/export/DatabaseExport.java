@@ -139,8 +139,8 @@ public final class DatabaseExport {
                 if (!c.nullable()) {
                     col.append(" NOT NULL");
                 }
-                if (c.defaultText() != null) {
-                    col.append(" DEFAULT ").append(literal(c.defaultText()));
+                if (c.defaultText() != null) { // an expression as written, which the import reads back as one
+                    col.append(" DEFAULT ").append(c.defaultExpression() ? c.defaultText() : literal(c.defaultText()));
                 }
             }
             parts.add(col.toString());

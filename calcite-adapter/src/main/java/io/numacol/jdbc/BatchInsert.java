@@ -66,6 +66,9 @@ final class BatchInsert {
         Arrays.fill(parameterOfColumn, -1);
         TableSchema columnDefs = table.schema();
         for (int c = 0; c < parameterOfColumn.length; c++) {
+            if (columnDefs.column(c).defaultExpression()) {
+                return null; // the planned path evaluates a DEFAULT expression, for each row where it must
+            }
             if (columnDefs.column(c).hasDefault()) {
                 parameterOfColumn[c] = DEFAULTED; // unless the statement names it, below
             }
@@ -125,7 +128,7 @@ final class BatchInsert {
             if (parameterOfColumn[c] == DEFAULTED) {
                 TableSchema.ColumnDef column = table.schema().column(c);
                 row[c] = column.identity() != null ? Long.valueOf(column.identity().sequence().next())
-                        : Appender.valueOfText(column, column.defaultText(), zone);
+                        : Appender.valueOfText(column, column.literalDefault(), zone);
             } else {
                 row[c] = parameterOfColumn[c] < 0 ? null : value(parameters.get(parameterOfColumn[c]));
             }

@@ -31,6 +31,8 @@ class ExportImportTest {
         "select * from sales.orders order by id",
         "select * from customers order by id",
         "select * from big order by n",
+        "select table_name, column_name, column_default from information_schema.columns where table_name in ('orders', 'customers') "
+                + "order by table_name, ordinal_position",
         "select * from v_totals order by customer",
         "select constraint_name, constraint_type from information_schema.table_constraints order by constraint_name",
         "select constraint_name, unique_constraint_name from information_schema.referential_constraints",
@@ -125,8 +127,10 @@ class ExportImportTest {
         s.executeUpdate("insert into customers (id, name) values (50, 'dan')");
         s.executeUpdate("delete from customers where name = 'bob'");
         s.execute("create table sales.orders (id int primary key, customer int references customers (id), total decimal(12, 2) "
-                + "constraint \"total, at least\" check (total > -1 and total < 1000), placed timestamp)");
-        s.executeUpdate("insert into sales.orders values (1, 1, 10.50, timestamp '2024-02-29 23:59:59.125'), (2, 50, -0.01, null)");
+                + "constraint \"total, at least\" check (total > -1 and total < 1000), placed timestamp default current_timestamp, "
+                + "tag varchar(10) default 'a' || 'b')");
+        s.executeUpdate("insert into sales.orders values (1, 1, 10.50, timestamp '2024-02-29 23:59:59.125', default), "
+                + "(2, 50, -0.01, null, 'x')");
         s.execute("create table \"Odd, Name\" (id int primary key, \"a \"\"quoted\"\" col\" varchar(40), d date, t time, "
                 + "b boolean, r real, x double, u uuid, bin varbinary(8), tz timestamp with time zone, small smallint, tiny tinyint, "
                 + "big bigint, c char(3))");

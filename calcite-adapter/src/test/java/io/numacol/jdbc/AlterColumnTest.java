@@ -70,6 +70,15 @@ class AlterColumnTest {
             s.execute("alter table t alter column qty drop default");
             s.executeUpdate("insert into t (id) values (3)");
             assertThat(rows(s, "select qty from t where id = 3")).containsExactly(Arrays.asList((Object) null));
+            // an expression, as a column's DEFAULT takes it: evaluated by each later INSERT
+            s.execute("create sequence q start with 40");
+            s.execute("alter table t alter column qty set default nextval('q') + 1");
+            s.execute("alter table t alter column d set default current_date");
+            s.executeUpdate("insert into t (id) values (4), (5)");
+            assertThat(rows(s, "select qty, d = current_date from t where id >= 4 order by id")).containsExactly(
+                    Arrays.asList(41, true), Arrays.asList(42, true));
+            refused(s, "alter table t alter column qty set default id + 1", "42P10", "id");
+            refused(s, "alter table t alter column d set default 1 = 1", "42804", "d");
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.Set;
  * name), the schema its names were resolved in); indexes (u32; each schema, name, table,
  * columns (u32; each a name), unique u8); sequences (u32; each schema, name, type, start u64,
  * increment u64, minimum u64, maximum u64, cycle u8, next number u64, exhausted u8). A table: id (u64), schema, name, columns (u32; each
- * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text), identity
+ * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text, then, version 4 on,
+ * u8 1 when the text is a SQL expression, 0 when a literal value: before version 4 every default was a literal), identity
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
  * u32), primary u8), foreign keys (version 2 on: u32; each name, columns (u32; each a position u32), parent
@@ -54,8 +55,12 @@ import java.util.Set;
 public record CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views,
                            List<IndexDef> indexes, List<SequenceEntry> sequences) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 3;
-    /** The oldest format version this build reads: version 1 had no foreign keys and no checks, version 2 no checks. */
+    public static final int VERSION = 4;
+    /**
+     * The oldest format version this build reads: version 1 had no foreign keys and no checks,
+     * version 2 no checks, version 3 no DEFAULT expressions (a reader of 3 would take an
+     * expression's text for a literal value, so it refuses 4).
+     */
     static final int OLDEST_VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
     /** Where a catalog image that {@link #decode(byte[])} refuses was found, in its exception's message. */
@@ -207,6 +212,9 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         for (ColumnDef c : t.columns()) {
             out.putString(c.name()).putString(c.type().toString()).putBoolean(c.nullable());
             putOptionalString(c.defaultText(), out);
+            if (c.defaultText() != null) {
+                out.putBoolean(c.defaultExpression());
+            }
             TableSchema.Identity identity = c.identity();
             out.putBoolean(identity != null);
             if (identity != null) {
@@ -251,12 +259,13 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             ColumnType type = ColumnType.parse(in.getString());
             boolean nullable = in.getBoolean();
             String defaultText = getOptionalString(in);
+            boolean defaultExpression = defaultText != null && in.version() >= 4 && in.getBoolean();
             TableSchema.Identity identity = null;
             if (in.getBoolean()) {
                 boolean always = in.getBoolean();
                 identity = new TableSchema.Identity(always, Sequence.restored(in.getLong(), in.getLong(), in.getLong()));
             }
-            columns.add(new ColumnDef(column, type, nullable, defaultText, identity));
+            columns.add(new ColumnDef(column, type, nullable, defaultText, identity, defaultExpression));
         }
         int keyCount = in.getCount("key count");
         List<TableSchema.KeyDef> keys = new ArrayList<>();

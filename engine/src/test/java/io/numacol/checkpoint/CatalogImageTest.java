@@ -119,11 +119,11 @@ class CatalogImageTest {
     @Test
     void anotherVersionIsRefusedNamingBoth() {
         byte[] bytes = CatalogImage.empty().encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 4);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 5);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> CatalogImage.decode(bytes));
-        assertThat(e.found()).isEqualTo(4);
+        assertThat(e.found()).isEqualTo(5);
         assertThat(e.supported()).isEqualTo(CatalogImage.VERSION);
-        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 4").contains("version 3");
+        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 5").contains("version 4");
         assertThat(e.file()).isNull();
     }
 
@@ -163,6 +163,30 @@ class CatalogImageTest {
         assertThat(image.tables().get(1).foreignKeys())
                 .containsExactly(new TableSchema.ForeignKeyDef("c_p_fkey", List.of(0), "main", "p", List.of("id")));
         assertThat(image.tables()).allSatisfy(t -> assertThat(t.checks()).isEmpty());
+    }
+
+    @Test
+    void aVersionThreeDefaultIsALiteralAndAnExpressionReadsBackAsOne() throws CheckpointException {
+        // version 3's layout: a default's text with no flag after it, which is a literal value
+        FieldWriter body = new FieldWriter();
+        body.putLong(2).putInt(1).putString("main").putInt(1);
+        body.putLong(1).putString("main").putString("t").putInt(1).putString("a").putString("VARCHAR(20)").putBoolean(true)
+                .putBoolean(true).putString("now()").putBoolean(false);
+        body.putInt(0).putInt(0).putInt(0).putString("RR").putBoolean(false).putInt(0);
+        body.putInt(0).putInt(0).putInt(0);
+        CatalogImage old = CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 3, body));
+        ColumnDef literal = old.tables().getFirst().columns().getFirst();
+        assertThat(literal.defaultText()).isEqualTo("now()");
+        assertThat(literal.defaultExpression()).isFalse();
+        assertThat(literal.literalDefault()).isEqualTo("now()");
+
+        ColumnDef expression = new ColumnDef("at", ColumnType.timestamp(3), true, "CURRENT_TIMESTAMP", null, true);
+        TableEntry t = new TableEntry(1, "main", "e", List.of(literal, expression), List.of(), "RR", null, List.of());
+        CatalogImage written = new CatalogImage(2, List.of("main"), List.of(t), List.of(), List.of());
+        CatalogImage read = CatalogImage.decode(written.encode());
+        assertThat(read).isEqualTo(written);
+        assertThat(read.tables().getFirst().columns()).extracting(ColumnDef::defaultExpression).containsExactly(false, true);
+        assertThat(read.tables().getFirst().columns().get(1).literalDefault()).isNull();
     }
 
     @Test

@@ -57,10 +57,12 @@ final class ColumnAlteration {
     }
 
     /**
-     * SET DEFAULT {@code text} (a literal's text as DEFAULT reads it, null for NULL) or, {@code
-     * drop}, DROP DEFAULT of {@code column}; the value is checked against the column's type first.
+     * SET DEFAULT {@code text} (a literal's text as DEFAULT reads it, null for NULL; or, {@code
+     * expression}, a DEFAULT expression's text) or, {@code drop}, DROP DEFAULT of {@code column}; a
+     * literal is checked against the column's type here, an expression when it was planned.
      */
-    static void setDefault(Database database, Table table, String column, String text, boolean drop, ZoneId zone) {
+    static void setDefault(Database database, Table table, String column, String text, boolean expression, boolean drop,
+                           ZoneId zone) {
         int i = position(table, column);
         ColumnDef c = table.schema().column(i);
         if (c.identity() != null && !drop) {
@@ -70,12 +72,14 @@ final class ColumnAlteration {
         if (drop && c.identity() != null) {
             return; // an identity column has no DEFAULT to drop
         }
-        try {
-            DdlParser.defaultValue(c, text, zone);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("DEFAULT of column " + e.getMessage(), e);
+        if (!expression) { // an expression was checked against the column when the statement was planned (DefaultValues)
+            try {
+                DdlParser.defaultValue(c, text, zone);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("DEFAULT of column " + e.getMessage(), e);
+            }
         }
-        replace(database, table, i, new ColumnDef(c.name(), c.type(), c.nullable(), text, null));
+        replace(database, table, i, new ColumnDef(c.name(), c.type(), c.nullable(), text, null, expression));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.CheckExpressions;
+import io.numacol.calcite.DefaultExpressions;
 import io.numacol.database.Appender;
 import io.numacol.database.CsvFormat;
 import io.numacol.placement.Placement;
@@ -42,7 +43,7 @@ import java.util.regex.Pattern;
  * TRUNCATE [TABLE] name
  * ALTER TABLE [IF EXISTS] name ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL] [DEFAULT literal] [CHECK (expression)]
  * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column SET NOT NULL | DROP NOT NULL
- * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column SET DEFAULT literal | DROP DEFAULT
+ * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column SET DEFAULT literal-or-expression | DROP DEFAULT
  * ALTER TABLE [IF EXISTS] name ALTER [COLUMN] column [SET DATA] TYPE type   -- stored values cast to it
  * ALTER TABLE [IF EXISTS] name DROP [COLUMN] [IF EXISTS] column
  * ALTER TABLE [IF EXISTS] name RENAME TO name | RENAME [COLUMN] column TO column
@@ -96,6 +97,10 @@ final class DdlParser {
 
     /** A CHECK constraint as written: its name (null: named as PostgreSQL names it) and its expression's text. */
     record Check(String name, String expression) {
+    }
+
+    /** A DEFAULT as written: a literal value's text (null for NULL), or the text of an expression. */
+    private record Default(String text, boolean expression) {
     }
 
     /** The statement, or null when {@code sql} is not numacol DDL (Calcite parses it then). */
@@ -435,6 +440,7 @@ final class DdlParser {
         }
         boolean nullable = true;
         String defaultText = null;
+        boolean defaultExpression = false;
         String typeText = type.toString();
         String serial = switch (typeText.toUpperCase(Locale.ROOT)) {
             case "SERIAL", "SERIAL4" -> "INTEGER";
@@ -447,7 +453,9 @@ final class DdlParser {
         while (true) {
             String constraint = accept("CONSTRAINT") ? identifier("a constraint name") : null;
             if (accept("DEFAULT")) {
-                defaultText = defaultClause();
+                Default given = defaultClause();
+                defaultText = given.text();
+                defaultExpression = given.expression();
             } else if (accept("GENERATED")) {
                 if (accept("ALWAYS")) {
                     always = true;
@@ -495,14 +503,14 @@ final class DdlParser {
         }
         ColumnType columnType = columnType(name, serial != null ? serial : typeText);
         if (always == null) {
-            if (defaultText != null) {
+            if (defaultText != null && !defaultExpression) {
                 try {
                     defaultValue(new ColumnDef(name, columnType, true), defaultText, ZoneOffset.UTC);
                 } catch (IllegalArgumentException e) {
                     throw error("DEFAULT of " + e.getMessage());
                 }
             }
-            return new ColumnDef(name, columnType, nullable, defaultText, null);
+            return new ColumnDef(name, columnType, nullable, defaultText, null, defaultExpression);
         }
         if (!(columnType.codec() instanceof io.numacol.storage.types.IntegralCodec)) {
             throw error("identity column " + name + " must be SMALLINT, INTEGER or BIGINT, not " + columnType);
@@ -512,6 +520,54 @@ final class DdlParser {
         }
         return new ColumnDef(name, columnType, false, null,
                 new TableSchema.Identity(always, new Sequence(startAndIncrement[0], startAndIncrement[1])));
+    }
+
+    /**
+     * After DEFAULT: a literal value as {@link #literal()} reads it, as before, or else a SQL
+     * expression up to the column's next clause, whose form is checked here (no column, subquery,
+     * aggregate or parameter); its type is checked against the column's when the statement runs.
+     */
+    private Default defaultClause() {
+        int first = pos;
+        int depth = 0;
+        while (pos < tokens.size()) {
+            String t = tokens.get(pos);
+            String u = t.toUpperCase(Locale.ROOT);
+            String before = pos > first ? tokens.get(pos - 1).toUpperCase(Locale.ROOT) : "";
+            boolean next = depth == 0 && pos > first && (t.equals(",") || t.equals(")") || t.equals(";")
+                    || (u.equals("NOT") && pos + 1 < tokens.size() && tokens.get(pos + 1).equalsIgnoreCase("NULL") && !before.equals("IS"))
+                    || (u.equals("NULL") && !before.equals("IS") && !before.equals("NOT"))
+                    || Set.of("PRIMARY", "UNIQUE", "CONSTRAINT", "CHECK", "REFERENCES", "GENERATED", "DEFAULT", "AUTO_INCREMENT",
+                    "AUTOINCREMENT").contains(u));
+            if (next || (depth == 0 && t.equals(")"))) {
+                break;
+            }
+            depth += t.equals("(") ? 1 : t.equals(")") ? -1 : 0;
+            pos++;
+        }
+        int end = pos;
+        if (end == first) {
+            throw error("DEFAULT needs a value or an expression");
+        }
+        pos = first;
+        try {
+            String value = literal();
+            if (pos == end) {
+                return new Default(value, false);
+            }
+        } catch (RuntimeException notALiteral) {
+            // an expression, read below
+        }
+        if (sql == null) {
+            throw new IllegalStateException("a DEFAULT expression is read from the statement's text");
+        }
+        String text = sql.substring(starts.get(first), starts.get(end - 1) + tokens.get(end - 1).length());
+        pos = end;
+        DefaultExpressions.Refusal refusal = DefaultExpressions.refusal(DefaultExpressions.parse(text));
+        if (refusal != null) {
+            throw new DdlException(refusal.sqlState(), refusal.message());
+        }
+        return new Default(text, true);
     }
 
     /** A whole number, maybe signed, for {@code what}. */
@@ -571,9 +627,12 @@ final class DdlParser {
             }
             boolean nullable = column.nullable();
             String defaultValue = column.defaultText();
+            boolean defaultExpression = column.defaultExpression();
             while (pos < tokens.size() && !tokens.get(pos).equals(";")) {
                 if (accept("DEFAULT")) {
-                    defaultValue = defaultClause();
+                    Default given = defaultClause();
+                    defaultValue = given.text();
+                    defaultExpression = given.expression();
                 } else if (accept("NOT")) {
                     expect("NULL");
                     nullable = false;
@@ -584,7 +643,8 @@ final class DdlParser {
                 }
             }
             return new DdlStatement.AlterTable(table, ifExists, new DdlStatement.AlterTable.AddColumn(
-                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null), defaultValue, ifNotExists, checks));
+                    new ColumnDef(column.name(), column.type(), nullable, defaultValue, null, defaultExpression),
+                    defaultExpression ? null : defaultValue, ifNotExists, checks));
         }
         if (accept("DROP")) {
             if (pos + 1 < tokens.size() && tokens.get(pos).equalsIgnoreCase("CONSTRAINT") && !tokens.get(pos + 1).equals(";")) {
@@ -636,7 +696,8 @@ final class DdlParser {
                 return new DdlStatement.AlterTable.SetNotNull(column, true);
             }
             if (accept("DEFAULT")) {
-                return new DdlStatement.AlterTable.SetDefault(column, defaultClause(), false);
+                Default given = defaultClause();
+                return new DdlStatement.AlterTable.SetDefault(column, given.text(), given.expression(), false);
             }
             expect("DATA");
             expect("TYPE");
@@ -648,7 +709,7 @@ final class DdlParser {
                 return new DdlStatement.AlterTable.SetNotNull(column, false);
             }
             expect("DEFAULT");
-            return new DdlStatement.AlterTable.SetDefault(column, null, true);
+            return new DdlStatement.AlterTable.SetDefault(column, null, false, true);
         }
         if (accept("TYPE")) {
             return new DdlStatement.AlterTable.SetType(column, columnType(column, typeText()));
@@ -697,16 +758,6 @@ final class DdlParser {
             }
         }
         return value;
-    }
-
-    /**
-     * The value after DEFAULT, as its text (null for NULL): the one reading of a DEFAULT clause,
-     * for CREATE TABLE's columns, ADD COLUMN and ALTER COLUMN ... SET DEFAULT alike, so a change
-     * of what a DEFAULT may be is made here once. Checked against the column's type by whoever
-     * knows it.
-     */
-    private String defaultClause() {
-        return literal();
     }
 
     /**

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** A parsed numacol DDL statement, executed against the connection's database. */
 abstract sealed class DdlStatement extends SqlDdl {
@@ -287,8 +288,11 @@ abstract sealed class DdlStatement extends SqlDdl {
         record SetNotNull(String column, boolean notNull) implements Action {
         }
 
-        /** ALTER [COLUMN] column SET DEFAULT literal ({@code text} as DEFAULT reads it, null for NULL) or DROP DEFAULT ({@code drop}). */
-        record SetDefault(String column, String text, boolean drop) implements Action {
+        /**
+         * ALTER [COLUMN] column SET DEFAULT literal ({@code text} as DEFAULT reads it, null for NULL)
+         * or expression ({@code expression}: {@code text} is its SQL), or DROP DEFAULT ({@code drop}).
+         */
+        record SetDefault(String column, String text, boolean expression, boolean drop) implements Action {
         }
 
         /** ALTER [COLUMN] column [SET DATA] TYPE type: stored values cast to {@code type}. */
@@ -322,6 +326,14 @@ abstract sealed class DdlStatement extends SqlDdl {
 
         @Override
         long execute(Database database, Session session) {
+            return execute(database, session, null);
+        }
+
+        /**
+         * Runs the statement; {@code filled}, for ADD COLUMN with a DEFAULT expression, gives the
+         * value of each existing row (the planner evaluates the expression, see {@code DefaultValues}).
+         */
+        long execute(Database database, Session session, Supplier<Object> filled) {
             Optional<Table> found = session.find(database, table);
             if (found.isEmpty()) {
                 if (ifExists) {
@@ -340,8 +352,8 @@ abstract sealed class DdlStatement extends SqlDdl {
                         }
                         throw new IllegalArgumentException("table " + t.name() + " already has a column " + add.column().name());
                     }
-                    Object value = DdlParser.defaultValue(add.column(), add.defaultValue(), zone);
-                    if (value == null && !add.column().nullable() && t.rowCount() > 0) {
+                    Object value = filled != null ? null : DdlParser.defaultValue(add.column(), add.defaultValue(), zone);
+                    if (filled == null && value == null && !add.column().nullable() && t.rowCount() > 0) {
                         throw new IllegalArgumentException("column " + add.column().name() + " is NOT NULL: give it a DEFAULT for the "
                                 + t.rowCount() + " rows of table " + t.name());
                     }
@@ -356,7 +368,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                     }
                     database.alterTable(t, t.name(), added, row -> {
                         Object[] out = Arrays.copyOf(row, row.length + 1);
-                        out[row.length] = value;
+                        out[row.length] = filled != null ? filled.get() : value;
                         return out;
                     }, c -> c);
                 }
@@ -426,7 +438,7 @@ abstract sealed class DdlStatement extends SqlDdl {
                 }
                 case AddKey add -> KeyAddition.add(database, t, add.name(), add.columns(), add.primary());
                 case SetNotNull set -> ColumnAlteration.setNotNull(database, t, set.column(), set.notNull());
-                case SetDefault set -> ColumnAlteration.setDefault(database, t, set.column(), set.text(), set.drop(), zone);
+                case SetDefault set -> ColumnAlteration.setDefault(database, t, set.column(), set.text(), set.expression(), set.drop(), zone);
                 case SetType set -> ColumnAlteration.setType(database, t, set.column(), set.type(), zone);
                 case RenameColumn rename -> {
                     int i = t.schema().indexOf(rename.from());

@@ -25,6 +25,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Runs numacol's DDL against the database behind the connection's {@code main} schema. */
 final class NumacolDdlExecutor implements DdlExecutor {
@@ -52,8 +54,42 @@ final class NumacolDdlExecutor implements DdlExecutor {
         List<String> path = context.getDefaultSchemaPath();
         DdlStatement.Session session = new DdlStatement.Session(PrepareContexts.zone(context),
                 path.isEmpty() ? Catalog.MAIN : path.getLast());
-        DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas
-                ? createTableAs(schema.planning(), context, database, session, ctas) : ddl.execute(database, session));
+        Supplier<Object> filled = null;
+        for (TableSchema.ColumnDef c : definedColumns(ddl)) {
+            if (c.defaultExpression()) {
+                DefaultValues.check(schema.planning(), context, database, session.schemaOf(ddlTable(ddl)), c);
+                if (ddl instanceof DdlStatement.AlterTable) {
+                    filled = DefaultValues.forRows(schema.planning(), context, database, c, session.zone());
+                }
+            }
+        }
+        if (ddl instanceof DdlStatement.AlterTable alter && alter.action instanceof DdlStatement.AlterTable.SetDefault set
+                && set.expression()) {
+            // ALTER COLUMN .. SET DEFAULT expression: checked as a new column's DEFAULT is, against the column's type
+            Table table = database.catalog().find(session.schemaOf(alter.table), alter.table.name()).orElse(null);
+            int i = table == null ? -1 : table.schema().indexOf(set.column());
+            if (i >= 0) {
+                TableSchema.ColumnDef c = table.schema().column(i);
+                DefaultValues.check(schema.planning(), context, database, session.schemaOf(alter.table),
+                        new TableSchema.ColumnDef(c.name(), c.type(), c.nullable(), set.text(), null, true));
+            }
+        }
+        DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(schema.planning(), context, database, session, ctas)
+                : ddl instanceof DdlStatement.AlterTable alter ? alter.execute(database, session, filled) : ddl.execute(database, session));
+    }
+
+    /** The table a CREATE TABLE or ALTER TABLE names. */
+    private static DdlStatement.Name ddlTable(DdlStatement ddl) {
+        return ddl instanceof DdlStatement.CreateTable create ? create.name : ((DdlStatement.AlterTable) ddl).table;
+    }
+
+    /** The columns {@code ddl} defines: a CREATE TABLE's, an ALTER TABLE .. ADD COLUMN's. */
+    private static List<TableSchema.ColumnDef> definedColumns(DdlStatement ddl) {
+        return switch (ddl) {
+            case DdlStatement.CreateTable create -> create.schema.columns();
+            case DdlStatement.AlterTable alter when alter.action instanceof DdlStatement.AlterTable.AddColumn add -> List.of(add.column());
+            default -> List.of();
+        };
     }
 
     /** Creates the table of the query's columns, then fills it as INSERT ... SELECT would; dropped again if that fails. */
@@ -113,10 +149,21 @@ final class NumacolDdlExecutor implements DdlExecutor {
      * taken before it.
      */
     private static long insertInto(Planning planning, CalcitePrepare.Context context, Database database, String insert) {
+        Object count = prepared(planning, context, database, insert, Supplier::get); // run while the catalog's view is held
+        return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
+    }
+
+    /**
+     * {@code sql} planned against the catalog as it is now, given to {@code use} while that view of
+     * the catalog is held: each get() runs it again and gives its first row (its one value, for
+     * one column).
+     */
+    static <R> R prepared(Planning planning, CalcitePrepare.Context context, Database database, String sql,
+                          Function<Supplier<Object>, R> use) {
         try (CatalogView view = database.catalog().beginRead()) {
             return CatalogView.runIn(view, () -> {
                 CalcitePrepare.Context now = withSchemaOfNow(context);
-                CalcitePrepare.CalciteSignature<Object> signature = planning.prepare(now, insert);
+                CalcitePrepare.CalciteSignature<Object> signature = planning.prepare(now, sql);
                 DataContext base = now.getDataContext();
                 DataContext withStash = new DataContext() { // the objects the generated code reads, as a statement's execution has them
                     @Override
@@ -140,8 +187,7 @@ final class NumacolDdlExecutor implements DdlExecutor {
                         return stashed != null ? stashed : base.get(name);
                     }
                 };
-                Object count = signature.enumerable(withStash).first();
-                return ((Number) (count instanceof Object[] row ? row[0] : count)).longValue();
+                return use.apply(() -> signature.enumerable(withStash).first());
             });
         }
     }

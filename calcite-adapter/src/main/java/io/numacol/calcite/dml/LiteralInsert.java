@@ -116,6 +116,9 @@ public final class LiteralInsert {
             if (!named[c] && !schema.column(c).nullable() && !schema.column(c).hasDefault()) {
                 return null;
             }
+            if (!named[c] && schema.column(c).defaultExpression()) {
+                return null; // only the planner evaluates a DEFAULT expression (per row or per statement, as it says)
+            }
             if (!named[c] && schema.column(c).hasDefault()) {
                 defaulted.add(c);
             }
@@ -150,7 +153,7 @@ public final class LiteralInsert {
         for (int c : defaulted) {
             TableSchema.ColumnDef column = schema.column(c);
             if (column.identity() == null) {
-                Object value = Appender.valueOfText(column, column.defaultText(), zone);
+                Object value = Appender.valueOfText(column, column.literalDefault(), zone);
                 for (Object[] row : rows) {
                     row[c] = value;
                 }

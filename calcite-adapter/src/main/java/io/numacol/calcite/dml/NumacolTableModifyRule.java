@@ -92,7 +92,9 @@ final class NumacolTableModifyRule extends ConverterRule {
         RelNode input = modify.getOperation() == TableModify.Operation.DELETE ? modify.getInput() : withoutCoercions(modify.getInput());
         return new NumacolTableModify(modify.getCluster(), modify.getTraitSet().replace(EnumerableConvention.INSTANCE),
                 modify.getTable(), modify.getCatalogReader(),
-                convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)),
+                // any order of the input: a row source of constants (a DEFAULT expression's VALUES) may
+                // be sorted on several columns at once, a trait set convert() cannot take
+                convert(input, input.getCluster().traitSetOf(EnumerableConvention.INSTANCE)),
                 modify.getOperation(), modify.getUpdateColumnList(), modify.getSourceExpressionList(), modify.isFlattened());
     }
 }

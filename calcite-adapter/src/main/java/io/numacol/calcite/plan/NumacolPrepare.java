@@ -5,6 +5,7 @@ import io.numacol.calcite.NumacolTable;
 import io.numacol.calcite.Planning;
 import io.numacol.calcite.PrepareContexts;
 import io.numacol.calcite.QueryCancel;
+import io.numacol.calcite.PostgresFunctions;
 import io.numacol.calcite.SequenceCalls;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.calcite.ddl.DatetimeMinus;
@@ -107,7 +108,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
 
     /** Functions numacol adds to Calcite's standard ones. */
     private static final SqlOperatorTable NUMACOL_FUNCTIONS = SqlOperatorTables.of(
-            java.util.stream.Stream.concat(java.util.stream.Stream.of(TimeCasts.DATE_TRUNC), SequenceCalls.OPERATORS.stream()).toList());
+            java.util.stream.Stream.concat(java.util.stream.Stream.of(TimeCasts.DATE_TRUNC, PostgresFunctions.GEN_RANDOM_UUID),
+                    SequenceCalls.OPERATORS.stream()).toList());
 
     /**
      * Queries come from the database's plan cache ({@link PlanCache}) where the connection has
@@ -243,8 +245,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
                 NumacolSchema main = main(context);
                 List<String> path = context.getDefaultSchemaPath();
                 String schema = path.isEmpty() ? NumacolSchema.NAME : path.getLast();
-                Function<SqlCall, SqlNode> calls = main == null ? call -> null
-                        : call -> SequenceCalls.rewrite(call, main.database().catalog(), schema, main.sequenceSession());
+                Function<SqlCall, SqlNode> calls = main == null ? PostgresFunctions::rewrite : call -> {
+                    SqlNode sequence = SequenceCalls.rewrite(call, main.database().catalog(), schema, main.sequenceSession());
+                    return sequence != null ? sequence : PostgresFunctions.rewrite(call);
+                };
                 return new ModifyValidator(operators, (CalciteCatalogReader) reader, context.getTypeFactory(),
                         transform.apply(SqlValidator.Config.DEFAULT
                                 .withLenientOperatorLookup(config.lenientOperatorLookup())
