@@ -150,13 +150,13 @@ class ManifestTest {
     @Test
     void anUnknownManifestVersionIsRefusedNamingBothVersions() throws IOException {
         byte[] bytes = manifest(4, "").encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 4);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 5);
         Path file = dir.resolve(Manifest.FILE_NAME);
         Files.write(file, bytes);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> Manifest.read(dir));
-        assertThat(e.found()).isEqualTo(4);
+        assertThat(e.found()).isEqualTo(5);
         assertThat(e.supported()).isEqualTo(Manifest.VERSION);
-        assertThat(e.getMessage()).contains(file.toString()).contains("version 4").contains("version 3");
+        assertThat(e.getMessage()).contains(file.toString()).contains("version 5").contains("version 4");
     }
 
     @Test
