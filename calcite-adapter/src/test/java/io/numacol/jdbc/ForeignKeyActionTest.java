@@ -104,6 +104,20 @@ class ForeignKeyActionTest {
     }
 
     @Test
+    void anUpsertThatChangesAKeyActsAsAnUpdateAndTruncateActsOnNothing() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table p (id int primary key, code int unique)");
+            s.execute("create table ch (id int, pcode int references p (code) on update cascade on delete cascade)");
+            s.executeUpdate("insert into p values (1, 10), (2, 20)");
+            s.executeUpdate("insert into ch values (1, 10), (2, 20)");
+            assertThat(s.executeUpdate("insert into p values (1, 11) on conflict (id) do update set code = excluded.code")).isEqualTo(1);
+            assertThat(rows(s, "select id, pcode from ch order by id")).containsExactly(List.of(1, 11), List.of(2, 20));
+            fails(s, "truncate p", "23503", "still referenced");
+            assertThat(rows(s, "select count(*) from ch")).containsExactly(List.of(2L));
+        }
+    }
+
+    @Test
     void aSelfReferencingTableCascadesDownItsTree() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             s.execute("create table emp (id int primary key, manager int references emp on delete cascade on update cascade)");
