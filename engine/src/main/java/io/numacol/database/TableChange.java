@@ -240,7 +240,8 @@ public final class TableChange implements AutoCloseable {
                 }
             }
             if (own != null) {
-                letGo(); // the commit takes the tables' locks in its own order
+                // still holding the table when no child was changed: auto-commit changes of it stay one after
+                // another, as without a transaction; else the children were taken after the table was let go
                 own.commit();
             }
             return;
