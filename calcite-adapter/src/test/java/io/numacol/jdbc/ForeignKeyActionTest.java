@@ -14,6 +14,7 @@ import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 import static io.numacol.jdbc.JdbcTesting.rows;
@@ -131,6 +132,20 @@ class ForeignKeyActionTest {
     }
 
     @Test
+    void aLongChainCascadesWhole() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("create table emp (id int primary key, manager int references emp on delete cascade)");
+            StringBuilder insert = new StringBuilder("insert into emp values (0, null)");
+            for (int i = 1; i < 3000; i++) {
+                insert.append(", (").append(i).append(", ").append(i - 1).append(')');
+            }
+            s.executeUpdate(insert.toString());
+            assertThat(s.executeUpdate("delete from emp where id = 0")).isEqualTo(1);
+            assertThat(rows(s, "select count(*) from emp")).containsExactly(List.of(0L));
+        }
+    }
+
+    @Test
     void aCycleOfCascadesEnds() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
             s.execute("create table a (id int primary key, b int)");
@@ -210,6 +225,54 @@ class ForeignKeyActionTest {
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("23503"));
             assertThat(rows(sa, "select id from p")).containsExactly(List.of(1));
             assertThat(rows(sa, "select id, pid from ch")).containsExactly(List.of(1, 1));
+        }
+    }
+
+    @Test
+    void underRepeatableReadAChildCommittedAfterTheSnapshotFailsTheStatement() throws SQLException {
+        String url = "jdbc:numacol:mem:cascade-rr-" + System.nanoTime();
+        try (Connection a = DriverManager.getConnection(url); Connection b = DriverManager.getConnection(url);
+             Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            sa.execute("create table p (id int primary key)");
+            sa.execute("create table ch (id int, pid int references p on delete cascade)");
+            sa.executeUpdate("insert into p values (1)");
+            a.setAutoCommit(false);
+            a.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            assertThat(rows(sa, "select count(*) from ch")).containsExactly(List.of(0L)); // the snapshot is taken
+            sb.executeUpdate("insert into ch values (1, 1)"); // committed after it: the cascade does not see it
+            fails(sa, "delete from p where id = 1", "23503", "still referenced from table \"ch\"");
+            a.rollback();
+            assertThat(rows(sa, "select id, pid from ch")).containsExactly(List.of(1, 1));
+        }
+    }
+
+    @Test
+    void autoCommitChangesOfAParentWithActionsStayOneAfterAnother() throws Exception {
+        String url = "jdbc:numacol:mem:cascade-serial-" + System.nanoTime();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("create table p (id int primary key, v int)");
+            s.execute("create table ch (id int, pid int references p on delete cascade on update cascade)");
+            s.executeUpdate("insert into p values (1, 0)");
+            s.executeUpdate("insert into ch values (1, 1)");
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < 2; t++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (Connection own = DriverManager.getConnection(url); Statement os = own.createStatement()) {
+                        for (int i = 0; i < 50; i++) {
+                            os.executeUpdate("update p set v = v + 1 where id = 1");
+                        }
+                    } catch (SQLException e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failures).isEmpty();
+            assertThat(rows(s, "select v from p")).containsExactly(List.of(100));
+            assertThat(rows(s, "select pid from ch")).containsExactly(List.of(1));
         }
     }
 

@@ -23,7 +23,8 @@ import java.util.Map;
  * foreign-key columns are set to NULL, to their DEFAULT, or to the key's new values (ON UPDATE
  * CASCADE). Each child's rows change in a {@link TableChange} of their own in the same transaction,
  * checked as any change of that table is (NOT NULL, CHECK, keys), and that change's own deletions
- * and key changes act on its children in turn; a cycle ends because a row once deleted, or a key
+ * and key changes act on its children in turn, level by level (not by recursion: a chain of
+ * thousands of rows of a self-referencing table is one level each); a cycle ends because a row once deleted, or a key
  * once changed, is not found again. The foreign keys are checked once every action ran (see
  * {@link io.numacol.storage.Transaction#deferForeignKeys}), so a SET DEFAULT whose default names no
  * parent row fails the statement with the foreign key's own message.
@@ -112,9 +113,10 @@ final class ReferentialActions {
 
     /**
      * Runs {@code step} on its child table, in the transaction of the thread's view: finds the rows
-     * that reference each old key and deletes or changes them, in a change of the child's own.
+     * that reference each old key and deletes or changes them, in a change of the child's own, and
+     * answers what that change does to the child's own children in turn.
      */
-    static void run(Database database, Step step, Runnable checkStop) {
+    static List<Step> run(Database database, Step step, Runnable checkStop) {
         Reference r = step.reference();
         Table child = r.child();
         TableSchema schema = child.schema();
@@ -139,7 +141,7 @@ final class ReferentialActions {
                     change.update(rowId, row);
                 }
             }
-            change.commit();
+            return change.commitActed();
         }
     }
 

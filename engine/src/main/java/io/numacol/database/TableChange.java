@@ -7,7 +7,9 @@ import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSnapshot;
 import io.numacol.storage.Transaction;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -216,18 +218,14 @@ public final class TableChange implements AutoCloseable {
             Transaction.Savepoint start = !steps.isEmpty() && !transaction.foreignKeysDeferred() ? transaction.deferForeignKeys() : null;
             boolean failed = true;
             try {
-                if (appender != null) {
-                    appender.flushChanging(marks); // the new rows and the deletions together, or nothing
-                } else if (!marks.isEmpty()) {
-                    transaction.change(table, marks, List.of());
-                }
-                done = true;
+                handOver();
                 if (!steps.isEmpty()) {
                     // the change is the transaction's now: the children's changes hold one table at a time,
-                    // as a commit takes them in its own order
+                    // as a commit takes them in its own order; level by level, however deep the keys go
                     letGo();
-                    for (ReferentialActions.Step step : steps) {
-                        ReferentialActions.run(database, step, checkStop);
+                    Deque<ReferentialActions.Step> pending = new ArrayDeque<>(steps);
+                    while (!pending.isEmpty()) {
+                        pending.addAll(ReferentialActions.run(database, pending.poll(), checkStop));
                     }
                 }
                 if (start != null) {
@@ -263,6 +261,27 @@ public final class TableChange implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             versions.forEach(TablePart::release); // never published
             throw e;
+        }
+        done = true;
+    }
+
+    /**
+     * Hands the change to the statement's transaction (the first change of the statement, whose
+     * {@link #commit} runs the actions and checks the keys, under way) and answers the actions it
+     * asks for in turn, for that commit to run.
+     */
+    List<ReferentialActions.Step> commitActed() {
+        List<ReferentialActions.Step> steps = steps();
+        handOver();
+        return steps;
+    }
+
+    /** The deletions and new rows to the transaction, together or not at all. */
+    private void handOver() {
+        if (appender != null) {
+            appender.flushChanging(marks); // the new rows and the deletions together, or nothing
+        } else if (!marks.isEmpty()) {
+            transaction.change(table, marks, List.of());
         }
         done = true;
     }
