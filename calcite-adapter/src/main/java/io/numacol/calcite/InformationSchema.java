@@ -161,7 +161,7 @@ public final class InformationSchema extends AbstractSchema {
     /**
      * Each foreign key of each numacol table, as PostgreSQL lists it: the parent key it references
      * (the parent's PRIMARY KEY or UNIQUE constraint of the referenced columns), MATCH NONE (SQL's
-     * name for MATCH SIMPLE) and NO ACTION both ways.
+     * name for MATCH SIMPLE) and its actions as SQL spells them (NO ACTION, CASCADE, SET NULL ...).
      */
     private static List<Object[]> referentialRows(DataContext root) {
         NumacolSchema numacol = main(root);
@@ -173,7 +173,7 @@ public final class InformationSchema extends AbstractSchema {
             for (TableSchema.ForeignKeyDef f : t.schema().foreignKeys()) {
                 TableSchema.KeyDef key = parentKey(numacol, f);
                 rows.add(new Object[]{CATALOG, t.schemaName(), f.name(), CATALOG, f.parentSchema(), key == null ? null : key.name(),
-                        "NONE", "NO ACTION", "NO ACTION"});
+                        "NONE", f.onUpdate().sql(), f.onDelete().sql()});
             }
         }
         rows.sort(Comparator.comparing((Object[] r) -> (String) r[1]).thenComparing(r -> (String) r[2]));

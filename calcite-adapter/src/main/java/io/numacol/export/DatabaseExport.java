@@ -107,7 +107,8 @@ public final class DatabaseExport {
                 load.append("ALTER TABLE ").append(name(t.schemaName(), t.name())).append(" ADD CONSTRAINT ").append(quote(f.name()))
                         .append(" FOREIGN KEY (").append(columns(t.schema(), f.columns())).append(") REFERENCES ")
                         .append(name(f.parentSchema(), f.parentTable())).append(" (")
-                        .append(f.parentColumns().stream().map(DatabaseExport::quote).collect(Collectors.joining(", "))).append(");\n");
+                        .append(f.parentColumns().stream().map(DatabaseExport::quote).collect(Collectors.joining(", "))).append(")")
+                        .append(" ON DELETE ").append(f.onDelete().sql()).append(" ON UPDATE ").append(f.onUpdate().sql()).append(";\n");
             }
         }
         Files.writeString(dir.resolve(SCHEMA_SCRIPT), schema, StandardCharsets.UTF_8);

@@ -127,9 +127,20 @@ final class KeyMetaData {
         }
     }
 
+    /** JDBC's importedKey code of a referential action. */
+    static short rule(TableSchema.ReferentialAction action) {
+        return (short) switch (action) {
+            case NO_ACTION -> DatabaseMetaData.importedKeyNoAction;
+            case RESTRICT -> DatabaseMetaData.importedKeyRestrict;
+            case CASCADE -> DatabaseMetaData.importedKeyCascade;
+            case SET_NULL -> DatabaseMetaData.importedKeySetNull;
+            case SET_DEFAULT -> DatabaseMetaData.importedKeySetDefault;
+        };
+    }
+
     /**
      * One row per column of each foreign key whose parent is {@code parent} and whose table is
-     * {@code child}; every rule NO ACTION, not deferrable, as numacol's keys are. Ordered as JDBC
+     * {@code child}, with its UPDATE_RULE and DELETE_RULE; not deferrable, as numacol's keys are. Ordered as JDBC
      * says: by the child's table ({@code byChild}: getExportedKeys, getCrossReference) or the
      * parent's (getImportedKeys), then KEY_SEQ.
      */
@@ -151,7 +162,7 @@ final class KeyMetaData {
                 for (int i = 0; i < f.columns().size(); i++) {
                     rows.add(new ForeignKeyRow(catalogName, p.schemaName(), p.name(), f.parentColumns().get(i), catalogName,
                             t.schemaName(), t.name(), t.schema().column(f.columns().get(i)).name(), (short) (i + 1),
-                            (short) DatabaseMetaData.importedKeyNoAction, (short) DatabaseMetaData.importedKeyNoAction, f.name(), pkName,
+                            rule(f.onUpdate()), rule(f.onDelete()), f.name(), pkName,
                             (short) DatabaseMetaData.importedKeyNotDeferrable));
                 }
             }

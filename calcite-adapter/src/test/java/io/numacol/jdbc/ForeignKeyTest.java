@@ -227,7 +227,9 @@ class ForeignKeyTest {
             refused(s, "create table c3 (x int references nokey)", "42830", "no primary key");
             refused(s, "create table c4 (x varchar(5) references p)", "42804", "incompatible types");
             refused(s, "create table c5 (x decimal(8, 3) references p (amount))", "42804", "incompatible types");
-            refused(s, "create table c6 (x int references p on delete cascade)", "0A000", "ON DELETE CASCADE is not supported");
+            refused(s, "create table c6 (x int references p on delete set null (x))", "0A000", "with a column list is not supported");
+            refused(s, "create table c11 (x int references p on delete cascade on delete restrict)", "42601", "ON DELETE is given twice");
+            refused(s, "create table c12 (x int references p on update explode)", "42601", "expected NO ACTION, RESTRICT, CASCADE");
             refused(s, "create table c7 (x int, y int, foreign key (x, y) references p (id))", "42830", "disagree");
             refused(s, "create table c8 (x int references p (nope))", "42703", "nope");
             refused(s, "create table c10 (x int, y int, constraint k foreign key (x) references p, constraint k foreign key (y) references p)",

@@ -34,7 +34,9 @@ import java.util.Set;
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
  * u64)), keys (u32; each name (u8 0 for none, or 1 then the name), columns (u32; each a position
  * u32), primary u8), foreign keys (version 2 on: u32; each name, columns (u32; each a position u32), parent
- * schema, parent table, parent columns (u32; each a name)), checks (version 3 on: u32; each name,
+ * schema, parent table, parent columns (u32; each a name), then (version 4 on) the ON DELETE and ON
+ * UPDATE actions (each a {@code TableSchema.ReferentialAction}'s name; before version 4 both NO
+ * ACTION, the only ones taken then)), checks (version 3 on: u32; each name,
  * expression), placement, partitioning (u8 0 for none, or 1 then kind name, count u32, key
  * columns u32 with each position u32 and type, bounds u32 with each a tag 'L', 'D' or 'S' and the
  * value), parts (u32; each file name, size u64, checksum u32). Strings are a u32 length and UTF-8.
@@ -58,8 +60,8 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
     public static final int VERSION = 4;
     /**
      * The oldest format version this build reads: version 1 had no foreign keys and no checks,
-     * version 2 no checks, version 3 no DEFAULT expressions (a reader of 3 would take an
-     * expression's text for a literal value, so it refuses 4).
+     * version 2 no checks, version 3 neither DEFAULT expressions nor referential actions (a reader
+     * of 3 would take an expression's text for a literal value, so it refuses 4).
      */
     static final int OLDEST_VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
@@ -235,6 +237,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             f.columns().forEach(out::putInt);
             out.putString(f.parentSchema()).putString(f.parentTable());
             putNames(f.parentColumns(), out);
+            out.putString(f.onDelete().name()).putString(f.onUpdate().name());
         }
         out.putInt(t.checks().size());
         for (TableSchema.CheckDef c : t.checks()) {
@@ -287,8 +290,16 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             for (int p = 0; p < positions; p++) {
                 at.add(in.getInt());
             }
-            foreignKeys.add(new TableSchema.ForeignKeyDef(key, at, in.getString(), in.getString(),
-                    getNames(in, "referenced column count")));
+            String parentSchema = in.getString();
+            String parentTable = in.getString();
+            List<String> parentColumns = getNames(in, "referenced column count");
+            TableSchema.ReferentialAction onDelete = TableSchema.ReferentialAction.NO_ACTION;
+            TableSchema.ReferentialAction onUpdate = TableSchema.ReferentialAction.NO_ACTION;
+            if (in.version() >= 4) {
+                onDelete = action(in);
+                onUpdate = action(in);
+            }
+            foreignKeys.add(new TableSchema.ForeignKeyDef(key, at, parentSchema, parentTable, parentColumns, onDelete, onUpdate));
         }
         int checkCount = in.version() >= 3 ? in.getCount("check count") : 0;
         List<TableSchema.CheckDef> checks = new ArrayList<>();
@@ -323,6 +334,16 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
                 default -> throw new IllegalArgumentException("a range bound is a stored value, not a " + bound.getClass().getName());
             }
         }
+    }
+
+    private static TableSchema.ReferentialAction action(FieldReader in) throws DamagedFileException {
+        String name = in.getString();
+        for (TableSchema.ReferentialAction a : TableSchema.ReferentialAction.values()) {
+            if (a.name().equals(name)) {
+                return a;
+            }
+        }
+        throw in.damaged("a foreign key's action named " + name + ", which is none");
     }
 
     private static Partitioning decodePartitioning(FieldReader in) throws DamagedFileException {

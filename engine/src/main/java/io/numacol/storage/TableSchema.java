@@ -119,20 +119,50 @@ public final class TableSchema {
     }
 
     /**
+     * What a change of a referenced key does to the rows that reference it, PostgreSQL's
+     * referential actions: {@link #NO_ACTION} and {@link #RESTRICT} refuse it while a row
+     * references the key (numacol checks both at the end of the statement, so they differ in
+     * name only); the others change the referencing rows in the same statement, before its
+     * foreign keys are checked.
+     */
+    public enum ReferentialAction {
+        NO_ACTION, RESTRICT,
+        /** The referencing rows are deleted (ON DELETE) or take the key's new values (ON UPDATE). */
+        CASCADE,
+        /** The referencing rows' foreign-key columns become NULL. */
+        SET_NULL,
+        /** The referencing rows' foreign-key columns take their DEFAULT, which must reference a row in turn. */
+        SET_DEFAULT;
+
+        /** As SQL spells it: {@code NO ACTION}, {@code SET NULL}. */
+        public String sql() {
+            return name().replace('_', ' ');
+        }
+
+        /** Whether the action changes referencing rows (rather than refusing the change of the key). */
+        public boolean changesRows() {
+            return this == CASCADE || this == SET_NULL || this == SET_DEFAULT;
+        }
+    }
+
+    /**
      * A FOREIGN KEY constraint: every row whose {@code columns} (positions in this schema) are all
      * non-NULL has a row in the parent table, named {@code parentSchema}.{@code parentTable}, with
      * the same values in {@code parentColumns} (names in the parent's schema, a PRIMARY KEY or
-     * UNIQUE constraint of it, in the order that pairs them with {@code columns}); a parent row
-     * that such a row references is not deleted, nor its key changed (NO ACTION, checked at the
-     * end of each statement and again at commit). The parent is named, not held: it may be this
-     * table, and an ALTER TABLE of it makes a new {@link Table} of the same name.
+     * UNIQUE constraint of it, in the order that pairs them with {@code columns}). A parent row that
+     * such a row references, when deleted or its key changed, is refused (NO ACTION and RESTRICT,
+     * checked at the end of each statement and again at commit) or changes the referencing rows in
+     * the same statement ({@code onDelete}, {@code onUpdate}). The parent is named, not held: it may
+     * be this table, and an ALTER TABLE of it makes a new {@link Table} of the same name.
      */
     public record ForeignKeyDef(String name, List<Integer> columns, String parentSchema, String parentTable,
-                                List<String> parentColumns) {
+                                List<String> parentColumns, ReferentialAction onDelete, ReferentialAction onUpdate) {
         public ForeignKeyDef {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(parentSchema, "parentSchema");
             Objects.requireNonNull(parentTable, "parentTable");
+            Objects.requireNonNull(onDelete, "onDelete");
+            Objects.requireNonNull(onUpdate, "onUpdate");
             columns = List.copyOf(columns);
             parentColumns = List.copyOf(parentColumns);
             if (columns.isEmpty() || columns.size() != parentColumns.size()) {
@@ -141,9 +171,24 @@ public final class TableSchema {
             }
         }
 
+        /** A NO ACTION foreign key, both ways. */
+        public ForeignKeyDef(String name, List<Integer> columns, String parentSchema, String parentTable, List<String> parentColumns) {
+            this(name, columns, parentSchema, parentTable, parentColumns, ReferentialAction.NO_ACTION, ReferentialAction.NO_ACTION);
+        }
+
         /** Whether the parent is the table {@code schemaName}.{@code tableName} (names compared ignoring case). */
         public boolean references(String schemaName, String tableName) {
             return parentSchema.equalsIgnoreCase(schemaName) && parentTable.equalsIgnoreCase(tableName);
+        }
+
+        /** This foreign key with its columns at {@code positions}: its parent and actions kept. */
+        public ForeignKeyDef withColumns(List<Integer> positions) {
+            return new ForeignKeyDef(name, positions, parentSchema, parentTable, parentColumns, onDelete, onUpdate);
+        }
+
+        /** This foreign key naming {@code table} (a RENAME of its parent) as its parent table: the rest kept. */
+        public ForeignKeyDef withParentTable(String table) {
+            return new ForeignKeyDef(name, columns, parentSchema, table, parentColumns, onDelete, onUpdate);
         }
     }
 
@@ -296,7 +341,7 @@ public final class TableSchema {
         for (ForeignKeyDef f : foreignKeys) {
             List<Integer> at = carriedColumns(f.columns(), next, rename);
             if (at != null) {
-                references.add(new ForeignKeyDef(f.name(), at, f.parentSchema(), f.parentTable(), f.parentColumns()));
+                references.add(f.withColumns(at));
             }
         }
         return carried.isEmpty() && references.isEmpty() ? next : new TableSchema(next.columns(), carried, references, next.checks());

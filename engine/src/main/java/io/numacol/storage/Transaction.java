@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A transaction with snapshot isolation on the column store (HyPer's MVCC, at the granularity of
@@ -114,6 +115,8 @@ public final class Transaction implements AutoCloseable {
     /** The savepoints not released, oldest first. */
     private final List<Savepoint> savepoints = new ArrayList<>();
     private CatalogView view;
+    /** Statements under way whose foreign keys are checked at their end ({@link #deferForeignKeys}), not at each change. */
+    private int deferred;
     private boolean statementsRan;
     private boolean ended;
 
@@ -245,7 +248,7 @@ public final class Transaction implements AutoCloseable {
         if (!added.isEmpty() && !table.schema().keys().isEmpty()) {
             checkKeys(table, deleted, added);
         }
-        if (ForeignKeys.involved(catalog, table)) {
+        if (deferred == 0 && ForeignKeys.involved(catalog, table)) {
             checkForeignKeys(table, deleted, added);
         }
         Writes w = writesOf(table);
@@ -341,6 +344,123 @@ public final class Transaction implements AutoCloseable {
                     changes.put(t, new ForeignKeys.Change(old, replacement));
                 }
                 ForeignKeys.check(catalog, table, added, from, versions, ForeignKeys.after(changes));
+            });
+        } finally {
+            made.forEach(TablePart::release);
+        }
+    }
+
+    /**
+     * Starts a statement whose changes of several tables are checked together at its end: a
+     * referential action changes the rows that reference a parent's after the parent's own change,
+     * and the keys hold only once both are made. Until {@link #endDeferral} the changes are not
+     * checked for their foreign keys (their PRIMARY KEY and UNIQUE constraints still are);
+     * {@link #checkForeignKeys(Savepoint)} checks them. The savepoint is what a failure goes back to.
+     */
+    public synchronized Savepoint deferForeignKeys() {
+        Savepoint start = savepoint();
+        deferred++;
+        return start;
+    }
+
+    /** Whether a statement's foreign-key checks are deferred to its end ({@link #deferForeignKeys}). */
+    public synchronized boolean foreignKeysDeferred() {
+        return deferred > 0;
+    }
+
+    /**
+     * Ends the deferral {@code start} began: when the statement {@code failed}, everything it
+     * changed is dropped (back to {@code start}, unless the transaction ended meanwhile); the
+     * savepoint is released either way.
+     */
+    public synchronized void endDeferral(Savepoint start, boolean failed) {
+        deferred--;
+        if (ended) {
+            return;
+        }
+        if (failed && !start.isReleased()) {
+            rollbackTo(start);
+        }
+        release(start);
+    }
+
+    /**
+     * Checks the foreign keys of every change made since {@code start} (a statement's, with the
+     * rows its referential actions changed) as committing now would, as {@link #change} checks one
+     * table's: against the newest version of every table with this transaction's changes on top.
+     *
+     * @throws ForeignKeyViolationException naming the constraint and the key
+     */
+    public synchronized void checkForeignKeys(Savepoint start) {
+        checkOpen();
+        List<TablePart> made = new ArrayList<>(); // versions made for the check only
+        try {
+            catalog.clock().underCommitLock(() -> {
+                Map<Table, ForeignKeys.Change> changes = new HashMap<>();
+                Map<Table, List<List<TablePart>>> statement = new LinkedHashMap<>();
+                for (Map.Entry<Table, Writes> e : writes.entrySet()) {
+                    Table t = e.getKey();
+                    Writes w = e.getValue();
+                    Writes saved = start.writes.get(t);
+                    Map<Long, TablePart> head = t.headById();
+                    Map<Long, long[]> statementMarks = new HashMap<>();
+                    w.deleted.forEach((id, bits) -> {
+                        long[] before = saved == null ? null : saved.deleted.get(id);
+                        long[] since = bits.clone();
+                        boolean any = false;
+                        for (int k = 0; k < since.length; k++) {
+                            since[k] &= before == null ? -1L : ~before[k];
+                            any |= since[k] != 0;
+                        }
+                        if (any) {
+                            statementMarks.put(id, since);
+                        }
+                    });
+                    Map<Long, long[]> forwarded = t.forward(w.deleted, head);
+                    Map<Long, long[]> forwardedStatement = t.forward(statementMarks, head);
+                    if (forwarded == null || forwardedStatement == null) {
+                        return; // a write conflict: the commit reports it
+                    }
+                    List<TablePart> old = new ArrayList<>();
+                    List<TablePart> replacement = new ArrayList<>();
+                    for (Map.Entry<Long, long[]> d : forwarded.entrySet()) {
+                        TablePart current = head.get(d.getKey());
+                        if (current == null || overlaps(current.deleted(), d.getValue())) {
+                            return; // a write conflict: the commit reports it
+                        }
+                        old.add(current);
+                        replacement.add(made(current.withDeleted(d.getValue()), current, made));
+                    }
+                    replacement.addAll(w.added);
+                    changes.put(t, new ForeignKeys.Change(old, replacement));
+                    List<TablePart> fresh = new ArrayList<>();
+                    List<TablePart> from = new ArrayList<>();
+                    List<TablePart> versions = new ArrayList<>();
+                    for (Map.Entry<Long, long[]> d : forwardedStatement.entrySet()) {
+                        TablePart current = head.get(d.getKey());
+                        from.add(current);
+                        versions.add(made(current.withDeleted(d.getValue()), current, made));
+                    }
+                    for (TablePart p : w.added) {
+                        int i = saved == null ? -1 : indexOfOwn(saved.added, p.id());
+                        if (i < 0) {
+                            fresh.add(p); // new in the statement
+                        } else if (saved.added.get(i) != p) {
+                            from.add(saved.added.get(i)); // rows of an earlier statement's that this one deleted
+                            versions.add(p);
+                        }
+                    }
+                    if (!fresh.isEmpty() || !from.isEmpty()) {
+                        statement.put(t, List.of(fresh, from, versions));
+                    }
+                }
+                Function<Table, List<TablePart>> after = ForeignKeys.after(changes);
+                for (Map.Entry<Table, List<List<TablePart>>> e : statement.entrySet()) {
+                    if (ForeignKeys.involved(catalog, e.getKey())) {
+                        List<List<TablePart>> d = e.getValue();
+                        ForeignKeys.check(catalog, e.getKey(), d.get(0), d.get(1), d.get(2), after);
+                    }
+                }
             });
         } finally {
             made.forEach(TablePart::release);

@@ -190,6 +190,53 @@ class CatalogImageTest {
     }
 
     @Test
+    void aVersionThreeImageReadsItsForeignKeysAsNoAction() throws CheckpointException {
+        CatalogImage image = CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 3, parentAndChild(null)));
+        assertThat(image.tables().get(1).foreignKeys())
+                .containsExactly(new TableSchema.ForeignKeyDef("c_p_fkey", List.of(0), "main", "p", List.of("id"),
+                        TableSchema.ReferentialAction.NO_ACTION, TableSchema.ReferentialAction.NO_ACTION));
+        assertThat(image.tables().get(1).checks()).containsExactly(new TableSchema.CheckDef("c_p_check", "p > 0"));
+    }
+
+    @Test
+    void aVersionFourImageReadsItsForeignKeysActions() throws CheckpointException {
+        CatalogImage image = CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 4,
+                parentAndChild(new String[] {"CASCADE", "SET_DEFAULT"})));
+        assertThat(image.tables().get(1).foreignKeys())
+                .containsExactly(new TableSchema.ForeignKeyDef("c_p_fkey", List.of(0), "main", "p", List.of("id"),
+                        TableSchema.ReferentialAction.CASCADE, TableSchema.ReferentialAction.SET_DEFAULT));
+        byte[] again = image.encode();
+        assertThat(CatalogImage.decode(again)).isEqualTo(image);
+    }
+
+    @Test
+    void anUnknownActionIsDamage() {
+        byte[] bytes = Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), 4, parentAndChild(new String[] {"EXPLODE", "CASCADE"}));
+        assertThatThrownBy(() -> CatalogImage.decode(bytes)).isInstanceOf(DamagedFileException.class).hasMessageContaining("EXPLODE");
+    }
+
+    /** Version 3's layout (checks after foreign keys), with the actions after a foreign key's parent columns when given (version 4). */
+    private static FieldWriter parentAndChild(String[] actions) {
+        FieldWriter body = new FieldWriter();
+        body.putLong(3).putInt(1).putString("main").putInt(2);
+        body.putLong(1).putString("main").putString("p").putInt(1).putString("id").putString("BIGINT").putBoolean(false)
+                .putBoolean(false).putBoolean(false);
+        body.putInt(1).putBoolean(true).putString("p_pkey").putInt(1).putInt(0).putBoolean(true);
+        body.putInt(0).putInt(0).putString("RR").putBoolean(false).putInt(0);
+        body.putLong(2).putString("main").putString("c").putInt(1).putString("p").putString("BIGINT").putBoolean(true)
+                .putBoolean(false).putBoolean(false);
+        body.putInt(0);
+        body.putInt(1).putString("c_p_fkey").putInt(1).putInt(0).putString("main").putString("p").putInt(1).putString("id");
+        if (actions != null) {
+            body.putString(actions[0]).putString(actions[1]);
+        }
+        body.putInt(1).putString("c_p_check").putString("p > 0");
+        body.putString("RR").putBoolean(false).putInt(0);
+        body.putInt(0).putInt(0).putInt(0);
+        return body;
+    }
+
+    @Test
     void aManifestIsNoCatalogImage() {
         byte[] manifest = new Manifest(3, TestCatalogs.image("")).encode();
         DamagedFileException e = catchThrowableOfType(DamagedFileException.class, () -> CatalogImage.decode(manifest));

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *     [PRIMARY KEY (column, ...)], [UNIQUE (column, ...)], [FOREIGN KEY (column, ...) REFERENCES ...], [CHECK (expression)])
  *     [PLACEMENT placement]
  *     -- each constraint may be named by CONSTRAINT name; REFERENCES parent [(column, ...)]
- *     -- [MATCH SIMPLE] [ON DELETE NO ACTION | RESTRICT] [ON UPDATE NO ACTION | RESTRICT]
+ *     -- [MATCH SIMPLE] [ON DELETE action] [ON UPDATE action], action: NO ACTION | RESTRICT | CASCADE | SET NULL | SET DEFAULT
  * DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT]   -- CASCADE drops the foreign keys that name it
  * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] PRIMARY KEY (column, ...)   -- the columns become NOT NULL
  * ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT name] UNIQUE (column, ...)
@@ -853,12 +853,15 @@ final class DdlParser {
 
     /**
      * After REFERENCES: parent [(column, ...)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE
-     * action], where only NO ACTION and RESTRICT are taken ({@link ForeignKeySpec}); PostgreSQL's
-     * NOT DEFERRABLE and INITIALLY IMMEDIATE say what numacol does, and are taken too.
+     * action], each action NO ACTION (the default), RESTRICT, CASCADE, SET NULL or SET DEFAULT
+     * ({@link ForeignKeySpec}), each event at most once; PostgreSQL's NOT DEFERRABLE and INITIALLY
+     * IMMEDIATE say what numacol does, and are taken too.
      */
     private ForeignKeySpec references(String constraint, List<String> columns) {
         DdlStatement.Name parent = name("a table name");
         List<String> parentColumns = pos < tokens.size() && tokens.get(pos).equals("(") ? columnList() : List.of();
+        TableSchema.ReferentialAction onDelete = null;
+        TableSchema.ReferentialAction onUpdate = null;
         while (true) {
             if (accept("MATCH")) {
                 if (!accept("SIMPLE")) {
@@ -870,15 +873,14 @@ final class DdlParser {
                 if (event == null) {
                     throw error("expected DELETE or UPDATE after ON in a REFERENCES clause");
                 }
-                String action = accept("NO") ? (accept("ACTION") ? "NO ACTION" : "NO")
-                        : accept("RESTRICT") ? "RESTRICT"
-                        : accept("CASCADE") ? "CASCADE"
-                        : accept("SET") ? "SET " + (pos < tokens.size() ? tokens.get(pos++).toUpperCase(Locale.ROOT) : "")
-                        : "";
-                if (!ForeignKeySpec.ACTIONS.contains(action)) {
-                    throw new DdlException("0A000", "ON " + event + " " + action + " is not supported: numacol's foreign keys are "
-                            + "NO ACTION (a referenced row is neither deleted nor changed while referenced); change the child "
-                            + "rows first, in the same transaction");
+                if (event.equals("DELETE") ? onDelete != null : onUpdate != null) {
+                    throw error("ON " + event + " is given twice in one REFERENCES clause");
+                }
+                TableSchema.ReferentialAction action = referentialAction(event);
+                if (event.equals("DELETE")) {
+                    onDelete = action;
+                } else {
+                    onUpdate = action;
                 }
             } else if (accept("NOT")) {
                 expect("DEFERRABLE");
@@ -891,7 +893,35 @@ final class DdlParser {
                 break;
             }
         }
-        return new ForeignKeySpec(constraint, columns, parent, parentColumns);
+        return new ForeignKeySpec(constraint, columns, parent, parentColumns,
+                onDelete == null ? TableSchema.ReferentialAction.NO_ACTION : onDelete,
+                onUpdate == null ? TableSchema.ReferentialAction.NO_ACTION : onUpdate);
+    }
+
+    /** The action after ON DELETE or ON UPDATE ({@code event}): NO ACTION, RESTRICT, CASCADE, SET NULL or SET DEFAULT. */
+    private TableSchema.ReferentialAction referentialAction(String event) {
+        if (accept("NO")) {
+            expect("ACTION");
+            return TableSchema.ReferentialAction.NO_ACTION;
+        }
+        if (accept("RESTRICT")) {
+            return TableSchema.ReferentialAction.RESTRICT;
+        }
+        if (accept("CASCADE")) {
+            return TableSchema.ReferentialAction.CASCADE;
+        }
+        if (accept("SET")) {
+            TableSchema.ReferentialAction set = accept("NULL") ? TableSchema.ReferentialAction.SET_NULL
+                    : accept("DEFAULT") ? TableSchema.ReferentialAction.SET_DEFAULT : null;
+            if (set != null && pos < tokens.size() && tokens.get(pos).equals("(")) {
+                throw new DdlException("0A000", "ON " + event + " " + set.sql() + " with a column list is not supported: "
+                        + "the action sets every column of the foreign key");
+            }
+            if (set != null) {
+                return set;
+            }
+        }
+        throw error("expected NO ACTION, RESTRICT, CASCADE, SET NULL or SET DEFAULT after ON " + event);
     }
 
     /** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT], after VIEW. */

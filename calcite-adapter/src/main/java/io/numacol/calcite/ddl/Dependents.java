@@ -94,7 +94,7 @@ final class Dependents {
         List<TableSchema.ForeignKeyDef> keys = new ArrayList<>();
         for (TableSchema.ForeignKeyDef f : table.schema().foreignKeys()) {
             keys.add(f.references(table.schemaName(), table.name())
-                    ? new TableSchema.ForeignKeyDef(f.name(), f.columns(), f.parentSchema(), name, f.parentColumns()) : f);
+                    ? f.withParentTable(name) : f);
         }
         return table.schema().withForeignKeys(keys);
     }

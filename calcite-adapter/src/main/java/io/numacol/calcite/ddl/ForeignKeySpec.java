@@ -18,17 +18,19 @@ import java.util.Set;
  * or UNIQUE constraints (none given: its primary key), and each pair of columns must compare by
  * stored value, as the checks compare them.
  *
- * <p>Only NO ACTION (the default) and RESTRICT are taken for ON DELETE and ON UPDATE: numacol
- * checks a parent's rows when they are deleted or their key changes, and changes no child row.
+ * <p>ON DELETE and ON UPDATE take PostgreSQL's actions ({@link TableSchema.ReferentialAction}):
+ * NO ACTION (the default) and RESTRICT refuse the change of a referenced key, the others change
+ * the referencing rows with it.
  *
  * @param name          the constraint's name as written, or null: PostgreSQL's {@code table_column_fkey}
  * @param columns       the referencing columns' names
  * @param parent        the parent table's name
  * @param parentColumns the referenced columns' names, empty for the parent's primary key
+ * @param onDelete      what deleting a referenced row does
+ * @param onUpdate      what changing a referenced key does
  */
-record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name parent, List<String> parentColumns) {
-    /** The referential actions taken, as the parser reads them after ON DELETE or ON UPDATE. */
-    static final Set<String> ACTIONS = Set.of("NO ACTION", "RESTRICT");
+record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name parent, List<String> parentColumns,
+                      TableSchema.ReferentialAction onDelete, TableSchema.ReferentialAction onUpdate) {
 
     ForeignKeySpec {
         columns = List.copyOf(columns);
@@ -86,7 +88,7 @@ record ForeignKeySpec(String name, List<String> columns, DdlStatement.Name paren
             }
         }
         taken.add(keyName.toUpperCase(Locale.ROOT));
-        return new TableSchema.ForeignKeyDef(keyName, at, parentSchema, parentName, parentNames);
+        return new TableSchema.ForeignKeyDef(keyName, at, parentSchema, parentName, parentNames, onDelete, onUpdate);
     }
 
     /** Whether the two types' stored values mean the same: integers of any width, equal DECIMAL scales, strings, or one type. */

@@ -95,14 +95,16 @@ public final class ModifyTarget {
         }
         try (TableChange change = TableChange.begin(database, table, QueryCancel.of(root)::check)) {
             for (Object[] row : rows) {
-                if (!change.delete((Long) row[row.length - 1])) {
-                    continue; // a row the source named twice (a join in the WHERE) changes once
-                }
                 Object[] stored = Arrays.copyOf(row, width);
                 for (int i = 0; i < targets.length; i++) {
                     stored[targets[i]] = number(schema.column(targets[i]), row[width + i]);
                 }
-                change.insert(noted(toJava(stored)));
+                Object[] version = toJava(stored);
+                Object[] asGiven = ChangedRows.wanted() ? version.clone() : null; // the appender may change the array
+                // a row the source named twice (a join in the WHERE) changes once
+                if (change.update((Long) row[row.length - 1], version) && asGiven != null) {
+                    noted(asGiven);
+                }
             }
             change.commit();
             return Linq4j.singletonEnumerable(change.deletedRows());

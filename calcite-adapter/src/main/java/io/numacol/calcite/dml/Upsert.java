@@ -203,8 +203,7 @@ public final class Upsert {
                     Object v = values[j] instanceof ByteString bytes ? bytes.getBytes() : column.type().codec().fromInternal(values[j]);
                     updated[setColumns[j]] = ModifyTarget.number(column, v);
                 }
-                change.delete(rowId);
-                change.insert(updated);
+                change.update(rowId, updated);
                 ChangedRows.stored(table, updated);
                 taken.getFirst().add(key);
                 count++;
