@@ -78,6 +78,11 @@ class ForeignKeyActionTest {
             fails(s, "delete from p where id in (0, 2)", "23503", "d_pid_fkey");
             assertThat(rows(s, "select id from p order by id")).containsExactly(List.of(0), List.of(2));
             assertThat(rows(s, "select id, pid from n order by id")).containsExactly(Arrays.asList(1, null), List.of(2, 2));
+            // a DEFAULT expression is the planner's to evaluate, not the action's: refused, nothing deleted
+            s.execute("create table e (id int, pid int default 1 + 1 references p on delete set default)");
+            s.executeUpdate("insert into e values (1, 2)");
+            fails(s, "delete from p where id = 2", "0A000", "expression");
+            assertThat(rows(s, "select id from p order by id")).containsExactly(List.of(0), List.of(2));
         }
     }
 

@@ -150,7 +150,13 @@ final class ReferentialActions {
         if (column.identity() != null) {
             return column.identity().sequence().next();
         }
-        // a DEFAULT is a literal; only a TIMESTAMP WITH TIME ZONE without an offset would read the zone, and takes UTC as COPY does
+        if (column.defaultExpression()) {
+            // a DEFAULT expression is SQL the planner evaluates for an INSERT; the engine, which runs the action, plans none
+            throw new UnsupportedOperationException("ON DELETE/UPDATE SET DEFAULT of column " + column.name() + ": its DEFAULT is the "
+                    + "expression " + column.defaultText() + ", which a referential action does not evaluate; give the column a "
+                    + "literal DEFAULT, or use SET NULL");
+        }
+        // a literal DEFAULT: only a TIMESTAMP WITH TIME ZONE without an offset would read the zone, and takes UTC as COPY does
         return column.defaultText() == null ? null : Appender.valueOfText(column, column.defaultText(), ZoneOffset.UTC);
     }
 
