@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.PrepareContexts;
+import io.numacol.calcite.dml.ChangedRows;
 import io.numacol.calcite.plan.NumacolPrepare;
 import io.numacol.calcite.plan.ReturningProjection;
 import io.numacol.storage.Table;
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A RETURNING list with expressions in it ({@link Returning#list()}), read for one version of
@@ -87,21 +89,31 @@ final class ReturningExpressions {
         return this.table == table && schema == table.schema() && this.list.equals(list) && Objects.equals(this.alias, alias);
     }
 
-    /** The result of the rows the statement stored ({@link io.numacol.calcite.dml.ChangedRows}), each as the table stored it. */
-    ResultSet result(AvaticaConnection connection, List<Object[]> stored) throws SQLException {
+    /**
+     * The returned row of each row the table stores, at the statement's clock {@code now} (what
+     * CURRENT_TIMESTAMP reads): for {@link ChangedRows}, which computes it as the row is stored.
+     */
+    UnaryOperator<Object[]> projection(long now) {
         List<RelDataTypeField> fields = projection.inputType().getFieldList();
-        long now = System.currentTimeMillis(); // one clock for the statement's rows, as a query's CURRENT_TIMESTAMP
-        List<Object[]> rows = new ArrayList<>(stored.size());
-        try {
-            for (Object[] row : stored) {
-                Object[] values = new Object[fields.size()];
-                for (int c = 0; c < values.length; c++) {
-                    values[c] = RowsResult.internal(row[c], fields.get(c).getType());
-                }
-                rows.add(projector.apply(values, now));
+        return row -> {
+            Object[] values = new Object[fields.size()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = RowsResult.internal(row[c], fields.get(c).getType());
             }
-        } catch (RuntimeException e) {
-            throw SqlStates.of(e); // what a query's expression fails with: a division by zero, an overflow
+            return projector.apply(values, now);
+        };
+    }
+
+    /** The result of the rows a statement stored: projected as they were stored, or (rows as stored) here. */
+    ResultSet result(AvaticaConnection connection, ChangedRows stored) throws SQLException {
+        List<Object[]> rows = stored.rows();
+        if (!stored.isProjected() && !rows.isEmpty()) {
+            UnaryOperator<Object[]> project = projection(System.currentTimeMillis());
+            try {
+                rows = rows.stream().map(project).toList();
+            } catch (RuntimeException e) {
+                throw SqlStates.of(e); // what a query's expression fails with: a division by zero, an overflow
+            }
         }
         return RowsResult.of(connection, planned, columns, rows);
     }

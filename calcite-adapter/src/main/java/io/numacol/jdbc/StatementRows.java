@@ -161,6 +161,12 @@ final class StatementRows {
      */
     private Object collected(AvaticaStatement target, GeneratedKeys request, Method method, Object[] args, Call call,
                              String statement) throws Throwable {
+        return collected(target, request, method, args, call, statement, new ChangedRows());
+    }
+
+    /** {@link #collected}, the rows kept as {@code rows} keeps them (a RETURNING's projected as they are stored). */
+    private Object collected(AvaticaStatement target, GeneratedKeys request, Method method, Object[] args, Call call,
+                             String statement, ChangedRows rows) throws Throwable {
         if (!checked) {
             Target into = target(target, statement);
             if (into != null) {
@@ -168,7 +174,6 @@ final class StatementRows {
             }
             checked = preparedSql != null; // a prepared statement's text and table stay; a plain one's change each time
         }
-        ChangedRows rows = new ChangedRows();
         Object result = rows.collect(() -> call.run(method, args));
         lastRequest = request;
         lastRows = rows;
@@ -185,14 +190,15 @@ final class StatementRows {
                           String statement) throws Throwable {
         GeneratedKeys request = GeneratedKeys.returning(r.columns());
         Target into = null;
+        ChangedRows kept = new ChangedRows();
         if (r.list() != null) {
             // read before the statement runs: a list that cannot be answered stores nothing
             into = target(target, statement);
             if (into != null) {
-                expressions(target, into, r.list());
+                kept = new ChangedRows(into.table(), expressions(target, into, r.list()).projection(System.currentTimeMillis()));
             }
         }
-        long count = (Long) collected(target, request, update, args, call, statement);
+        long count = (Long) collected(target, request, update, args, call, statement, kept);
         switch (name) {
             case "executeUpdate" -> {
                 return (int) Math.min(count, Integer.MAX_VALUE);
@@ -235,7 +241,7 @@ final class StatementRows {
         if (of == null) {
             return RowsResult.empty(target.connection);
         }
-        return expressions(target, of, list).result(target.connection, rows.rows());
+        return expressions(target, of, list).result(target.connection, rows);
     }
 
     /** {@code list} read for {@code into}'s table, or the one read last if it is for the same table, text and alias. */
