@@ -12,6 +12,7 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.runtime.CalciteContextException;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -67,6 +68,10 @@ final class ReturningExpressions {
         try {
             projection = ReturningProjection.read(table.schema(), table.schemaName(), table.name(), alias, list,
                     NumacolPrepare.functions(config), PrepareContexts.zone(config));
+        } catch (CalciteContextException e) {
+            // its message places the error in the SELECT read for the list; the validator's own says what it is
+            String says = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            throw SqlStates.create("RETURNING " + list + ": " + says, SqlStates.state(e), e);
         } catch (RuntimeException e) {
             throw SqlStates.of(e);
         }
