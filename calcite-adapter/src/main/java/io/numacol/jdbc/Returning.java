@@ -1,29 +1,36 @@
 package io.numacol.jdbc;
 
-import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * An {@code INSERT}, {@code UPDATE} or {@code DELETE ... RETURNING} (PostgreSQL's and DuckDB's
  * syntax), read at the JDBC layer: Calcite's parser has no RETURNING, so the statement runs
- * without it while the rows it stores (a DELETE: the rows it deletes, as they were) are collected ({@link io.numacol.calcite.dml.ChangedRows}),
- * and the columns named here are answered from them ({@link RowsResult}). The list is {@code *}
- * or column names; an expression is refused, as it would need planning over rows no table holds.
+ * without it while the rows it stores (a DELETE: the rows it deletes, as they were) are collected
+ * ({@link io.numacol.calcite.dml.ChangedRows}), and the list is answered from them. A list of
+ * column names (or {@code *}) takes the columns as stored ({@link RowsResult}); any other list
+ * (expressions, aliases, {@code t.*}) is compiled over the table's rows ({@link ReturningExpressions}).
  *
  * @param statement the statement without its RETURNING clause
- * @param columns   the column names returned, in order; empty for {@code *} (every column)
+ * @param columns   the column names returned, in order; empty for {@code *} (every column) and for a list of expressions
+ * @param list      the list as written when it is not column names alone, else null
  */
-record Returning(String statement, List<String> columns) {
+record Returning(String statement, List<String> columns, String list) {
+    /**
+     * The words that are values and no column's name: other reserved words of Calcite's (AT,
+     * VALUE) name columns in numacol's tables, whose DDL takes them, and PostgreSQL reserves none of them.
+     */
+    private static final Set<String> VALUE_WORDS = Set.of("TRUE", "FALSE", "NULL", "UNKNOWN", "CURRENT_DATE", "CURRENT_TIME",
+            "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_USER", "SESSION_USER", "USER", "CURRENT_ROLE",
+            "CURRENT_SCHEMA", "CURRENT_CATALOG");
+
     /**
      * {@code sql}'s RETURNING clause, or null if it has none (or is no INSERT, UPDATE or
      * DELETE: the word is then left to the planner, which reports it).
-     *
-     * @throws SQLException 0A000 for a RETURNING list of anything but column names or {@code *}
      */
-    static Returning parse(String sql) throws SQLException {
+    static Returning parse(String sql) {
         if (sql == null) {
             return null;
         }
@@ -42,23 +49,27 @@ record Returning(String statement, List<String> columns) {
         List<String> columns = new ArrayList<>();
         if (!list.equals("*")) {
             for (String item : list.split(",", -1)) {
-                columns.add(columnName(item.strip(), list));
+                String name = columnName(item.strip());
+                if (name == null) {
+                    return new Returning(sql.substring(0, at), List.of(), list);
+                }
+                columns.add(name);
             }
         }
-        return new Returning(sql.substring(0, at), columns);
+        return new Returning(sql.substring(0, at), columns, null);
     }
 
-    /** One item of the list as the column name it is (a quoted one as written, without its quotes). */
-    private static String columnName(String item, String list) throws SQLException {
+    /** One item of the list as the column name it is (a quoted one as written, without its quotes), or null if it is none. */
+    private static String columnName(String item) {
         if (item.matches("[\\p{L}_][\\p{L}\\p{N}_$]*")) {
-            return item;
+            // a word that is a value (TRUE, NULL, CURRENT_DATE) is an expression, not a column
+            return VALUE_WORDS.contains(item.toUpperCase(Locale.ROOT)) ? null : item;
         }
         if (item.length() > 2 && item.startsWith("\"") && item.endsWith("\"")
                 && !item.substring(1, item.length() - 1).replace("\"\"", "").contains("\"")) {
             return item.substring(1, item.length() - 1).replace("\"\"", "\"");
         }
-        throw new SQLFeatureNotSupportedException("RETURNING " + list + ": numacol returns column names or *, not '" + item
-                + "': name the columns and compute in a SELECT", "0A000");
+        return null;
     }
 
     private static String firstWord(String sql) {

@@ -4,6 +4,7 @@ import io.numacol.calcite.SqlTypes;
 import io.numacol.storage.Table;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.util.ByteString;
@@ -52,17 +53,30 @@ final class RowsResult {
         select.append(" FROM ").append(quoted(table.schemaName())).append('.').append(quoted(table.name()));
         CalciteSignature<?> planned = meta.plan(select.toString());
         List<RelDataType> types = planned.rowType.getFieldList().stream().map(f -> f.getType()).toList();
-        // one column comes as its value alone, several as an array: as the planned query's rows would
-        boolean arrays = planned.cursorFactory.style != Meta.Style.OBJECT || columns.length != 1;
-        List<Object> answer = new ArrayList<>(rows.size());
+        List<Object[]> answer = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             Object[] values = new Object[columns.length];
             for (int i = 0; i < columns.length; i++) {
                 values[i] = internal(row[columns[i]], types.get(i));
             }
-            answer.add(arrays ? values : values[0]);
+            answer.add(values);
         }
-        return run(connection, new CalciteSignature<>(planned.sql, List.of(), Map.of(), planned.rowType, planned.columns,
+        return of(connection, planned, planned.columns, answer);
+    }
+
+    /**
+     * {@code rows}, each a row of values in Calcite's internal form, as the result of {@code
+     * planned} (a query planned for its columns alone), its columns described by {@code columns}.
+     */
+    static ResultSet of(AvaticaConnection connection, CalciteSignature<?> planned, List<ColumnMetaData> columns,
+                        List<Object[]> rows) throws SQLException {
+        // one column comes as its value alone, several as an array: as the planned query's rows would
+        boolean arrays = planned.cursorFactory.style != Meta.Style.OBJECT || columns.size() != 1;
+        List<Object> answer = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            answer.add(arrays ? row : row[0]);
+        }
+        return run(connection, new CalciteSignature<>(planned.sql, List.of(), Map.of(), planned.rowType, columns,
                 planned.cursorFactory, planned.rootSchema, List.of(), -1, root -> Linq4j.asEnumerable(answer),
                 Meta.StatementType.SELECT));
     }
@@ -99,7 +113,7 @@ final class RowsResult {
      * milliseconds, a TIME as milliseconds of the day, bytes as a ByteString, numbers as the
      * class of their type.
      */
-    private static Object internal(Object value, RelDataType type) {
+    static Object internal(Object value, RelDataType type) {
         return switch (value) {
             case null -> null;
             case LocalDate d -> (int) d.toEpochDay();

@@ -2,10 +2,12 @@ package io.numacol.jdbc;
 
 import io.numacol.calcite.ddl.NumacolParserFactory;
 import io.numacol.calcite.dml.ChangedRows;
+import io.numacol.calcite.dml.OnConflict;
 import io.numacol.database.Database;
 import io.numacol.storage.Table;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
@@ -65,6 +67,8 @@ final class StatementRows {
     private boolean checked;
     /** The keys results handed out, closed with the statement (each reads through a statement of its own). */
     private ResultSet lastKeys;
+    /** The last RETURNING list of expressions read, kept while its table and text stay (a prepared statement's, each run). */
+    private ReturningExpressions expressions;
 
     StatementRows(GeneratedKeys prepared, Returning returning, String preparedSql) {
         this.prepared = prepared;
@@ -157,14 +161,19 @@ final class StatementRows {
      */
     private Object collected(AvaticaStatement target, GeneratedKeys request, Method method, Object[] args, Call call,
                              String statement) throws Throwable {
+        return collected(target, request, method, args, call, statement, new ChangedRows());
+    }
+
+    /** {@link #collected}, the rows kept as {@code rows} keeps them (a RETURNING's projected as they are stored). */
+    private Object collected(AvaticaStatement target, GeneratedKeys request, Method method, Object[] args, Call call,
+                             String statement, ChangedRows rows) throws Throwable {
         if (!checked) {
-            Table table = targetTable(target, statement);
-            if (table != null) {
-                request.columns(table);
+            Target into = target(target, statement);
+            if (into != null) {
+                request.columns(into.table());
             }
             checked = preparedSql != null; // a prepared statement's text and table stay; a plain one's change each time
         }
-        ChangedRows rows = new ChangedRows();
         Object result = rows.collect(() -> call.run(method, args));
         lastRequest = request;
         lastRows = rows;
@@ -180,7 +189,16 @@ final class StatementRows {
     private Object answer(AvaticaStatement target, String name, Returning r, Call call, Method update, Object[] args,
                           String statement) throws Throwable {
         GeneratedKeys request = GeneratedKeys.returning(r.columns());
-        long count = (Long) collected(target, request, update, args, call, statement);
+        Target into = null;
+        ChangedRows kept = new ChangedRows();
+        if (r.list() != null) {
+            // read before the statement runs: a list that cannot be answered stores nothing
+            into = target(target, statement);
+            if (into != null) {
+                kept = new ChangedRows(into.table(), expressions(target, into, r.list()).projection(System.currentTimeMillis()));
+            }
+        }
+        long count = (Long) collected(target, request, update, args, call, statement, kept);
         switch (name) {
             case "executeUpdate" -> {
                 return (int) Math.min(count, Integer.MAX_VALUE);
@@ -189,7 +207,8 @@ final class StatementRows {
                 return count;
             }
             default -> {
-                ResultSet rows = rows(target, request, lastRows, statement);
+                ResultSet rows = r.list() == null ? rows(target, request, lastRows, statement)
+                        : returned(target, into, r.list(), lastRows);
                 lastRequest = null; // the rows are the statement's result, not its keys
                 current = rows;
                 answeredRows = true;
@@ -204,9 +223,33 @@ final class StatementRows {
     /** The columns a prepared RETURNING answers, before it runs: those of its result with no rows, kept open until the statement closes. */
     private Object returnedColumns(AvaticaStatement target) throws SQLException {
         if (described == null) {
-            described = rows(target, GeneratedKeys.returning(returning.columns()), new ChangedRows(), preparedSql);
+            described = returning.list() == null
+                    ? rows(target, GeneratedKeys.returning(returning.columns()), new ChangedRows(), preparedSql)
+                    : returned(target, target(target, preparedSql), returning.list(), new ChangedRows());
         }
         return described.getMetaData();
+    }
+
+    /**
+     * A RETURNING list of expressions answered for {@code rows}: read for the table they are of
+     * (else {@code into}, the table the statement names); a statement whose table is unknown
+     * answers no columns.
+     */
+    private ResultSet returned(AvaticaStatement target, Target into, String list, ChangedRows rows) throws SQLException {
+        Target of = rows.table() == null ? into
+                : new Target(rows.table(), into != null && into.table() == rows.table() ? into.alias() : null);
+        if (of == null) {
+            return RowsResult.empty(target.connection);
+        }
+        return expressions(target, of, list).result(target.connection, rows);
+    }
+
+    /** {@code list} read for {@code into}'s table, or the one read last if it is for the same table, text and alias. */
+    private ReturningExpressions expressions(AvaticaStatement target, Target into, String list) throws SQLException {
+        if (expressions == null || !expressions.isFor(into.table(), list, into.alias())) {
+            expressions = ReturningExpressions.of(target.connection, into.table(), list, into.alias());
+        }
+        return expressions;
     }
 
     private ResultSet generatedKeys(AvaticaStatement target) throws SQLException {
@@ -218,36 +261,65 @@ final class StatementRows {
 
     /** The columns {@code request} asks of {@code rows}; a statement that stored none answers none, with its table's columns where it has one. */
     private static ResultSet rows(AvaticaStatement target, GeneratedKeys request, ChangedRows rows, String statement) throws SQLException {
-        Table table = rows.table() != null ? rows.table() : targetTable(target, statement);
+        Target into = rows.table() != null ? null : target(target, statement);
+        Table table = rows.table() != null ? rows.table() : into == null ? null : into.table();
         if (table == null) {
             return RowsResult.empty(target.connection);
         }
         return RowsResult.of(target.connection, table, request.columns(table), rows.rows());
     }
 
-    /** The table an INSERT or UPDATE writes, read from its text, or null. */
-    private static Table targetTable(AvaticaStatement target, String sql) throws SQLException {
+    /** The table a statement writes and the name it calls it by in its RETURNING (its alias, else null). */
+    private record Target(Table table, String alias) {
+    }
+
+    /** The table an INSERT (an upsert too), UPDATE or DELETE writes, read from its text, or null. */
+    private static Target target(AvaticaStatement target, String sql) throws SQLException {
         Database database = NumacolDriver.openDatabase(target.connection);
         if (database == null || sql == null) {
             return null;
         }
-        SqlNode node;
+        List<String> names;
+        String alias;
+        OnConflict upsert;
         try {
-            node = SqlParser.create(sql, PARSER).parseStmt();
-        } catch (SqlParseException e) {
+            upsert = OnConflict.parse(sql);
+        } catch (IllegalArgumentException e) {
+            return null; // the statement's run reports it
+        }
+        if (upsert != null) {
+            names = upsert.table();
+            alias = upsert.alias();
+        } else {
+            SqlNode node;
+            try {
+                node = SqlParser.create(sql, PARSER).parseStmt();
+            } catch (SqlParseException e) {
+                return null;
+            }
+            SqlNode table = switch (node) {
+                case SqlInsert insert -> insert.getTargetTable();
+                case SqlUpdate update -> update.getTargetTable();
+                case SqlDelete delete -> delete.getTargetTable();
+                default -> null;
+            };
+            SqlIdentifier as = switch (node) {
+                case SqlUpdate update -> update.getAlias();
+                case SqlDelete delete -> delete.getAlias();
+                default -> null;
+            };
+            if (!(table instanceof SqlIdentifier id)) {
+                return null;
+            }
+            names = id.names;
+            alias = as == null ? null : as.getSimple();
+        }
+        if (names.isEmpty() || names.size() > 2) {
             return null;
         }
-        SqlNode table = switch (node) {
-            case SqlInsert insert -> insert.getTargetTable();
-            case SqlUpdate update -> update.getTargetTable();
-            default -> null;
-        };
-        if (!(table instanceof SqlIdentifier id) || id.names.size() > 2) {
-            return null;
-        }
-        List<String> names = id.names;
         String schema = names.size() == 2 ? names.getFirst() : target.connection.getSchema();
-        return schema == null ? null : database.catalog().find(schema, names.getLast()).orElse(null);
+        Table table = schema == null ? null : database.catalog().find(schema, names.getLast()).orElse(null);
+        return table == null ? null : new Target(table, alias);
     }
 
     /** A new execution: what the last one answered goes. */

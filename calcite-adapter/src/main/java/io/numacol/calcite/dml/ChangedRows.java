@@ -4,6 +4,7 @@ import io.numacol.storage.Table;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The rows one JDBC execution stores, as stored: an INSERT's new rows (their identity numbers and
@@ -18,6 +19,26 @@ public final class ChangedRows {
 
     private Table table;
     private final List<Object[]> rows = new ArrayList<>();
+    /** The table {@link #projection} reads the rows of, or null. */
+    private final Table projected;
+    /** What is kept of each row of {@link #projected} instead of the row, or null. */
+    private final UnaryOperator<Object[]> projection;
+
+    /** Keeps each row as stored. */
+    public ChangedRows() {
+        this(null, null);
+    }
+
+    /**
+     * Keeps {@code projection}'s answer for each row {@code projected} stores (a RETURNING's
+     * row), computed as the row is stored: an expression that fails fails the statement, before
+     * it commits, as PostgreSQL's RETURNING does. Rows of another table (which the statement
+     * writes only if the table was replaced since the projection was read) are kept as stored.
+     */
+    public ChangedRows(Table projected, UnaryOperator<Object[]> projection) {
+        this.projected = projected;
+        this.projection = projection;
+    }
 
     /** Runs {@code op} with every row it stores, in this thread, added here. */
     public <R, X extends Throwable> R collect(ScopedValue.CallableOp<R, X> op) throws X {
@@ -48,7 +69,7 @@ public final class ChangedRows {
             current.table = table;
         }
         if (current.table == table) {
-            current.rows.add(row.clone());
+            current.rows.add(current.isProjected() ? current.projection.apply(row) : row.clone());
         }
     }
 
@@ -57,7 +78,12 @@ public final class ChangedRows {
         return table;
     }
 
-    /** The rows, as stored, oldest first. */
+    /** Whether {@link #rows} are the projection's answers rather than the rows as stored. */
+    public boolean isProjected() {
+        return projection != null && table != null && table == projected;
+    }
+
+    /** The rows, as stored (or as projected, {@link #isProjected}), oldest first. */
     public List<Object[]> rows() {
         return rows;
     }

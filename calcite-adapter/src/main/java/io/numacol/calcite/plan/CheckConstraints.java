@@ -137,7 +137,11 @@ public final class CheckConstraints implements CheckCompiler {
         for (TableSchema.CheckDef check : checks) {
             expressions.add(expression(check, reader, types, cluster));
         }
-        RexProgram program = runnable(cluster, rowType, expressions, checks);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < checks.size(); i++) {
+            names.add("check" + i);
+        }
+        RexProgram program = runnable(cluster, rowType, expressions, names);
         List<RexNode> runnable = program.getProjectList().stream().map(program::expandLocalRef).toList();
         Function1<DataContext, Object[]> code;
         try {
@@ -268,20 +272,16 @@ public final class CheckConstraints implements CheckCompiler {
     }
 
     /**
-     * The checks as the projection of a Calc of Calcite's, rewritten as numacol rewrites the
-     * Calcs Calcite runs in a plan: the same expression gives a check the answer a query gives.
+     * Expressions over a row of {@code rowType} as the projection of a Calc of Calcite's, rewritten
+     * as numacol rewrites the Calcs Calcite runs in a plan: the same expression gives a check (or
+     * a RETURNING, {@link ReturningProjection}) the answer a query gives.
      */
-    private static RexProgram runnable(RelOptCluster cluster, RelDataType rowType, List<RexNode> expressions,
-                                       List<TableSchema.CheckDef> checks) {
+    static RexProgram runnable(RelOptCluster cluster, RelDataType rowType, List<RexNode> expressions, List<String> names) {
         RelNode input = EnumerableValues.create(cluster, rowType, ImmutableList.of());
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < checks.size(); i++) {
-            names.add("check" + i);
-        }
         RelNode calc = EnumerableCalc.create(input, RexProgram.create(rowType, expressions, null, names, cluster.getRexBuilder()));
         RelNode rewritten = CheckedArithmetic.apply(PlanFunctions.characters(CanonicalValues.canonicalValues(NullableCasts.strongCasts(calc))));
         if (!(rewritten instanceof Calc c)) {
-            throw new IllegalStateException("the rewrites of a check's Calc gave " + rewritten);
+            throw new IllegalStateException("the rewrites of a row's Calc gave " + rewritten);
         }
         return c.getProgram();
     }

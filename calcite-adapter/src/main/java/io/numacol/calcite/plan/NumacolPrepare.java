@@ -133,6 +133,11 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
                 sql -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
     }
 
+    /** The functions a connection of {@code config} calls: its {@code fun} libraries (SQL's standard ones by default) and numacol's. */
+    public static SqlOperatorTable functions(CalciteConnectionConfig config) {
+        return SqlOperatorTables.chain(config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), NUMACOL_FUNCTIONS);
+    }
+
     @Override
     public RelDataType rowType(Context context, String sql) {
         return parse(context, sql).rowType;
@@ -240,8 +245,7 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> transform) {
                 CalciteConnectionConfig config = context.config();
-                SqlOperatorTable operators = SqlOperatorTables.chain(
-                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), NUMACOL_FUNCTIONS, reader);
+                SqlOperatorTable operators = SqlOperatorTables.chain(functions(config), reader);
                 NumacolSchema main = main(context);
                 List<String> path = context.getDefaultSchemaPath();
                 String schema = path.isEmpty() ? NumacolSchema.NAME : path.getLast();

@@ -5,7 +5,9 @@
  * {@link io.numacol.calcite.Planning} numacol's schemas, tables and DDL reach it through; {@link
  * io.numacol.calcite.plan.JoinPlanning} runs the rewrite programs and the cost-based phase. The
  * metadata numacol gives Calcite's planner (keys, row counts, selectivity) and numacol's own
- * decorrelator live here too; the workarounds for Calcite's defects are in {@link
- * io.numacol.calcite.plan.rewrite}.
+ * decorrelator live here too, and the compilation of expressions over one row that no plan runs:
+ * a table's CHECK constraints ({@link io.numacol.calcite.plan.CheckConstraints}) and a RETURNING
+ * list ({@link io.numacol.calcite.plan.ReturningProjection}). The workarounds for Calcite's
+ * defects are in {@link io.numacol.calcite.plan.rewrite}.
  */
 package io.numacol.calcite.plan;
