@@ -82,6 +82,28 @@ class AlterColumnTest {
         }
     }
 
+    /** A DEFAULT expression stays one through TYPE, checked against the new type; a partition key keeps its type. */
+    @Test
+    void setTypeKeepsADefaultExpressionAndRefusesAPartitionKey() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;topology=fake:2"); Statement s = c.createStatement()) {
+            s.execute("create table t (id int, code varchar(10) default 'a' || 'b', made timestamp default current_timestamp)");
+            s.execute("alter table t alter column code type varchar(64)");
+            s.execute("alter table t alter column made type timestamp with time zone");
+            s.executeUpdate("insert into t (id) values (1)");
+            assertThat(rows(s, "select code, made is not null from t")).containsExactly(Arrays.asList("ab", true));
+            refused(s, "alter table t alter column code type int", "42804", "code");
+            assertThat(rows(s, "select column_default from information_schema.columns where lower(table_name) = 't'"
+                    + " and lower(column_name) = 'code'")).singleElement().satisfies(r -> assertThat((String) r.getFirst()).contains("||"));
+
+            s.execute("create table pp (k int, v int)");
+            s.executeUpdate("insert into pp values (1, 1), (50, 2), (99, 3)");
+            s.execute("alter table pp set placement pp(2) by range (k)");
+            refused(s, "alter table pp alter column k type varchar(5)", "0A000", "PP(2) BY RANGE");
+            s.execute("alter table pp alter column v type bigint"); // not a key: altered
+            assertThat(rows(s, "select count(*) from pp")).containsExactly(List.of(3L));
+        }
+    }
+
     @Test
     void setTypeCastsStoredValues() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {

@@ -281,6 +281,52 @@ class ForeignKeyActionTest {
         }
     }
 
+    /**
+     * Auto-commit DELETEs and key UPDATEs that act on children, racing on the same rows: each waits
+     * for the one before to commit and finds its rows changed (0 rows), as PostgreSQL's second
+     * DELETE does, rather than failing with a write conflict (40001).
+     */
+    @Test
+    void autoCommitDeletesThatCascadeWaitForEachOther() throws Exception {
+        String url = "jdbc:numacol:mem:cascade-race-" + System.nanoTime();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("create table p (id int primary key, v int)");
+            s.execute("create table ch (id int, pid int references p on delete cascade on update cascade)");
+            for (int i = 0; i < 60; i++) {
+                s.executeUpdate("insert into p values (" + i + ", 0)");
+                s.executeUpdate("insert into ch values (" + i + ", " + i + "), (" + (100 + i) + ", " + i + ")");
+            }
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            long[] deleted = new long[3];
+            for (int t = 0; t < 3; t++) {
+                int me = t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (Connection own = DriverManager.getConnection(url); Statement os = own.createStatement()) {
+                        for (int i = 0; i < 60; i++) {
+                            if (me == 2) {
+                                os.executeUpdate("update p set id = id + 1000 where id = " + i); // a key change racing the deletes
+                            } else {
+                                deleted[me] += os.executeUpdate("delete from p where id = " + i + " or id = " + (i + 1000));
+                            }
+                        }
+                    } catch (SQLException e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failures).isEmpty();
+            long left = (Long) rows(s, "select count(*) from p").getFirst().getFirst();
+            assertThat(deleted[0] + deleted[1] + left).as("each parent deleted once or left").isEqualTo(60L);
+            // every child went with its parent or followed its new key: none is left without one
+            assertThat(rows(s, "select count(*) from ch where pid not in (select id from p)")).containsExactly(List.of(0L));
+            assertThat(rows(s, "select count(*) from ch")).containsExactly(List.of(2 * left));
+        }
+    }
+
     @Test
     void aFileDatabaseKeepsTheActionsAndTheCascadedRows(@TempDir Path dir) throws SQLException {
         String url = "jdbc:numacol:file:" + dir.resolve("db");

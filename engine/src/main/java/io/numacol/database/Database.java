@@ -528,7 +528,14 @@ public final class Database implements AutoCloseable, StoredDatabase {
             throw new IllegalArgumentException("table " + child.displayName() + ": the new schema is its own with the key added");
         }
         Table parent = catalog.get(key.parentSchema(), key.parentTable());
-        alter(child, child.name(), schema, r -> r, c -> c, List.of(parent), () -> catalog.checkReferences(child, key));
+        alter(child, child.name(), schema, r -> r, c -> c, List.of(parent), () -> {
+            // the parent looked up before its writes were held may have been altered (replaced) meanwhile: the
+            // writes held would then be a dead table's, not those of the one the check reads
+            if (parent.isDropped()) {
+                throw new IllegalStateException("table " + parent.name() + " was altered or dropped meanwhile: run the ALTER again");
+            }
+            catalog.checkReferences(child, key);
+        });
     }
 
     /**

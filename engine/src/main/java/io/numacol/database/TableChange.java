@@ -58,6 +58,8 @@ public final class TableChange implements AutoCloseable {
     private boolean holding = true;
     /** The transaction a change on its own runs in when its table's rows have children to act on, else null. */
     private final Transaction own;
+    /** Whether this change holds its table's {@link Table#lockActingStatement}, until {@link #close}. */
+    private final boolean acting;
     /** The binding {@link #own}'s view replaced on this thread, given back at {@link #close}. */
     private CatalogView outer;
     /** The foreign keys whose ON DELETE action changes child rows of this table's, and theirs ON UPDATE. */
@@ -72,7 +74,21 @@ public final class TableChange implements AutoCloseable {
         this.database = database;
         this.table = table;
         this.checkStop = checkStop;
-        table.lockWrites(checkStop);
+        CatalogView current = CatalogView.current(table.catalog());
+        // a statement of its own that may act on children waits for another such one to commit (Table#lockActingStatement)
+        acting = (current == null || current.transaction() == null)
+                && (!ReferentialActions.of(table, false).isEmpty() || !ReferentialActions.of(table, true).isEmpty());
+        if (acting) {
+            table.lockActingStatement(checkStop);
+        }
+        try {
+            table.lockWrites(checkStop);
+        } catch (RuntimeException | Error e) {
+            if (acting) {
+                table.unlockActingStatement();
+            }
+            throw e;
+        }
         Transaction begun = null;
         try {
             table.checkNotDropped(); // planned against a table ALTER replaced or DROP removed
@@ -101,6 +117,9 @@ public final class TableChange implements AutoCloseable {
                 CatalogView.binding().exit(outer);
             }
             table.unlockWrites();
+            if (acting) {
+                table.unlockActingStatement();
+            }
             throw e;
         }
     }
@@ -339,9 +358,15 @@ public final class TableChange implements AutoCloseable {
             try {
                 letGo();
             } finally {
-                if (own != null) {
-                    own.rollback(); // nothing when it committed
-                    CatalogView.binding().exit(outer);
+                try {
+                    if (own != null) {
+                        own.rollback(); // nothing when it committed
+                        CatalogView.binding().exit(outer);
+                    }
+                } finally {
+                    if (acting) {
+                        table.unlockActingStatement();
+                    }
                 }
             }
         }

@@ -51,6 +51,8 @@ public final class Table {
 
     /** Held by every change of the parts, and by an UPDATE or DELETE from its first read to its swap. */
     private final ReentrantLock writes = new ReentrantLock();
+    /** Held by a statement of its own whose changes act on child rows, from before {@link #writes} until it commits. */
+    private final ReentrantLock actingStatement = new ReentrantLock();
     private volatile boolean dropped;
     /** The catalog version that dropped or replaced the table; {@code Long.MAX_VALUE} while it is in the catalog. */
     private volatile long droppedAt = Long.MAX_VALUE;
@@ -462,6 +464,30 @@ public final class Table {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for another change of table " + name);
         }
+    }
+
+    /**
+     * Keeps other statements of their own (auto-commit) whose changes of this table act on child
+     * rows (ON DELETE / ON UPDATE actions) out until {@link #unlockActingStatement()}: such a
+     * statement lets the table's writes go before it changes the children (it holds one table at a
+     * time, as commits take them in their order) and commits after, and the next such statement,
+     * reading the rows committed then, would change the same rows again and fail its commit with a
+     * write conflict where it should wait and find them changed. Taken before the writes and only
+     * for the statement's own table, so it joins no cycle of locks.
+     */
+    public void lockActingStatement(Runnable checkStop) {
+        try {
+            while (!actingStatement.tryLock(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                checkStop.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for another change of table " + name);
+        }
+    }
+
+    public void unlockActingStatement() {
+        actingStatement.unlock();
     }
 
     /** How often a statement waiting for {@link #lockWrites(Runnable)} asks whether to stop. */

@@ -115,15 +115,24 @@ final class ColumnAlteration {
         if (c.identity() != null) {
             throw new DdlException("0A000", refusal + "it is an identity column");
         }
+        io.numacol.storage.Partitioning partitioning = database.partitioning(table);
+        if (partitioning != null && java.util.Arrays.stream(partitioning.keyColumns()).anyMatch(k -> k == i)) {
+            // the partitioning deals by the stored values of the key's type (a RANGE's bounds are of it)
+            throw new DdlException("0A000", refusal + "the table is placed " + database.placement(table) + " by it; SET PLACEMENT "
+                    + "another way, alter the column, then place it again");
+        }
         if (c.type().equals(type)) {
             return;
         }
-        ColumnDef changed = new ColumnDef(c.name(), type, c.nullable(), c.defaultText(), null);
-        try {
-            DdlParser.defaultValue(changed, c.defaultText(), zone);
-        } catch (IllegalArgumentException e) {
-            throw new DdlException("42804", "default for column \"" + c.name() + "\" cannot be cast to " + type + " ("
-                    + e.getMessage() + "): ALTER COLUMN " + c.name() + " DROP DEFAULT first", e);
+        // a DEFAULT expression stays one (checked against the new type when the statement was planned); a literal is cast
+        ColumnDef changed = new ColumnDef(c.name(), type, c.nullable(), c.defaultText(), null, c.defaultExpression());
+        if (!c.defaultExpression()) {
+            try {
+                DdlParser.defaultValue(changed, c.defaultText(), zone);
+            } catch (IllegalArgumentException e) {
+                throw new DdlException("42804", "default for column \"" + c.name() + "\" cannot be cast to " + type + " ("
+                        + e.getMessage() + "): ALTER COLUMN " + c.name() + " DROP DEFAULT first", e);
+            }
         }
         ColumnType from = c.type();
         boolean rounded = type.codec() instanceof IntegralCodec && !(from.codec() instanceof IntegralCodec)

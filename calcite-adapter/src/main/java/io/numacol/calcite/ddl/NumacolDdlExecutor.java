@@ -63,19 +63,40 @@ final class NumacolDdlExecutor implements DdlExecutor {
                 }
             }
         }
-        if (ddl instanceof DdlStatement.AlterTable alter && alter.action instanceof DdlStatement.AlterTable.SetDefault set
-                && set.expression()) {
-            // ALTER COLUMN .. SET DEFAULT expression: checked as a new column's DEFAULT is, against the column's type
-            Table table = database.catalog().find(session.schemaOf(alter.table), alter.table.name()).orElse(null);
-            int i = table == null ? -1 : table.schema().indexOf(set.column());
-            if (i >= 0) {
-                TableSchema.ColumnDef c = table.schema().column(i);
-                DefaultValues.check(schema.planning(), context, database, session.schemaOf(alter.table),
-                        new TableSchema.ColumnDef(c.name(), c.type(), c.nullable(), set.text(), null, true));
-            }
+        if (ddl instanceof DdlStatement.AlterTable alter) {
+            checkAlteredDefault(schema, context, database, session, alter);
         }
         DdlOutcome.report(ddl instanceof DdlStatement.CreateTableAs ctas ? createTableAs(schema.planning(), context, database, session, ctas)
                 : ddl instanceof DdlStatement.AlterTable alter ? alter.execute(database, session, filled) : ddl.execute(database, session));
+    }
+
+    /**
+     * ALTER COLUMN .. SET DEFAULT expression, and [SET DATA] TYPE of a column whose DEFAULT is an
+     * expression: the expression is checked as a new column's DEFAULT is, against the column's
+     * type (its new one), before anything changes.
+     */
+    private static void checkAlteredDefault(NumacolSchema schema, CalcitePrepare.Context context, Database database,
+                                            DdlStatement.Session session, DdlStatement.AlterTable alter) {
+        String column = switch (alter.action) {
+            case DdlStatement.AlterTable.SetDefault set when set.expression() -> set.column();
+            case DdlStatement.AlterTable.SetType set -> set.column();
+            default -> null;
+        };
+        Table table = column == null ? null : database.catalog().find(session.schemaOf(alter.table), alter.table.name()).orElse(null);
+        int i = table == null ? -1 : table.schema().indexOf(column);
+        if (i < 0) {
+            return; // the statement reports the missing table or column
+        }
+        TableSchema.ColumnDef c = table.schema().column(i);
+        TableSchema.ColumnDef checked = switch (alter.action) {
+            case DdlStatement.AlterTable.SetDefault set -> new TableSchema.ColumnDef(c.name(), c.type(), c.nullable(), set.text(), null, true);
+            case DdlStatement.AlterTable.SetType set when c.defaultExpression() ->
+                    new TableSchema.ColumnDef(c.name(), set.type(), c.nullable(), c.defaultText(), null, true);
+            default -> null;
+        };
+        if (checked != null) {
+            DefaultValues.check(schema.planning(), context, database, session.schemaOf(alter.table), checked);
+        }
     }
 
     /** The table a CREATE TABLE or ALTER TABLE names. */
