@@ -91,12 +91,20 @@ public final class CheckExpressions {
      * @throws IllegalArgumentException when it is not (a syntax error, 42601), saying where in it
      */
     public static SqlNode parse(String expression) {
+        return parse(expression, "CHECK (" + expression + ")");
+    }
+
+    /**
+     * {@code expression} parsed alone, as one expression, as numacol's connections read SQL (a
+     * CHECK's, a DEFAULT's); a syntax error (42601) names it as {@code shown} and says where in it.
+     */
+    public static SqlNode parse(String expression, String shown) {
         try {
             return SqlParser.create(expression, PARSER).parseExpression();
         } catch (SqlParseException e) {
             String message = String.valueOf(e.getMessage());
             int expected = message.indexOf("\nWas expecting"); // a list of every token that could come, one a line
-            throw new IllegalArgumentException("syntax error in CHECK (" + expression + "): "
+            throw new IllegalArgumentException("syntax error in " + shown + ": "
                     + (expected < 0 ? message : message.substring(0, expected)).strip(), e);
         }
     }

@@ -1,7 +1,6 @@
 package io.numacol.calcite;
 
 import io.numacol.storage.Catalog;
-import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -14,11 +13,8 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlShuttle;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 import java.util.Locale;
 import java.util.Set;
@@ -32,10 +28,6 @@ import java.util.Set;
  * connection's currval (they are taken for the table, under a session of the defaults' own).
  */
 public final class DefaultExpressions {
-    /** SQL as numacol's connections read it: identifiers as written, matched ignoring case. */
-    private static final SqlParser.Config PARSER = SqlParser.config()
-            .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED)
-            .withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
     /** The sequence state of the numbers DEFAULTs take: a session no connection has, so never any connection's currval. */
     private static final SequenceCalls.Session SESSION = new SequenceCalls.Session();
     /** Calls whose answer differs each time: ALTER TABLE .. ADD COLUMN evaluates such a DEFAULT once per row. */
@@ -59,14 +51,7 @@ public final class DefaultExpressions {
      * @throws IllegalArgumentException when it is not (a syntax error, 42601), saying where in it
      */
     public static SqlNode parse(String expression) {
-        try {
-            return SqlParser.create(expression, PARSER).parseExpression();
-        } catch (SqlParseException e) {
-            String message = String.valueOf(e.getMessage());
-            int expected = message.indexOf("\nWas expecting"); // a list of every token that could come, one a line
-            throw new IllegalArgumentException("syntax error in DEFAULT " + expression + ": "
-                    + (expected < 0 ? message : message.substring(0, expected)).strip(), e);
-        }
+        return CheckExpressions.parse(expression, "DEFAULT " + expression);
     }
 
     /** Why {@code expression} cannot be a DEFAULT, or null when it can be (as far as its form goes; its type is the validator's). */

@@ -25,7 +25,6 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
-import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.ConventionTraitDef;
@@ -48,7 +47,6 @@ import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexVisitorImpl;
-import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -75,7 +73,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.TimeZone;
 import java.util.function.UnaryOperator;
 
 /**
@@ -323,7 +320,8 @@ public final class CheckConstraints implements CheckCompiler {
             for (int c : read) {
                 values[c] = internal(stored[c], columnTypes[c], relTypes[c]);
             }
-            Object[] answers = code.apply(new Row(values, types));
+            // a check reads no clock (CURRENT_TIMESTAMP is refused in one), and UTC for the few functions that ask
+            Object[] answers = code.apply(new RowContext(values, types, RowContext.UTC, 0));
             for (int i = 0; i < answers.length; i++) {
                 if (Boolean.FALSE.equals(answers[i])) { // NULL passes, as SQL says
                     return checks.get(i);
@@ -343,33 +341,4 @@ public final class CheckConstraints implements CheckCompiler {
         }
     }
 
-    /** What the generated code reads: the row ({@code inputRecord}) and, for the few functions that ask, UTC as the zone. */
-    private record Row(Object[] values, JavaTypeFactory types) implements DataContext {
-        private static final TimeZone UTC = TimeZone.getTimeZone(ZoneOffset.UTC);
-
-        @Override
-        public SchemaPlus getRootSchema() {
-            return null;
-        }
-
-        @Override
-        public JavaTypeFactory getTypeFactory() {
-            return types;
-        }
-
-        @Override
-        public QueryProvider getQueryProvider() {
-            return null;
-        }
-
-        @Override
-        public Object get(String name) {
-            return switch (name) {
-                case "inputRecord" -> values;
-                case "timeZone" -> UTC;
-                case "locale" -> Locale.ROOT;
-                default -> null;
-            };
-        }
-    }
 }

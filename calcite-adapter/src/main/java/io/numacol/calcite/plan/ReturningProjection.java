@@ -12,7 +12,6 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
-import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
@@ -27,7 +26,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
-import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -223,7 +221,7 @@ public final class ReturningProjection {
         RexProgram program = CheckConstraints.runnable(cluster, inputType, typed, names);
         List<RexNode> runnable = program.getProjectList().stream().map(program::expandLocalRef).toList();
         Function1<DataContext, Object[]> code = RexExecutorImpl.getExecutable(rexBuilder, runnable, inputType).getFunction();
-        return (row, now) -> code.apply(new Row(row, types, zone, now));
+        return (row, now) -> code.apply(new RowContext(row, types, zone, now));
     }
 
     /**
@@ -363,36 +361,4 @@ public final class ReturningProjection {
         return new CalciteConnectionConfigImpl(p);
     }
 
-    /**
-     * What the generated code reads: the row ({@code inputRecord}), the session's zone, and the
-     * clock of the statement (CURRENT_TIMESTAMP and its kin), as a query's DataContext gives them.
-     */
-    private record Row(Object[] values, JavaTypeFactory types, TimeZone zone, long now) implements DataContext {
-        @Override
-        public SchemaPlus getRootSchema() {
-            return null;
-        }
-
-        @Override
-        public JavaTypeFactory getTypeFactory() {
-            return types;
-        }
-
-        @Override
-        public QueryProvider getQueryProvider() {
-            return null;
-        }
-
-        @Override
-        public Object get(String name) {
-            return switch (name) {
-                case "inputRecord" -> values;
-                case "timeZone" -> zone;
-                case "locale" -> Locale.ROOT;
-                case "currentTimestamp", "utcTimestamp" -> now;
-                case "localTimestamp" -> now + zone.getOffset(now);
-                default -> null;
-            };
-        }
-    }
 }
