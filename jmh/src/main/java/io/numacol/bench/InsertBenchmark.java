@@ -48,7 +48,7 @@ import java.util.stream.Stream;
  *   <li>{@code numacol_copy}, {@code duckdb_copy}: {@code COPY t FROM} a CSV file of the rows,
  *       written once before the measurement;</li>
  *   <li>{@code numacolfile_*}, {@code duckdbfile_*}: each of those paths into a file database
- *       (numacol {@code jdbc:numacol:file:DIR} under its default durability, fsync per commit;
+ *       (numacol {@code jdbc:numacol:file:DIR} under {@code durability}, fsync per commit by default;
  *       DuckDB a {@code .duckdb} file), in a fresh directory per trial: a file database's load
  *       rate against the same path in memory is what issue 42's "loads into a file database
  *       &gt;= 80% of the in-memory rate" asks of it.</li>
@@ -80,6 +80,10 @@ public class InsertBenchmark {
 
     @Param({"1000000"})
     public int rows;
+
+    /** A numacol file database's {@code durability} (fsync, flush, none): what each commit's force costs a load. */
+    @Param({"fsync"})
+    public String durability;
 
     /** Rows per executeBatch on the batch paths. */
     @Param({"10000"})
@@ -116,7 +120,7 @@ public class InsertBenchmark {
         directory = Files.createTempDirectory("numacol-insert");
         connection = switch (engine) {
             case "numacol" -> DriverManager.getConnection("jdbc:numacol:");
-            case "numacolfile" -> DriverManager.getConnection("jdbc:numacol:file:" + directory.resolve("db"));
+            case "numacolfile" -> DriverManager.getConnection("jdbc:numacol:file:" + directory.resolve("db") + ";durability=" + durability);
             case "duckdb" -> DriverManager.getConnection("jdbc:duckdb:");
             case "duckdbfile" -> DriverManager.getConnection("jdbc:duckdb:" + directory.resolve("db.duckdb"));
             case "h2" -> DriverManager.getConnection("jdbc:h2:mem:insert;DB_CLOSE_DELAY=-1");
