@@ -456,8 +456,13 @@ public final class Table {
      * by throwing (a cancelled statement, one past its timeout).
      */
     public void lockWrites(Runnable checkStop) {
+        lockStoppably(writes, checkStop);
+    }
+
+    /** Takes {@code lock}, running {@code checkStop} every few milliseconds of the wait (it stops the wait by throwing). */
+    private void lockStoppably(ReentrantLock lock, Runnable checkStop) {
         try {
-            while (!writes.tryLock(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+            while (!lock.tryLock(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                 checkStop.run();
             }
         } catch (InterruptedException e) {
@@ -476,14 +481,7 @@ public final class Table {
      * for the statement's own table, so it joins no cycle of locks.
      */
     public void lockActingStatement(Runnable checkStop) {
-        try {
-            while (!actingStatement.tryLock(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                checkStop.run();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while waiting for another change of table " + name);
-        }
+        lockStoppably(actingStatement, checkStop);
     }
 
     public void unlockActingStatement() {
