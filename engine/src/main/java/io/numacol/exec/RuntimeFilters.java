@@ -1,6 +1,7 @@
 package io.numacol.exec;
 
 import io.numacol.storage.Dictionary;
+import io.numacol.storage.TableSnapshot;
 import io.numacol.storage.types.StorageKind;
 
 import java.util.List;
@@ -43,22 +44,29 @@ final class RuntimeFilters {
         // of a dense key column, or once per value where values repeat (a foreign key column's
         // dictionary is smaller than its rows).
         KeyFilter made = keys.get();
-        boolean few = made.share(planned.scanDictionaries) < 0.5;
-        boolean cheap = made.testsValues() || 2 * planned.scanValues() <= planned.scanRows;
-        return few && cheap ? into(probe, column, made, shared).node : null;
+        // the dictionaries are read from a snapshot: parts a placer or merge swaps out meanwhile
+        // stay readable until it closes (a part of the table's head may be freed under a reader
+        // that holds no reference to it)
+        try (TableSnapshot snapshot = planned.scan.table().snapshot()) {
+            List<Dictionary> dictionaries = snapshot.parts().stream().map(p -> p.column(planned.tableColumn).dictionary()).toList();
+            long values = dictionaries.stream().mapToLong(Dictionary::size).sum();
+            boolean few = made.share(dictionaries) < 0.5;
+            boolean cheap = made.testsValues() || 2 * values <= planned.scanRows;
+            return few && cheap ? into(probe, column, made, shared).node : null;
+        }
     }
 
     /**
-     * Where the filter went: below a breaker, or right above a scan of {@code scanRows} rows
-     * whose column's parts have {@code scanDictionaries} (none and 0 if not).
+     * Where the filter went: below a breaker, or right above {@code scan} of {@code scanRows}
+     * rows, on its table's column {@code tableColumn} (null and 0 if not).
      */
-    private record Pushed(PlanNode node, boolean belowBreaker, List<Dictionary> scanDictionaries, long scanRows) {
+    private record Pushed(PlanNode node, boolean belowBreaker, PlanNode.Scan scan, int tableColumn, long scanRows) {
         Pushed(PlanNode node, boolean belowBreaker) {
-            this(node, belowBreaker, List.of(), 0);
+            this(node, belowBreaker, null, -1, 0);
         }
 
         Pushed(PlanNode node, boolean belowBreaker, Pushed scanned) {
-            this(node, belowBreaker, scanned.scanDictionaries, scanned.scanRows);
+            this(node, belowBreaker, scanned.scan, scanned.tableColumn, scanned.scanRows);
         }
 
         /** The same place, seen from {@code above} (a filter or projection over it). */
@@ -66,16 +74,9 @@ final class RuntimeFilters {
             return new Pushed(above, belowBreaker, this);
         }
 
-        /** The scanned column's distinct values, at most: its parts' dictionary sizes added. */
-        long scanValues() {
-            return scanDictionaries.stream().mapToLong(Dictionary::size).sum();
-        }
-
-        /** A filter right above a scan of {@code column}: its parts' dictionaries, its rows. */
+        /** A filter right above a scan of {@code column}: the scan, the table's column, its rows. */
         static Pushed atScan(PlanNode node, PlanNode.Scan scan, int column) {
-            int tableColumn = scan.columns()[column];
-            List<Dictionary> dictionaries = scan.table().parts().stream().map(p -> p.column(tableColumn).dictionary()).toList();
-            return new Pushed(node, false, dictionaries, scan.table().rowCount());
+            return new Pushed(node, false, scan, scan.columns()[column], scan.table().rowCount());
         }
     }
 
