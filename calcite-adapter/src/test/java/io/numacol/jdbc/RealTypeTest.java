@@ -120,7 +120,7 @@ class RealTypeTest {
              Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (a REAL, b FLOAT4, c FLOAT(24), d FLOAT(25), e FLOAT)");
             s.execute("INSERT INTO t VALUES (0.1, 0.1, 0.1, 0.1, 0.1)");
-            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 't' ORDER BY column_name"))
+            assertThat(rows(s, "SELECT DISTINCT column_name, type FROM sys.columns WHERE table_name = 't' ORDER BY column_name"))
                     .containsExactly(List.of("a", "REAL"), List.of("b", "REAL"), List.of("c", "REAL"), List.of("d", "DOUBLE"),
                             List.of("e", "DOUBLE"));
             assertThat(rows(s, "SELECT data_type FROM information_schema.columns WHERE table_name = 't' AND column_name = 'a'"))
@@ -148,7 +148,7 @@ class RealTypeTest {
             assertThatThrownBy(() -> s.execute("CREATE TABLE u (x FLOAT(54))")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("FLOAT");
             s.execute("CREATE TABLE ct AS SELECT a, a * 2 AS twice, CAST(1.5 AS REAL) AS lit FROM t");
-            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'ct' ORDER BY column_name"))
+            assertThat(rows(s, "SELECT DISTINCT column_name, type FROM sys.columns WHERE table_name = 'ct' ORDER BY column_name"))
                     .containsExactly(List.of("a", "REAL"), List.of("lit", "REAL"), List.of("twice", "REAL"));
             assertThat(rows(s, "SELECT a, twice, lit FROM ct")).containsExactly(List.of(0.1f, 0.2f, 1.5f));
             s.execute("ALTER TABLE ct ADD COLUMN z REAL DEFAULT 0.3");

@@ -132,7 +132,7 @@ class VarbinaryTypeTest {
                 assertThat(rs.getBytes(1)).isEqualTo(big);
                 assertThat(rs.getInt(2)).isEqualTo(big.length);
             }
-            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'p' ORDER BY \"ordinal\""))
+            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'p' AND part = 0 ORDER BY \"ordinal\""))
                     .containsExactly(List.of("id", "INTEGER"), List.of("v", "VARBINARY(3)"), List.of("l", "VARBINARY(2147483647)"),
                             List.of("y", "VARBINARY(2147483647)"), List.of("w", "VARBINARY(2)"), List.of("u", "VARBINARY(2147483647)"));
             DatabaseMetaData md = c.getMetaData();
@@ -143,7 +143,7 @@ class VarbinaryTypeTest {
             assertThat(rows(s, "SELECT data_type, character_maximum_length FROM information_schema.columns"
                     + " WHERE table_name = 'p' AND column_name = 'v'")).containsExactly(List.of("VARBINARY", 3));
             s.execute("CREATE TABLE c AS SELECT id, l, X'0a0b' AS lit FROM p");
-            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'c' ORDER BY \"ordinal\""))
+            assertThat(rows(s, "SELECT column_name, type FROM sys.columns WHERE table_name = 'c' AND part = 0 ORDER BY \"ordinal\""))
                     .containsExactly(List.of("id", "INTEGER"), List.of("l", "VARBINARY(2147483647)"), List.of("lit", "VARBINARY(2)"));
             assertThat(hexes(s, "SELECT lit FROM c")).containsExactly("0a0b");
             s.execute("ALTER TABLE c ADD COLUMN tag VARBINARY(2) DEFAULT X'beef'");

@@ -14,8 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,12 +25,21 @@ import java.util.logging.Logger;
 /**
  * numacol's delta merge. Every flush publishes its own parts, so a JDBC tool inserting in
  * batches of 10k rows leaves a hundred parts per million rows, and each costs scans a
- * dictionary and a task. After a flush that leaves a table with two or more small parts (under
- * half of {@code rowsPerPart}), a background task of the lowest priority rebuilds them into
- * parts of up to {@code rowsPerPart} rows and swaps them in at once with
+ * dictionary and a task. After a flush that leaves a table with small parts (under half of
+ * {@code rowsPerPart}) to merge, a background task of the lowest priority rebuilds some of them
+ * into one part of up to {@code rowsPerPart} rows and swaps it in at once with
  * {@link Table#replaceParts}: a reader sees the small parts or the merged one, never both or
  * neither, and the small parts are freed once their last reader lets go. A part with at least
  * {@link #COMPACT_DELETED_SHARE} of its rows deleted is rebuilt alone, without them.
+ *
+ * <p>Background merges are tiered, as a log-structured merge tree's are: a part's tier is the
+ * base-{@value #FAN} logarithm of its rows, and {@value #FAN} parts of one tier merge into one of
+ * the next. Merging each new small part into the one grown so far would rebuild that part again
+ * for every flush: the rows of a load in batches, or of single-row UPDATEs (each publishes a part
+ * of one row), were rebuilt hundreds of times, and in a file database written to a part file each
+ * time. Tiered, a row is rebuilt once per tier it passes, and a table holds at most
+ * {@value #FAN} - 1 small parts per tier meanwhile. {@link #mergeAll} (an explicit MERGE) still
+ * fills parts up to {@code rowsPerPart}.
  */
 final class PartMerger {
     private static final Logger LOG = Logger.getLogger(PartMerger.class.getName());
@@ -73,8 +84,8 @@ final class PartMerger {
         boolean again;
         do {
             try {
-                while (!database.isClosed() && mergeOnce(table)) {
-                    // until no two small parts are left
+                while (!database.isClosed() && mergeOnce(table, true)) {
+                    // until no tier has enough small parts to merge
                 }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "merging the parts of table " + table.name() + " failed; they stay as they are", e);
@@ -91,6 +102,22 @@ final class PartMerger {
             // builds need the workers this merge would keep busy building merges it cannot swap in
             again = !database.isClosed() && !table.writesLocked() && mergeable(table.parts()) && merging.add(table);
         } while (again);
+    }
+
+    /** Rows written into merged parts so far: what merging costs, against the rows loaded. */
+    private final LongAdder rebuiltRows = new LongAdder();
+
+    long rebuiltRows() {
+        return rebuiltRows.sum();
+    }
+
+    /** Merges as the background task does (tiers of {@value #FAN} parts) until nothing is left to; returns the merges made. */
+    int mergeTiers(Table table) {
+        int merged = 0;
+        while (mergeOnce(table, true)) {
+            merged++;
+        }
+        return merged;
     }
 
     /** Merges small parts until none are left to merge; returns how many merged parts were made. */
@@ -125,16 +152,54 @@ final class PartMerger {
      * under the merge (dropped, or its parts replaced meanwhile): then nothing changes.
      */
     boolean mergeOnce(Table table) {
+        return mergeOnce(table, false);
+    }
+
+    /** {@link #mergeOnce(Table)}, of {@value #FAN} small parts of one tier when {@code tiered}. */
+    private boolean mergeOnce(Table table, boolean tiered) {
         ReentrantLock lock = lockOf(table);
         lock.lock();
         try {
-            return mergeOnceLocked(table);
+            return mergeOnceLocked(table, tiered);
         } finally {
             lock.unlock();
         }
     }
 
-    private boolean mergeOnceLocked(Table table) {
+    /** Parts of one tier that a background merge makes one part of; a tier spans a factor of this in rows. */
+    static final int FAN = 4;
+
+    /** The tier of a part of {@code rows} live rows: the base-{@value #FAN} logarithm. */
+    static int tier(long rows) {
+        return (63 - Long.numberOfLeadingZeros(Math.max(1, rows))) / Integer.numberOfTrailingZeros(FAN);
+    }
+
+    /**
+     * The parts of {@code same} (small parts of one partition, in the table's order) to merge
+     * into one of at most {@code rowsPerPart} rows: with {@code tiered}, those of the lowest tier
+     * that has {@value #FAN} of them; else as many as fit, in order. Fewer than two: none.
+     */
+    private static List<TablePart> choose(List<TablePart> same, int rowsPerPart, boolean tiered) {
+        List<TablePart> candidates = same;
+        if (tiered) {
+            Map<Integer, List<TablePart>> byTier = new TreeMap<>();
+            for (TablePart p : same) {
+                byTier.computeIfAbsent(tier(p.liveRowCount()), t -> new ArrayList<>()).add(p);
+            }
+            candidates = byTier.values().stream().filter(parts -> parts.size() >= FAN).findFirst().orElse(List.of());
+        }
+        List<TablePart> fit = new ArrayList<>();
+        long rows = 0;
+        for (TablePart p : candidates) {
+            if (rows + p.liveRowCount() <= rowsPerPart && (!tiered || fit.size() < FAN)) {
+                fit.add(p);
+                rows += p.liveRowCount();
+            }
+        }
+        return fit.size() >= 2 ? fit : List.of();
+    }
+
+    private boolean mergeOnceLocked(Table table, boolean tiered) {
         if (table.writesLocked() || table.isDropped()) {
             return false; // being rewritten (a merge could not be swapped in), or gone
         }
@@ -142,16 +207,8 @@ final class PartMerger {
         try (TableSnapshot snapshot = table.snapshot()) {
             List<TablePart> chosen = List.of();
             for (List<TablePart> same : small(snapshot.parts()).values()) {
-                List<TablePart> fit = new ArrayList<>();
-                long rows = 0;
-                for (TablePart p : same) {
-                    if (rows + p.liveRowCount() <= rowsPerPart) {
-                        fit.add(p);
-                        rows += p.liveRowCount();
-                    }
-                }
-                if (fit.size() >= 2) {
-                    chosen = fit;
+                chosen = choose(same, rowsPerPart, tiered);
+                if (!chosen.isEmpty()) {
                     break;
                 }
             }
@@ -171,7 +228,9 @@ final class PartMerger {
             try {
                 // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker;
                 // an open transaction's deletions follow their rows into the merged part
+                int rows = merged == null ? 0 : merged.rowCount();
                 if (table.tryMergeParts(chosen, merged)) {
+                    rebuiltRows.add(rows);
                     return true;
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
@@ -203,9 +262,11 @@ final class PartMerger {
     private record PartitionOf(Partitioning partitioning, int partition) {
     }
 
-    /** Whether some partition has two small parts, or some part many deleted rows. */
+    /** Whether some partition has a tier of {@value #FAN} small parts, or some part many deleted rows. */
     private boolean mergeable(List<TablePart> parts) {
-        return small(parts).values().stream().anyMatch(same -> same.size() >= 2) || parts.stream().anyMatch(PartMerger::compactable);
+        int rowsPerPart = database.config().rowsPerPart();
+        return small(parts).values().stream().anyMatch(same -> same.size() >= FAN && !choose(same, rowsPerPart, true).isEmpty())
+                || parts.stream().anyMatch(PartMerger::compactable);
     }
 
     /**

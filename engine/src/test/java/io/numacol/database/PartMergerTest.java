@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -97,17 +98,54 @@ class PartMergerTest {
         Table t = table("b");
         List<List<Object>> before = load("b", 40, 250);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (smallParts(t) > 1 && System.nanoTime() < deadline) {
+        while (fullestTier(t) >= PartMerger.FAN && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        // merges interleave with the flushes, so the sizes vary; no two small parts are left
-        assertThat(smallParts(t)).isLessThanOrEqualTo(1);
+        // merges interleave with the flushes, so the sizes vary; no tier is left with FAN small parts
+        assertThat(fullestTier(t)).isLessThan(PartMerger.FAN);
         assertThat(t.parts().size()).isLessThan(10);
         assertThat(contents(t)).isEqualTo(before);
     }
 
-    private static long smallParts(Table t) {
-        return t.parts().stream().filter(p -> p.rowCount() < ROWS_PER_PART / 2).count();
+    /**
+     * A merge after each flush, as the background merges keep up with a load in batches: merged
+     * by tiers, each row is rebuilt once per tier it passes (250-row parts to 1,000 to 4,000,
+     * which is no longer small), where merging each new part into the one grown so far rebuilt
+     * that part at every flush (some 8 times the rows here, quadratic in the flushes).
+     */
+    @Test
+    void mergesByTiersRebuildEachRowOncePerTier() {
+        Table t = table("tiers");
+        db.merger().pause();
+        long rebuiltBefore = db.merger().rebuiltRows();
+        int flushes = 64;
+        int rows = 250;
+        Random r = new Random(7);
+        try (Appender a = db.appender("tiers")) {
+            for (int f = 0; f < flushes; f++) {
+                for (int i = 0; i < rows; i++) {
+                    a.append((long) (f * rows + i), null, null, "t" + r.nextInt(50), null);
+                }
+                a.flush();
+                db.merger().mergeTiers(t);
+                assertThat(fullestTier(t)).as("after flush %d", f).isLessThan(PartMerger.FAN);
+            }
+        }
+        assertThat(db.merger().rebuiltRows() - rebuiltBefore).isEqualTo(2L * flushes * rows);
+        assertThat(t.parts()).extracting(TablePart::rowCount).containsOnly(4 * 4 * rows);
+        assertThat(contents(t)).hasSize(flushes * rows);
+        assertThat(PartMerger.tier(1)).isZero();
+        assertThat(PartMerger.tier(3)).isZero();
+        assertThat(PartMerger.tier(4)).isEqualTo(1);
+        assertThat(PartMerger.tier(250)).isEqualTo(3);
+        assertThat(PartMerger.tier(1_000)).isEqualTo(4);
+    }
+
+    /** The most small parts of one tier the table holds. */
+    private static long fullestTier(Table t) {
+        return t.parts().stream().filter(p -> p.rowCount() < ROWS_PER_PART / 2)
+                .collect(Collectors.groupingBy(p -> PartMerger.tier(p.liveRowCount()), Collectors.counting()))
+                .values().stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
     @Test
