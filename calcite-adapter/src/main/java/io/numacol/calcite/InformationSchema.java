@@ -330,7 +330,7 @@ public final class InformationSchema extends AbstractSchema {
      * A column's DEFAULT as SQL text, as PostgreSQL shows it: an expression as written, a literal
      * value as a literal (a number or boolean bare, anything else quoted), null for none.
      */
-    static String columnDefault(io.numacol.storage.TableSchema.ColumnDef column, boolean numeric) {
+    public static String columnDefault(io.numacol.storage.TableSchema.ColumnDef column, boolean numeric) {
         if (column.defaultText() == null || column.defaultExpression()) {
             return column.defaultText();
         }

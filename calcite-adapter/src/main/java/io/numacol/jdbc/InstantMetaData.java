@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.numacol.calcite.NumacolTable;
 import org.apache.calcite.avatica.MetaImpl.MetaColumn;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
@@ -36,12 +37,18 @@ final class InstantMetaData {
                                        int dataType, String typeName, Integer columnSize, Integer decimalDigits, int numPrecRadix,
                                        int nullable, Integer charOctetLength, int ordinalPosition, String isNullable) {
             Matcher instant = INSTANT_TYPE.matcher(typeName);
-            return instant.matches()
-                    ? super.createColumn(table, tableCat, tableSchem, tableName, columnName, Types.TIMESTAMP_WITH_TIMEZONE,
-                            "TIMESTAMP" + instant.group(1) + " WITH TIME ZONE" + instant.group(2), columnSize, decimalDigits,
-                            numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable)
-                    : super.createColumn(table, tableCat, tableSchem, tableName, columnName, dataType, typeName, columnSize,
-                            decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable);
+            boolean isInstant = instant.matches();
+            return new DescribedColumn(tableCat, tableSchem, tableName, columnName,
+                    isInstant ? Types.TIMESTAMP_WITH_TIMEZONE : dataType,
+                    isInstant ? "TIMESTAMP" + instant.group(1) + " WITH TIME ZONE" + instant.group(2) : typeName,
+                    columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable,
+                    table instanceof NumacolTable n && ordinalPosition - 1 < n.table().schema().size()
+                            ? n.table().schema().column(ordinalPosition - 1) : null);
+        }
+
+        @Override
+        public Class<? extends MetaColumn> getMetaColumnClass() {
+            return DescribedColumn.class;
         }
     };
 

@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -119,6 +121,23 @@ class DefaultExpressionTest {
             assertThat(rows(s, "select column_name, column_default from information_schema.columns where table_name = 'm' "
                     + "order by ordinal_position")).containsExactly(Arrays.asList("id", null), List.of("n", "6 * 7"),
                     List.of("c", "'x''y'"), List.of("ts", "CURRENT_TIMESTAMP"));
+            // the same through JDBC's getColumns, where schema tools read it
+            List<List<Object>> described = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getColumns(null, "main", "m", "%")) {
+                while (rs.next()) {
+                    described.add(Arrays.asList(rs.getString("COLUMN_NAME"), rs.getString("COLUMN_DEF"), rs.getString("IS_AUTOINCREMENT")));
+                }
+            }
+            assertThat(described).containsExactly(Arrays.asList("id", null, "NO"), List.of("n", "6 * 7", "NO"),
+                    List.of("c", "'x''y'", "NO"), List.of("ts", "CURRENT_TIMESTAMP", "NO"));
+            s.execute("create table g (id bigint generated always as identity primary key, v int)");
+            try (ResultSet rs = c.getMetaData().getColumns(null, "main", "g", "%")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("IS_AUTOINCREMENT")).isEqualTo("YES");
+                assertThat(rs.getString("IS_GENERATEDCOLUMN")).isEqualTo("YES");
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("IS_AUTOINCREMENT")).isEqualTo("NO");
+            }
         }
     }
 
