@@ -200,8 +200,8 @@ final class PartMerger {
     }
 
     private boolean mergeOnceLocked(Table table, boolean tiered) {
-        if (table.writesLocked() || table.isDropped()) {
-            return false; // being rewritten (a merge could not be swapped in), or gone
+        if (table.mergePending() || table.isDropped()) {
+            return false; // the last merge waits to be swapped in (this one would read the same parts), or gone
         }
         int rowsPerPart = database.config().rowsPerPart();
         try (TableSnapshot snapshot = table.snapshot()) {
@@ -224,23 +224,12 @@ final class PartMerger {
                 PartBuilder builder = table.newPart();
                 chosen.forEach(builder::appendPart); // deleted rows stay behind, the others keep their order
                 merged = builder.build(database.placements().newPartPlacement(table, chosen.getFirst()), false);
+                rebuiltRows.add(merged.rowCount());
             }
-            try {
-                // an UPDATE or DELETE holding the table replaces these parts anyway: no wait on a worker;
-                // an open transaction's deletions follow their rows into the merged part
-                int rows = merged == null ? 0 : merged.rowCount();
-                if (table.tryMergeParts(chosen, merged)) {
-                    rebuiltRows.add(rows);
-                    return true;
-                }
-            } catch (IllegalArgumentException | IllegalStateException e) {
-                // dropped, or the parts replaced meanwhile (merges of one table are serialized); a
-                // DELETE that published a new version of a part replaced it too, so its rows stay deleted
-            }
-            if (merged != null) {
-                merged.release();
-            }
-            return false;
+            // swapped in now, or by the UPDATE or DELETE holding the table as it lets go (no wait on a
+            // worker); an open transaction's deletions follow their rows into the merged part, and rows
+            // deleted meanwhile stay deleted there. The table frees the merged part if it is not swapped in
+            return table.tryMergeParts(chosen, merged);
         }
     }
 

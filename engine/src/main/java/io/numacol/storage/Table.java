@@ -14,6 +14,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -386,28 +387,154 @@ public final class Table {
      * A merge's {@link #tryReplaceParts}, which may go on while transactions are open: {@code
      * merged} (null when no row was live) holds the live rows of {@code sources} in their order, as
      * {@link PartBuilder#appendPart} appends them, and the table keeps where each source's rows went
-     * ({@link #forward}) for the transactions whose snapshots still name them.
+     * ({@link #forward}) for the transactions whose snapshots still name them. A source's newer
+     * version (rows deleted since the merge read it) is merged all the same: its deletions are
+     * carried into the merged part.
+     *
+     * <p>When a statement holds the table, the merge does not wait for it (a worker must not wait
+     * for a statement that may need workers): the table takes the merge, and whoever lets the table
+     * go next swaps it in ({@link #releaseWrites}). Under a stream of one-row UPDATEs the table is
+     * held nearly all the time, and a merge that only tried once lost nearly always, so one-row parts
+     * piled up and every statement, walking all of them, got slower.
+     *
+     * @return true when the merge was swapped in, or taken for the next holder to swap in; false
+     *     when a merge taken before still waits for the holder (see {@link #mergePending}), the
+     *     sources were replaced otherwise, or the table was dropped. The table owns {@code merged}
+     *     either way: it frees it when it does not swap it in
      */
     public boolean tryMergeParts(List<TablePart> sources, TablePart merged) {
-        if (!writes.tryLock()) {
+        // the merged part's file, if it gets one, written here and not by the holder that may swap it in
+        catalog.clock().log().prepare(this, merged == null ? List.of() : List.of(merged));
+        if (writes.tryLock()) {
+            try {
+                return mergeOrFree(sources, merged);
+            } finally {
+                releaseWrites();
+            }
+        }
+        if (!pendingMerge.compareAndSet(null, new PendingMerge(sources, merged))) {
+            free(merged);
             return false;
         }
-        try {
-            List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
-            catalog.clock().log().prepare(this, replacement);
-            catalog.clock().commit(ts -> {
-                swap(sources, replacement, ts, List.of(), true);
-                int offset = 0;
-                for (TablePart p : sources) {
-                    forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
-                            merged == null ? 0 : merged.rowCount(), p.deleted(), offset));
-                    offset += p.liveRowCount();
+        swapPendingMerge(); // the holder may have let go before the merge was taken
+        catalog.clock().awaitOwed();
+        return true;
+    }
+
+    /** Whether a merge waits for the table's holder to swap it in ({@link #tryMergeParts}): another would read the same parts. */
+    public boolean mergePending() {
+        return pendingMerge.get() != null;
+    }
+
+    /** A merge taken while a statement held the table, for whoever lets the table go to swap in. */
+    private record PendingMerge(List<TablePart> sources, TablePart merged) {
+    }
+
+    private final AtomicReference<PendingMerge> pendingMerge = new AtomicReference<>();
+
+    /**
+     * Swaps in a pending merge if the table is free now (a merge that can no longer be swapped in is
+     * dropped). Never throws: it runs as the holder of a statement lets the table go, after the
+     * statement's work.
+     */
+    private void swapPendingMerge() {
+        while (pendingMerge.get() != null && writes.tryLock()) {
+            try {
+                PendingMerge merge = pendingMerge.getAndSet(null);
+                if (merge != null) {
+                    mergeOrFree(merge.sources(), merge.merged());
                 }
-            });
-            return true;
-        } finally {
-            releaseWrites();
+            } finally {
+                writes.unlock();
+            }
         }
+    }
+
+    private static void free(TablePart merged) {
+        if (merged != null) {
+            merged.release();
+        }
+    }
+
+    /**
+     * {@link #commitMerge}, freeing {@code merged} unless it was swapped in; answers whether it was.
+     * Never throws: a table dropped meanwhile, or a log that refuses the merge, leaves the parts as
+     * they were.
+     */
+    private boolean mergeOrFree(List<TablePart> sources, TablePart merged) {
+        boolean[] published = new boolean[1];
+        try {
+            if (commitMerge(sources, merged, published)) {
+                return true;
+            }
+        } catch (RuntimeException e) {
+            if (published[0]) {
+                return true; // the merged part is in the newest version: the version frees it
+            }
+        }
+        free(merged);
+        return false;
+    }
+
+    /**
+     * Swaps in a merge of {@code sources} into {@code merged} (setting {@code published} once the
+     * newest version holds it); the caller holds {@link #writes}. False, changing nothing, when a
+     * source is not in the newest version, as itself or as a newer version of its data.
+     */
+    private boolean commitMerge(List<TablePart> sources, TablePart merged, boolean[] published) {
+        if (dropped) {
+            return false; // before the commit lock: a DROP SCHEMA lets the table go under the catalog's monitor
+        }
+        Map<Long, TablePart> head = headById();
+        List<TablePart> current = new ArrayList<>(sources.size());
+        long[] carried = merged == null ? null : new long[(merged.rowCount() + 63) >>> 6];
+        boolean carries = false;
+        int offset = 0;
+        for (TablePart p : sources) {
+            TablePart now = head.get(p.id());
+            if (now == null || !now.sameData(p)) {
+                return false;
+            }
+            current.add(now);
+            if (now != p) {
+                // rows deleted since the merge read the source: deleted in the merged part too
+                long[] since = new long[(p.rowCount() + 63) >>> 6];
+                boolean any = false;
+                for (int w = 0; w < since.length; w++) {
+                    since[w] = now.deleted().word(w) & ~p.deleted().word(w);
+                    any |= since[w] != 0;
+                }
+                if (any) {
+                    long[] moved = merged == null ? null
+                            : new MergeForward(0, merged.id(), merged.rowCount(), p.deleted(), offset).translate(since);
+                    if (moved == null) {
+                        return false; // not a newer version of what the merge read
+                    }
+                    for (int w = 0; w < moved.length; w++) {
+                        carried[w] |= moved[w];
+                    }
+                    carries = true;
+                }
+            }
+            offset += p.liveRowCount();
+        }
+        List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
+        boolean carry = carries;
+        catalog.clock().commit(ts -> {
+            swap(current, replacement, ts, List.of(), true);
+            published[0] = true;
+            if (carry) {
+                // a version of the merged part, committed with it, as a DELETE's: the log keeps the merge as it read the rows
+                swap(replacement, List.of(merged.withDeleted(carried)), ts, List.of(), false);
+            }
+            int at = 0;
+            for (TablePart p : sources) {
+                forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
+                        merged == null ? 0 : merged.rowCount(), p.deleted(), at));
+                at += p.liveRowCount();
+            }
+        });
+        return true;
     }
 
     /**
@@ -503,6 +630,7 @@ public final class Table {
     private void releaseWrites() {
         writes.unlock();
         if (!writes.isHeldByCurrentThread()) {
+            swapPendingMerge();
             catalog.clock().awaitOwed();
         }
     }
@@ -510,6 +638,9 @@ public final class Table {
     /** {@link #unlockWrites()} without the wait: a transaction releases all its tables, then waits once. */
     void unlockWritesOnly() {
         writes.unlock();
+        if (!writes.isHeldByCurrentThread()) {
+            swapPendingMerge();
+        }
     }
 
     /** Whether a statement holds {@link #lockWrites()} now (or another change is being made). */
@@ -626,6 +757,10 @@ public final class Table {
             dropped = true;
         } finally {
             writes.unlock();
+        }
+        PendingMerge pending = pendingMerge.getAndSet(null); // never swapped in now; one taken later is freed by its merge
+        if (pending != null) {
+            free(pending.merged());
         }
         catalog.retire(this);
     }
