@@ -226,6 +226,18 @@ public final class Database implements AutoCloseable, StoredDatabase {
         }
     }
 
+    /**
+     * Stops the background merges of small parts until resumed ({@link #mergeParts} still merges
+     * at once): for a load that merges once at its end, and tests that count parts.
+     */
+    public void pauseMerges(boolean pause) {
+        if (pause) {
+            merger.pause();
+        } else {
+            merger.resume();
+        }
+    }
+
     /** Runs one period of the DataPlacer now, for tests; false when it does not run or took no action. */
     public boolean runPlacerOnce() {
         return placer != null && placer.runOnce().isPresent();
