@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A named table of a {@link Catalog} schema: a {@link TableSchema} and a set of {@link TablePart}s. The set is swapped whole, so a
@@ -471,10 +473,13 @@ public final class Table {
             if (published[0]) {
                 return true; // the merged part is in the newest version: the version frees it
             }
+            LOG.log(Level.WARNING, "a merge of parts of table " + name + " was not swapped in; they stay as they are", e);
         }
         free(merged);
         return false;
     }
+
+    private static final Logger LOG = Logger.getLogger(Table.class.getName());
 
     /**
      * Swaps in a merge of {@code sources} into {@code merged} (setting {@code published} once the
@@ -497,19 +502,20 @@ public final class Table {
             }
             current.add(now);
             if (now != p) {
-                // rows deleted since the merge read the source: deleted in the merged part too
+                // rows deleted since the merge read the source: deleted in the merged part too; a version
+                // lacking a deletion the merge saw (a transaction's own, read through its overlay) is not
+                // newer, and the merge would drop rows the table still holds
                 long[] since = new long[(p.rowCount() + 63) >>> 6];
                 boolean any = false;
                 for (int w = 0; w < since.length; w++) {
+                    if ((p.deleted().word(w) & ~now.deleted().word(w)) != 0) {
+                        return false;
+                    }
                     since[w] = now.deleted().word(w) & ~p.deleted().word(w);
                     any |= since[w] != 0;
                 }
-                if (any) {
-                    long[] moved = merged == null ? null
-                            : new MergeForward(0, merged.id(), merged.rowCount(), p.deleted(), offset).translate(since);
-                    if (moved == null) {
-                        return false; // not a newer version of what the merge read
-                    }
+                if (any && merged != null) {
+                    long[] moved = new MergeForward(0, merged.id(), merged.rowCount(), p.deleted(), offset).translate(since);
                     for (int w = 0; w < moved.length; w++) {
                         carried[w] |= moved[w];
                     }
@@ -520,21 +526,44 @@ public final class Table {
         }
         List<TablePart> replacement = merged == null ? List.of() : List.of(merged);
         boolean carry = carries;
-        catalog.clock().commit(ts -> {
-            swap(current, replacement, ts, List.of(), true);
-            published[0] = true;
-            if (carry) {
-                // a version of the merged part, committed with it, as a DELETE's: the log keeps the merge as it read the rows
-                swap(replacement, List.of(merged.withDeleted(carried)), ts, List.of(), false);
+        TablePart[] carriedVersion = new TablePart[1];
+        try {
+            catalog.clock().commit(ts -> {
+                checkNotDropped();
+                catalog.clock().log().changedKeepingRows(this, current, replacement);
+                List<TablePart> installed = replacement;
+                if (carry) {
+                    // a version of the merged part, logged after it as a DELETE's (the log keeps the merge as it
+                    // read the rows), and published in the same version: a reader never sees the merged part
+                    // without the deletions already committed in its sources
+                    carriedVersion[0] = merged.withDeleted(carried);
+                    installed = List.of(carriedVersion[0]);
+                    catalog.clock().log().changed(this, replacement, installed);
+                }
+                install(current, installed, ts, List.of());
+                published[0] = true;
+                if (carriedVersion[0] != null && carriedVersion[0] != merged) {
+                    merged.release(); // never published: the carried version holds the data
+                }
+                recordForwards(sources, merged, ts);
+            });
+        } catch (RuntimeException | Error e) {
+            if (!published[0] && carriedVersion[0] != null && carriedVersion[0] != merged) {
+                carriedVersion[0].release();
             }
-            int at = 0;
-            for (TablePart p : sources) {
-                forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
-                        merged == null ? 0 : merged.rowCount(), p.deleted(), at));
-                at += p.liveRowCount();
-            }
-        });
+            throw e;
+        }
         return true;
+    }
+
+    /** Where each source's rows went in {@code merged}, for transactions whose snapshots still name the sources. */
+    private void recordForwards(List<TablePart> sources, TablePart merged, long ts) {
+        int at = 0;
+        for (TablePart p : sources) {
+            forwards.put(p.id(), new MergeForward(ts, merged == null ? -1 : merged.id(),
+                    merged == null ? 0 : merged.rowCount(), p.deleted(), at));
+            at += p.liveRowCount();
+        }
     }
 
     /**
@@ -704,6 +733,11 @@ public final class Table {
         } else {
             catalog.clock().log().changed(this, old, replacement);
         }
+        install(old, replacement, ts, keys);
+    }
+
+    /** {@link #swap}'s new version, the change already logged. */
+    private void install(List<TablePart> old, List<TablePart> replacement, long ts, List<KeySet.Change> keys) {
         Version current = head;
         List<TablePart> next = new ArrayList<>(current.parts());
         List<TablePart> added = new ArrayList<>(replacement);
