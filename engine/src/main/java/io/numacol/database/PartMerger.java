@@ -167,7 +167,7 @@ final class PartMerger {
     }
 
     /** Parts of one tier that a background merge makes one part of; a tier spans a factor of this in rows. */
-    static final int FAN = 4;
+    static final int FAN = 8;
 
     /** The tier of a part of {@code rows} live rows: the base-{@value #FAN} logarithm. */
     static int tier(long rows) {
