@@ -38,7 +38,7 @@ import java.util.logging.Logger;
  * for every flush: the rows of a load in batches, or of single-row UPDATEs (each publishes a part
  * of one row), were rebuilt hundreds of times, and in a file database written to a part file each
  * time. Tiered, a row is rebuilt once per tier it passes, and a table holds at most
- * {@value #FAN} - 1 small parts per tier meanwhile. {@link #mergeAll} (an explicit MERGE) still
+ * {@value #FAN} - 1 small parts per tier meanwhile. {@link #mergeAll} ({@code Database.mergeParts}) still
  * fills parts up to {@code rowsPerPart}.
  */
 final class PartMerger {
