@@ -113,17 +113,17 @@ final class PartMerger {
 
     /** Merges as the background task does (tiers of {@value #FAN} parts) until nothing is left to; returns the merges made. */
     int mergeTiers(Table table) {
-        int merged = 0;
-        while (mergeOnce(table, true)) {
-            merged++;
-        }
-        return merged;
+        return mergeUntilDone(table, true);
     }
 
     /** Merges small parts until none are left to merge; returns how many merged parts were made. */
     int mergeAll(Table table) {
+        return mergeUntilDone(table, false);
+    }
+
+    private int mergeUntilDone(Table table, boolean tiered) {
         int merged = 0;
-        while (mergeOnce(table)) {
+        while (mergeOnce(table, tiered)) {
             merged++;
         }
         return merged;

@@ -327,13 +327,8 @@ public final class Transaction implements AutoCloseable {
                     }
                     List<TablePart> old = new ArrayList<>();
                     List<TablePart> replacement = new ArrayList<>();
-                    for (Map.Entry<Long, long[]> e : forwarded.entrySet()) {
-                        TablePart current = head.get(e.getKey());
-                        if (current == null || overlaps(current.deleted(), e.getValue())) {
-                            return; // a write conflict: the commit reports it
-                        }
-                        old.add(current);
-                        replacement.add(made(current.withDeleted(e.getValue()), current, made));
+                    if (!deletedVersions(forwarded, head, old, replacement, made)) {
+                        return; // a write conflict: the commit reports it
                     }
                     for (Map.Entry<Long, long[]> e : forwardedStatement.entrySet()) {
                         TablePart current = head.get(e.getKey());
@@ -423,13 +418,8 @@ public final class Transaction implements AutoCloseable {
                     }
                     List<TablePart> old = new ArrayList<>();
                     List<TablePart> replacement = new ArrayList<>();
-                    for (Map.Entry<Long, long[]> d : forwarded.entrySet()) {
-                        TablePart current = head.get(d.getKey());
-                        if (current == null || overlaps(current.deleted(), d.getValue())) {
-                            return; // a write conflict: the commit reports it
-                        }
-                        old.add(current);
-                        replacement.add(made(current.withDeleted(d.getValue()), current, made));
+                    if (!deletedVersions(forwarded, head, old, replacement, made)) {
+                        return; // a write conflict: the commit reports it
                     }
                     replacement.addAll(w.added);
                     changes.put(t, new ForeignKeys.Change(old, replacement));
@@ -465,6 +455,25 @@ public final class Transaction implements AutoCloseable {
         } finally {
             made.forEach(TablePart::release);
         }
+    }
+
+    /**
+     * For each part of {@code head} named in {@code deleted} (rows by part id), the part into
+     * {@code old} and its version with those rows deleted too into {@code replacement} (new
+     * versions noted in {@code made}); false, a write conflict, when a part is gone or already has
+     * one of the rows deleted.
+     */
+    private static boolean deletedVersions(Map<Long, long[]> deleted, Map<Long, TablePart> head, List<TablePart> old,
+                                           List<TablePart> replacement, List<TablePart> made) {
+        for (Map.Entry<Long, long[]> d : deleted.entrySet()) {
+            TablePart current = head.get(d.getKey());
+            if (current == null || overlaps(current.deleted(), d.getValue())) {
+                return false;
+            }
+            old.add(current);
+            replacement.add(made(current.withDeleted(d.getValue()), current, made));
+        }
+        return true;
     }
 
     /** {@code version} of {@code part}, noted in {@code made} to be released when it is a new one. */
