@@ -2,6 +2,11 @@ package io.numacol.durability;
 
 import io.numacol.storage.Column;
 import io.numacol.storage.ColumnPlacement;
+import io.numacol.storage.Dictionary;
+import io.numacol.storage.DoubleDictionary;
+import io.numacol.storage.IndexVector;
+import io.numacol.storage.LongDictionary;
+import io.numacol.storage.StringDictionary;
 import io.numacol.storage.PartBuilder;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Table;
@@ -10,6 +15,7 @@ import io.numacol.storage.types.ColumnType;
 import io.numacol.wal.RowBatch;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -23,22 +29,52 @@ final class PartRows {
     }
 
     static RowBatch of(TablePart part) {
-        List<ColumnType> types = new ArrayList<>(part.columns().size());
-        Object[][] columns = new Object[part.columns().size()][];
-        for (int c = 0; c < columns.length; c++) {
+        int n = part.rowCount();
+        int columnCount = part.columns().size();
+        List<ColumnType> types = new ArrayList<>(columnCount);
+        Object[] values = new Object[columnCount];
+        BitSet[] nulls = new BitSet[columnCount];
+        int[] vids = new int[IndexVector.BLOCK_ROWS];
+        for (int c = 0; c < columnCount; c++) {
             Column column = part.column(c);
             types.add(column.type());
-            columns[c] = column.storedValues(0, part.rowCount());
-        }
-        RowBatch.Builder rows = RowBatch.builder(types);
-        Object[] row = new Object[columns.length];
-        for (int r = 0; r < part.rowCount(); r++) {
-            for (int c = 0; c < columns.length; c++) {
-                row[c] = columns[c][r];
+            BitSet isNull = new BitSet();
+            nulls[c] = isNull;
+            int nullVid = column.nullVid();
+            Dictionary dictionary = column.dictionary();
+            // column by column from the vids: a string's bytes are copied once per distinct value,
+            // never decoded to a String and encoded again
+            long[] longs = dictionary instanceof LongDictionary ? new long[n] : null;
+            double[] doubles = dictionary instanceof DoubleDictionary ? new double[n] : null;
+            byte[][] strings = dictionary instanceof StringDictionary ? new byte[n][] : null;
+            byte[][] byVid = strings != null ? new byte[dictionary.size()][] : null;
+            for (int start = 0; start < n; start += vids.length) {
+                int end = Math.min(n, start + vids.length);
+                column.indexVector().decode(start, end, vids, 0);
+                for (int row = start; row < end; row++) {
+                    int vid = vids[row - start];
+                    if (vid == nullVid) {
+                        isNull.set(row);
+                        continue;
+                    }
+                    switch (dictionary) {
+                        case LongDictionary d -> longs[row] = d.getLong(vid);
+                        case DoubleDictionary d -> doubles[row] = d.getDouble(vid);
+                        case StringDictionary d -> {
+                            byte[] utf8 = byVid[vid];
+                            if (utf8 == null) {
+                                utf8 = new byte[d.utf8Length(vid)];
+                                d.copyUtf8(vid, utf8);
+                                byVid[vid] = utf8;
+                            }
+                            strings[row] = utf8;
+                        }
+                    }
+                }
             }
-            rows.addStored(row);
+            values[c] = longs != null ? longs : doubles != null ? doubles : strings;
         }
-        return rows.build();
+        return RowBatch.ofUtf8Columns(types, n, values, nulls);
     }
 
     /**

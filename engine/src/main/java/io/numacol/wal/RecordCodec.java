@@ -139,7 +139,12 @@ final class RecordCodec {
                 switch (types.get(c).storageKind()) {
                     case LONG -> out.putLong(rows.getLong(r, c));
                     case DOUBLE -> out.putLong(Double.doubleToRawLongBits(rows.getDouble(r, c)));
-                    case STRING -> putString(out, rows.getString(r, c));
+                    case STRING -> {
+                        // a part's dictionary bytes go out as they are: no String made and encoded again
+                        byte[] utf8 = rows.getUtf8(r, c);
+                        out.putInt(utf8.length);
+                        out.put(utf8);
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@ import io.numacol.storage.types.ColumnType;
 import io.numacol.storage.types.StorageKind;
 import io.numacol.storage.types.Utf8;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -28,7 +29,10 @@ import java.util.Objects;
 public final class RowBatch {
     private final List<ColumnType> types;
     private final int rowCount;
-    /** Per column: a long[], double[] or String[] of rowCount values (a null row's slot is 0, 0.0 or null). */
+    /**
+     * Per column: a long[], double[], or String[] or byte[][] (UTF-8) of rowCount values (a null
+     * row's slot is 0, 0.0 or null).
+     */
     private final Object[] values;
     private final BitSet[] nulls;
 
@@ -83,7 +87,25 @@ public final class RowBatch {
     /** The stored string of a STRING-stored column's row, null for a NULL. */
     public String getString(int row, int column) {
         Objects.checkIndex(row, rowCount);
-        return ((String[]) values[column])[row];
+        return switch (values[column]) {
+            case byte[][] utf8 -> utf8[row] == null ? null : new String(utf8[row], StandardCharsets.UTF_8);
+            case String[] strings -> strings[row];
+            default -> throw new IllegalStateException("column " + column + " holds " + values[column].getClass());
+        };
+    }
+
+    /**
+     * The UTF-8 bytes of a STRING-stored column's row, null for a NULL: shared with the batch, not
+     * to be changed. A batch made from a dictionary's bytes ({@link #ofUtf8Columns}) hands them
+     * over as they are; one of Strings encodes its value.
+     */
+    public byte[] getUtf8(int row, int column) {
+        Objects.checkIndex(row, rowCount);
+        return switch (values[column]) {
+            case byte[][] utf8 -> utf8[row];
+            case String[] strings -> strings[row] == null ? null : Utf8.encode(strings[row]);
+            default -> throw new IllegalStateException("column " + column + " holds " + values[column].getClass());
+        };
     }
 
     /** A value boxed: a Long, Double or String as the column's storage kind has it, null for NULL. */
@@ -117,10 +139,20 @@ public final class RowBatch {
             boolean same = switch (values[c]) {
                 case long[] l -> Arrays.equals(l, (long[]) b.values[c]);
                 case double[] d -> Arrays.equals(rawBits(d), rawBits((double[]) b.values[c]));
-                case String[] s -> Arrays.equals(s, (String[]) b.values[c]);
+                case String[] _, byte[][] _ -> sameStrings(b, c);
                 default -> throw new IllegalStateException("column " + c + " holds " + values[c].getClass());
             };
             if (!same) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether column {@code c} of this batch and of {@code b} hold the same strings, whichever form each keeps them in. */
+    private boolean sameStrings(RowBatch b, int c) {
+        for (int r = 0; r < rowCount; r++) {
+            if (!Objects.equals(getString(r, c), b.getString(r, c))) {
                 return false;
             }
         }
@@ -271,6 +303,34 @@ public final class RowBatch {
             strings = null;
             return new RowBatch(types, rows, values, nulls);
         }
+    }
+
+    /**
+     * A batch of {@code rowCount} rows made from whole columns, as a part's stored form gives them
+     * (the log's writer of a new part): per column a {@code long[]}, a {@code double[]} or, for a
+     * STRING-stored column, a {@code byte[][]} of UTF-8 bytes as a dictionary holds them (well
+     * formed, since the dictionary checked them; a row's array may be shared by the rows of one
+     * value); a NULL row's slot is 0, 0.0 or null and its bit is set in the column's {@code nulls}.
+     * The arrays are taken, not copied: the caller hands them over. Logging a part this way copies
+     * each distinct string's bytes once, where a String per row would be decoded and then encoded
+     * again.
+     */
+    public static RowBatch ofUtf8Columns(List<ColumnType> types, int rowCount, Object[] values, BitSet[] nulls) {
+        if (values.length != types.size() || nulls.length != types.size()) {
+            throw new IllegalArgumentException(values.length + " columns and " + nulls.length + " null sets for " + types);
+        }
+        for (int c = 0; c < values.length; c++) {
+            boolean fits = switch (types.get(c).storageKind()) {
+                case LONG -> values[c] instanceof long[] l && l.length == rowCount;
+                case DOUBLE -> values[c] instanceof double[] d && d.length == rowCount;
+                case STRING -> values[c] instanceof byte[][] u && u.length == rowCount;
+            };
+            if (!fits || nulls[c].length() > rowCount) {
+                throw new IllegalArgumentException("column " + c + " (" + types.get(c) + ") is not " + rowCount
+                        + " values of its storage kind");
+            }
+        }
+        return new RowBatch(List.copyOf(types), rowCount, values, nulls);
     }
 
     /**

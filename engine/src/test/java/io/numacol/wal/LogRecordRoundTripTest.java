@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -139,6 +140,30 @@ class LogRecordRoundTripTest {
             written.add(new LogRecord.Insert(i, i % 3 + 1, i, i % 2 - 1, WalTesting.randomBatch(random, random.nextInt(0, 300))));
         }
         assertThat(throughLog(written)).containsExactlyElementsOf(written);
+    }
+
+    /** A batch of a dictionary's UTF-8 bytes is logged as the same record as one of Strings, and reads back as it. */
+    @Test
+    void aBatchOfUtf8ColumnsIsLoggedAsTheSameRowsAsOneOfStrings() throws IOException {
+        List<ColumnType> types = List.of(ColumnType.bigint(), ColumnType.varchar(10), ColumnType.doubleType());
+        byte[] shared = "z\u00fcrich \uD83D\uDE00".getBytes(StandardCharsets.UTF_8);
+        java.util.BitSet noNulls = new java.util.BitSet();
+        java.util.BitSet secondNull = new java.util.BitSet();
+        secondNull.set(1);
+        RowBatch fromBytes = RowBatch.ofUtf8Columns(types, 3, new Object[] {new long[] {1, 2, 3},
+                new byte[][] {shared, null, shared}, new double[] {0.5, -0.0, 7}}, new java.util.BitSet[] {noNulls, secondNull, noNulls});
+        RowBatch fromStrings = RowBatch.ofStored(types, List.<Object[]>of(new Object[] {1L, "z\u00fcrich \uD83D\uDE00", 0.5},
+                new Object[] {2L, null, -0.0}, new Object[] {3L, "z\u00fcrich \uD83D\uDE00", 7.0}));
+
+        assertThat(fromBytes).isEqualTo(fromStrings);
+        assertThat(fromBytes.getString(0, 1)).isEqualTo("z\u00fcrich \uD83D\uDE00");
+        Bytes a = RecordCodec.encode(new LogRecord.Insert(1, 1, 1, -1, fromBytes));
+        Bytes b = RecordCodec.encode(new LogRecord.Insert(1, 1, 1, -1, fromStrings));
+        assertThat(Arrays.copyOf(a.array(), a.size())).as("the same bytes in the log").isEqualTo(Arrays.copyOf(b.array(), b.size()));
+        LogRecord read = throughLog(List.of(new LogRecord.Insert(1, 1, 1, -1, fromBytes))).getFirst();
+        assertThat(((LogRecord.Insert) read).rows()).isEqualTo(fromBytes);
+        assertThatThrownBy(() -> RowBatch.ofUtf8Columns(types, 3, new Object[] {new long[3], new String[3], new double[3]},
+                new java.util.BitSet[] {noNulls, noNulls, noNulls})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("column 1");
     }
 
     @Test
