@@ -77,6 +77,22 @@ final class CommitClock {
      * published visible once it returns (if it throws, nothing of it may have been published).
      */
     void commit(LongConsumer publish) {
+        commit(publish, true);
+    }
+
+    /**
+     * {@link #commit} of a change of how rows are stored, not of which rows the table holds (a
+     * merge): no one waits for it to be durable. A crash before a later commit's force covers it
+     * replays its sources, which no checkpoint has dropped yet; a commit that depends on it (a
+     * deletion of a merged row) comes later in the log and forces it. A background merge thus
+     * costs no force of the log, and a statement that swaps in a merge handed to it waits for no
+     * force of a change it did not make.
+     */
+    void commitUnforced(LongConsumer publish) {
+        commit(publish, false);
+    }
+
+    private void commit(LongConsumer publish, boolean awaited) {
         ChangeLog changes = log;
         long token;
         commits.lock();
@@ -103,7 +119,7 @@ final class CommitClock {
             commits.unlock();
         }
         prune();
-        if (token != 0) {
+        if (token != 0 && awaited) {
             // waited for once the committer lets go of its tables too (awaitOwed): committers of one
             // table, and of any, then share a force of the log
             long[] mine = owed.get();

@@ -528,7 +528,7 @@ public final class Table {
         boolean carry = carries;
         TablePart[] carriedVersion = new TablePart[1];
         try {
-            catalog.clock().commit(ts -> {
+            catalog.clock().commitUnforced(ts -> {
                 checkNotDropped();
                 catalog.clock().log().changedKeepingRows(this, current, replacement);
                 List<TablePart> installed = replacement;
