@@ -182,6 +182,25 @@ class DurableStoreTest {
         }
     }
 
+    /** A merge is not forced (no one waits for it): a crash right after it replays its sources, with the same rows. */
+    @Test
+    void aMergeThatNoForceCoveredIsReplayedAsItsSources() {
+        Database db = open();
+        Table t = create(db, "items");
+        for (int i = 0; i < 12; i++) {
+            append(db, t, i * 10L, i * 10L + 10);
+        }
+        delete(db, t, id -> id % 3 == 0);
+        assertThat(db.mergeParts(t)).isPositive();
+        List<List<Object>> expected = rows(t);
+        crash(db);
+        try (Database back = open()) {
+            assertThat(rows(back.catalog().get("items"))).isEqualTo(expected).hasSize(120 - 40);
+            delete(back, back.catalog().get("items"), id -> id % 3 == 1); // the replayed rows take deletions by their ids
+            assertThat(rows(back.catalog().get("items"))).hasSize(120 - 80);
+        }
+    }
+
     @Test
     void anAlteredTableAndTheCatalogsOtherObjectsComeBack() {
         Database db = open();
