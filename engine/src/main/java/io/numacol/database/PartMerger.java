@@ -129,11 +129,16 @@ final class PartMerger {
         return merged;
     }
 
-    /** Runs {@code action} while no merge of {@code table} runs (waiting for one under way). */
+    /**
+     * Runs {@code action} while no merge of {@code table} runs (waiting for one under way), and
+     * none waits for the table's holder: a pending merge is dropped, since it was built for the
+     * parts and placement the action is about to change.
+     */
     void whileNotMerging(Table table, Runnable action) {
         ReentrantLock lock = lockOf(table);
         lock.lock();
         try {
+            table.discardPendingMerge();
             action.run();
         } finally {
             lock.unlock();

@@ -792,11 +792,21 @@ public final class Table {
         } finally {
             writes.unlock();
         }
-        PendingMerge pending = pendingMerge.getAndSet(null); // never swapped in now; one taken later is freed by its merge
+        discardPendingMerge(); // never swapped in now; one taken later is freed by its merge
+        catalog.retire(this);
+    }
+
+    /**
+     * Frees a merge that waits for the table's holder ({@link #tryMergeParts}) without swapping it
+     * in: what re-places or drops the table calls it, since the merged part was built by the
+     * placement the table had and would land after the new one (a later merge takes the sources
+     * again). A merge being swapped in meanwhile completes under the table's writes first.
+     */
+    public void discardPendingMerge() {
+        PendingMerge pending = pendingMerge.getAndSet(null);
         if (pending != null) {
             free(pending.merged());
         }
-        catalog.retire(this);
     }
 
     /** A dropped table freed while a statement that may read it runs: only the database closing does that. */

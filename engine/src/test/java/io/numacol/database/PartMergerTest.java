@@ -238,6 +238,38 @@ class PartMergerTest {
         assertThat(b.rowCount()).isZero();
     }
 
+    /** A merge handed to the table's holder is dropped when the table is re-placed meanwhile: it was built for the old placement. */
+    @Test
+    void aMergeWaitingForTheHolderIsDroppedWhenTheTableIsPlacedAnew() throws Exception {
+        Table t = db.catalog().create("w", new TableSchema(List.of(
+                new TableSchema.ColumnDef("id", ColumnType.bigint(), false)), List.of()));
+        db.merger().pause();
+        for (long k = 0; k < 3; k++) {
+            try (Appender a = db.appender(t)) {
+                a.append(k);
+            }
+        }
+        assertThat(t.parts()).hasSize(3);
+        ExecutorService worker = Executors.newSingleThreadExecutor();
+        try {
+            t.lockWrites();
+            try {
+                assertThat(worker.submit(() -> db.merger().mergeOnce(t)).get()).isTrue();
+                assertThat(t.mergePending()).isTrue();
+                db.whileNotMerging(t, () -> { }); // what a placement change runs its swap in
+                assertThat(t.mergePending()).isFalse();
+            } finally {
+                t.unlockWrites();
+            }
+        } finally {
+            worker.shutdown();
+        }
+        assertThat(t.parts()).as("the merge was not swapped in after the holder let go").hasSize(3);
+        assertThat(t.rowCount()).isEqualTo(3L);
+        assertThat(db.merger().mergeOnce(t)).as("a later merge takes the sources again").isTrue();
+        assertThat(t.parts()).hasSize(1);
+    }
+
     /**
      * One-row UPDATEs one after another (DurabilityBenchmark.updateByKey) hold the table nearly
      * all the time. A merge that finds the table held is swapped in as the UPDATE lets it go, the
