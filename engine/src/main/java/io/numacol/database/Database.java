@@ -397,7 +397,10 @@ public final class Database implements AutoCloseable, StoredDatabase {
      * inserts leave behind) into parts of up to {@code rowsPerPart} rows now, rather than in the
      * background after the next flush, and rebuilds parts with many deleted rows without them
      * ({@code PartMerger.COMPACT_DELETED_SHARE}); readers see the table whole throughout. Returns
-     * how many merges were made.
+     * how many merges were made. While another connection's statement or transaction holds the
+     * table, a merge is handed to it to swap in as it lets go, counted, and merging stops there
+     * (the next would read the same parts): this call does not wait for the holder, since the
+     * holder may be waiting for something this thread holds.
      */
     public int mergeParts(String table) {
         return mergeParts(catalog.get(table));
