@@ -10,6 +10,7 @@ import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -27,6 +28,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Calendar;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TimeZone;
 import java.util.function.Function;
 
@@ -249,6 +251,21 @@ final class NumacolResultSet extends ForwardOnlyResultSet {
     @Override
     public Object getObject(String columnLabel) throws SQLException {
         return getObject(findColumn(columnLabel));
+    }
+
+    /** With the connection's type map, which is empty (numacol has no user-defined types): {@link #getObject(int)}. */
+    @Override
+    public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
+        if (map != null && !map.isEmpty()) {
+            throw new SQLFeatureNotSupportedException("ResultSet.getObject(column, map): numacol has no user-defined types to map;"
+                    + " give an empty map or none", "0A000");
+        }
+        return getObject(columnIndex);
+    }
+
+    @Override
+    public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
+        return getObject(findColumn(columnLabel), map);
     }
 
     @Override

@@ -73,6 +73,9 @@ class GetObjectJavaTimeTest {
                         .hasMessageContaining("tz").satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22018"));
                 assertThatThrownBy(() -> rs.getObject(3, Instant.class)).isInstanceOf(SQLException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("22"));
+                assertThat(rs.getObject(2, new java.util.HashMap<>())).as("the empty type map").isEqualTo(tz);
+                assertThatThrownBy(() -> rs.getObject(2, java.util.Map.of("t", Object.class))).isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getObject(2)).isNull();
                 assertThat(rs.getObject(1, Instant.class)).isNull();
