@@ -61,6 +61,10 @@ class ResultSetKindsTest {
             }
             c.clearWarnings();
             assertThat((Object) c.getWarnings()).isNull();
+            // the metadata says the same of what numacol gives
+            assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();
+            assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isFalse();
+            assertThat(c.getMetaData().supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE)).isFalse();
             try (PreparedStatement p = c.prepareStatement("SELECT a FROM t WHERE a > ?", ResultSet.TYPE_SCROLL_SENSITIVE,
                     ResultSet.CONCUR_READ_ONLY, ResultSet.HOLD_CURSORS_OVER_COMMIT)) {
                 assertThat(warnings(c)).singleElement().asString().contains("TYPE_SCROLL_SENSITIVE");
