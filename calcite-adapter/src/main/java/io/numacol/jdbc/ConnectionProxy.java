@@ -23,6 +23,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLWarning;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -68,6 +69,8 @@ final class ConnectionProxy implements InvocationHandler {
     private Calendar utc;
     /** A calendar in the JVM's zone for DATE, TIME and TIMESTAMP parameters, made on first use. */
     private Calendar local;
+    /** The result set types and concurrencies a connection's statements are made with, and the warnings of what it changed. */
+    private final ResultSetKinds cursors = new ResultSetKinds();
     /** A statement's generated keys and RETURNING rows; null for the connection and metadata. */
     private StatementRows rows;
     /** {@code Connection.prepareStatement(String)}: a keys argument is the proxy's, not Avatica's. */
@@ -96,7 +99,9 @@ final class ConnectionProxy implements InvocationHandler {
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    public Object invoke(Object proxy, Method method, Object[] given) throws Throwable {
+        // a scrollable or updatable result set asked for is made forward-only and read-only, with a warning
+        Object[] args = target instanceof AvaticaConnection && given != null ? cursors.forwardOnly(method, given) : given;
         if (rows != null && target instanceof AvaticaStatement statement) {
             Object answer = rows.invoke(statement, method, args, this::invoke);
             if (answer != StatementRows.NOT_HANDLED) {
@@ -206,6 +211,32 @@ final class ConnectionProxy implements InvocationHandler {
                     // READ UNCOMMITTED is given as READ COMMITTED; SERIALIZABLE is refused (snapshot isolation is the strongest)
                     return level == Connection.TRANSACTION_READ_UNCOMMITTED || level == Connection.TRANSACTION_READ_COMMITTED
                             || level == Connection.TRANSACTION_REPEATABLE_READ;
+                }
+            }
+            case "isReadOnly" -> {
+                // a read-only file database (access_mode=read_only) is, and nothing else: Avatica said true of every database
+                if (target instanceof DatabaseMetaData || target instanceof AvaticaConnection) {
+                    AvaticaConnection c = target instanceof AvaticaConnection a ? a
+                            : ((DatabaseMetaData) target).getConnection().unwrap(AvaticaConnection.class);
+                    if (c.isClosed()) {
+                        throw new SQLNonTransientConnectionException("the connection is closed", "08003");
+                    }
+                    Database db = NumacolDriver.openDatabase(c);
+                    if (db != null && db.isReadOnly()) {
+                        return true;
+                    }
+                    return target instanceof AvaticaConnection ? invoke(method, args) : false;
+                }
+            }
+            case "getTypeMap", "setTypeMap" -> {
+                if (target instanceof AvaticaConnection c) {
+                    return ResultSetKinds.typeMap(c, method.getName(), args);
+                }
+            }
+            case "getWarnings", "clearWarnings" -> {
+                if (target instanceof AvaticaConnection) {
+                    Object theirs = invoke(method, args); // checks the connection is open
+                    return cursors.warnings(method.getName().equals("clearWarnings"), (SQLWarning) theirs);
                 }
             }
             case "setSchema" -> {
@@ -408,6 +439,9 @@ final class ConnectionProxy implements InvocationHandler {
                         throw batch;
                     }
                 }
+            }
+            if (thrown instanceof SQLFeatureNotSupportedException unsupported) {
+                throw ResultSetKinds.named(unsupported, method.getDeclaringClass().getSimpleName() + "." + method.getName());
             }
             if (thrown instanceof SQLException || Arrays.asList(method.getExceptionTypes()).contains(SQLException.class)) {
                 throw SqlStates.of(thrown); // nothing but an SQLException, with its state, leaves a JDBC method

@@ -1,6 +1,8 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.NumacolTable;
+import io.numacol.storage.TableSchema;
+import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.avatica.MetaImpl.MetaColumn;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
@@ -10,7 +12,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSetMetaData;
 import java.sql.Types;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -28,22 +29,23 @@ final class InstantMetaData {
 
     /**
      * The rows of {@code DatabaseMetaData.getColumns}, with an instant column typed as {@link #of}
-     * types it: {@code DATA_TYPE} {@link Types#TIMESTAMP_WITH_TIMEZONE}, {@code TYPE_NAME} {@code
-     * TIMESTAMP(3) WITH TIME ZONE}.
+     * types it ({@code DATA_TYPE} {@link Types#TIMESTAMP_WITH_TIMEZONE}) and every column's type
+     * named and sized as JDBC says ({@link ColumnDescription}).
      */
     static final CalciteMetaColumnFactory COLUMNS = new CalciteMetaColumnFactoryImpl() {
         @Override
         public MetaColumn createColumn(Table table, String tableCat, String tableSchem, String tableName, String columnName,
                                        int dataType, String typeName, Integer columnSize, Integer decimalDigits, int numPrecRadix,
                                        int nullable, Integer charOctetLength, int ordinalPosition, String isNullable) {
-            Matcher instant = INSTANT_TYPE.matcher(typeName);
-            boolean isInstant = instant.matches();
-            return new DescribedColumn(tableCat, tableSchem, tableName, columnName,
-                    isInstant ? Types.TIMESTAMP_WITH_TIMEZONE : dataType,
-                    isInstant ? "TIMESTAMP" + instant.group(1) + " WITH TIME ZONE" + instant.group(2) : typeName,
-                    columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable,
-                    table instanceof NumacolTable n && ordinalPosition - 1 < n.table().schema().size()
-                            ? n.table().schema().column(ordinalPosition - 1) : null);
+            TableSchema.ColumnDef column = table instanceof NumacolTable n && ordinalPosition - 1 < n.table().schema().size()
+                    ? n.table().schema().column(ordinalPosition - 1) : null;
+            // a table's CHAR(n) is a VARCHAR to Calcite (see CharCodec): the table says which it is
+            boolean fixed = column != null && column.type().kind() == ColumnType.Kind.CHAR;
+            int type = INSTANT_TYPE.matcher(typeName).matches() ? Types.TIMESTAMP_WITH_TIMEZONE : fixed ? Types.CHAR : dataType;
+            ColumnDescription d = ColumnDescription.of(type, fixed ? "CHAR" : typeName, columnSize == null ? -1 : columnSize,
+                    decimalDigits);
+            return new DescribedColumn(tableCat, tableSchem, tableName, columnName, type, d.typeName(), d.columnSize(),
+                    d.decimalDigits(), d.numPrecRadix(), nullable, d.charOctetLength(), ordinalPosition, isNullable, column);
         }
 
         @Override
@@ -53,7 +55,7 @@ final class InstantMetaData {
     };
 
     /** Calcite's full name of an instant type: the precision, then NOT NULL or nothing. */
-    private static final Pattern INSTANT_TYPE = Pattern.compile(Pattern.quote(ParameterValues.INSTANT) + "(\\(\\d+\\))?(.*)");
+    private static final Pattern INSTANT_TYPE = Pattern.compile(Pattern.quote(ParameterValues.INSTANT) + "(\\(\\d+\\))?.*");
 
     static ResultSetMetaData of(ResultSetMetaData metaData) {
         if (metaData == null) {

@@ -40,6 +40,11 @@ public final class NumacolJdbcFactory extends CalciteJdbc41Factory {
 
     private final Map<Key, Prepared> prepared = new ConcurrentHashMap<>();
 
+    /** JDBC 4.3, which the driver's connections, statements and result sets implement (Calcite's factory said 4.1). */
+    public NumacolJdbcFactory() {
+        super(4, 3);
+    }
+
     @Override
     public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
                                                          Meta.Signature signature, int resultSetType,

@@ -696,6 +696,27 @@ final class NumacolMeta extends ForwardingMeta {
                 KeyMetaData.ForeignKeyRow.class, KeyMetaData.FOREIGN_KEY_COLUMNS);
     }
 
+    /** Every TABLE_TYPE getTables gives ({@link CatalogMetaData#tableTypes}); Calcite's omitted SYSTEM TABLE. */
+    @Override
+    public MetaResultSet getTableTypes(ConnectionHandle ch) {
+        return KeyMetaData.resultSet(delegate(), CatalogMetaData.tableTypes(), CatalogMetaData.TableTypeRow.class,
+                CatalogMetaData.TABLE_TYPE_COLUMNS);
+    }
+
+    /** The types CREATE TABLE takes ({@link CatalogMetaData#typeInfo}), not Calcite's 49. */
+    @Override
+    public MetaResultSet getTypeInfo(ConnectionHandle ch) {
+        return KeyMetaData.resultSet(delegate(), CatalogMetaData.typeInfo(), CatalogMetaData.TypeInfoRow.class,
+                CatalogMetaData.TYPE_INFO_COLUMNS);
+    }
+
+    /** The functions a statement of this connection can call ({@link CatalogMetaData#functions}); Calcite's lists none. */
+    @Override
+    public MetaResultSet getFunctions(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat functionNamePattern) {
+        return KeyMetaData.resultSet(delegate(), CatalogMetaData.functions(((CalciteConnection) connection).config(), catalog,
+                schemaPattern == null ? null : schemaPattern.s, functionNamePattern == null ? null : functionNamePattern.s), CatalogMetaData.FunctionRow.class, CatalogMetaData.FUNCTION_COLUMNS);
+    }
+
     /** The TABLE_CAT that getTables gives this connection's tables. */
     private String catalogName() {
         try {

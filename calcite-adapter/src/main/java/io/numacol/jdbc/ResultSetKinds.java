@@ -1,0 +1,123 @@
+package io.numacol.jdbc;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+
+import java.lang.reflect.Method;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLWarning;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The kinds of result set a connection makes: forward-only and read-only, whatever a statement
+ * asks. numacol streams a query's rows as they are computed and changes rows by SQL only, so a
+ * {@code TYPE_SCROLL_INSENSITIVE}, {@code TYPE_SCROLL_SENSITIVE} or {@code CONCUR_UPDATABLE}
+ * request is made {@code TYPE_FORWARD_ONLY} and {@code CONCUR_READ_ONLY} with an SQLWarning on
+ * the connection (SQLSTATE 01000), as JDBC lets a driver that cannot honor the type it was asked
+ * for: the statement's and its result sets' {@code getType()} and {@code getConcurrency()} say
+ * what they are. Avatica accepted both, and {@code last()} or {@code updateInt} then failed with
+ * no message and no SQLSTATE. Also the connection's type map, which is always empty (numacol has
+ * no user-defined types), and the message of a JDBC method numacol does not have.
+ */
+final class ResultSetKinds {
+    /** The warnings this connection gave, oldest first; null when none since the last clearWarnings. */
+    private SQLWarning warnings;
+
+    /**
+     * The arguments of {@code createStatement}, {@code prepareStatement} or {@code prepareCall}
+     * with the result set type and concurrency numacol gives; any other call's as they are.
+     */
+    Object[] forwardOnly(Method method, Object[] args) {
+        int type;
+        switch (method.getName()) {
+            case "createStatement" -> type = 0;
+            case "prepareStatement", "prepareCall" -> type = 1;
+            default -> {
+                return args;
+            }
+        }
+        if (args.length < type + 2 || !(args[type] instanceof Integer asked) || !(args[type + 1] instanceof Integer concurrency)) {
+            return args;
+        }
+        Object[] given = args.clone();
+        if (asked != ResultSet.TYPE_FORWARD_ONLY) {
+            warn(method.getName() + ": numacol's result sets are TYPE_FORWARD_ONLY; " + typeName(asked)
+                    + " was asked for and TYPE_FORWARD_ONLY given (read the rows with next(), or keep them in a list to scroll)");
+            given[type] = ResultSet.TYPE_FORWARD_ONLY;
+        }
+        if (concurrency != ResultSet.CONCUR_READ_ONLY) {
+            warn(method.getName() + ": numacol's result sets are CONCUR_READ_ONLY; CONCUR_UPDATABLE was asked for and CONCUR_READ_ONLY"
+                    + " given (change rows with UPDATE, INSERT or DELETE)");
+            given[type + 1] = ResultSet.CONCUR_READ_ONLY;
+        }
+        return given;
+    }
+
+    private static String typeName(int type) {
+        return switch (type) {
+            case ResultSet.TYPE_SCROLL_INSENSITIVE -> "TYPE_SCROLL_INSENSITIVE";
+            case ResultSet.TYPE_SCROLL_SENSITIVE -> "TYPE_SCROLL_SENSITIVE";
+            default -> "result set type " + type;
+        };
+    }
+
+    private void warn(String message) {
+        SQLWarning warning = new SQLWarning(message, "01000");
+        if (warnings == null) {
+            warnings = warning;
+        } else {
+            warnings.setNextWarning(warning);
+        }
+    }
+
+    /** The connection's warnings (this object's, then {@code theirs}), or none after clearing them ({@code clear}). */
+    SQLWarning warnings(boolean clear, SQLWarning theirs) {
+        if (clear) {
+            warnings = null;
+            return null;
+        }
+        if (warnings == null) {
+            return theirs;
+        }
+        if (theirs != null) {
+            warnings.setNextWarning(theirs);
+        }
+        return warnings;
+    }
+
+    /**
+     * {@code getTypeMap}: an empty map, as numacol has no user-defined types to map; {@code
+     * setTypeMap}: an empty map is taken, a mapping refused (0A000).
+     */
+    static Object typeMap(AvaticaConnection c, String method, Object[] args) throws SQLException {
+        if (c.isClosed()) {
+            throw new SQLNonTransientConnectionException("the connection is closed", "08003");
+        }
+        if (method.equals("getTypeMap")) {
+            return new HashMap<String, Class<?>>();
+        }
+        if (args[0] instanceof Map<?, ?> map && !map.isEmpty()) {
+            throw new SQLFeatureNotSupportedException("Connection.setTypeMap: numacol has no user-defined types (structured or "
+                    + "distinct) to map to Java classes; give an empty map or none", "0A000");
+        }
+        return null;
+    }
+
+    /**
+     * An SQLFeatureNotSupportedException with a message naming {@code method} and SQLSTATE 0A000:
+     * Avatica throws its own with neither.
+     */
+    static SQLFeatureNotSupportedException named(SQLFeatureNotSupportedException e, String method) {
+        if (e.getMessage() != null && !e.getMessage().isBlank() && "0A000".equals(e.getSQLState())) {
+            return e;
+        }
+        String message = e.getMessage();
+        boolean said = message != null && !message.isBlank() && !message.equals(e.getClass().getName())
+                && !message.equals(e.getClass().getSimpleName());
+        String text = method + " is not supported by numacol";
+        return new SQLFeatureNotSupportedException(said ? text + ": " + message : text, "0A000", e);
+    }
+}
