@@ -141,12 +141,12 @@ final class CatalogMetaData {
      * One row per function a statement of a connection of {@code config} can call (its {@code fun}
      * libraries and numacol's own: nextval, date_trunc, gen_random_uuid...), by name; operators
      * written as symbols or keywords ({@code +}, {@code IS NULL}, {@code CASE}) are not
-     * functions. They belong to no catalog or schema: a {@code schemaPattern} other than null or
-     * {@code %} finds none. Names match {@code namePattern} (a LIKE pattern, null for all)
+     * functions. They belong to no catalog or schema: a {@code schemaPattern} other than null,
+     * {@code %} or {@code ""} (JDBC's "without a schema") finds none. Names match {@code namePattern} (a LIKE pattern, null for all)
      * ignoring case, as numacol resolves them.
      */
     static List<FunctionRow> functions(CalciteConnectionConfig config, String catalog, String schemaPattern, String namePattern) {
-        if ((catalog != null && !catalog.isEmpty()) || (schemaPattern != null && !schemaPattern.equals("%"))) {
+        if ((catalog != null && !catalog.isEmpty()) || (schemaPattern != null && !schemaPattern.equals("%") && !schemaPattern.isEmpty())) {
             return List.of();
         }
         Pattern name = namePattern == null ? null : like(namePattern);

@@ -64,9 +64,14 @@ final class InstantMetaData {
         return (ResultSetMetaData) Proxy.newProxyInstance(InstantMetaData.class.getClassLoader(),
                 new Class<?>[]{ResultSetMetaData.class}, (proxy, method, args) -> {
                     String name = method.getName();
-                    if ((name.equals("getColumnType") || name.equals("getColumnTypeName")) && args.length == 1
-                            && ParameterValues.INSTANT.equals(metaData.getColumnTypeName((Integer) args[0]))) {
-                        return name.equals("getColumnType") ? Types.TIMESTAMP_WITH_TIMEZONE : TYPE_NAME;
+                    if ((name.equals("getColumnType") || name.equals("getColumnTypeName") || name.equals("getColumnClassName"))
+                            && args.length == 1 && ParameterValues.INSTANT.equals(metaData.getColumnTypeName((Integer) args[0]))) {
+                        // the class is what getObject gives for the column (JDBC 4.2: an OffsetDateTime)
+                        return switch (name) {
+                            case "getColumnType" -> Types.TIMESTAMP_WITH_TIMEZONE;
+                            case "getColumnClassName" -> java.time.OffsetDateTime.class.getName();
+                            default -> TYPE_NAME;
+                        };
                     }
                     try {
                         return method.invoke(metaData, args);

@@ -125,7 +125,8 @@ final class NumacolResultSet extends ForwardOnlyResultSet {
         }
         if (special == WALL_CLOCK && (type == Instant.class || type == OffsetDateTime.class || type == ZonedDateTime.class)) {
             LocalDateTime wall = (LocalDateTime) parsed(columnIndex, type, NumacolResultSet::localDateTime);
-            return fromInstant(columnIndex, type, wall.atZone(zone()).toInstant());
+            // the later offset in a repeated hour, as a CAST to TIMESTAMP WITH TIME ZONE takes it
+            return fromInstant(columnIndex, type, wall.atZone(zone()).withLaterOffsetAtOverlap().toInstant());
         }
         if (special == TIME_OF_DAY && type == OffsetTime.class) {
             LocalTime time = (LocalTime) parsed(columnIndex, type, LocalTime::parse);

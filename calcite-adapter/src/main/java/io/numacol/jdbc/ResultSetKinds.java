@@ -23,14 +23,19 @@ import java.util.Map;
  * no user-defined types), and the message of a JDBC method numacol does not have.
  */
 final class ResultSetKinds {
-    /** The warnings this connection gave, oldest first; null when none since the last clearWarnings. */
-    private SQLWarning warnings;
+    /**
+     * The warnings this connection gave since the last clearWarnings, one per kind (a downgraded
+     * type, a downgraded concurrency), oldest first: a connection asked for scrollable statements
+     * again and again keeps two, not a chain that grows. Guarded by this object: a connection may
+     * be shared by threads.
+     */
+    private final Map<String, SQLWarning> warnings = new java.util.LinkedHashMap<>();
 
     /**
      * The arguments of {@code createStatement}, {@code prepareStatement} or {@code prepareCall}
      * with the result set type and concurrency numacol gives; any other call's as they are.
      */
-    Object[] forwardOnly(Method method, Object[] args) {
+    Object[] forwardOnly(Method method, Object[] args) throws SQLException {
         int type;
         switch (method.getName()) {
             case "createStatement" -> type = 0;
@@ -42,15 +47,23 @@ final class ResultSetKinds {
         if (args.length < type + 2 || !(args[type] instanceof Integer asked) || !(args[type + 1] instanceof Integer concurrency)) {
             return args;
         }
+        if (asked != ResultSet.TYPE_FORWARD_ONLY && asked != ResultSet.TYPE_SCROLL_INSENSITIVE && asked != ResultSet.TYPE_SCROLL_SENSITIVE) {
+            throw new SQLException(method.getName() + ": " + asked + " is not a result set type (ResultSet.TYPE_FORWARD_ONLY,"
+                    + " TYPE_SCROLL_INSENSITIVE or TYPE_SCROLL_SENSITIVE); are the type and the concurrency swapped?", "HY024");
+        }
+        if (concurrency != ResultSet.CONCUR_READ_ONLY && concurrency != ResultSet.CONCUR_UPDATABLE) {
+            throw new SQLException(method.getName() + ": " + concurrency + " is not a result set concurrency"
+                    + " (ResultSet.CONCUR_READ_ONLY or CONCUR_UPDATABLE)", "HY024");
+        }
         Object[] given = args.clone();
         if (asked != ResultSet.TYPE_FORWARD_ONLY) {
-            warn(method.getName() + ": numacol's result sets are TYPE_FORWARD_ONLY; " + typeName(asked)
+            warn("type", method.getName() + ": numacol's result sets are TYPE_FORWARD_ONLY; " + typeName(asked)
                     + " was asked for and TYPE_FORWARD_ONLY given (read the rows with next(), or keep them in a list to scroll)");
             given[type] = ResultSet.TYPE_FORWARD_ONLY;
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
-            warn(method.getName() + ": numacol's result sets are CONCUR_READ_ONLY; CONCUR_UPDATABLE was asked for and CONCUR_READ_ONLY"
-                    + " given (change rows with UPDATE, INSERT or DELETE)");
+            warn("concurrency", method.getName() + ": numacol's result sets are CONCUR_READ_ONLY; CONCUR_UPDATABLE was asked for"
+                    + " and CONCUR_READ_ONLY given (change rows with UPDATE, INSERT or DELETE)");
             given[type + 1] = ResultSet.CONCUR_READ_ONLY;
         }
         return given;
@@ -64,28 +77,38 @@ final class ResultSetKinds {
         };
     }
 
-    private void warn(String message) {
-        SQLWarning warning = new SQLWarning(message, "01000");
-        if (warnings == null) {
-            warnings = warning;
-        } else {
-            warnings.setNextWarning(warning);
-        }
+    private synchronized void warn(String kind, String message) {
+        warnings.putIfAbsent(kind, new SQLWarning(message, "01000"));
     }
 
-    /** The connection's warnings (this object's, then {@code theirs}), or none after clearing them ({@code clear}). */
-    SQLWarning warnings(boolean clear, SQLWarning theirs) {
+    /**
+     * The connection's warnings (this object's, then {@code theirs}) as a new chain on each call,
+     * so that a chain handed out earlier is never changed or made circular; or none after
+     * clearing them ({@code clear}).
+     */
+    synchronized SQLWarning warnings(boolean clear, SQLWarning theirs) {
         if (clear) {
-            warnings = null;
+            warnings.clear();
             return null;
         }
-        if (warnings == null) {
+        SQLWarning head = null;
+        SQLWarning tail = null;
+        for (SQLWarning w : warnings.values()) {
+            SQLWarning copy = new SQLWarning(w.getMessage(), w.getSQLState(), w.getErrorCode());
+            if (head == null) {
+                head = copy;
+            } else {
+                tail.setNextWarning(copy);
+            }
+            tail = copy;
+        }
+        if (head == null) {
             return theirs;
         }
         if (theirs != null) {
-            warnings.setNextWarning(theirs);
+            tail.setNextWarning(theirs);
         }
-        return warnings;
+        return head;
     }
 
     /**

@@ -175,6 +175,9 @@ class DatabaseMetaDataTest {
             try (ResultSet rs = c.getMetaData().getFunctions(null, "main", "%")) {
                 assertThat(rs.next()).as("built-in functions belong to no schema").isFalse();
             }
+            try (ResultSet rs = c.getMetaData().getFunctions(null, "", "UPPER")) {
+                assertThat(rs.next()).as("\"\" asks for functions without a schema, which built-ins are").isTrue();
+            }
         }
     }
 

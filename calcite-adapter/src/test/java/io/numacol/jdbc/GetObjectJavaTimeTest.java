@@ -81,6 +81,24 @@ class GetObjectJavaTimeTest {
                 assertThat(rs.getObject(1, Instant.class)).isNull();
                 assertThat(rs.getObject(3, OffsetTime.class)).isNull();
             }
+            try (ResultSet rs = s.executeQuery("SELECT tz FROM t WHERE tz IS NOT NULL")) {
+                assertThat(rs.getMetaData().getColumnClassName(1)).as("the class getObject gives")
+                        .isEqualTo(OffsetDateTime.class.getName());
+            }
+        }
+    }
+
+    /** A wall clock in a repeated hour is the later (standard time) instant, as a CAST to TIMESTAMP WITH TIME ZONE takes it. */
+    @Test
+    void aTimestampInTheRepeatedHourIsTheInstantTheCastGives() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:;timeZone=America/New_York"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (ts TIMESTAMP)");
+            s.execute("INSERT INTO t VALUES (TIMESTAMP '2024-11-03 01:30:00')");
+            try (ResultSet rs = s.executeQuery("SELECT ts, CAST(ts AS TIMESTAMP WITH TIME ZONE) FROM t")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getObject(1, Instant.class)).isEqualTo(Instant.parse("2024-11-03T06:30:00Z"))
+                        .isEqualTo(rs.getObject(2, Instant.class));
+            }
         }
     }
 }

@@ -82,6 +82,26 @@ class ResultSetKindsTest {
         }
     }
 
+    /** Asked again and again, the connection keeps one warning per kind, and a chain once handed out is not changed. */
+    @Test
+    void warningsDoNotPileUpAndValuesThatAreNoResultSetKindAreRefused() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:")) {
+            for (int i = 0; i < 100; i++) {
+                c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE).close();
+            }
+            SQLWarning first = c.getWarnings();
+            assertThat(warnings(c)).hasSize(2);
+            assertThat(warnings(c)).as("read twice: the same two, no cycle").hasSize(2);
+            c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY).close();
+            assertThat((Object) first.getNextWarning().getNextWarning()).as("a chain handed out stays as it was").isNull();
+            assertThatThrownBy(() -> c.createStatement(ResultSet.CONCUR_READ_ONLY, ResultSet.TYPE_FORWARD_ONLY))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("swapped")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("HY024"));
+            assertThatThrownBy(() -> c.prepareStatement("SELECT 1", ResultSet.TYPE_FORWARD_ONLY, 42))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("42 is not a result set concurrency");
+        }
+    }
+
     @Test
     void scrollingAndChangingRowsFailWithAMessageNamingTheMethod() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {

@@ -37,13 +37,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which SchemaCrawler logs to, captured).
  */
 class SchemaCrawlerTest {
-    /** Every record of WARNING or above logged anywhere in the JVM while it is attached. */
+    /**
+     * Every record of WARNING or above the reading thread logs while it is attached: not another
+     * thread's, such as the background work of another test's database in the same JVM.
+     */
     private static final class Warnings extends Handler {
         final List<LogRecord> records = new ArrayList<>();
+        private final long reader = Thread.currentThread().threadId();
 
         @Override
         public synchronized void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue() && r.getLongThreadID() == reader) {
                 records.add(r);
             }
         }
