@@ -1,6 +1,9 @@
 package io.numacol.calcite;
 
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ScheduledFuture;
@@ -11,12 +14,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Whether a running query should stop: Statement.cancel() sets Calcite's cancel flag, and
  * setQueryTimeout puts a timeout into the DataContext, which nothing else in Calcite's enumerable
- * path enforces. Scans ask every {@link #CHECK_MASK}+1 rows, so a stop takes effect promptly
- * without a volatile read per row.
+ * path enforces. Planning asks every {@link #CHECK_MASK}+1 steps; rows handed to Calcite's
+ * operators ask before each ({@link #checking}), since one row of a nested loop may cost
+ * thousands of the loop's steps.
  */
 public final class QueryCancel {
-    /** Rows between checks, minus one (a power of two). */
+    /** Steps between checks, minus one (a power of two). */
     public static final int CHECK_MASK = 1023;
+    /**
+     * Rows between two reads of the clock, minus one (a power of two): the flags are read before
+     * every row (a volatile read), the deadline only every 64, which a nested loop's row of a few
+     * thousand steps makes a few milliseconds.
+     */
+    private static final int CLOCK_MASK = 63;
 
     private final AtomicBoolean flag;
     private final long deadlineNanos;
@@ -142,6 +152,59 @@ public final class QueryCancel {
     /** Whether the query should stop, for engine code that polls and cancels on its own. */
     public boolean shouldStop() {
         return (outer != null && outer.shouldStop()) || (flag != null && flag.get()) || timedOut();
+    }
+
+    /** Whether a flag of this statement or of the one it runs for was raised (cancel(), or a deadline's alarm). */
+    private boolean raised() {
+        return (flag != null && flag.get()) || (outer != null && outer.raised());
+    }
+
+    /**
+     * {@code rows}, asking this statement's stop before each: Calcite's own loops (a nested-loop
+     * join, which enumerates its inner input again for every outer row) never ask.
+     */
+    public <T> Enumerator<T> checking(Enumerator<T> rows) {
+        return new Enumerator<>() {
+            private int count;
+
+            @Override
+            public T current() {
+                return rows.current();
+            }
+
+            @Override
+            public boolean moveNext() {
+                if ((count++ & CLOCK_MASK) == 0 || raised()) {
+                    check();
+                }
+                return rows.moveNext();
+            }
+
+            @Override
+            public void reset() {
+                rows.reset();
+            }
+
+            @Override
+            public void close() {
+                rows.close();
+            }
+        };
+    }
+
+    /**
+     * {@code rows} with the stop of the statement whose DataContext is {@code root} asked before
+     * each row; called by the code Calcite generates for a plan's own leaves (VALUES, system
+     * tables), whose rows a cross join may loop over for minutes.
+     */
+    public static <T> Enumerable<T> checking(Enumerable<T> rows, DataContext root) {
+        QueryCancel stop = of(root);
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<T> enumerator() {
+                return stop.checking(rows.enumerator());
+            }
+        };
     }
 
     /** Whether the statement ran past its timeout (setQueryTimeout sets no flag, so only this tells). */

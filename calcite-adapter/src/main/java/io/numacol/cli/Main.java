@@ -2,10 +2,12 @@ package io.numacol.cli;
 
 import io.numacol.database.Database;
 import io.numacol.jdbc.NumacolDriver;
+import io.numacol.jdbc.NumacolMetrics;
 import io.numacol.scan.ScanKernels;
 import io.numacol.tpch.TpchLoader;
 import io.numacol.tpch.TpchQuery;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,13 +20,18 @@ import java.util.List;
 /**
  * The launcher's main job: open an in-memory numacol database through JDBC, load TPC-H at a scale
  * factor, show where each table's parts sit (the {@code sys} schema), run TPC-H queries, print
- * their first rows and timings, and exit 0.
+ * their first rows and timings, and exit 0. With {@code --metrics-port N} its meters are served in
+ * Prometheus's text format at {@code http://localhost:N/metrics} while it runs, and after the
+ * queries until it is stopped (Ctrl-C).
  */
 public final class Main {
     private Main() {
     }
 
-    public static void main(String[] args) throws SQLException {
+    /** The name the job's Prometheus registry is registered under ({@link NumacolMetrics}). */
+    private static final String REGISTRY = "numacol-main";
+
+    public static void main(String[] args) throws SQLException, IOException, InterruptedException {
         Options options;
         try {
             options = Options.parse(args);
@@ -39,6 +46,13 @@ public final class Main {
             return;
         }
         String url = "jdbc:numacol:;topology=" + options.topology;
+        MetricsEndpoint endpoint = null;
+        if (options.metricsPort >= 0) {
+            endpoint = new MetricsEndpoint(options.metricsPort);
+            NumacolMetrics.register(REGISTRY, endpoint.registry());
+            url += ";metrics=" + REGISTRY;
+            System.out.printf("metrics: http://localhost:%d/metrics%n", endpoint.port());
+        }
         try (Connection connection = DriverManager.getConnection(url); Statement s = connection.createStatement()) {
             Database db = NumacolDriver.database(connection);
             System.out.printf("numacol %s: %s, scan kernel %s%n", url, db.topology(), ScanKernels.get());
@@ -77,6 +91,16 @@ public final class Main {
             long total = timings.stream().mapToLong(Long::longValue).sum();
             System.out.printf("%n%d TPC-H queries at SF %s: %,.1f ms in all (best runs)%n", timings.size(),
                     options.scaleFactor, total / 1e6);
+            if (endpoint != null) {
+                // the database stays open: its meters leave the registry when it closes
+                System.out.printf("%nserving metrics at http://localhost:%d/metrics until stopped (Ctrl-C)%n", endpoint.port());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+        } finally {
+            if (endpoint != null) {
+                NumacolMetrics.unregister(REGISTRY);
+                endpoint.close();
+            }
         }
     }
 
@@ -119,18 +143,22 @@ public final class Main {
 
     private static final class Options {
         static final String USAGE = """
-                usage: numacol [--sf F] [--topology real|fake:N] [--queries 1,6,...] [--runs N] [--rows N]
+                usage: numacol [--sf F] [--topology real|fake:N] [--queries 1,6,...] [--runs N] [--rows N] [--metrics-port N]
                   --sf        TPC-H scale factor (default 0.01; 0.1 and 1 for more)
                   --topology  real (default; one node without libnuma) or fake:N nodes over the real CPUs
                   --queries   which TPC-H queries to run (default all 22)
                   --runs      runs per query, the best is reported (default 2)
-                  --rows      result rows printed per query (default 3)""";
+                  --rows      result rows printed per query (default 3)
+                  --metrics-port  serve the meters in Prometheus's format at http://localhost:N/metrics, and keep
+                              serving after the queries until stopped (0: a free port)""";
 
         double scaleFactor = 0.01;
         String topology = "real";
         List<Integer> queries = new ArrayList<>();
         int runs = 2;
         int rowsShown = 3;
+        /** -1: no endpoint. */
+        int metricsPort = -1;
         boolean help;
 
         static Options parse(String[] args) {
@@ -162,6 +190,12 @@ public final class Main {
                     }
                     case "--runs" -> o.runs = Math.max(1, number(value(args, ++i, arg), arg));
                     case "--rows" -> o.rowsShown = Math.max(0, number(value(args, ++i, arg), arg));
+                    case "--metrics-port" -> {
+                        o.metricsPort = number(value(args, ++i, arg), arg);
+                        if (o.metricsPort < 0 || o.metricsPort > 65_535) {
+                            throw new IllegalArgumentException("--metrics-port takes a port 0..65535, not " + o.metricsPort);
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
                 }
             }

@@ -1,5 +1,6 @@
 package io.numacol.jdbc;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.calcite.cache.PlanCache;
 import io.numacol.database.Database;
 import io.numacol.database.DatabaseConfig;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Named in-memory databases of this JVM, kept while any connection holds them, and after the last
@@ -52,7 +54,7 @@ final class DatabaseRegistry {
      */
     synchronized Database acquire(String name, Properties properties, Integer closeDelaySeconds) {
         if (name == null) {
-            return Database.open(DatabaseConfig.fromProperties(properties));
+            return Database.open(config(properties, "private:" + PRIVATE.incrementAndGet()));
         }
         Entry e = named.get(name);
         if (e != null) {
@@ -79,9 +81,22 @@ final class DatabaseRegistry {
     /** Prefix of the registry's name of a file database: its absolute directory follows. */
     static final String FILE = "file:";
 
+    /** Private databases opened so far: each one's meters are tagged with its number. */
+    private static final AtomicLong PRIVATE = new AtomicLong();
+
+    /**
+     * The configuration {@code properties} ask for, with the meter registry of {@code metrics}
+     * ({@link NumacolMetrics}), whose meters it tags {@code database=tag}.
+     */
+    private static DatabaseConfig config(Properties properties, String tag) {
+        DatabaseConfig config = DatabaseConfig.fromProperties(properties);
+        MeterRegistry registry = NumacolMetrics.forDatabase(properties.getProperty(NumacolMetrics.PROPERTY), tag);
+        return registry == null ? config : config.withMeterRegistry(registry);
+    }
+
     /** Opens a new database for the registry's name {@code name}: a file database's directory, or a named one in memory. */
     private static Database open(String name, Properties properties) {
-        DatabaseConfig config = DatabaseConfig.fromProperties(properties);
+        DatabaseConfig config = config(properties, name.startsWith(FILE) ? name : "mem:" + name);
         if (!name.startsWith(FILE)) {
             return Database.open(config);
         }

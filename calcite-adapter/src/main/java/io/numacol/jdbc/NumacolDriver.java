@@ -56,7 +56,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code main}, the default; {@code sys} shows nodes, tables and columns. {@code jdbc:numacol:file:PATH} opens
  * the file database of directory PATH (created if missing), which outlives the process; {@code durability}
  * ({@code fsync}, the default, {@code flush} or {@code none}) says what its commits wait for; {@code
- * access_mode=read_only} opens it to read only, as several processes may at once.
+ * access_mode=read_only} opens it to read only, as several processes may at once. {@code metrics} ({@code global},
+ * a name given to {@link NumacolMetrics#register}, or {@code none}) sends the database's Micrometer meters there.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
@@ -64,7 +65,7 @@ public final class NumacolDriver extends Driver {
     static final String CLOSE_DELAY = "close_delay";
     private static final String[] DATABASE_PROPERTIES = {"topology", "stealPolicy", "groupsPerNode", "rowsPerPart", "memoryLimit",
         "nodeBandwidth", "placer", "placerPeriod", "stealThreshold", "scheduler", "externalAccess", "allowedDirectories", "durability",
-        DatabaseRegistry.ACCESS_MODE};
+        DatabaseRegistry.ACCESS_MODE, NumacolMetrics.PROPERTY};
     /** Every property numacol reads: the database's, then the connection's own. */
     private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
             Stream.of("timeZone", "planCache", CLOSE_DELAY, "user", "password")).toList();

@@ -16,6 +16,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StatementViews {
     private final Map<Integer, CatalogView> open = new ConcurrentHashMap<>();
+    /**
+     * When each execution under way began, for a database with a meter registry: its view's end
+     * is the statement's end in the {@code numacol.statement} timer (a query's rows read or closed).
+     */
+    private final Map<Integer, Timing> timings = new ConcurrentHashMap<>();
+
+    /** An execution's start, and the view that ends it. */
+    private record Timing(CatalogView view, Database database, long start) {
+        void record() {
+            database.recordStatement(System.nanoTime() - start);
+        }
+    }
     /** The connection's transaction, whose views its statements run in while one is open; the transaction closes them. */
     private final ConnectionTransaction transaction;
 
@@ -46,6 +58,11 @@ final class StatementViews {
         }
         CatalogView before = view == null ? open.remove(h.id) : open.put(h.id, view);
         close(before);
+        Timing ended = view == null || !database.hasMetrics() ? timings.remove(h.id)
+                : timings.put(h.id, new Timing(view, database, System.nanoTime()));
+        if (ended != null) {
+            ended.record();
+        }
         if (closed && view != null) {
             // the connection closed meanwhile (endAll ran, or runs now): no one would end this view,
             // and the tables dropped after it began would never be freed
@@ -64,12 +81,20 @@ final class StatementViews {
     void end(StatementHandle h, CatalogView view) {
         if (view != null && open.remove(h.id, view)) {
             close(view);
+            Timing t = timings.get(h.id);
+            if (t != null && t.view() == view && timings.remove(h.id, t)) {
+                t.record();
+            }
         }
     }
 
     /** Ends the view of {@code h}, if any (the statement closed). */
     void end(StatementHandle h) {
         close(open.remove(h.id));
+        Timing t = timings.remove(h.id);
+        if (t != null) {
+            t.record();
+        }
     }
 
     /** Closes a statement's own view; a transaction's stays open until the transaction ends. */
@@ -84,6 +109,10 @@ final class StatementViews {
         closed = true; // first: a begin() after this sees it, one before it has put its view where this finds it
         open.values().removeIf(view -> {
             close(view);
+            return true;
+        });
+        timings.values().removeIf(t -> {
+            t.record();
             return true;
         });
     }

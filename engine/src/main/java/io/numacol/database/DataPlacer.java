@@ -25,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,8 @@ final class DataPlacer {
     private final Database db;
     private final PlacerAlgorithm algorithm;
     private final Deque<ActionRecord> actions = new ArrayDeque<>();
+    /** Actions taken since the start, per kind (move, partition, merge): the kept records drop the oldest. Guarded by this. */
+    private final Map<String, Long> counts = new HashMap<>();
     /** Per part the placer cut from another: into how many pieces that part's original is cut. Guarded by this. */
     private final IdentityHashMap<TablePart, Integer> pieces = new IdentityHashMap<>();
     private final Thread thread;
@@ -129,7 +132,13 @@ final class DataPlacer {
         return List.copyOf(actions);
     }
 
+    /** Actions of {@code kind} (move, partition, merge) taken since the placer started. */
+    synchronized long count(String kind) {
+        return counts.getOrDefault(kind, 0L);
+    }
+
     private synchronized void remember(ActionRecord r) {
+        counts.merge(r.action(), 1L, Long::sum);
         if (actions.size() == KEPT_ACTIONS) {
             actions.removeFirst();
         }

@@ -1,7 +1,5 @@
 package io.numacol.database;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.numacol.durability.DurableStore;
 import io.numacol.durability.ReadOnlyStore;
 import io.numacol.durability.StorageOptions;
@@ -63,6 +61,8 @@ public final class Database implements AutoCloseable, StoredDatabase {
     private static final System.Logger LOG = System.getLogger(Database.class.getName());
 
     private final Utilization utilization;
+    /** The database's meters in the configured registry, or null without one. */
+    private final DatabaseMetrics metrics;
     /** Samples {@link #utilization} every {@value Utilization#PERIOD_MILLIS} ms while the database is open. */
     private final Thread sampler;
     /** Null unless the configuration turns it on. */
@@ -101,9 +101,8 @@ public final class Database implements AutoCloseable, StoredDatabase {
         stealAdvisor.readFrom(scheduler.dataUsage());
         this.stealCalibrator = startStealingThreshold();
         this.utilization = new Utilization(scheduler.dataUsage(), catalog);
-        if (config.meterRegistry() != null) {
-            registerUtilizationGauges(config.meterRegistry());
-        }
+        this.metrics = config.meterRegistry() == null ? null
+                : new DatabaseMetrics(this, config.meterRegistry(), utilization, scheduler.dataUsage());
         this.sampler = Thread.ofPlatform().daemon().name("numacol-utilization").unstarted(this::sampleUntilClosed);
         sampler.start();
         DurableStore store = null;
@@ -269,19 +268,26 @@ public final class Database implements AutoCloseable, StoredDatabase {
         }
     }
 
-    /** Per node, the last second's busy cores and bytes read, as {@code sys.utilization} shows them. */
-    private void registerUtilizationGauges(MeterRegistry registry) {
-        for (int n = 0; n < topology.nodeCount(); n++) {
-            int node = n;
-            Gauge.builder("numacol.node.busy.cores", utilization, u -> u.node(node, Duration.ofSeconds(1)).busyCores())
-                    .tag("node", Integer.toString(node))
-                    .description("worker time on this node's data per second (numacol's accounting of its scans)")
-                    .register(registry);
-            Gauge.builder("numacol.node.read.bytes.per.second", utilization, u -> u.node(node, Duration.ofSeconds(1)).bytesPerSecond())
-                    .tag("node", Integer.toString(node)).baseUnit("bytes")
-                    .description("IndexVector bytes scanned from this node per second (numacol's accounting, no hardware counters)")
-                    .register(registry);
+    /** Actions of {@code kind} (move, partition, merge) the DataPlacer took; 0 when it does not run. */
+    long placerActions(String kind) {
+        DataPlacer p = placer;
+        return p == null ? 0 : p.count(kind);
+    }
+
+    /**
+     * Records that a statement ran {@code nanos} (from its execution's start, planning included,
+     * until its rows were read or closed) in the {@code numacol.statement} timer; nothing without a
+     * meter registry ({@link DatabaseConfig#withMeterRegistry}).
+     */
+    public void recordStatement(long nanos) {
+        if (metrics != null) {
+            metrics.statement(nanos);
         }
+    }
+
+    /** Whether the database reports to a meter registry: statement timings are taken only then. */
+    public boolean hasMetrics() {
+        return metrics != null;
     }
 
     public static Database open() {
@@ -762,6 +768,9 @@ public final class Database implements AutoCloseable, StoredDatabase {
         // a merge still running swaps parts of its table: dropped after it, its parts are released once
         List.copyOf(catalog.tables()).forEach(t -> merger.whileNotMerging(t, () -> catalog.drop(t)));
         catalog.releaseRetired(); // what open statements still read goes too: the database is closed
+        if (metrics != null) {
+            metrics.close();
+        }
         scheduler.close();
     }
 }

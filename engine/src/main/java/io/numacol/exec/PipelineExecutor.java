@@ -50,7 +50,7 @@ public final class PipelineExecutor {
             return vidRows(top, cancelled);
         }
         try (MemoryReservation reservation = memory == null ? MemoryReservation.NONE : MemoryReservation.of(memory)) {
-            return rows(plan, cancelled, reservation).toRows();
+            return rows(plan, cancelled, reservation).toRows(cancelled);
         }
     }
 

@@ -11,9 +11,6 @@ import java.util.concurrent.CancellationException;
  * through task-local instances of the pipeline's operators into the task's local sink.
  */
 final class PipelineTask<L extends ChunkSink> {
-    /** Chunks an operator takes between two asks whether the statement should stop, minus one (a power of two). */
-    private static final int STOP_CHECK_MASK = 7;
-
     private final Pipeline pipeline;
     private final PipelineSink<L> sinks;
     private final Execution execution;
@@ -48,27 +45,31 @@ final class PipelineTask<L extends ChunkSink> {
         return false;
     }
 
+    private void checkStop(TaskContext context) {
+        if (stop(context)) {
+            throw new CancellationException("statement cancelled");
+        }
+    }
+
     void run(TaskContext context) {
         sink = sinks.local(context);
         int partition = partition();
         List<PipelineOperator> operators = pipeline.operators().stream().map(f -> f.create(partition)).toList();
         List<ChunkSink> chain = new ArrayList<>(operators.size() + 1);
-        chain.add(sink);
+        // a join's probe may make millions of rows of one input block (a cross join of 3,000 rows
+        // makes 3,000 chunks of each): the statement's stop is asked before every chunk an
+        // operator or the sink takes, not only between blocks. A chunk is 1,024 rows, and the
+        // ask a volatile read and a clock read: a timeout or cancel() ends within a chunk's work
+        chain.add(chunk -> {
+            checkStop(context);
+            sink.accept(chunk);
+        });
         for (int i = operators.size() - 1; i >= 0; i--) { // chain.get(k) feeds what operator size-k pushes
             PipelineOperator op = operators.get(i);
             ChunkSink out = chain.getLast();
-            chain.add(new ChunkSink() {
-                private int pushed;
-
-                @Override
-                public void accept(Chunk chunk) {
-                    // a join's probe may make millions of rows of one input block: the statement's
-                    // stop is asked between the chunks each operator takes, not only between blocks
-                    if ((++pushed & STOP_CHECK_MASK) == 0 && stop(context)) {
-                        throw new CancellationException("statement cancelled");
-                    }
-                    op.push(chunk, out);
-                }
+            chain.add(chunk -> {
+                checkStop(context);
+                op.push(chunk, out);
             });
         }
         ChunkSink head = chain.getLast();

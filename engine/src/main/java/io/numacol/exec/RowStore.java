@@ -6,6 +6,8 @@ import io.numacol.storage.types.ColumnType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Rows kept by a pipeline's sink (a hash join's build side, a query's result), as full
@@ -172,11 +174,15 @@ final class RowStore implements ChunkSink {
     }
 
     /** The rows as internal Java values (see {@link InternalValues}), for JDBC. */
-    List<Object[]> toRows() {
+    List<Object[]> toRows(BooleanSupplier cancelled) {
         // the result's rows (an array and a boxed value per column each), counted while they are made
         reservation.reserve(rows * (16L + types.size() * 24L), "a query's result rows");
         List<Object[]> out = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, rows));
         for (Chunk page : pages) {
+            // millions of rows (a cross join's) take seconds to box: the statement's stop is asked every page
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("statement cancelled");
+            }
             for (int r = 0; r < page.size; r++) {
                 Object[] row = new Object[types.size()];
                 for (int c = 0; c < row.length; c++) {

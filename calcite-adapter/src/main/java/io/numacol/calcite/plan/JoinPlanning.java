@@ -1,5 +1,6 @@
 package io.numacol.calcite.plan;
 
+import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.plan.rewrite.CanonicalValues;
 import io.numacol.calcite.plan.rewrite.ConstantGroupKeys;
 import io.numacol.calcite.plan.rewrite.FixedRules;
@@ -12,6 +13,7 @@ import io.numacol.calcite.plan.rewrite.OptionalRewrites;
 import io.numacol.calcite.plan.rewrite.OuterVariables;
 import io.numacol.calcite.plan.rewrite.UnusedVariables;
 import io.numacol.calcite.plan.rewrite.VacuousCorrelates;
+import io.numacol.calcite.rel.EnumerableStopCheck;
 import io.numacol.calcite.rel.NumacolRules;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptLattice;
@@ -154,7 +156,10 @@ public final class JoinPlanning {
                 Programs.calc(KeyMetadata.PROVIDER),
                 step(NullableCasts::strongCasts),
                 step(NullTests::nullTests),
-                step(CanonicalValues::canonicalValues));
+                step(CanonicalValues::canonicalValues),
+                step(EnumerableStopCheck::atLeaves), // the leaves Calcite runs, as they will run
+                step(JoinPlanning::checkStop));
+
     }
 
     /**
@@ -173,6 +178,16 @@ public final class JoinPlanning {
     private static Program decorrelate() {
         return (planner, rel, traits, materializations, lattices) -> OuterVariables.decorrelatable(rel)
                 ? Decorrelator.decorrelate(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)) : rel;
+    }
+
+    /**
+     * The plan, unless its statement was canceled or timed out while it was planned: Calcite then
+     * generates and compiles its code (100-500 ms the first time on a loaded machine), which
+     * nothing stops.
+     */
+    private static RelNode checkStop(RelNode plan) {
+        QueryCancel.current().check();
+        return plan;
     }
 
     /** A step of the program that rewrites the plan by itself, without the planner. */

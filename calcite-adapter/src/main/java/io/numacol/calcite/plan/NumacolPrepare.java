@@ -77,7 +77,6 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
-import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.TimestampString;
 
 import java.lang.reflect.Type;
@@ -86,7 +85,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -361,12 +359,10 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext,
                                           org.apache.calcite.plan.Context externalContext,
                                           RelOptCostFactory costFactory) {
-        // the planner polls the statement's cancel flag: Statement.cancel() and the timeout's alarm stop a long search
-        // (chained before the context Calcite would make, whose connection config rules such as FilterDateRangeRule read)
-        AtomicBoolean flag = QueryCancel.current().flag();
-        org.apache.calcite.plan.Context base = externalContext != null ? externalContext : Contexts.of(prepareContext.config());
-        RelOptPlanner planner = super.createPlanner(prepareContext,
-                flag == null ? externalContext : Contexts.chain(Contexts.of(new CancelFlag(flag)), base), costFactory);
+        // the planner's events ask the statement's stop: Statement.cancel() and the timeout stop a long search
+        // (not through a CancelFlag in its context, see PlanningStop)
+        RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        planner.addListener(new PlanningStop(QueryCancel.current()));
         FixedRules.replaceRules(planner);
         rules().forEach(planner::addRule);
         return planner;

@@ -107,7 +107,8 @@ public final class NumacolQuery {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
-                return stoppable(rows(root), QueryCancel.of(root));
+                // Calcite's operators over these rows (a nested loop) never ask the statement's stop: each row does
+                return QueryCancel.of(root).checking(rows(root));
             }
         };
     }
@@ -118,7 +119,7 @@ public final class NumacolQuery {
             @Override
             public Enumerator<Object> enumerator() {
                 Enumerator<Object[]> rows = rows(root);
-                return stoppable(new Enumerator<>() {
+                return QueryCancel.of(root).checking(new Enumerator<>() {
                     @Override
                     public Object current() {
                         return rows.current()[0];
@@ -138,7 +139,7 @@ public final class NumacolQuery {
                     public void close() {
                         rows.close();
                     }
-                }, QueryCancel.of(root));
+                });
             }
         };
     }
@@ -234,39 +235,6 @@ public final class NumacolQuery {
                 stream = null;
             }
         }
-    }
-
-    /**
-     * Rows handed to Calcite's operators, checking every 1024 whether the statement was canceled
-     * or timed out: Calcite's own loops (a nested-loop join over these rows) never check.
-     */
-    private static <T> Enumerator<T> stoppable(Enumerator<T> rows, QueryCancel stop) {
-        return new Enumerator<>() {
-            private int count;
-
-            @Override
-            public T current() {
-                return rows.current();
-            }
-
-            @Override
-            public boolean moveNext() {
-                if ((count++ & QueryCancel.CHECK_MASK) == 0) {
-                    stop.check();
-                }
-                return rows.moveNext();
-            }
-
-            @Override
-            public void reset() {
-                rows.reset();
-            }
-
-            @Override
-            public void close() {
-                rows.close();
-            }
-        };
     }
 
     /** The types of a table's columns, which its filters' column numbers index. */
