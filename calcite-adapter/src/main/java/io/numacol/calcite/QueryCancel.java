@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Whether a running query should stop: Statement.cancel() sets Calcite's cancel flag, and
  * setQueryTimeout puts a timeout into the DataContext, which nothing else in Calcite's enumerable
- * path enforces. Planning asks every {@link #CHECK_MASK}+1 steps; rows handed to Calcite's
+ * path enforces. Planning asks at each planner event ({@code PlanningStop}); rows handed to Calcite's
  * operators ask before each ({@link #checking}), since one row of a nested loop may cost
  * thousands of the loop's steps.
  */

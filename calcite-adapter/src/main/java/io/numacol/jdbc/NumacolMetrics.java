@@ -1,8 +1,9 @@
 package io.numacol.jdbc;
 
+import io.numacol.database.DatabaseMeterRegistry;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import java.util.Locale;
 import java.util.Map;
@@ -78,10 +79,8 @@ public final class NumacolMetrics {
                     + "metrics=global for Micrometer's global registry");
         }
         // a composite of one, whose common tag goes on every meter registered through it (and a meter
-        // removed from it leaves the target too): many databases share one registry, told apart by the tag
-        CompositeMeterRegistry tagged = new CompositeMeterRegistry();
-        tagged.config().commonTags("database", database);
-        tagged.add(target);
-        return tagged;
+        // removed from it leaves the target too): many databases share one registry, told apart by the
+        // tag; the database detaches it from the target as it closes
+        return DatabaseMeterRegistry.tagging(target, "database", database);
     }
 }

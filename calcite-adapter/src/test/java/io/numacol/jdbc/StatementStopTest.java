@@ -28,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * another thread, and the statement runs again afterwards. Most bounds here only tell "stopped"
  * from "ran on" (these queries run for minutes); the cross joins are held to ending within
  * {@value #LATE_MILLIS} ms of their deadline or cancel() (the median of three, after a warm-up: the
- * issue asks 50 ms, the bound leaves room for a loaded two-core machine).
+ * issue asks 50 ms and they measured 2-61 ms as medians at a load of 10-19 on two cores; the bound
+ * only keeps a stall or a GC pause on a loaded machine from failing the build, while a stop checked
+ * too rarely, which took seconds to minutes, still fails it).
  */
 class StatementStopTest {
     private static Connection connection;
@@ -45,7 +47,7 @@ class StatementStopTest {
     };
 
     /** How late a stop may be, in ms: generous, see the class comment. */
-    private static final long LATE_MILLIS = 300;
+    private static final long LATE_MILLIS = 1_000;
 
     /** Cross joins of billions of rows: Calcite's nested loops over VALUES, and numacol's cross join under Calcite's filter. */
     private static final String[] CROSS = {

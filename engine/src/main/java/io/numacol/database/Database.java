@@ -768,9 +768,15 @@ public final class Database implements AutoCloseable, StoredDatabase {
         // a merge still running swaps parts of its table: dropped after it, its parts are released once
         List.copyOf(catalog.tables()).forEach(t -> merger.whileNotMerging(t, () -> catalog.drop(t)));
         catalog.releaseRetired(); // what open statements still read goes too: the database is closed
-        if (metrics != null) {
-            metrics.close();
+        try {
+            if (metrics != null) {
+                metrics.close();
+            }
+            scheduler.close();
+        } finally {
+            if (config.meterRegistry() instanceof DatabaseMeterRegistry tagged) {
+                tagged.detach(); // after the scheduler's meters went too
+            }
         }
-        scheduler.close();
     }
 }
