@@ -78,6 +78,14 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     @Override
     protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+        // a function written without parentheses (CURRENT_SCHEMA) is a name until Calcite expands it, after this
+        SqlCall nullary = node instanceof SqlIdentifier id ? makeNullaryCall(id) : null;
+        if (nullary != null) {
+            SqlNode replaced = calls.apply(nullary);
+            if (replaced != null) {
+                return replaced;
+            }
+        }
         if (node instanceof SqlCall call) {
             SqlNode replaced = calls.apply(call);
             if (replaced != null) {
