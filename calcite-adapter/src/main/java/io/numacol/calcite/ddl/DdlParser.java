@@ -1038,12 +1038,18 @@ final class DdlParser {
     /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...), after INDEX. */
     private DdlStatement createIndex(boolean unique) {
         boolean ifNotExists = ifNotExists();
-        String name = identifier("an index name");
-        if (accept(".")) {
-            throw error("an index is in the schema of its table: write CREATE INDEX " + name + " ON schema.table (...)");
-        }
+        // an index is in its table's schema: a schema written before its name (as H2, HSQLDB and Liquibase write it) names that one
+        DdlStatement.Name indexName = name("an index name");
+        String name = indexName.name();
         expect("ON");
         DdlStatement.Name table = name("a table name");
+        if (indexName.schema() != null) {
+            if (table.schema() != null && !table.schema().equalsIgnoreCase(indexName.schema())) {
+                throw error("index " + indexName + " would be in schema " + indexName.schema() + ", its table " + table
+                        + " is in " + table.schema() + ": an index is in the schema of its table");
+            }
+            table = new DdlStatement.Name(indexName.schema(), table.name());
+        }
         expect("(");
         List<String> columns = new ArrayList<>();
         do {
