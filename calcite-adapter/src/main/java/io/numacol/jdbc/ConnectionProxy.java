@@ -187,6 +187,15 @@ final class ConnectionProxy implements InvocationHandler {
                     return null;
                 }
             }
+            case "getTables", "getColumns" -> {
+                // COMMENT ON's texts as REMARKS, which Calcite's rows lack
+                Database db = target instanceof DatabaseMetaData m ? NumacolDriver.openDatabase(m.getConnection().unwrap(AvaticaConnection.class))
+                        : null;
+                if (db != null) {
+                    return new RemarksResultSet((ResultSet) wrapped(proxy, method, invoke(method, args)), db.catalog(),
+                            method.getName().equals("getColumns"));
+                }
+            }
             case "setSavepoint", "releaseSavepoint", "rollback" -> {
                 // Avatica's connection refuses savepoints (it does not pass them to the Meta): numacol's Meta keeps them
                 if (target instanceof AvaticaConnection c && ((args != null && args.length == 1) || method.getName().equals("setSavepoint"))) {

@@ -3,9 +3,12 @@ package io.numacol.ecosystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The SQL that migration tools and their JDBC code send besides DDL: {@code prepareCall} in
  * JDBC's call escape and plain ({@code call current_schema}, as Liquibase asks its schema),
- * PostgreSQL's {@code current_schema}, the standard's {@code NEXT VALUE FOR}.
+ * PostgreSQL's {@code current_schema}, the standard's {@code NEXT VALUE FOR}, {@code COMMENT ON}
+ * (kept by a file database, and given as REMARKS).
  */
 class MigrationSqlTest {
     private Connection c;
@@ -112,6 +116,60 @@ class MigrationSqlTest {
                 .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isNotNull().startsWith("42"));
         assertThatThrownBy(() -> c.prepareCall("{call abs(1)")).isInstanceOf(SQLException.class)
                 .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42601"));
+    }
+
+    private String remark(ResultSet rs) throws SQLException {
+        try (rs) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getObject("REMARKS")).isEqualTo(rs.getString(rs.findColumn("REMARKS")));
+            return rs.getString("REMARKS");
+        }
+    }
+
+    @Test
+    void commentsAreRemarksAndOutliveTheDatabase(@TempDir Path dir) throws SQLException {
+        String url = "jdbc:numacol:file:" + dir.resolve("db");
+        try (Connection f = DriverManager.getConnection(url); Statement s = f.createStatement()) {
+            s.execute("CREATE TABLE people (id INTEGER PRIMARY KEY, name VARCHAR(50))");
+            s.execute("COMMENT ON TABLE people IS 'who is who'");
+            s.execute("COMMENT ON COLUMN people.name IS 'as they write it, it''s theirs'");
+            s.execute("COMMENT ON COLUMN main.people.id IS 'gone soon'");
+            s.execute("COMMENT ON COLUMN main.people.id IS NULL");
+            assertThatThrownBy(() -> s.execute("COMMENT ON COLUMN people.nope IS 'x'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("nope").satisfies(e -> assertThat(((SQLException) e).getSQLState()).isNotNull());
+            // as numacol's other DDL of a missing table says it (TRUNCATE nobody)
+            String missing;
+            try {
+                s.execute("TRUNCATE nobody");
+                missing = null;
+            } catch (SQLException e) {
+                missing = e.getSQLState();
+            }
+            String state = missing;
+            assertThat(state).startsWith("42");
+            assertThatThrownBy(() -> s.execute("COMMENT ON TABLE nobody IS 'x'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("nobody").satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo(state));
+            assertThatThrownBy(() -> s.execute("COMMENT ON TABLE people IS")).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42601"));
+        }
+        // the file database closed with its last connection: the comments come back from its log
+        try (Connection f = DriverManager.getConnection(url)) {
+            DatabaseMetaData m = f.getMetaData();
+            assertThat(remark(m.getTables(null, "main", "people", null))).isEqualTo("who is who");
+            assertThat(remark(m.getColumns(null, "main", "people", "name"))).isEqualTo("as they write it, it's theirs");
+            assertThat(remark(m.getColumns(null, "main", "people", "id"))).isNull();
+            try (Statement s = f.createStatement()) {
+                s.execute("ALTER TABLE people RENAME COLUMN name TO full_name");
+                s.execute("ALTER TABLE people RENAME TO persons");
+            }
+            assertThat(remark(m.getTables(null, "main", "persons", null))).isEqualTo("who is who");
+            assertThat(remark(m.getColumns(null, "main", "persons", "full_name"))).isEqualTo("as they write it, it's theirs");
+            try (Statement s = f.createStatement()) {
+                s.execute("DROP TABLE persons");
+                s.execute("CREATE TABLE persons (id INTEGER)");
+            }
+            assertThat(remark(m.getTables(null, "main", "persons", null))).isNull();
+        }
     }
 
     @Test

@@ -56,6 +56,7 @@ import java.util.regex.Pattern;
  * CREATE SEQUENCE [IF NOT EXISTS] name [AS SMALLINT | INTEGER | BIGINT] [START [WITH] n] [INCREMENT [BY] n]
  *     [MINVALUE n | NO MINVALUE] [MAXVALUE n | NO MAXVALUE] [CYCLE | NO CYCLE]
  * DROP SEQUENCE [IF EXISTS] name [CASCADE | RESTRICT]
+ * COMMENT ON TABLE name | COLUMN name.column IS 'text' | NULL   -- REMARKS of getTables and getColumns
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',', MAX_LINE_SIZE n)]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
@@ -165,6 +166,13 @@ final class DdlParser {
             DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = p.dropView();
+            p.expectEnd();
+            return s;
+        }
+        if (first.equals("COMMENT") && second.equals("ON")) {
+            DdlParser p = new DdlParser(tokens, sql, starts);
+            p.pos = 2;
+            DdlStatement s = p.comment();
             p.expectEnd();
             return s;
         }
@@ -1060,6 +1068,28 @@ final class DdlParser {
         } while (accept(","));
         expect(")");
         return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists);
+    }
+
+    /** COMMENT ON TABLE [schema.]table | COLUMN [schema.]table.column IS 'text' | NULL, after ON. */
+    private DdlStatement comment() {
+        boolean column = accept("COLUMN");
+        if (!column) {
+            expect("TABLE");
+        }
+        List<String> parts = new ArrayList<>();
+        do {
+            parts.add(identifier(column ? "a table's column, as table.column" : "a table name"));
+        } while (accept("."));
+        int most = column ? 3 : 2;
+        if (parts.size() > most || (column && parts.size() < 2)) {
+            throw error(column ? "COMMENT ON COLUMN names a column as table.column or schema.table.column, not " + String.join(".", parts)
+                    : "COMMENT ON TABLE names a table as table or schema.table, not " + String.join(".", parts));
+        }
+        String columnName = column ? parts.removeLast() : null;
+        DdlStatement.Name table = parts.size() == 2 ? new DdlStatement.Name(parts.get(0), parts.get(1)) : new DdlStatement.Name(null, parts.get(0));
+        expect("IS");
+        String text = accept("NULL") ? null : string("the comment in single quotes, or NULL");
+        return new DdlStatement.Comment(table, columnName, text);
     }
 
     /** DROP INDEX [IF EXISTS] name, after INDEX. */
