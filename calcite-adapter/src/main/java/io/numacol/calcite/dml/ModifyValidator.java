@@ -78,8 +78,10 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     @Override
     protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
-        // a function written without parentheses (CURRENT_SCHEMA) is a name until Calcite expands it, after this
-        SqlCall nullary = node instanceof SqlIdentifier id ? makeNullaryCall(id) : null;
+        // CURRENT_SCHEMA, written without parentheses, is a name until Calcite expands it, after this (only it is
+        // looked up: the one such function the calls replace, and a lookup per name of every statement would cost)
+        SqlCall nullary = node instanceof SqlIdentifier id && id.isSimple() && !id.isComponentQuoted(0)
+                && id.getSimple().equalsIgnoreCase("CURRENT_SCHEMA") ? makeNullaryCall(id) : null;
         if (nullary != null) {
             SqlNode replaced = calls.apply(nullary);
             if (replaced != null) {
