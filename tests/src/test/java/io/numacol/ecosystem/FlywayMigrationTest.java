@@ -101,6 +101,16 @@ class FlywayMigrationTest {
         assertThat(rows("SELECT \"version\", \"description\", \"type\", \"success\" FROM \"flyway_schema_history\" ORDER BY \"installed_rank\""))
                 .containsExactly("1|people|SQL|true", "2|some people|SQL|true", "3|email|SQL|true");
 
+        try (Connection c = DriverManager.getConnection(url())) {
+            List<String> keys = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getIndexInfo(null, "main", "flyway_schema_history", false, false)) {
+                while (rs.next()) {
+                    keys.add(rs.getString("INDEX_NAME") + "(" + rs.getString("COLUMN_NAME") + ")");
+                }
+            }
+            assertThat(keys).contains("flyway_schema_history_pk(installed_rank)", "flyway_schema_history_s_idx(success)");
+        }
+
         MigrationInfo[] info = flyway().info().all();
         assertThat(Arrays.stream(info).map(MigrationInfo::getState)).containsExactly(MigrationState.SUCCESS, MigrationState.SUCCESS,
                 MigrationState.SUCCESS);
