@@ -111,6 +111,13 @@ public final class SequenceCalls {
      * @throws IllegalArgumentException the name is no string literal, or names no sequence
      */
     public static SqlNode rewrite(SqlCall call, Catalog catalog, String schema, Session session) {
+        if ((call.getKind() == SqlKind.NEXT_VALUE || call.getKind() == SqlKind.CURRENT_VALUE) && call.operandCount() == 1
+                && call.operand(0) instanceof SqlIdentifier id) {
+            // the standard's NEXT VALUE FOR s (and CURRENT VALUE FOR s): nextval('s'), with the name as an identifier
+            List<String> names = id.names;
+            NamedSequence sequence = find(catalog, names.size() > 1 ? names.get(names.size() - 2) : schema, names.getLast(), id.toString());
+            return sequenceCall(call.getKind() == SqlKind.NEXT_VALUE ? "NEXTVAL" : "CURRVAL", sequence, session, call);
+        }
         if (!(call.getOperator() instanceof SqlUnresolvedFunction f)) {
             return null;
         }
@@ -126,6 +133,11 @@ public final class SequenceCalls {
                     + (arity == 2 ? ", 42" : "") + "): numacol looks the name up once, when it plans the statement");
         }
         NamedSequence sequence = find(catalog, schema, literal.getValueAs(String.class));
+        return sequenceCall(name, sequence, session, call);
+    }
+
+    /** The call of numacol's function {@code name} (NEXTVAL, CURRVAL or SETVAL) of {@code sequence}, for {@code call}. */
+    private static SqlNode sequenceCall(String name, NamedSequence sequence, Session session, SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
         SqlLiteral id = SqlLiteral.createExactNumeric(Long.toString(sequence.id()), pos);
         SqlLiteral sessionId = SqlLiteral.createExactNumeric(Long.toString(session.id), pos);
@@ -133,15 +145,18 @@ public final class SequenceCalls {
             case "NEXTVAL" -> new SqlBasicCall(NEXTVAL, List.of(id, sessionId,
                     SqlLiteral.createExactNumeric(Long.toString(CALL_SITES.incrementAndGet()), pos)), pos);
             case "CURRVAL" -> new SqlBasicCall(CURRVAL, List.of(id, sessionId), pos);
-            default -> new SqlBasicCall(SETVAL, List.of(id, sessionId, operands.get(1)), pos);
+            default -> new SqlBasicCall(SETVAL, List.of(id, sessionId, call.operand(1)), pos);
         };
     }
 
     /** The sequence {@code text} names as PostgreSQL reads a regclass: {@code name} or {@code schema.name}, either maybe quoted. */
     private static NamedSequence find(Catalog catalog, String schema, String text) {
         String[] parts = text.trim().split("\\.", 2);
-        String inSchema = parts.length == 2 ? unquoted(parts[0]) : schema;
-        String name = unquoted(parts[parts.length - 1]);
+        return find(catalog, parts.length == 2 ? unquoted(parts[0]) : schema, unquoted(parts[parts.length - 1]), text);
+    }
+
+    /** The sequence {@code name} of schema {@code inSchema}, as {@code text} named it. */
+    private static NamedSequence find(Catalog catalog, String inSchema, String name, String text) {
         return catalog.findSequence(inSchema, name).orElseThrow(() -> new IllegalArgumentException(
                 "relation \"" + text + "\" does not exist: schema " + inSchema + " has no sequence " + name
                         + (catalog.find(inSchema, name).isPresent() ? " (it is a table)" : "; CREATE SEQUENCE " + name + " first")));

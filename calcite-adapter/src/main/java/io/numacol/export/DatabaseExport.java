@@ -4,6 +4,7 @@ import io.numacol.database.Database;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.CatalogView;
+import io.numacol.storage.CommentDef;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.NamedSequence;
 import io.numacol.storage.SequenceDef;
@@ -32,8 +33,8 @@ import java.util.stream.Collectors;
  * EXPORT DATABASE 'dir': the database's committed contents at one instant (every table read at
  * one read timestamp), written to {@code dir} as DuckDB's EXPORT DATABASE writes it: {@code
  * schema.sql} creates the schemas, sequences (at the number each gives next), tables (columns,
- * defaults, identities at their next number, PRIMARY KEY, UNIQUE and CHECK, placement), views and
- * indexes; a CSV file per table holds its rows (a header line, RFC 4180, NULL as an empty field
+ * defaults, identities at their next number, PRIMARY KEY, UNIQUE and CHECK, placement), views,
+ * indexes and COMMENT ONs; a CSV file per table holds its rows (a header line, RFC 4180, NULL as an empty field
  * and the empty string as {@code ""}, each value as COPY reads it back); {@code load.sql} COPYs
  * each file into its table, then adds the foreign keys, so that rows load in any order.
  */
@@ -92,6 +93,13 @@ public final class DatabaseExport {
             schema.append("CREATE ").append(ix.unique() ? "UNIQUE " : "").append("INDEX ").append(quote(ix.name())).append(" ON ")
                     .append(name(ix.schema(), ix.table())).append(" (")
                     .append(ix.columns().stream().map(DatabaseExport::quote).collect(Collectors.joining(", "))).append(");\n");
+        }
+        for (CommentDef c : catalog.comments()) {
+            if (tables.stream().noneMatch(t -> t.schemaName().equalsIgnoreCase(c.schema()) && t.name().equalsIgnoreCase(c.table()))) {
+                continue; // of a table created after the view began
+            }
+            schema.append("COMMENT ON ").append(c.column() == null ? "TABLE " + name(c.schema(), c.table())
+                    : "COLUMN " + name(c.schema(), c.table()) + "." + quote(c.column())).append(" IS ").append(literal(c.text())).append(";\n");
         }
         StringBuilder load = new StringBuilder("-- numacol EXPORT DATABASE: the CSV files are named relative to this file's directory\n");
         Set<String> files = new HashSet<>();

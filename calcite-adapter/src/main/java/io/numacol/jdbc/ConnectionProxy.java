@@ -176,6 +176,26 @@ final class ConnectionProxy implements InvocationHandler {
                 }
                 return proxied(PreparedStatement.class, prepared, new StatementRows(keys, returning, runs));
             }
+            case "prepareCall" -> {
+                if (target instanceof AvaticaConnection) {
+                    return CallStatement.prepare((Connection) proxy, args); // Avatica refuses every call
+                }
+            }
+            case "setEscapeProcessing" -> {
+                // Avatica refuses it (Flyway turns it off); Calcite's parser reads the escapes either way
+                if (target instanceof Statement) {
+                    return null;
+                }
+            }
+            case "getTables", "getColumns" -> {
+                // COMMENT ON's texts as REMARKS, which Calcite's rows lack
+                Database db = target instanceof DatabaseMetaData m ? NumacolDriver.openDatabase(m.getConnection().unwrap(AvaticaConnection.class))
+                        : null;
+                if (db != null) {
+                    return new RemarksResultSet((ResultSet) wrapped(proxy, method, invoke(method, args)), db.catalog(),
+                            method.getName().equals("getColumns"));
+                }
+            }
             case "setSavepoint", "releaseSavepoint", "rollback" -> {
                 // Avatica's connection refuses savepoints (it does not pass them to the Meta): numacol's Meta keeps them
                 if (target instanceof AvaticaConnection c && ((args != null && args.length == 1) || method.getName().equals("setSavepoint"))) {

@@ -44,11 +44,22 @@ class ExportImportTest {
         Path export = dir.resolve("export dir");
         try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:export_source"); Statement s = c.createStatement()) {
             fill(s);
+            s.execute("COMMENT ON TABLE sales.orders IS 'one per order, it''s said'");
+            s.execute("COMMENT ON COLUMN \"Odd, Name\".id IS 'the key'");
             assertThat(s.executeUpdate("EXPORT DATABASE '" + export + "' (FORMAT CSV)")).isEqualTo(3 + 2 + 3 + 3000);
             List<List<List<Object>>> before = answers(s);
             try (Connection d = DriverManager.getConnection("jdbc:numacol:mem:export_target"); Statement t = d.createStatement()) {
                 assertThat(t.executeUpdate("IMPORT DATABASE '" + export + "'")).isEqualTo(3 + 2 + 3 + 3000);
                 assertThat(answers(t)).isEqualTo(before);
+                // COMMENT ONs come along
+                try (ResultSet rs = d.getMetaData().getTables(null, "sales", "orders", null)) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("REMARKS")).isEqualTo("one per order, it's said");
+                }
+                try (ResultSet rs = d.getMetaData().getColumns(null, "main", "Odd, Name", "id")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("REMARKS")).isEqualTo("the key");
+                }
                 // sequences and identities go on from where they were, not from their start
                 assertThat(rows(t, "select nextval('ids')")).isEqualTo(rows(s, "select nextval('ids')"));
                 t.executeUpdate("insert into customers (name) values ('new')");

@@ -1,5 +1,6 @@
 package io.numacol.checkpoint;
 
+import io.numacol.storage.CommentDef;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.Partitioning;
 import io.numacol.storage.Sequence;
@@ -28,7 +29,8 @@ import java.util.Set;
  * name); tables (u32; each as below); views (u32; each schema, name, sql, columns (u32; each a
  * name), the schema its names were resolved in); indexes (u32; each schema, name, table,
  * columns (u32; each a name), unique u8); sequences (u32; each schema, name, type, start u64,
- * increment u64, minimum u64, maximum u64, cycle u8, next number u64, exhausted u8). A table: id (u64), schema, name, columns (u32; each
+ * increment u64, minimum u64, maximum u64, cycle u8, next number u64, exhausted u8); comments (version 5 on: u32; each
+ * schema, table, u8 1 then the column's name or u8 0 for the table's own, text). A table: id (u64), schema, name, columns (u32; each
  * name, type as SQL spells it, nullable u8, default (u8 0 for none, or 1 then the text, then, version 4 on,
  * u8 1 when the text is a SQL expression, 0 when a literal value: before version 4 every default was a literal), identity
  * (u8 0 for none, or 1 then always u8, the sequence's start u64, increment u64 and next number
@@ -53,15 +55,16 @@ import java.util.Set;
  * @param views       in catalog order
  * @param indexes     in catalog order
  * @param sequences   in catalog order
+ * @param comments    COMMENT ON's texts, each of a table in {@code tables}
  */
 public record CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views,
-                           List<IndexDef> indexes, List<SequenceEntry> sequences) {
+                           List<IndexDef> indexes, List<SequenceEntry> sequences, List<CommentDef> comments) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /**
      * The oldest format version this build reads: version 1 had no foreign keys and no checks,
      * version 2 no checks, version 3 neither DEFAULT expressions nor referential actions (a reader
-     * of 3 would take an expression's text for a literal value, so it refuses 4).
+     * of 3 would take an expression's text for a literal value, so it refuses 4), version 4 no comments.
      */
     static final int OLDEST_VERSION = 1;
     private static final byte[] MAGIC = "NUMACOLC".getBytes(StandardCharsets.US_ASCII);
@@ -77,6 +80,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         views = List.copyOf(views);
         indexes = List.copyOf(indexes);
         sequences = List.copyOf(sequences);
+        comments = List.copyOf(comments);
         Set<Long> ids = new HashSet<>();
         Set<List<String>> names = new HashSet<>();
         Set<String> files = new HashSet<>();
@@ -100,6 +104,12 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
         }
     }
 
+    /** A catalog without comments. */
+    public CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views, List<IndexDef> indexes,
+                        List<SequenceEntry> sequences) {
+        this(nextTableId, schemas, tables, views, indexes, sequences, List.of());
+    }
+
     /** A catalog without sequences. */
     public CatalogImage(long nextTableId, List<String> schemas, List<TableEntry> tables, List<ViewDef> views, List<IndexDef> indexes) {
         this(nextTableId, schemas, tables, views, indexes, List.of());
@@ -107,7 +117,7 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
 
     /** The catalog of a new database: no tables, views, indexes or sequences, table ids from 1. */
     public static CatalogImage empty() {
-        return new CatalogImage(1, List.of(), List.of(), List.of(), List.of(), List.of());
+        return new CatalogImage(1, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
     /** The image's bytes: frame, body, checksum (see the class comment). */
@@ -178,6 +188,14 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
             out.putString(d.schema()).putString(d.name()).putString(d.type()).putLong(d.start()).putLong(d.increment())
                     .putLong(d.minValue()).putLong(d.maxValue()).putBoolean(d.cycle()).putLong(q.next()).putBoolean(q.exhausted());
         }
+        out.putInt(comments.size());
+        for (CommentDef c : comments) {
+            out.putString(c.schema()).putString(c.table()).putBoolean(c.column() != null);
+            if (c.column() != null) {
+                out.putString(c.column());
+            }
+            out.putString(c.text());
+        }
     }
 
     static CatalogImage decodeBody(FieldReader in) throws DamagedFileException {
@@ -206,7 +224,15 @@ public record CatalogImage(long nextTableId, List<String> schemas, List<TableEnt
                     in.getLong(), in.getLong(), in.getBoolean());
             sequences.add(new SequenceEntry(def, in.getLong(), in.getBoolean()));
         }
-        return new CatalogImage(nextTableId, schemas, tables, views, indexes, sequences);
+        int commentCount = in.version() >= 5 ? in.getCount("comment count") : 0;
+        List<CommentDef> comments = new ArrayList<>();
+        for (int c = 0; c < commentCount; c++) {
+            String schema = in.getString();
+            String table = in.getString();
+            String column = in.getBoolean() ? in.getString() : null;
+            comments.add(new CommentDef(schema, table, column, in.getString()));
+        }
+        return new CatalogImage(nextTableId, schemas, tables, views, indexes, sequences, comments);
     }
 
     private static void encodeTable(TableEntry t, FieldWriter out) {

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  */
 public record Manifest(long lsn, CatalogImage catalog) {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 4; // the catalog image's: its body follows the lsn
+    public static final int VERSION = CatalogImage.VERSION; // the catalog image's: its body follows the lsn
     public static final String FILE_NAME = "MANIFEST";
     public static final String TEMP_NAME = "MANIFEST.tmp";
     private static final byte[] MAGIC = "NUMACOLM".getBytes(StandardCharsets.US_ASCII);

@@ -488,7 +488,8 @@ public final class DurableStore implements ChangeLog, AutoCloseable {
             }
             tableIds.keySet().removeIf(t -> !live.contains(t) && !building.contains(t)); // dropped: never logged again
             return new CatalogImage(nextTableId.get(), List.copyOf(catalog.schemas()), tables, List.copyOf(catalog.views()),
-                    List.copyOf(catalog.indexes()), catalog.sequences().stream().map(SequenceEntry::of).toList());
+                    List.copyOf(catalog.indexes()), catalog.sequences().stream().map(SequenceEntry::of).toList(),
+                    List.copyOf(catalog.comments()));
         }
     }
 

@@ -9,6 +9,7 @@ import io.numacol.checkpoint.TableEntry;
 import io.numacol.placement.Placement;
 import io.numacol.storage.Catalog;
 import io.numacol.storage.Column;
+import io.numacol.storage.CommentDef;
 import io.numacol.storage.IndexDef;
 import io.numacol.storage.NamedSequence;
 import io.numacol.storage.Sequence;
@@ -150,6 +151,16 @@ final class Recovery {
             }
         }
         applySequences(image);
+        for (CommentDef c : List.copyOf(catalog.comments())) {
+            if (!image.comments().contains(c)) {
+                catalog.find(c.schema(), c.table()).ifPresent(t -> catalog.comment(t, c.column(), null));
+            }
+        }
+        for (CommentDef c : image.comments()) {
+            if (!catalog.comments().contains(c)) {
+                catalog.comment(catalog.get(c.schema(), c.table()), c.column(), c.text());
+            }
+        }
         for (String schema : List.copyOf(catalog.schemas())) {
             if (!schema.equalsIgnoreCase(Catalog.MAIN) && image.schemas().stream().noneMatch(schema::equalsIgnoreCase)) {
                 catalog.dropSchema(schema);

@@ -31,6 +31,8 @@ public final class Catalog {
     private final ConcurrentHashMap<Key, ViewDef> views = new ConcurrentHashMap<>();
     /** CREATE SEQUENCE's, in the tables' name space as PostgreSQL's relations: changed under this catalog's lock. */
     private final ConcurrentHashMap<Key, NamedSequence> sequences = new ConcurrentHashMap<>();
+    /** COMMENT ON's texts, by table key and column key (null for the table's own): changed under this catalog's lock, with their table. */
+    private final ConcurrentHashMap<CommentKey, CommentDef> comments = new ConcurrentHashMap<>();
     /** Counts changes of the schemas, tables and views, so that what was derived from them knows when to derive again. */
     private final AtomicLong version = new AtomicLong();
     /** The commit timestamps of the tables' data, and its registered readers. */
@@ -52,6 +54,13 @@ public final class Catalog {
     private record Key(String schema, String name) {
         static Key of(String schema, String name) {
             return new Key(TableSchema.key(schema), TableSchema.key(name));
+        }
+    }
+
+    /** A comment's place: its table's key and its column's name, case folded (null for the table's own comment). */
+    private record CommentKey(Key table, String column) {
+        static CommentKey of(String schema, String table, String column) {
+            return new CommentKey(Key.of(schema, table), column == null ? null : TableSchema.key(column));
         }
     }
 
@@ -229,6 +238,18 @@ public final class Catalog {
                     }
                 }
             }
+            for (CommentDef c : List.copyOf(comments.values())) {
+                if (Key.of(c.schema(), c.table()).equals(from)) {
+                    comments.remove(CommentKey.of(c.schema(), c.table(), c.column()));
+                    String renamed = c.column() == null ? null : column.apply(c.column());
+                    int at = renamed == null ? -1 : replacement.schema().indexOf(renamed);
+                    if (c.column() == null || at >= 0) {
+                        String spelled = at >= 0 ? replacement.schema().column(at).name() : null;
+                        comments.put(CommentKey.of(c.schema(), replacement.name(), spelled),
+                                new CommentDef(c.schema(), replacement.name(), spelled, c.text()));
+                    }
+                }
+            }
             logged();
         }
         old.drop(droppedAt);
@@ -277,6 +298,7 @@ public final class Catalog {
             }
             droppedAt = version.incrementAndGet();
             indexes.values().removeIf(ix -> Key.of(ix.schema(), ix.table()).equals(key));
+            comments.keySet().removeIf(c -> c.table().equals(key));
             logged();
         }
         table.drop(droppedAt);
@@ -409,6 +431,40 @@ public final class Catalog {
         indexes.put(Key.of(table.schemaName(), name), def);
         logged();
         return def;
+    }
+
+    /**
+     * Sets what COMMENT ON says of {@code table} ({@code column} null) or of its column {@code
+     * column} (any case; kept as the table spells it); a null {@code text} removes it.
+     */
+    public synchronized void comment(Table table, String column, String text) {
+        if (tables.get(Key.of(table.schemaName(), table.name())) != table) {
+            throw new IllegalArgumentException("table " + table.displayName() + " does not exist");
+        }
+        String spelled = null;
+        if (column != null) {
+            int i = table.schema().indexOf(column);
+            if (i < 0) {
+                throw new IllegalArgumentException("column " + column + " of table " + table.displayName() + " does not exist");
+            }
+            spelled = table.schema().column(i).name();
+        }
+        CommentKey key = CommentKey.of(table.schemaName(), table.name(), spelled);
+        if (text == null) {
+            comments.remove(key);
+        } else {
+            comments.put(key, new CommentDef(table.schemaName(), table.name(), spelled, text));
+        }
+        logged();
+    }
+
+    /** What COMMENT ON said of the table ({@code column} null) or of its column, any case. */
+    public Optional<String> comment(String schemaName, String table, String column) {
+        return Optional.ofNullable(comments.get(CommentKey.of(schemaName, table, column))).map(CommentDef::text);
+    }
+
+    public Collection<CommentDef> comments() {
+        return comments.values();
     }
 
     public Optional<IndexDef> findIndex(String schemaName, String name) {

@@ -1,5 +1,6 @@
 package io.numacol.checkpoint;
 
+import io.numacol.storage.CommentDef;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.TableSchema.KeyDef;
@@ -119,12 +120,26 @@ class CatalogImageTest {
     @Test
     void anotherVersionIsRefusedNamingBoth() {
         byte[] bytes = CatalogImage.empty().encode();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 5);
+        int next = CatalogImage.VERSION + 1;
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, next);
         UnsupportedVersionException e = catchThrowableOfType(UnsupportedVersionException.class, () -> CatalogImage.decode(bytes));
-        assertThat(e.found()).isEqualTo(5);
+        assertThat(e.found()).isEqualTo(next);
         assertThat(e.supported()).isEqualTo(CatalogImage.VERSION);
-        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version 5").contains("version 4");
+        assertThat(e.getMessage()).contains("catalog image in the write-ahead log").contains("version " + next)
+                .contains("version " + CatalogImage.VERSION);
         assertThat(e.file()).isNull();
+    }
+
+    @Test
+    void commentsRoundTrip() throws CheckpointException {
+        List<ColumnDef> columns = List.of(new ColumnDef("id", ColumnType.bigint(), false), new ColumnDef("name", ColumnType.varchar(20), true));
+        TableEntry table = new TableEntry(1, "main", "people", columns, List.of(), "RR", null, List.of());
+        List<CommentDef> comments = List.of(new CommentDef("main", "people", null, "who is who"),
+                new CommentDef("main", "people", "name", "it's theirs"));
+        CatalogImage image = new CatalogImage(2, List.of("main"), List.of(table), List.of(), List.of(), List.of(), comments);
+        assertThat(CatalogImage.decode(image.encode())).isEqualTo(image);
+        assertThat(CatalogImage.decode(image.encode()).comments()).containsExactlyElementsOf(comments);
+        // images of older versions (below) have none: their bodies end before the comment count
     }
 
     @Test
@@ -248,13 +263,13 @@ class CatalogImageTest {
     void bytesThatPassTheChecksumButDoNotParseAreDamageNotABufferError() throws CheckpointException {
         // a body a writer of another mind wrote: framed and checksummed, with a next table id of 0
         FieldWriter body = new FieldWriter();
-        body.putLong(0).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
+        body.putLong(0).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
         byte[] framed = Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII), CatalogImage.VERSION, body);
         DamagedFileException e = catchThrowableOfType(DamagedFileException.class, () -> CatalogImage.decode(framed));
         assertThat(e.section()).isEqualTo("body");
         assertThat(e.getMessage()).contains("next durable table id");
         FieldWriter fine = new FieldWriter();
-        fine.putLong(1).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
+        fine.putLong(1).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0);
         assertThat(CatalogImage.decode(Frame.wrap("NUMACOLC".getBytes(StandardCharsets.US_ASCII),
                 CatalogImage.VERSION, fine))).isEqualTo(CatalogImage.empty());
     }

@@ -56,6 +56,7 @@ import java.util.regex.Pattern;
  * CREATE SEQUENCE [IF NOT EXISTS] name [AS SMALLINT | INTEGER | BIGINT] [START [WITH] n] [INCREMENT [BY] n]
  *     [MINVALUE n | NO MINVALUE] [MAXVALUE n | NO MAXVALUE] [CYCLE | NO CYCLE]
  * DROP SEQUENCE [IF EXISTS] name [CASCADE | RESTRICT]
+ * COMMENT ON TABLE name | COLUMN name.column IS 'text' | NULL   -- REMARKS of getTables and getColumns
  * COPY name FROM 'file.csv' [WITH (HEADER true|false, DELIMITER ',', MAX_LINE_SIZE n)]
  * CALL dbgen(sf = scale-factor)          -- or sf =&gt; scale-factor, as DuckDB takes it
  * </pre>
@@ -165,6 +166,13 @@ final class DdlParser {
             DdlParser p = new DdlParser(tokens, sql, starts);
             p.pos = 2;
             DdlStatement s = p.dropView();
+            p.expectEnd();
+            return s;
+        }
+        if (first.equals("COMMENT") && second.equals("ON")) {
+            DdlParser p = new DdlParser(tokens, sql, starts);
+            p.pos = 2;
+            DdlStatement s = p.comment();
             p.expectEnd();
             return s;
         }
@@ -1038,12 +1046,18 @@ final class DdlParser {
     /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC | DESC], ...), after INDEX. */
     private DdlStatement createIndex(boolean unique) {
         boolean ifNotExists = ifNotExists();
-        String name = identifier("an index name");
-        if (accept(".")) {
-            throw error("an index is in the schema of its table: write CREATE INDEX " + name + " ON schema.table (...)");
-        }
+        // an index is in its table's schema: a schema written before its name (as H2, HSQLDB and Liquibase write it) names that one
+        DdlStatement.Name indexName = name("an index name");
+        String name = indexName.name();
         expect("ON");
         DdlStatement.Name table = name("a table name");
+        if (indexName.schema() != null) {
+            if (table.schema() != null && !table.schema().equalsIgnoreCase(indexName.schema())) {
+                throw error("index " + indexName + " would be in schema " + indexName.schema() + ", its table " + table
+                        + " is in " + table.schema() + ": an index is in the schema of its table");
+            }
+            table = new DdlStatement.Name(indexName.schema(), table.name());
+        }
         expect("(");
         List<String> columns = new ArrayList<>();
         do {
@@ -1054,6 +1068,28 @@ final class DdlParser {
         } while (accept(","));
         expect(")");
         return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists);
+    }
+
+    /** COMMENT ON TABLE [schema.]table | COLUMN [schema.]table.column IS 'text' | NULL, after ON. */
+    private DdlStatement comment() {
+        boolean column = accept("COLUMN");
+        if (!column) {
+            expect("TABLE");
+        }
+        List<String> parts = new ArrayList<>();
+        do {
+            parts.add(identifier(column ? "a table's column, as table.column" : "a table name"));
+        } while (accept("."));
+        int most = column ? 3 : 2;
+        if (parts.size() > most || (column && parts.size() < 2)) {
+            throw error(column ? "COMMENT ON COLUMN names a column as table.column or schema.table.column, not " + String.join(".", parts)
+                    : "COMMENT ON TABLE names a table as table or schema.table, not " + String.join(".", parts));
+        }
+        String columnName = column ? parts.removeLast() : null;
+        DdlStatement.Name table = parts.size() == 2 ? new DdlStatement.Name(parts.get(0), parts.get(1)) : new DdlStatement.Name(null, parts.get(0));
+        expect("IS");
+        String text = accept("NULL") ? null : string("the comment in single quotes, or NULL");
+        return new DdlStatement.Comment(table, columnName, text);
     }
 
     /** DROP INDEX [IF EXISTS] name, after INDEX. */

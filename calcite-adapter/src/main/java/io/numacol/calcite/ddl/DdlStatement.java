@@ -479,6 +479,32 @@ abstract sealed class DdlStatement extends SqlDdl {
         }
     }
 
+    /**
+     * COMMENT ON TABLE table IS 'text' | NULL, or COMMENT ON COLUMN table.column IS ...: kept in
+     * the catalog (NULL removes it), given as REMARKS by getTables and getColumns.
+     */
+    static final class Comment extends DdlStatement {
+        private static final SqlOperator OPERATOR = new SqlSpecialOperator("COMMENT ON", SqlKind.OTHER_DDL);
+        final Name table;
+        /** The column commented on; null for the table. */
+        final String column;
+        /** The comment; null to remove it. */
+        final String text;
+
+        Comment(Name table, String column, String text) {
+            super(OPERATOR);
+            this.table = table;
+            this.column = column;
+            this.text = text;
+        }
+
+        @Override
+        long execute(Database database, Session session) {
+            database.catalog().comment(session.get(database, table), column, text);
+            return 0;
+        }
+    }
+
     /** A view; {@link NumacolDdlExecutor} checks its query before it is recorded. */
     static final class CreateView extends DdlStatement {
         private static final SqlOperator OPERATOR = new SqlSpecialOperator("CREATE VIEW", SqlKind.CREATE_VIEW);

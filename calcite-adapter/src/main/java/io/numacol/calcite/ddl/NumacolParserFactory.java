@@ -1,5 +1,6 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.calcite.PostgresFunctions;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.storage.types.ColumnType;
 import org.apache.calcite.rel.type.RelDataType;
@@ -49,7 +50,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
             return failing(sql, e);
         }
         if (ddl == null) {
-            return calciteParser(sql);
+            return calciteParser(PostgresFunctions.bareCurrentSchema(sql));
         }
         return new SqlParserImpl(new StringReader(sql)) {
             @Override

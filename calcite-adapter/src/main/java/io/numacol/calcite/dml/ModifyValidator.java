@@ -78,6 +78,16 @@ public final class ModifyValidator extends CalciteSqlValidator {
 
     @Override
     protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+        // CURRENT_SCHEMA, written without parentheses, is a name until Calcite expands it, after this (only it is
+        // looked up: the one such function the calls replace, and a lookup per name of every statement would cost)
+        SqlCall nullary = node instanceof SqlIdentifier id && id.isSimple() && !id.isComponentQuoted(0)
+                && id.getSimple().equalsIgnoreCase("CURRENT_SCHEMA") ? makeNullaryCall(id) : null;
+        if (nullary != null) {
+            SqlNode replaced = calls.apply(nullary);
+            if (replaced != null) {
+                return replaced;
+            }
+        }
         if (node instanceof SqlCall call) {
             SqlNode replaced = calls.apply(call);
             if (replaced != null) {

@@ -247,9 +247,9 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
                 NumacolSchema main = main(context);
                 List<String> path = context.getDefaultSchemaPath();
                 String schema = path.isEmpty() ? NumacolSchema.NAME : path.getLast();
-                Function<SqlCall, SqlNode> calls = main == null ? PostgresFunctions::rewrite : call -> {
+                Function<SqlCall, SqlNode> calls = main == null ? call -> PostgresFunctions.rewrite(call, schema) : call -> {
                     SqlNode sequence = SequenceCalls.rewrite(call, main.database().catalog(), schema, main.sequenceSession());
-                    return sequence != null ? sequence : PostgresFunctions.rewrite(call);
+                    return sequence != null ? sequence : PostgresFunctions.rewrite(call, schema);
                 };
                 return new ModifyValidator(operators, (CalciteCatalogReader) reader, context.getTypeFactory(),
                         transform.apply(SqlValidator.Config.DEFAULT
