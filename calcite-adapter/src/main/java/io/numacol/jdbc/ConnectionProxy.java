@@ -222,6 +222,16 @@ final class ConnectionProxy implements InvocationHandler {
                     if (args.length == 2 && setWallClock(p, index, args[1])) {
                         return null;
                     }
+                    if (TargetTypedParameters.applies(method.getName(), args)) {
+                        if (TargetTypedParameters.setTemporal(p, args)) {
+                            return null;
+                        }
+                        try {
+                            return invoke(method, args);
+                        } catch (SQLException e) {
+                            throw e.getCause() instanceof RuntimeException conversion ? TargetTypedParameters.refused(args, conversion) : e;
+                        }
+                    }
                 }
             }
             default -> {

@@ -58,6 +58,14 @@ final class SqlStates {
     /** The class names Avatica writes before the message of what it wraps. */
     private static final Pattern CLASS_NAMES = Pattern.compile("\\b(?:java|javax|org\\.apache\\.calcite)\\.[\\w.$]+(?:Exception|Error): ");
 
+    /** Calcite's complaint about a datetime literal, lower-cased: "illegal date literal '2024-13-45'". */
+    private static final Pattern DATETIME_LITERAL = Pattern.compile("illegal (date|time|timestamp|interval)[a-z ]* literal");
+    /**
+     * Text that is no datetime, lower-cased: numacol's "'x' is not a valid date (expected ...)",
+     * Calcite's "invalid date value, 'x'" from a CAST at run time.
+     */
+    private static final Pattern DATETIME_TEXT = Pattern.compile("not a valid (date|time|timestamp)\\b|^invalid (date|time|timestamp)[a-z ]* value");
+
     private SqlStates() {
     }
 
@@ -144,6 +152,7 @@ final class SqlStates {
             case SequenceLimitException e -> "2200H";
             case IllegalStateException e when message.startsWith("currval of sequence") -> "55000";
             // Calcite's planner asserting on its own state ("Type mismatch" in a rule): an internal error, whatever words its message holds
+            case IllegalArgumentException e when DATETIME_TEXT.matcher(message).find() -> "22007"; // PostgreSQL's invalid datetime format
             case IllegalArgumentException e when thrownBy(e, "org.apache.calcite.") -> INTERNAL_ERROR;
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
@@ -166,6 +175,9 @@ final class SqlStates {
 
     /** A validator's complaint: what is missing or does not fit. */
     private static String validation(String message) {
+        if (DATETIME_LITERAL.matcher(message).find()) {
+            return "22007"; // DATE '2024-13-45': PostgreSQL's invalid datetime format
+        }
         if (message.contains("column") && message.contains("not found")) {
             return "42703";
         }

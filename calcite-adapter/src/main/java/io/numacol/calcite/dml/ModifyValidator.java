@@ -99,6 +99,53 @@ public final class ModifyValidator extends CalciteSqlValidator {
         return super.deriveType(scope, expr);
     }
 
+    /**
+     * A parameter nothing around it gives a type ({@code SELECT ?}, {@code upper(?)}, a CASE whose
+     * every branch is a parameter) is typed as PostgreSQL types an unknown: as text, a VARCHAR, to
+     * which any value converts ({@code ParameterValues}). Calcite refused such a statement at prepare
+     * ("Illegal use of dynamic parameter"). A CASE's parameter branches take the type its context
+     * asks for where it asks for one ({@code SET name = CASE .. THEN ? ELSE ? END}).
+     */
+    @Override
+    protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+        boolean unknown = inferredType.equals(getUnknownType());
+        if (unknown && node instanceof SqlDynamicParam) {
+            super.inferUnknownTypes(text(), scope, node);
+            return;
+        }
+        if (node instanceof SqlCase c && onlyParameterBranches(c)) {
+            RelDataType type = unknown ? text() : inferredType;
+            List<SqlNode> branches = new ArrayList<>(c.getThenOperands());
+            branches.add(c.getElseOperand());
+            for (SqlNode branch : branches) {
+                if (branch instanceof SqlDynamicParam) {
+                    super.inferUnknownTypes(type, scope, branch);
+                }
+            }
+        }
+        super.inferUnknownTypes(inferredType, scope, node);
+    }
+
+    /** PostgreSQL's text: what an untyped parameter is taken for. */
+    private RelDataType text() {
+        return getTypeFactory().createTypeWithNullability(getTypeFactory().createSqlType(SqlTypeName.VARCHAR), true);
+    }
+
+    /** Whether every THEN and the ELSE of {@code c} is a parameter or NULL, one at least a parameter: nothing in it gives a type. */
+    private static boolean onlyParameterBranches(SqlCase c) {
+        List<SqlNode> branches = new ArrayList<>(c.getThenOperands());
+        branches.add(c.getElseOperand());
+        boolean parameter = false;
+        for (SqlNode branch : branches) {
+            if (branch instanceof SqlDynamicParam) {
+                parameter = true;
+            } else if (branch != null && !SqlUtil.isNullLiteral(branch, false)) {
+                return false;
+            }
+        }
+        return parameter;
+    }
+
     @Override
     protected SqlSelect createSourceSelectForDelete(SqlDelete call) {
         SqlNodeList select = new SqlNodeList(SqlParserPos.ZERO);
