@@ -223,14 +223,10 @@ final class ConnectionProxy implements InvocationHandler {
                         return null;
                     }
                     if (TargetTypedParameters.applies(method.getName(), args)) {
-                        if (TargetTypedParameters.setTemporal(p, args)) {
-                            return null;
+                        if (!setWallClock(p, index, args[1])) {
+                            TargetTypedParameters.set(p, args);
                         }
-                        try {
-                            return invoke(method, args);
-                        } catch (SQLException e) {
-                            throw e.getCause() instanceof RuntimeException conversion ? TargetTypedParameters.refused(args, conversion) : e;
-                        }
+                        return null;
                     }
                 }
             }

@@ -4,6 +4,7 @@ import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLType;
 import java.time.temporal.Temporal;
 
@@ -26,13 +27,33 @@ final class TargetTypedParameters {
         return "setObject".equals(method) && args.length >= 3 && args[0] instanceof Integer && args[1] != null;
     }
 
-    /** Sets a java.time value without its target type; false for any other value, which Avatica converts. */
-    static boolean setTemporal(PreparedStatement p, Object[] args) throws SQLException {
+    /**
+     * Sets {@code args} (index, value, target type as a {@code java.sql.Types} number or an
+     * SQLType, maybe a scale) on {@code p}: a java.time value as it is, any other converted by
+     * Avatica to the target type, whose number an SQLType gives (Avatica implements only the
+     * setObject that takes a number).
+     */
+    static void set(PreparedStatement p, Object[] args) throws SQLException {
+        int index = (Integer) args[0];
         if (args[1] instanceof Temporal) {
-            p.setObject((Integer) args[0], args[1]);
-            return true;
+            p.setObject(index, args[1]);
+            return;
         }
-        return false;
+        int type = switch (args[2]) {
+            case Integer number -> number;
+            case SQLType sqlType when sqlType.getVendorTypeNumber() != null -> sqlType.getVendorTypeNumber();
+            default -> throw new SQLFeatureNotSupportedException("setObject with the SQL type " + args[2]
+                    + ", which has no java.sql.Types number: give one of java.sql.Types or JDBCType", "0A000");
+        };
+        try {
+            if (args.length == 4 && args[3] instanceof Integer scale) {
+                p.setObject(index, args[1], type, scale);
+            } else {
+                p.setObject(index, args[1], type);
+            }
+        } catch (RuntimeException e) { // Avatica's conversion failed, unchecked
+            throw refused(args, e);
+        }
     }
 
     /** The refusal of a value Avatica could not convert to the target type, {@code thrown} its cause. */
