@@ -93,6 +93,13 @@ class UntypedParameterTest {
             typed.setInt(2, 0);
             assertThat(rows(typed)).extracting(r -> ((BigDecimal) r.get(1)).intValue()).containsExactly(5, 15, 0, 0);
         }
+        try (Connection c = open();
+             PreparedStatement p = c.prepareStatement(
+                     "select id, case when price > ? then 'dear' else ? end from item order by id")) {
+            p.setInt(1, 20);
+            p.setString(2, "cheap"); // longer than 'dear': text, not the literal's CHAR(4)
+            assertThat(rows(p)).containsExactly(List.of(1, "cheap"), List.of(2, "cheap"), List.of(3, "dear"), List.of(4, "dear"));
+        }
     }
 
     @Test
