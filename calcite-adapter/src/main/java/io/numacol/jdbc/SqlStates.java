@@ -66,6 +66,9 @@ final class SqlStates {
      */
     private static final Pattern DATETIME_TEXT = Pattern.compile("not a valid (date|time|timestamp)\\b|^invalid (date|time|timestamp)[a-z ]* value");
 
+    /** How Avatica's message of a statement that failed to prepare begins. */
+    private static final String PREPARING = "Error while preparing statement";
+
     private SqlStates() {
     }
 
@@ -225,6 +228,16 @@ final class SqlStates {
         return "22023";
     }
 
+    /** The first message under {@code thrown} that is not Avatica's wrapping of the statement, or null. */
+    private static String causeMessage(Throwable thrown) {
+        for (Throwable t = thrown.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank() && !t.getMessage().startsWith(PREPARING)) {
+                return CLASS_NAMES.matcher(t.getMessage()).replaceAll("");
+            }
+        }
+        return null;
+    }
+
     private static boolean timedOut(Throwable thrown) {
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLTimeoutException || (t instanceof CancellationException && String.valueOf(t.getMessage()).contains("timeout"))) {
@@ -244,7 +257,10 @@ final class SqlStates {
         }
         if (thrown instanceof SQLException && thrown.getMessage() != null) {
             // Avatica's "Error while executing SQL "...": java.sql.SQLException: what" names the classes it wrapped
-            return CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");
+            String message = CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");
+            // Avatica's "Error while preparing statement [sql]" says nothing of what is wrong: its cause does
+            String cause = message.startsWith(PREPARING) ? causeMessage(thrown) : null;
+            return cause == null ? message : message + ": " + cause;
         }
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t.getMessage() != null && !t.getMessage().isBlank()) {

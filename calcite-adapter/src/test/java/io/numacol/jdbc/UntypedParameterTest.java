@@ -141,6 +141,9 @@ class UntypedParameterTest {
                 }).as(sql).isInstanceOf(SQLDataException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22007"));
             }
+            // the message says what is wrong, not only that the statement failed to prepare
+            assertThatThrownBy(() -> s.executeQuery("select date '2024-13-45'"))
+                    .hasMessageContaining("Illegal DATE literal '2024-13-45'");
         }
     }
 }
