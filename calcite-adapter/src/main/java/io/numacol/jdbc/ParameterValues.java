@@ -31,8 +31,11 @@ import java.util.function.IntFunction;
  * 13, cuts a string to a VARCHAR's length, and fails with a bare ClassCastException on a
  * number given as a string. Here a value converts as JDBC's setter tables allow (a numeric
  * string to a number, a number to a string, yyyy-mm-dd to a DATE), or is refused with an error
- * naming the parameter, its type and the value. Strings are held to their length only when the
- * statement stores them (INSERT): in a query, {@code name = ?} with a longer string is no error.
+ * naming the parameter, its type and the value. A java.time value (LocalDate, LocalTime,
+ * OffsetTime, LocalDateTime, OffsetDateTime, ZonedDateTime, Instant) converts to a DATE, TIME or
+ * TIMESTAMP as PostgreSQL casts it, an instant read in the session's zone. Strings are held to
+ * their length only when the statement stores them (INSERT): in a query, {@code name = ?} with a
+ * longer string is no error.
  */
 final class ParameterValues {
     /** Parses and converts a TIMESTAMP parameter given as a String or a java.time value, as a column does. */

@@ -59,7 +59,8 @@ import java.util.function.Function;
  *       {@code CASE WHEN TRUE THEN value ELSE x.a END}, which types it as the column.</li>
  * </ul>
  * Rows the statement leaves alone are never read into Calcite's rows: they stay where they are,
- * as they are stored.
+ * as they are stored. It is every statement's validator, so it also types the parameters nothing
+ * around them types as PostgreSQL does ({@link #inferUnknownTypes}).
  */
 public final class ModifyValidator extends CalciteSqlValidator {
 
