@@ -273,6 +273,12 @@ final class ConnectionProxy implements InvocationHandler {
                     if (args.length == 2 && setWallClock(p, index, args[1])) {
                         return null;
                     }
+                    if (TargetTypedParameters.applies(method.getName(), args)) {
+                        if (!setWallClock(p, index, args[1])) {
+                            TargetTypedParameters.set(p, args);
+                        }
+                        return null;
+                    }
                 }
             }
             default -> {

@@ -27,7 +27,9 @@ import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 import org.apache.calcite.server.CalciteServer;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.sql.BatchUpdateException;
@@ -516,11 +518,14 @@ final class NumacolMeta extends ForwardingMeta {
 
     /** {@code cancelFlag}, which Avatica keeps protected: cancel() sets it and nothing else reads it outside a query's rows. */
     private static final VarHandle CANCEL_FLAG;
+    /** AvaticaStatement's protected getParameterValues(): the values a prepared statement holds. */
+    private static final MethodHandle PARAMETER_VALUES;
 
     static {
         try {
-            CANCEL_FLAG = MethodHandles.privateLookupIn(AvaticaStatement.class, MethodHandles.lookup())
-                    .findVarHandle(AvaticaStatement.class, "cancelFlag", AtomicBoolean.class);
+            MethodHandles.Lookup avatica = MethodHandles.privateLookupIn(AvaticaStatement.class, MethodHandles.lookup());
+            CANCEL_FLAG = avatica.findVarHandle(AvaticaStatement.class, "cancelFlag", AtomicBoolean.class);
+            PARAMETER_VALUES = avatica.findVirtual(AvaticaStatement.class, "getParameterValues", MethodType.methodType(List.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -805,20 +810,45 @@ final class NumacolMeta extends ForwardingMeta {
         super.closeConnection(ch);
     }
 
-    /** Calcite's rows, whose failures reach {@code ResultSet.next()} as SQLExceptions ({@link QueryFailures}). */
+    /**
+     * Calcite's rows, whose failures reach {@code ResultSet.next()} as SQLExceptions ({@link QueryFailures}).
+     * A query's rows are made here, and Avatica gives no values for them: Calcite then reads those
+     * the statement holds, not those {@link #execute} fitted. They are fitted again here (a LIMIT's
+     * Long made the Integer Calcite's code casts it to, a LocalDate the epoch day of a DATE).
+     */
     @Override
     public Iterable<Object> createIterable(StatementHandle h, QueryState state, Signature signature,
                                            List<TypedValue> parameterValues, Frame firstFrame) {
         Iterable<Object> rows;
         CatalogView view = views.of(h);
+        List<TypedValue> values = ParameterValues.fit(signature, heldValues(h, signature, parameterValues), zone());
         try {
-            rows = views.reading(h, view, CatalogView.runIn(view, () -> super.createIterable(h, state, signature, parameterValues, firstFrame)));
+            rows = views.reading(h, view, CatalogView.runIn(view, () -> super.createIterable(h, state, signature, values, firstFrame)));
         } catch (ExceptionInInitializerError e) { // a constant of the generated code failed to evaluate
             throw QueryFailures.<RuntimeException>sneaky(QueryFailures.failed(e));
         } catch (OutOfMemoryError e) {
             throw QueryFailures.<RuntimeException>sneaky(QueryFailures.outOfHeap(e));
         }
         return QueryFailures.reported(rows);
+    }
+
+    /** {@code given}, or the values the statement of {@code h} holds where Avatica gave none for a statement that has parameters. */
+    @SuppressWarnings("unchecked")
+    private List<TypedValue> heldValues(StatementHandle h, Signature signature, List<TypedValue> given) {
+        if ((given != null && !given.isEmpty()) || signature == null || signature.parameters == null || signature.parameters.isEmpty()) {
+            return given;
+        }
+        AvaticaStatement statement = connection.statementMap.get(h.id);
+        if (statement == null) {
+            return given;
+        }
+        try {
+            return (List<TypedValue>) PARAMETER_VALUES.invoke(statement);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The schema a name without one is looked up in. */

@@ -11,10 +11,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Types;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
 import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +31,11 @@ import java.util.function.IntFunction;
  * 13, cuts a string to a VARCHAR's length, and fails with a bare ClassCastException on a
  * number given as a string. Here a value converts as JDBC's setter tables allow (a numeric
  * string to a number, a number to a string, yyyy-mm-dd to a DATE), or is refused with an error
- * naming the parameter, its type and the value. Strings are held to their length only when the
- * statement stores them (INSERT): in a query, {@code name = ?} with a longer string is no error.
+ * naming the parameter, its type and the value. A java.time value (LocalDate, LocalTime,
+ * OffsetTime, LocalDateTime, OffsetDateTime, ZonedDateTime, Instant) converts to a DATE, TIME or
+ * TIMESTAMP as PostgreSQL casts it, an instant read in the session's zone. Strings are held to
+ * their length only when the statement stores them (INSERT): in a query, {@code name = ?} with a
+ * longer string is no error.
  */
 final class ParameterValues {
     /** Parses and converts a TIMESTAMP parameter given as a String or a java.time value, as a column does. */
@@ -39,6 +46,7 @@ final class ParameterValues {
     private static final ColumnType INSTANTS = ColumnType.timestampTz(ColumnType.MAX_TIMESTAMP_PRECISION);
     /** Calcite's name of an instant type: a parameter's {@code typeName}, a column's type name. */
     static final String INSTANT = SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE.getName();
+    private static final long MILLIS_PER_DAY = 86_400_000L;
     /** Parses a UUID parameter given as a String, as a column does. */
     private static final ColumnType UUIDS = ColumnType.uuid();
 
@@ -101,19 +109,68 @@ final class ParameterValues {
                     ? TypedValue.ofLocal(Rep.DOUBLE, number(s).doubleValue()) : requireNumber(value, v);
             case Types.REAL -> real(value, v);
             case Types.CHAR, Types.VARCHAR -> string(p, value, v, stores);
-            case Types.DATE -> value instanceof String s ? TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date(s).toEpochDay()) : v;
-            // Avatica's setObject keeps a String or a java.time value as it is, which the generated code cannot cast
-            case Types.TIMESTAMP -> value instanceof String || value instanceof LocalDateTime || value instanceof LocalDate
-                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, MILLISECONDS.toLong(value))
-                    : v;
-            case Types.TIME -> value instanceof String || value instanceof LocalTime
-                    ? TypedValue.ofLocal(Rep.JAVA_SQL_TIME, (int) TIME_MILLISECONDS.toLong(value))
-                    : v;
+            case Types.DATE -> date(value, v, zone);
+            case Types.TIMESTAMP -> timestamp(value, v, zone);
+            case Types.TIME -> time(value, v);
             case Types.BINARY, Types.VARBINARY -> binary(p, value, v, stores);
             case Types.OTHER -> "UUID".equals(p.typeName) && !(value instanceof UUID)
                     ? TypedValue.ofLocal(Rep.OBJECT, UUID.fromString(UUIDS.toStringValue(value))) : v;
             default -> v;
         };
+    }
+
+    /**
+     * A DATE as the epoch day the generated code expects. Avatica's setObject keeps a String or a
+     * java.time value as it is, which that code cannot cast; a date-time gives its date, an
+     * instant its date in the session's zone (PostgreSQL's timestamptz::date).
+     */
+    private static TypedValue date(Object value, TypedValue v, ZoneId zone) {
+        LocalDate date = switch (value) {
+            case Integer _ when v.type == Rep.JAVA_SQL_DATE -> null;
+            case Long millis when v.type == Rep.JAVA_SQL_TIMESTAMP -> LocalDate.ofEpochDay(Math.floorDiv(millis, MILLIS_PER_DAY));
+            case String s -> date(s);
+            case LocalDate d -> d;
+            case LocalDateTime t -> t.toLocalDate();
+            case OffsetDateTime t -> t.atZoneSameInstant(zone).toLocalDate();
+            case ZonedDateTime t -> t.withZoneSameInstant(zone).toLocalDate();
+            case Instant i -> LocalDate.ofInstant(i, zone);
+            default -> throw cannotConvert(value, "DATE");
+        };
+        return date == null ? v : TypedValue.ofLocal(Rep.JAVA_SQL_DATE, (int) date.toEpochDay());
+    }
+
+    /** A TIMESTAMP as the wall clock's epoch milliseconds the generated code expects; an instant is read in the session's zone. */
+    private static TypedValue timestamp(Object value, TypedValue v, ZoneId zone) {
+        Object wallClock = switch (value) {
+            case Long _ when v.type == Rep.JAVA_SQL_TIMESTAMP -> null;
+            case Integer days when v.type == Rep.JAVA_SQL_DATE -> LocalDate.ofEpochDay(days);
+            case String s -> s;
+            case LocalDate d -> d;
+            case LocalDateTime t -> t;
+            case OffsetDateTime t -> t.atZoneSameInstant(zone).toLocalDateTime();
+            case ZonedDateTime t -> t.withZoneSameInstant(zone).toLocalDateTime();
+            case Instant i -> LocalDateTime.ofInstant(i, zone);
+            default -> throw cannotConvert(value, "TIMESTAMP");
+        };
+        return wallClock == null ? v : TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, MILLISECONDS.toLong(wallClock));
+    }
+
+    /** A TIME as the milliseconds of the day the generated code expects; a time with an offset keeps its local time, as PostgreSQL's timetz::time. */
+    private static TypedValue time(Object value, TypedValue v) {
+        Object time = switch (value) {
+            case Integer _ when v.type == Rep.JAVA_SQL_TIME -> null;
+            case String s -> s;
+            case LocalTime t -> t;
+            case OffsetTime t -> t.toLocalTime();
+            case LocalDateTime t -> t.toLocalTime();
+            default -> throw cannotConvert(value, "TIME");
+        };
+        return time == null ? v : TypedValue.ofLocal(Rep.JAVA_SQL_TIME, (int) TIME_MILLISECONDS.toLong(time));
+    }
+
+    /** The refusal of a value whose class has no conversion to {@code type}: names both, for the caller's fix. */
+    private static IllegalArgumentException cannotConvert(Object value, String type) {
+        return new IllegalArgumentException("cannot convert " + value.getClass().getName() + " value " + show(value) + " to " + type);
     }
 
     /**
@@ -208,7 +265,8 @@ final class ParameterValues {
 
     private static TypedValue requireNumber(Object value, TypedValue v) {
         if (!(value instanceof Number)) {
-            throw new IllegalArgumentException("value " + show(value) + " is not a number");
+            throw new IllegalArgumentException("value " + show(value) + (value instanceof String ? "" : " of class " + value.getClass().getName())
+                    + " is not a number");
         }
         return v;
     }

@@ -58,6 +58,17 @@ final class SqlStates {
     /** The class names Avatica writes before the message of what it wraps. */
     private static final Pattern CLASS_NAMES = Pattern.compile("\\b(?:java|javax|org\\.apache\\.calcite)\\.[\\w.$]+(?:Exception|Error): ");
 
+    /** Calcite's complaint about a datetime literal, lower-cased: "illegal date literal '2024-13-45'". */
+    private static final Pattern DATETIME_LITERAL = Pattern.compile("illegal (date|time|timestamp|interval)[a-z ]* literal");
+    /**
+     * Text that is no datetime, lower-cased: numacol's "'x' is not a valid date (expected ...)",
+     * Calcite's "invalid date value, 'x'" from a CAST at run time.
+     */
+    private static final Pattern DATETIME_TEXT = Pattern.compile("not a valid (date|time|timestamp)\\b|^invalid (date|time|timestamp)[a-z ]* value");
+
+    /** How Avatica's message of a statement that failed to prepare begins. */
+    private static final String PREPARING = "Error while preparing statement";
+
     private SqlStates() {
     }
 
@@ -144,6 +155,7 @@ final class SqlStates {
             case SequenceLimitException e -> "2200H";
             case IllegalStateException e when message.startsWith("currval of sequence") -> "55000";
             // Calcite's planner asserting on its own state ("Type mismatch" in a rule): an internal error, whatever words its message holds
+            case IllegalArgumentException e when DATETIME_TEXT.matcher(message).find() -> "22007"; // PostgreSQL's invalid datetime format
             case IllegalArgumentException e when thrownBy(e, "org.apache.calcite.") -> INTERNAL_ERROR;
             case IllegalArgumentException e -> argument(message);
             case WriteConflictException e -> RUN_AGAIN;
@@ -166,6 +178,9 @@ final class SqlStates {
 
     /** A validator's complaint: what is missing or does not fit. */
     private static String validation(String message) {
+        if (DATETIME_LITERAL.matcher(message).find()) {
+            return "22007"; // DATE '2024-13-45': PostgreSQL's invalid datetime format
+        }
         if (message.contains("column") && message.contains("not found")) {
             return "42703";
         }
@@ -213,6 +228,16 @@ final class SqlStates {
         return "22023";
     }
 
+    /** The first message under {@code thrown} that is not Avatica's wrapping of the statement, or null. */
+    private static String causeMessage(Throwable thrown) {
+        for (Throwable t = thrown.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank() && !t.getMessage().startsWith(PREPARING)) {
+                return CLASS_NAMES.matcher(t.getMessage()).replaceAll("");
+            }
+        }
+        return null;
+    }
+
     private static boolean timedOut(Throwable thrown) {
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLTimeoutException || (t instanceof CancellationException && String.valueOf(t.getMessage()).contains("timeout"))) {
@@ -232,7 +257,10 @@ final class SqlStates {
         }
         if (thrown instanceof SQLException && thrown.getMessage() != null) {
             // Avatica's "Error while executing SQL "...": java.sql.SQLException: what" names the classes it wrapped
-            return CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");
+            String message = CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");
+            // Avatica's "Error while preparing statement [sql]" says nothing of what is wrong: its cause does
+            String cause = message.startsWith(PREPARING) ? causeMessage(thrown) : null;
+            return cause == null ? message : message + ": " + cause;
         }
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t.getMessage() != null && !t.getMessage().isBlank()) {

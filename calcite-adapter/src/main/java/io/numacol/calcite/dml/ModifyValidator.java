@@ -15,6 +15,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import io.numacol.storage.TableSchema;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
@@ -58,7 +59,8 @@ import java.util.function.Function;
  *       {@code CASE WHEN TRUE THEN value ELSE x.a END}, which types it as the column.</li>
  * </ul>
  * Rows the statement leaves alone are never read into Calcite's rows: they stay where they are,
- * as they are stored.
+ * as they are stored. It is every statement's validator, so it also types the parameters nothing
+ * around them types as PostgreSQL does ({@link #inferUnknownTypes}).
  */
 public final class ModifyValidator extends CalciteSqlValidator {
 
@@ -107,6 +109,72 @@ public final class ModifyValidator extends CalciteSqlValidator {
             QueryCancel.current().check();
         }
         return super.deriveType(scope, expr);
+    }
+
+    /**
+     * A parameter nothing around it gives a type ({@code SELECT ?}, {@code upper(?)}, a CASE whose
+     * every branch is a parameter) is typed as PostgreSQL types an unknown: as text, a VARCHAR, to
+     * which any value converts ({@code ParameterValues}). Calcite refused such a statement at prepare
+     * ("Illegal use of dynamic parameter"). A CASE's parameter branches beside string literals are
+     * text too: Calcite gave them the literals' CHAR(n), which cut {@code 'cheap'} beside
+     * {@code THEN 'dear'} to {@code 'chea'}.
+     */
+    @Override
+    protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+        boolean unknown = inferredType.equals(getUnknownType());
+        if (unknown && node instanceof SqlDynamicParam) {
+            super.inferUnknownTypes(text(), scope, node);
+            return;
+        }
+        if (node instanceof SqlCase c) {
+            RelDataType type = parameterBranchType(c, unknown ? null : inferredType);
+            if (type != null) {
+                for (SqlNode branch : branches(c)) {
+                    if (branch instanceof SqlDynamicParam) {
+                        super.inferUnknownTypes(type, scope, branch);
+                    }
+                }
+            }
+        }
+        super.inferUnknownTypes(inferredType, scope, node);
+    }
+
+    /**
+     * The type of the parameters among {@code c}'s branches where numacol gives it: the context's
+     * ({@code context}, null if none) or text when no other branch has a type but NULL, text when
+     * every other branch is a string literal; null to leave it to Calcite (from the other branches).
+     */
+    private RelDataType parameterBranchType(SqlCase c, RelDataType context) {
+        boolean parameter = false;
+        boolean typed = false;
+        boolean onlyStrings = true;
+        for (SqlNode branch : branches(c)) {
+            if (branch instanceof SqlDynamicParam) {
+                parameter = true;
+            } else if (branch != null && !SqlUtil.isNullLiteral(branch, false)) {
+                typed = true;
+                onlyStrings &= branch instanceof SqlCharStringLiteral;
+            }
+        }
+        if (!parameter) {
+            return null;
+        }
+        if (!typed) {
+            return context != null ? context : text();
+        }
+        return context == null && onlyStrings ? text() : null;
+    }
+
+    /** The THEN values and the ELSE of {@code c}. */
+    private static List<SqlNode> branches(SqlCase c) {
+        List<SqlNode> branches = new ArrayList<>(c.getThenOperands());
+        branches.add(c.getElseOperand());
+        return branches;
+    }
+
+    /** PostgreSQL's text: what an untyped parameter is taken for. */
+    private RelDataType text() {
+        return getTypeFactory().createTypeWithNullability(getTypeFactory().createSqlType(SqlTypeName.VARCHAR), true);
     }
 
     @Override

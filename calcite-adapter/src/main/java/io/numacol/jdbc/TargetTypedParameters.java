@@ -1,0 +1,83 @@
+package io.numacol.jdbc;
+
+import java.sql.JDBCType;
+import java.sql.PreparedStatement;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLType;
+import java.time.temporal.Temporal;
+
+/**
+ * {@code setObject(index, value, targetSqlType)}, as Spring's {@code SqlParameterValue} and
+ * {@code SimpleJdbcInsert} call it. Avatica converts the value to the target type itself and knows
+ * no java.time class: a LocalDate with {@code Types.DATE} threw "Cannot convert from
+ * java.time.LocalDate to long", unchecked, and "abc" with {@code Types.DATE} an
+ * IllegalArgumentException without a message. A java.time value is set as it is instead, to be
+ * converted to the type the statement gives its parameter ({@link ParameterValues}), as JDBC 4.2's
+ * table of setObject conversions allows; any other value Avatica cannot convert is refused with an
+ * SQLDataException naming the parameter, the value's class and the target type.
+ */
+final class TargetTypedParameters {
+    private TargetTypedParameters() {
+    }
+
+    /** Whether {@code args} of a setObject are a value with a target type. */
+    static boolean applies(String method, Object[] args) {
+        return "setObject".equals(method) && args.length >= 3 && args[0] instanceof Integer && args[1] != null;
+    }
+
+    /**
+     * Sets {@code args} (index, value, target type as a {@code java.sql.Types} number or an
+     * SQLType, maybe a scale) on {@code p}: a java.time value as it is, any other converted by
+     * Avatica to the target type, whose number an SQLType gives (Avatica implements only the
+     * setObject that takes a number).
+     */
+    static void set(PreparedStatement p, Object[] args) throws SQLException {
+        int index = (Integer) args[0];
+        if (args[1] instanceof Temporal) {
+            p.setObject(index, args[1]);
+            return;
+        }
+        int type = switch (args[2]) {
+            case Integer number -> number;
+            case SQLType sqlType when sqlType.getVendorTypeNumber() != null -> sqlType.getVendorTypeNumber();
+            default -> throw new SQLFeatureNotSupportedException("setObject with the SQL type " + args[2]
+                    + ", which has no java.sql.Types number: give one of java.sql.Types or JDBCType", "0A000");
+        };
+        try {
+            if (args.length == 4 && args[3] instanceof Integer scale) {
+                p.setObject(index, args[1], type, scale);
+            } else {
+                p.setObject(index, args[1], type);
+            }
+        } catch (RuntimeException e) { // Avatica's conversion failed, unchecked
+            throw refused(args, e);
+        }
+    }
+
+    /** The refusal of a value Avatica could not convert to the target type, {@code thrown} its cause. */
+    static SQLException refused(Object[] args, Throwable thrown) {
+        String target = switch (args[2]) {
+            case Integer type -> name(type);
+            case SQLType type -> type.getName();
+            default -> String.valueOf(args[2]);
+        };
+        boolean datetime = target.startsWith("DATE") || target.startsWith("TIME");
+        String value = String.valueOf(args[1]);
+        value = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+        String message = "parameter " + args[0] + ": cannot convert " + args[1].getClass().getName() + " value '" + value
+                + "' to " + target + (thrown.getMessage() == null ? "" : " (" + thrown.getMessage() + ")");
+        // PostgreSQL's states: a datetime that does not parse, text that is no number, a value of a class with no conversion
+        String state = datetime ? "22007" : args[1] instanceof String ? "22P02" : "22023";
+        return new SQLDataException(message, state, thrown);
+    }
+
+    private static String name(int type) {
+        try {
+            return JDBCType.valueOf(type).getName();
+        } catch (IllegalArgumentException e) {
+            return "java.sql.Types " + type;
+        }
+    }
+}
