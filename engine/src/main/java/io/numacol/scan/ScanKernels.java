@@ -30,8 +30,9 @@ public final class ScanKernels {
         Choice choice = choose(System.getProperty(PROPERTY, "auto"), vectorModulePresent(), ScanKernels::preferredLanes,
                 "amd64".equals(System.getProperty("os.arch")));
         CHOSEN = choice.vector() ? vector() : scalar();
+        // DEBUG: a plain start prints nothing (the main job prints the kernel in its first line)
         System.getLogger(ScanKernels.class.getName())
-                .log(System.Logger.Level.INFO, "numacol scan kernel: " + CHOSEN.name() + " (" + choice.reason() + ")");
+                .log(System.Logger.Level.DEBUG, "numacol scan kernel: " + CHOSEN.name() + " (" + choice.reason() + ")");
     }
 
     private ScanKernels() {

@@ -9,6 +9,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -46,29 +47,53 @@ public final class Libnuma {
     private static final MethodHandle NUMA_DISTANCE =
             handle("numa_distance", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle NUMA_PAGESIZE = handle("numa_pagesize", FunctionDescriptor.of(JAVA_INT));
-    private static final MethodHandle NUMA_ALLOC_ONNODE =
-            handle("numa_alloc_onnode", FunctionDescriptor.of(ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle NUMA_ALLOC_INTERLEAVED_SUBSET =
-            handle("numa_alloc_interleaved_subset", FunctionDescriptor.of(ADDRESS, JAVA_LONG, ADDRESS));
-    private static final MethodHandle NUMA_FREE =
-            handle("numa_free", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle NUMA_MOVE_PAGES = handle("numa_move_pages",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT),
-            Linker.Option.captureCallState("errno"));
-    private static final MethodHandle NUMA_RUN_ON_NODE =
-            handle("numa_run_on_node", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle NUMA_ALLOCATE_NODEMASK =
-            handle("numa_allocate_nodemask", FunctionDescriptor.of(ADDRESS));
-    private static final MethodHandle NUMA_BITMASK_SETBIT =
-            handle("numa_bitmask_setbit", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle NUMA_BITMASK_FREE =
-            handle("numa_bitmask_free", FunctionDescriptor.ofVoid(ADDRESS));
+    /** Every symbol numacol calls: all present or libnuma is not used (their handles are made on first use). */
+    private static final List<String> SYMBOLS = List.of("numa_available", "numa_max_node", "numa_num_configured_cpus",
+            "numa_node_of_cpu", "numa_node_size64", "numa_distance", "numa_pagesize", "numa_alloc_onnode",
+            "numa_alloc_interleaved_subset", "numa_free", "numa_move_pages", "numa_run_on_node", "numa_allocate_nodemask",
+            "numa_bitmask_setbit", "numa_bitmask_free");
 
     private static final String UNAVAILABLE_REASON = checkAvailable();
 
     private Libnuma() {
+    }
+
+    /*
+     * The handles of calls that a database makes after it opens, or only on several nodes, each group made
+     * on its first call: a downcall handle spins classes of its own (all fifteen took Libnuma's initializer
+     * from about 260 to 690 ms in a fresh JVM), and a database on one node never makes the interleaving
+     * and binding ones.
+     */
+
+    /** The handles of node-bound memory, made by its first allocation. */
+    private static final class Allocation {
+        static final MethodHandle NUMA_ALLOC_ONNODE =
+                handle("numa_alloc_onnode", FunctionDescriptor.of(ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle NUMA_FREE = handle("numa_free", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+    }
+
+    /** The handles of interleaved memory, which only a database on several nodes allocates. */
+    private static final class Interleaving {
+        static final MethodHandle NUMA_ALLOC_INTERLEAVED_SUBSET =
+                handle("numa_alloc_interleaved_subset", FunctionDescriptor.of(ADDRESS, JAVA_LONG, ADDRESS));
+        static final MethodHandle NUMA_ALLOCATE_NODEMASK = handle("numa_allocate_nodemask", FunctionDescriptor.of(ADDRESS));
+        static final MethodHandle NUMA_BITMASK_SETBIT =
+                handle("numa_bitmask_setbit", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+        static final MethodHandle NUMA_BITMASK_FREE = handle("numa_bitmask_free", FunctionDescriptor.ofVoid(ADDRESS));
+    }
+
+    /** move_pages(2) with the errno it sets, made when pages are first located or moved. */
+    private static final class PageMoves {
+        static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        static final MethodHandle NUMA_MOVE_PAGES = handle("numa_move_pages",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+    }
+
+    /** numa_run_on_node, made by its first call. */
+    private static final class Binding {
+        static final MethodHandle NUMA_RUN_ON_NODE = handle("numa_run_on_node", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     }
 
     /** True when libnuma loaded with every symbol numacol uses and the kernel supports NUMA. */
@@ -137,7 +162,7 @@ public final class Libnuma {
     /** Page-aligned, zero-filled memory bound to a node; the result's address is 0 on failure. */
     public static MemorySegment allocOnNode(long bytes, int node) {
         try {
-            return (MemorySegment) NUMA_ALLOC_ONNODE.invokeExact(bytes, node);
+            return (MemorySegment) Allocation.NUMA_ALLOC_ONNODE.invokeExact(bytes, node);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -147,11 +172,11 @@ public final class Libnuma {
     public static MemorySegment allocInterleaved(long bytes, int[] nodes) {
         MemorySegment mask = MemorySegment.NULL;
         try {
-            mask = (MemorySegment) NUMA_ALLOCATE_NODEMASK.invokeExact();
+            mask = (MemorySegment) Interleaving.NUMA_ALLOCATE_NODEMASK.invokeExact();
             for (int node : nodes) {
-                MemorySegment _ = (MemorySegment) NUMA_BITMASK_SETBIT.invokeExact(mask, node);
+                MemorySegment _ = (MemorySegment) Interleaving.NUMA_BITMASK_SETBIT.invokeExact(mask, node);
             }
-            return (MemorySegment) NUMA_ALLOC_INTERLEAVED_SUBSET.invokeExact(bytes, mask);
+            return (MemorySegment) Interleaving.NUMA_ALLOC_INTERLEAVED_SUBSET.invokeExact(bytes, mask);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
@@ -162,7 +187,7 @@ public final class Libnuma {
     private static void freeMask(MemorySegment mask) {
         if (mask.address() != 0) {
             try {
-                NUMA_BITMASK_FREE.invokeExact(mask);
+                Interleaving.NUMA_BITMASK_FREE.invokeExact(mask);
             } catch (Throwable t) {
                 throw rethrow(t);
             }
@@ -171,7 +196,7 @@ public final class Libnuma {
 
     public static void free(long address, long bytes) {
         try {
-            NUMA_FREE.invokeExact(MemorySegment.ofAddress(address), bytes);
+            Allocation.NUMA_FREE.invokeExact(MemorySegment.ofAddress(address), bytes);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -185,9 +210,9 @@ public final class Libnuma {
      */
     public static int movePages(long count, MemorySegment pages, MemorySegment nodes, MemorySegment status, int flags) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(CALL_STATE);
-            int rc = (int) NUMA_MOVE_PAGES.invokeExact(state, 0, count, pages, nodes, status, flags);
-            return rc < 0 ? -(int) ERRNO.get(state, 0L) : rc;
+            MemorySegment state = arena.allocate(PageMoves.CALL_STATE);
+            int rc = (int) PageMoves.NUMA_MOVE_PAGES.invokeExact(state, 0, count, pages, nodes, status, flags);
+            return rc < 0 ? -(int) PageMoves.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -196,7 +221,7 @@ public final class Libnuma {
     /** Restricts the calling thread to the CPUs of a node (-1: all nodes). Returns 0 or -1. */
     public static int runOnNode(int node) {
         try {
-            return (int) NUMA_RUN_ON_NODE.invokeExact(node);
+            return (int) Binding.NUMA_RUN_ON_NODE.invokeExact(node);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -220,12 +245,8 @@ public final class Libnuma {
         if (LOOKUP.isEmpty()) {
             return "cannot load " + LIBRARY + " (install libnuma1, or set -D" + LIBRARY_PROPERTY + ")";
         }
-        MethodHandle[] all = {NUMA_AVAILABLE, NUMA_MAX_NODE, NUMA_NUM_CONFIGURED_CPUS, NUMA_NODE_OF_CPU,
-            NUMA_NODE_SIZE64, NUMA_DISTANCE, NUMA_PAGESIZE, NUMA_ALLOC_ONNODE, NUMA_ALLOC_INTERLEAVED_SUBSET,
-            NUMA_FREE, NUMA_MOVE_PAGES, NUMA_RUN_ON_NODE, NUMA_ALLOCATE_NODEMASK, NUMA_BITMASK_SETBIT,
-            NUMA_BITMASK_FREE};
-        for (MethodHandle h : all) {
-            if (h == null) {
+        for (String symbol : SYMBOLS) {
+            if (LOOKUP.get().find(symbol).isEmpty()) {
                 return LIBRARY + " lacks a symbol numacol needs (libnuma >= 2.0.8 required)";
             }
         }
