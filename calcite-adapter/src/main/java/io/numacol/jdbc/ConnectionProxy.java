@@ -419,6 +419,7 @@ final class ConnectionProxy implements InvocationHandler {
      * stored: {@code Timestamp.valueOf("2024-07-01 12:00:00")} became 08:00 in a New York
      * session on a UTC JVM, and a Date the day before. False for any other value.
      */
+    @SuppressWarnings("JavaUtilDate") // a caller's java.util.Date, taken as JDBC takes it
     private boolean setWallClock(PreparedStatement p, int index, Object value) throws SQLException {
         if (!(value instanceof java.util.Date)) {
             return false;
@@ -430,6 +431,9 @@ final class ConnectionProxy implements InvocationHandler {
             case Timestamp t -> p.setTimestamp(index, t, local);
             case java.sql.Date d -> p.setDate(index, d, local);
             case java.sql.Time t -> p.setTime(index, t, local);
+            // a plain java.util.Date is an instant as a Timestamp is: read the same way (Avatica's own
+            // JAVA_UTIL_DATE representation reached the parameter's conversion as a bare number)
+            case java.util.Date d when d.getClass() == java.util.Date.class -> p.setTimestamp(index, new Timestamp(d.getTime()), local);
             default -> {
                 return false;
             }

@@ -143,6 +143,9 @@ final class ParameterValues {
     private static TypedValue timestamp(Object value, TypedValue v, ZoneId zone) {
         Object wallClock = switch (value) {
             case Long _ when v.type == Rep.JAVA_SQL_TIMESTAMP -> null;
+            // setLong: the wall clock's epoch milliseconds, the TIMESTAMP's own representation, as before
+            case Long millis when v.type == Rep.LONG -> LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
+                    (int) Math.floorMod(millis, 1000L) * 1_000_000, java.time.ZoneOffset.UTC);
             case Integer days when v.type == Rep.JAVA_SQL_DATE -> LocalDate.ofEpochDay(days);
             case String s -> s;
             case LocalDate d -> d;

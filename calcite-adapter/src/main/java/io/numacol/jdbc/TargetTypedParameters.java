@@ -1,11 +1,15 @@
 package io.numacol.jdbc;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLType;
+import java.sql.Types;
 import java.time.temporal.Temporal;
 
 /**
@@ -13,10 +17,12 @@ import java.time.temporal.Temporal;
  * {@code SimpleJdbcInsert} call it. Avatica converts the value to the target type itself and knows
  * no java.time class: a LocalDate with {@code Types.DATE} threw "Cannot convert from
  * java.time.LocalDate to long", unchecked, and "abc" with {@code Types.DATE} an
- * IllegalArgumentException without a message. A java.time value is set as it is instead, to be
- * converted to the type the statement gives its parameter ({@link ParameterValues}), as JDBC 4.2's
- * table of setObject conversions allows; any other value Avatica cannot convert is refused with an
- * SQLDataException naming the parameter, the value's class and the target type.
+ * IllegalArgumentException without a message. A java.time value, a number, a string or a boolean
+ * is set as it is instead, to be converted to the type the statement gives its parameter ({@link
+ * ParameterValues}) with the checks a value without a target type gets, as JDBC 4.2's table of
+ * setObject conversions allows (a number for a DECIMAL/NUMERIC target is made a decimal at the
+ * scale given); any other value Avatica cannot convert is refused with an SQLDataException naming
+ * the parameter, the value's class and the target type.
  */
 final class TargetTypedParameters {
     private TargetTypedParameters() {
@@ -35,25 +41,43 @@ final class TargetTypedParameters {
      */
     static void set(PreparedStatement p, Object[] args) throws SQLException {
         int index = (Integer) args[0];
-        if (args[1] instanceof Temporal) {
-            p.setObject(index, args[1]);
-            return;
-        }
         int type = switch (args[2]) {
             case Integer number -> number;
             case SQLType sqlType when sqlType.getVendorTypeNumber() != null -> sqlType.getVendorTypeNumber();
             default -> throw new SQLFeatureNotSupportedException("setObject with the SQL type " + args[2]
                     + ", which has no java.sql.Types number: give one of java.sql.Types or JDBCType", "0A000");
         };
-        try {
-            if (args.length == 4 && args[3] instanceof Integer scale) {
-                p.setObject(index, args[1], type, scale);
-            } else {
-                p.setObject(index, args[1], type);
+        Object value = args[1];
+        if (value instanceof Temporal || value instanceof Number || value instanceof String || value instanceof Boolean) {
+            // set as it is, to be converted, checked, to the type the statement gives its parameter
+            // (ParameterValues): Avatica's own conversion casts a long to an int unchecked, makes a
+            // double a BigDecimal of its binary value, and reads a date's text in the JVM's zone
+            if (value instanceof Number n && (type == Types.DECIMAL || type == Types.NUMERIC)) {
+                value = decimal(n);
+                if (args.length == 4 && args[3] instanceof Integer scale) {
+                    value = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                }
             }
+            p.setObject(index, value);
+            return;
+        }
+        try {
+            // the four-argument form of Avatica's AvaticaSite does nothing: the scale only matters to numbers, set above
+            p.setObject(index, value, type);
         } catch (RuntimeException e) { // Avatica's conversion failed, unchecked
             throw refused(args, e);
         }
+    }
+
+    /** A number as the decimal it shows: a double by its shortest decimal form, as a user wrote it. */
+    private static BigDecimal decimal(Number n) {
+        return switch (n) {
+            case BigDecimal b -> b;
+            case BigInteger b -> new BigDecimal(b);
+            case Double d -> BigDecimal.valueOf(d);
+            case Float f -> new BigDecimal(Float.toString(f));
+            default -> BigDecimal.valueOf(n.longValue());
+        };
     }
 
     /** The refusal of a value Avatica could not convert to the target type, {@code thrown} its cause. */
