@@ -106,6 +106,12 @@ final class CallStatement implements InvocationHandler {
                     return query.execute();
                 }
             }
+            case "executeQuery" -> {
+                if (args == null || args.length == 0) {
+                    valueRead = false; // the value of this run, not the last one's
+                    value = null;
+                }
+            }
             case "executeUpdate", "executeLargeUpdate" -> {
                 if (args == null || args.length == 0) {
                     valueRead = false;

@@ -821,7 +821,9 @@ final class NumacolMeta extends ForwardingMeta {
                                            List<TypedValue> parameterValues, Frame firstFrame) {
         Iterable<Object> rows;
         CatalogView view = views.of(h);
-        List<TypedValue> values = ParameterValues.fit(signature, heldValues(h, signature, parameterValues), zone());
+        // a statement without parameters (most queries) pays neither the fitting nor the session zone's lookup
+        List<TypedValue> values = signature == null || signature.parameters.isEmpty() ? parameterValues
+                : ParameterValues.fit(signature, heldValues(h, signature, parameterValues), zone());
         try {
             rows = views.reading(h, view, CatalogView.runIn(view, () -> super.createIterable(h, state, signature, values, firstFrame)));
         } catch (ExceptionInInitializerError e) { // a constant of the generated code failed to evaluate

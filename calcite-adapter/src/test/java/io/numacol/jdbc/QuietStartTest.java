@@ -56,8 +56,12 @@ class QuietStartTest {
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(Files.readString(err)).isZero();
             assertThat(out.lines()).contains("ROW 1 one");
-            assertThat(Files.readAllLines(err)).as("stderr of a plain start")
-                    .allMatch(line -> line.equals("WARNING: Using incubator modules: jdk.incubator.vector"));
+            // where libnuma is missing or refused, numacol's one line saying it runs as one node (and
+            // java.util.logging's line naming where it logged from) is the designed exception
+            List<String> lines = Files.readAllLines(err);
+            boolean oneNode = lines.stream().anyMatch(line -> line.contains("numacol runs as one NUMA node"));
+            assertThat(lines).as("stderr of a plain start").allMatch(line -> line.equals("WARNING: Using incubator modules: jdk.incubator.vector")
+                    || (oneNode && (line.contains("numacol runs as one NUMA node") || line.contains("io.numacol.topology.Topology"))));
         } finally {
             Files.deleteIfExists(err);
         }
