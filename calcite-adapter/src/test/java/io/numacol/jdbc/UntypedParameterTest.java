@@ -146,4 +146,24 @@ class UntypedParameterTest {
                     .hasMessageContaining("Illegal DATE literal '2024-13-45'");
         }
     }
+
+    /**
+     * A parameter that is a whole column of a set operation's branch is not made text, which would
+     * turn the column to text and sort 1, 10, 5: it is refused at prepare unless cast, and cast it
+     * takes the type it is given.
+     */
+    @Test
+    void aParameterColumnOfAUnionBranchIsRefusedUnlessCast() throws SQLException {
+        try (Connection c = open()) {
+            for (String sql : List.of("select ? as x from item union all select id from item order by x",
+                    "select id from item union select ? from item", "select ? from item except select id from item")) {
+                assertThatThrownBy(() -> c.prepareStatement(sql).close()).as(sql).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("dynamic parameter");
+            }
+            try (PreparedStatement p = c.prepareStatement("select cast(? as int) as x from item where id = 1 union all select id from item order by x")) {
+                p.setInt(1, 10);
+                assertThat(rows(p)).extracting(r -> r.get(0)).containsExactly(1, 2, 3, 4, 10);
+            }
+        }
+    }
 }

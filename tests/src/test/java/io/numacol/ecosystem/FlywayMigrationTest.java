@@ -70,18 +70,7 @@ class FlywayMigrationTest {
     }
 
     private List<String> rows(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url()); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            List<String> rows = new ArrayList<>();
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(rs.getString(i));
-                }
-                rows.add(String.join("|", row));
-            }
-            return rows;
-        }
+        return MigratedRows.of(url(), sql);
     }
 
     @Test

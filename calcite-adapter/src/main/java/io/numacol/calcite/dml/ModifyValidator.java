@@ -95,8 +95,33 @@ public final class ModifyValidator extends CalciteSqlValidator {
             if (replaced != null) {
                 return replaced;
             }
+            if (call.getKind() == SqlKind.UNION || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.EXCEPT) {
+                for (SqlNode operand : call.getOperandList()) {
+                    markColumnParameters(operand);
+                }
+            }
         }
         return super.performUnconditionalRewrites(node, underFrom);
+    }
+
+    /**
+     * Parameters that are whole columns of a set operation's branch ({@code SELECT ? ... UNION
+     * SELECT n ...}): PostgreSQL types them from the other branches' column, and text would turn
+     * the column to text (an INTEGER column then sorted as 1, 10, 5), so they are refused unless
+     * cast ({@link #inferUnknownTypes}). By identity: the validator is the statement's own.
+     */
+    private final java.util.Set<SqlNode> setColumnParameters = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    private void markColumnParameters(SqlNode branch) {
+        SqlNode query = branch instanceof org.apache.calcite.sql.SqlOrderBy o ? o.query : branch;
+        if (query instanceof SqlSelect select) {
+            for (SqlNode item : select.getSelectList()) {
+                SqlNode value = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+                if (value instanceof SqlDynamicParam) {
+                    setColumnParameters.add(value);
+                }
+            }
+        }
     }
 
     /** Expressions typed, to stop a statement being validated every {@link QueryCancel#CHECK_MASK} + 1 of them. */
@@ -117,12 +142,16 @@ public final class ModifyValidator extends CalciteSqlValidator {
      * which any value converts ({@code ParameterValues}). Calcite refused such a statement at prepare
      * ("Illegal use of dynamic parameter"). A CASE's parameter branches beside string literals are
      * text too: Calcite gave them the literals' CHAR(n), which cut {@code 'cheap'} beside
-     * {@code THEN 'dear'} to {@code 'chea'}.
+     * {@code THEN 'dear'} to {@code 'chea'}. A whole column of a set operation's branch is not
+     * (see {@link #setColumnParameters}): it stays refused unless cast.
      */
     @Override
     protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
         boolean unknown = inferredType.equals(getUnknownType());
         if (unknown && node instanceof SqlDynamicParam) {
+            if (setColumnParameters.contains(node)) {
+                throw newValidationError(node, org.apache.calcite.util.Static.RESOURCE.dynamicParamIllegal());
+            }
             super.inferUnknownTypes(text(), scope, node);
             return;
         }
