@@ -35,7 +35,8 @@ final class TargetTypedParameters {
 
     /**
      * Sets {@code args} (index, value, target type as a {@code java.sql.Types} number or an
-     * SQLType, maybe a scale) on {@code p}: a java.time value as it is, any other converted by
+     * SQLType, maybe a scale) on {@code p}: a java.time value, a number (a decimal at the scale
+     * given, for a DECIMAL/NUMERIC target), a string or a boolean as it is; any other converted by
      * Avatica to the target type, whose number an SQLType gives (Avatica implements only the
      * setObject that takes a number).
      */
@@ -53,9 +54,13 @@ final class TargetTypedParameters {
             // (ParameterValues): Avatica's own conversion casts a long to an int unchecked, makes a
             // double a BigDecimal of its binary value, and reads a date's text in the JVM's zone
             if (value instanceof Number n && (type == Types.DECIMAL || type == Types.NUMERIC)) {
-                value = decimal(n);
-                if (args.length == 4 && args[3] instanceof Integer scale) {
-                    value = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                try {
+                    value = decimal(n);
+                    if (args.length == 4 && args[3] instanceof Integer scale) {
+                        value = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                    }
+                } catch (NumberFormatException | ArithmeticException e) { // NaN or an infinity has no decimal
+                    throw refused(args, e);
                 }
             }
             p.setObject(index, value);

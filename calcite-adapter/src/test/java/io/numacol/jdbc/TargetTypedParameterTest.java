@@ -47,6 +47,8 @@ class TargetTypedParameterTest {
                 p.setObject(2, 3.335, JDBCType.NUMERIC, 2);
                 p.setObject(3, "12", Types.INTEGER);
                 p.executeUpdate();
+                assertThatThrownBy(() -> p.setObject(2, Double.NaN, Types.DECIMAL, 2)).isInstanceOf(java.sql.SQLDataException.class)
+                        .hasMessageContaining("parameter 2");
                 p.setObject(3, 3_000_000_000L, Types.INTEGER);
                 assertThatThrownBy(p::executeUpdate).isInstanceOf(SQLException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"));
