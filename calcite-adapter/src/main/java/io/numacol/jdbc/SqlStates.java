@@ -255,6 +255,13 @@ final class SqlStates {
                         + "run it again (" + t.getMessage() + ")";
             }
         }
+        for (Throwable t = thrown; "57014".equals(state) && t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CancellationException && t.getMessage() != null) {
+                // a stop thrown out of the planner comes wrapped in Calcite's "Error while applying rule ...",
+                // which says nothing of the cancel or timeout that ended the statement
+                return t.getMessage();
+            }
+        }
         if (thrown instanceof SQLException && thrown.getMessage() != null) {
             // Avatica's "Error while executing SQL "...": java.sql.SQLException: what" names the classes it wrapped
             String message = CLASS_NAMES.matcher(thrown.getMessage()).replaceAll("");

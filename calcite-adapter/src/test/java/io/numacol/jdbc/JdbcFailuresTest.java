@@ -184,5 +184,11 @@ class JdbcFailuresTest {
         assertThat(SqlStates.of(new RuntimeException("Error while applying rule ProjectFilterTransposeRule", mismatch)).getSQLState())
                 .isEqualTo("XX000");
         assertThat(SqlStates.of(new IllegalArgumentException("column x is NOT NULL but got NULL")).getSQLState()).isEqualTo("23502");
+        // a cancel thrown out of the planner, wrapped by Calcite's rule call and Avatica: said as the cancel it is
+        SQLException stopped = SqlStates.of(new SQLException("Error while executing SQL \"select 1\": Error while applying rule"
+                + " NumacolToEnumerableConverterRule", new RuntimeException("Error while applying rule NumacolToEnumerableConverterRule",
+                new java.util.concurrent.CancellationException("query canceled (Statement.cancel())"))));
+        assertThat(stopped.getSQLState()).isEqualTo("57014");
+        assertThat(stopped.getMessage()).isEqualTo("query canceled (Statement.cancel())");
     }
 }
