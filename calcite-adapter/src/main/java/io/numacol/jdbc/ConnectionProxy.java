@@ -100,8 +100,8 @@ final class ConnectionProxy implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] given) throws Throwable {
-        // a scrollable or updatable result set asked for is made forward-only and read-only, with a warning
-        Object[] args = target instanceof AvaticaConnection && given != null ? cursors.forwardOnly(method, given) : given;
+        // a scroll-sensitive or updatable result set asked for is made scroll-insensitive or read-only, with a warning
+        Object[] args = target instanceof AvaticaConnection && given != null ? cursors.supported(method, given) : given;
         if (rows != null && target instanceof AvaticaStatement statement) {
             Object answer = rows.invoke(statement, method, args, this::invoke);
             if (answer != StatementRows.NOT_HANDLED) {
@@ -221,6 +221,17 @@ final class ConnectionProxy implements InvocationHandler {
                     return false;
                 }
             }
+            case "supportsResultSetType" -> {
+                if (target instanceof DatabaseMetaData && args[0] instanceof Integer kind) {
+                    return kind == ResultSet.TYPE_FORWARD_ONLY || kind == ResultSet.TYPE_SCROLL_INSENSITIVE; // ResultSetKinds
+                }
+            }
+            case "supportsResultSetConcurrency" -> {
+                if (target instanceof DatabaseMetaData && args[0] instanceof Integer kind && args[1] instanceof Integer concurrency) {
+                    return (kind == ResultSet.TYPE_FORWARD_ONLY || kind == ResultSet.TYPE_SCROLL_INSENSITIVE)
+                            && concurrency == ResultSet.CONCUR_READ_ONLY;
+                }
+            }
             case "getDefaultTransactionIsolation" -> {
                 if (target instanceof DatabaseMetaData) {
                     return Connection.TRANSACTION_REPEATABLE_READ;
@@ -295,11 +306,26 @@ final class ConnectionProxy implements InvocationHandler {
             return InstantMetaData.of(metaData); // a prepared statement's
         }
         if (result instanceof ResultSet rs && !(result instanceof NumacolResultSet)) {
-            return new NumacolResultSet(rs, proxy instanceof Statement statement ? statement : null);
+            Statement statement = proxy instanceof Statement s ? s : null;
+            ScrollableRows scrollable = scrollableRows(rs);
+            return scrollable != null ? ScrollInsensitiveResultSet.of(rs, statement, scrollable) : new NumacolResultSet(rs, statement);
         }
         return result != null && PROXIED.contains(type)
                 ? proxied(type, result, result instanceof Statement ? new StatementRows() : null)
                 : result;
+    }
+
+    /** The rows a scroll-insensitive result set moves through, read when its query ran; null for a forward-only one. */
+    private static ScrollableRows scrollableRows(ResultSet rs) {
+        try {
+            if (rs.getType() != ResultSet.TYPE_SCROLL_INSENSITIVE || !(rs.getStatement() instanceof AvaticaStatement statement)) {
+                return null;
+            }
+            NumacolMeta meta = NumacolMeta.of(statement.connection);
+            return meta == null ? null : meta.scrollableRows(statement.handle);
+        } catch (SQLException e) {
+            return null; // closed: nothing will be read from it
+        }
     }
 
     /** {@code result} behind a proxy of {@code type}; a statement's with {@code rows}, which answers its keys and RETURNING rows. */

@@ -19,11 +19,12 @@ import java.sql.Time;
 import java.sql.Timestamp;
 
 /**
- * A result set that is what numacol's are: forward-only and read-only ({@link ResultSetKinds}
- * makes every statement's so). Each method that scrolls, changes a row or names a row's ROWID or
- * cursor fails with an SQLFeatureNotSupportedException of SQLSTATE 0A000 whose message names the
- * method and says what to do instead: Avatica's had no message and no SQLSTATE. {@code next()}
- * and the getters pass through untouched.
+ * A result set that is what numacol's are unless a statement asks for a scroll-insensitive one
+ * ({@link ScrollInsensitiveResultSet}): forward-only and read-only ({@link ResultSetKinds}). Each
+ * method that scrolls, changes a row or names a row's ROWID or cursor fails with an
+ * SQLFeatureNotSupportedException of SQLSTATE 0A000 whose message names the method and says what
+ * to do instead: Avatica's had no message and no SQLSTATE. {@code next()} and the getters pass
+ * through untouched. The methods that scroll are left for the scrolling subclass to override.
  */
 abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     ForwardOnlyResultSet(ResultSet delegate) {
@@ -31,7 +32,8 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     private static SQLFeatureNotSupportedException scrolls(String method) {
-        return unsupported(method, "numacol's result sets are TYPE_FORWARD_ONLY: read the rows in order with next()");
+        return unsupported(method, "this result set is TYPE_FORWARD_ONLY: read the rows in order with next(), or ask for"
+                + " ResultSet.TYPE_SCROLL_INSENSITIVE when creating the statement");
     }
 
     private static SQLFeatureNotSupportedException updates(String method) {
@@ -53,17 +55,17 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     @Override
-    public final boolean absolute(int row) throws SQLException {
+    public boolean absolute(int row) throws SQLException {
         throw scrolls("absolute");
     }
 
     @Override
-    public final void afterLast() throws SQLException {
+    public void afterLast() throws SQLException {
         throw scrolls("afterLast");
     }
 
     @Override
-    public final void beforeFirst() throws SQLException {
+    public void beforeFirst() throws SQLException {
         throw scrolls("beforeFirst");
     }
 
@@ -78,7 +80,7 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     @Override
-    public final boolean first() throws SQLException {
+    public boolean first() throws SQLException {
         throw scrolls("first");
     }
 
@@ -103,12 +105,12 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     @Override
-    public final boolean isLast() throws SQLException {
+    public boolean isLast() throws SQLException {
         throw scrolls("isLast");
     }
 
     @Override
-    public final boolean last() throws SQLException {
+    public boolean last() throws SQLException {
         throw scrolls("last");
     }
 
@@ -123,7 +125,7 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     @Override
-    public final boolean previous() throws SQLException {
+    public boolean previous() throws SQLException {
         throw scrolls("previous");
     }
 
@@ -133,7 +135,7 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
     }
 
     @Override
-    public final boolean relative(int rows) throws SQLException {
+    public boolean relative(int rows) throws SQLException {
         throw scrolls("relative");
     }
 

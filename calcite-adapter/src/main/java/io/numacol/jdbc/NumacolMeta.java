@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
@@ -68,6 +69,8 @@ final class NumacolMeta extends ForwardingMeta {
     private final StatementViews views = new StatementViews(transaction);
     /** The prepared INSERT ... ON CONFLICT statements, by statement id ({@link UpsertStatement}). */
     private final Map<Integer, UpsertStatement> upserts = new ConcurrentHashMap<>();
+    /** The rows of each TYPE_SCROLL_INSENSITIVE statement's last query, by statement id, for its result set to move through. */
+    private final Map<Integer, ScrollableRows> scrolling = new ConcurrentHashMap<>();
 
     NumacolMeta(AvaticaConnection connection, NumacolJdbcFactory factory) {
         super(CalciteMetaImpl.create((CalciteConnection) connection, CalciteMetaTableFactoryImpl.INSTANCE, InstantMetaData.COLUMNS));
@@ -793,6 +796,7 @@ final class NumacolMeta extends ForwardingMeta {
 
     @Override
     public void closeStatement(StatementHandle h) {
+        scrolling.remove(h.id);
         UpsertStatement upsert = upserts.remove(h.id);
         if (upsert != null) {
             closeUpsert(upsert);
@@ -831,7 +835,35 @@ final class NumacolMeta extends ForwardingMeta {
         } catch (OutOfMemoryError e) {
             throw QueryFailures.<RuntimeException>sneaky(QueryFailures.outOfHeap(e));
         }
-        return QueryFailures.reported(rows);
+        rows = QueryFailures.reported(rows);
+        if (!scrolls(h)) {
+            return rows;
+        }
+        // read to the end now, in the statement's snapshot: what a scroll-insensitive result set shows
+        try {
+            ScrollableRows held = ScrollableRows.of(rows);
+            scrolling.put(h.id, held);
+            return held;
+        } catch (OutOfMemoryError e) {
+            throw QueryFailures.<RuntimeException>sneaky(QueryFailures.outOfHeap(e));
+        } catch (Exception e) {
+            throw QueryFailures.<RuntimeException>sneaky(e);
+        }
+    }
+
+    /** Whether the statement of {@code h} asked for TYPE_SCROLL_INSENSITIVE result sets. */
+    private boolean scrolls(StatementHandle h) {
+        AvaticaStatement statement = connection.statementMap.get(h.id);
+        try {
+            return statement != null && statement.getResultSetType() == ResultSet.TYPE_SCROLL_INSENSITIVE;
+        } catch (SQLException e) {
+            return false; // closed meanwhile: its result set is never read
+        }
+    }
+
+    /** The rows the last query of the statement of {@code h} read for its scroll-insensitive result set, or null. */
+    ScrollableRows scrollableRows(StatementHandle h) {
+        return scrolling.get(h.id);
     }
 
     /** {@code given}, or the values the statement of {@code h} holds where Avatica gave none for a statement that has parameters. */

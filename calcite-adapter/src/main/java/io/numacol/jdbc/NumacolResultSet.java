@@ -38,9 +38,10 @@ import java.util.function.Function;
  * none: it fails for {@code Integer.class} as for {@code LocalDate.class}), {@code getObject} of
  * a TIMESTAMP WITH TIME ZONE is its OffsetDateTime in the session's zone, as JDBC 4.2's table B-3
  * says, and {@code getStatement()} is the statement the user holds. It scrolls and changes
- * nothing ({@link ForwardOnlyResultSet}).
+ * nothing ({@link ForwardOnlyResultSet}), unless its statement asked for one that scrolls
+ * ({@link ScrollInsensitiveResultSet}).
  */
-final class NumacolResultSet extends ForwardOnlyResultSet {
+sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensitiveResultSet {
     /** The user's statement, or null to ask Calcite's result set (metadata result sets). */
     private final Statement statement;
     private ResultSetMetaData metaData;

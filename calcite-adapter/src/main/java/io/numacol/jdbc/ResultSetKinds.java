@@ -12,15 +12,17 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The kinds of result set a connection makes: forward-only and read-only, whatever a statement
- * asks. numacol streams a query's rows as they are computed and changes rows by SQL only, so a
- * {@code TYPE_SCROLL_INSENSITIVE}, {@code TYPE_SCROLL_SENSITIVE} or {@code CONCUR_UPDATABLE}
- * request is made {@code TYPE_FORWARD_ONLY} and {@code CONCUR_READ_ONLY} with an SQLWarning on
- * the connection (SQLSTATE 01000), as JDBC lets a driver that cannot honor the type it was asked
- * for: the statement's and its result sets' {@code getType()} and {@code getConcurrency()} say
- * what they are. Avatica accepted both, and {@code last()} or {@code updateInt} then failed with
- * no message and no SQLSTATE. Also the connection's type map, which is always empty (numacol has
- * no user-defined types), and the message of a JDBC method numacol does not have.
+ * The kinds of result set a connection makes: forward-only ones, which stream a query's rows as
+ * they are computed, and scroll-insensitive ones ({@link ScrollInsensitiveResultSet}), which
+ * hold them; read-only either way, since numacol changes rows by SQL only. A {@code
+ * TYPE_SCROLL_SENSITIVE} request is made {@code TYPE_SCROLL_INSENSITIVE} (a statement reads one
+ * snapshot: no later commit could show), and {@code CONCUR_UPDATABLE} is made {@code
+ * CONCUR_READ_ONLY}, each with an SQLWarning on the connection (SQLSTATE 01000), as JDBC 4.3
+ * (15.1.1) asks of a driver that cannot give the kind asked for: the statement's and its result
+ * sets' {@code getType()} and {@code getConcurrency()} say what they are, and an update method
+ * says why it fails (0A000). Avatica accepted both, and {@code last()} or {@code updateInt} then
+ * failed with no message and no SQLSTATE. Also the connection's type map, which is always empty
+ * (numacol has no user-defined types), and the message of a JDBC method numacol does not have.
  */
 final class ResultSetKinds {
     /**
@@ -35,7 +37,7 @@ final class ResultSetKinds {
      * The arguments of {@code createStatement}, {@code prepareStatement} or {@code prepareCall}
      * with the result set type and concurrency numacol gives; any other call's as they are.
      */
-    Object[] forwardOnly(Method method, Object[] args) throws SQLException {
+    Object[] supported(Method method, Object[] args) throws SQLException {
         int type;
         switch (method.getName()) {
             case "createStatement" -> type = 0;
@@ -56,10 +58,10 @@ final class ResultSetKinds {
                     + " (ResultSet.CONCUR_READ_ONLY or CONCUR_UPDATABLE)", "HY024");
         }
         Object[] given = args.clone();
-        if (asked != ResultSet.TYPE_FORWARD_ONLY) {
-            warn("type", method.getName() + ": numacol's result sets are TYPE_FORWARD_ONLY; " + typeName(asked)
-                    + " was asked for and TYPE_FORWARD_ONLY given (read the rows with next(), or keep them in a list to scroll)");
-            given[type] = ResultSet.TYPE_FORWARD_ONLY;
+        if (asked == ResultSet.TYPE_SCROLL_SENSITIVE) {
+            warn("type", method.getName() + ": numacol's result sets do not show changes committed after their query ran;"
+                    + " TYPE_SCROLL_SENSITIVE was asked for and TYPE_SCROLL_INSENSITIVE given (run the query again to see them)");
+            given[type] = ResultSet.TYPE_SCROLL_INSENSITIVE;
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
             warn("concurrency", method.getName() + ": numacol's result sets are CONCUR_READ_ONLY; CONCUR_UPDATABLE was asked for"
@@ -67,14 +69,6 @@ final class ResultSetKinds {
             given[type + 1] = ResultSet.CONCUR_READ_ONLY;
         }
         return given;
-    }
-
-    private static String typeName(int type) {
-        return switch (type) {
-            case ResultSet.TYPE_SCROLL_INSENSITIVE -> "TYPE_SCROLL_INSENSITIVE";
-            case ResultSet.TYPE_SCROLL_SENSITIVE -> "TYPE_SCROLL_SENSITIVE";
-            default -> "result set type " + type;
-        };
     }
 
     private synchronized void warn(String kind, String message) {

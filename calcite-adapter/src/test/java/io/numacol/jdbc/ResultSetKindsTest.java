@@ -18,10 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Result sets are forward-only and read-only, and say so: a scrollable or updatable one asked
- * for is made forward-only and read-only with a warning on the connection, as JDBC allows, and
- * its {@code getType()} and {@code getConcurrency()} tell; scrolling or changing a row fails with
- * SQLSTATE 0A000 and a message naming the method, as every unsupported JDBC method does.
+ * Result sets are forward-only or scroll-insensitive, and read-only, and say so: a
+ * scroll-sensitive one asked for is made scroll-insensitive, an updatable one read-only, each
+ * with a warning on the connection, as JDBC 4.3 (15.1.1) asks, and {@code getType()} and {@code
+ * getConcurrency()} tell; scrolling a forward-only one or changing a row fails with SQLSTATE 0A000
+ * and a message naming the method, as every unsupported JDBC method does. How scroll-insensitive
+ * ones move: {@link ScrollInsensitiveResultSetTest}.
  */
 class ResultSetKindsTest {
     private static void refused(ThrowableAssert.ThrowingCallable call, String method) {
@@ -39,39 +41,45 @@ class ResultSetKindsTest {
     }
 
     @Test
-    void scrollableAndUpdatableAreMadeForwardOnlyAndReadOnlyWithAWarning() throws SQLException {
+    void sensitiveAndUpdatableAreMadeInsensitiveAndReadOnlyWithAWarning() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement plain = c.createStatement()) {
             plain.execute("CREATE TABLE t (a INT)");
             plain.execute("INSERT INTO t VALUES (1), (2), (3)");
             assertThat((Object) c.getWarnings()).isNull();
             try (Statement s = c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE)) {
-                assertThat(s.getResultSetType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
+                assertThat(s.getResultSetType()).isEqualTo(ResultSet.TYPE_SCROLL_INSENSITIVE);
                 assertThat(s.getResultSetConcurrency()).isEqualTo(ResultSet.CONCUR_READ_ONLY);
-                assertThat(warnings(c)).hasSize(2).anySatisfy(w -> assertThat(w).contains("TYPE_SCROLL_INSENSITIVE", "TYPE_FORWARD_ONLY"))
-                        .anySatisfy(w -> assertThat(w).contains("CONCUR_UPDATABLE", "CONCUR_READ_ONLY"));
+                assertThat(warnings(c)).singleElement().asString().contains("CONCUR_UPDATABLE", "CONCUR_READ_ONLY");
                 try (ResultSet rs = s.executeQuery("SELECT a FROM t ORDER BY a")) {
-                    assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
+                    assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_SCROLL_INSENSITIVE);
                     assertThat(rs.getConcurrency()).isEqualTo(ResultSet.CONCUR_READ_ONLY);
                     List<Integer> read = new ArrayList<>();
                     while (rs.next()) {
                         read.add(rs.getInt(1));
                     }
                     assertThat(read).containsExactly(1, 2, 3);
+                    assertThat(rs.previous()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(3);
+                    refused(() -> rs.updateInt(1, 5), "CONCUR_READ_ONLY");
                 }
             }
             c.clearWarnings();
             assertThat((Object) c.getWarnings()).isNull();
             // the metadata says the same of what numacol gives
             assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();
-            assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isFalse();
+            assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isTrue();
+            assertThat(c.getMetaData().supportsResultSetType(ResultSet.TYPE_SCROLL_SENSITIVE)).isFalse();
+            assertThat(c.getMetaData().supportsResultSetConcurrency(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY)).isTrue();
             assertThat(c.getMetaData().supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE)).isFalse();
             try (PreparedStatement p = c.prepareStatement("SELECT a FROM t WHERE a > ?", ResultSet.TYPE_SCROLL_SENSITIVE,
                     ResultSet.CONCUR_READ_ONLY, ResultSet.HOLD_CURSORS_OVER_COMMIT)) {
-                assertThat(warnings(c)).singleElement().asString().contains("TYPE_SCROLL_SENSITIVE");
+                assertThat(warnings(c)).singleElement().asString().contains("TYPE_SCROLL_SENSITIVE", "TYPE_SCROLL_INSENSITIVE");
                 p.setInt(1, 1);
                 try (ResultSet rs = p.executeQuery()) {
-                    assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
+                    assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_SCROLL_INSENSITIVE);
                     assertThat(JdbcTesting.rows(rs)).containsExactly(List.of(2), List.of(3));
+                    assertThat(rs.first()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(2);
                 }
             }
             c.clearWarnings();
@@ -89,10 +97,12 @@ class ResultSetKindsTest {
             for (int i = 0; i < 100; i++) {
                 c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE).close();
             }
-            SQLWarning first = c.getWarnings();
+            assertThat(warnings(c)).hasSize(1);
+            c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY).close();
             assertThat(warnings(c)).hasSize(2);
             assertThat(warnings(c)).as("read twice: the same two, no cycle").hasSize(2);
-            c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY).close();
+            SQLWarning first = c.getWarnings();
+            c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_UPDATABLE).close();
             assertThat((Object) first.getNextWarning().getNextWarning()).as("a chain handed out stays as it was").isNull();
             assertThatThrownBy(() -> c.createStatement(ResultSet.CONCUR_READ_ONLY, ResultSet.TYPE_FORWARD_ONLY))
                     .isInstanceOf(SQLException.class).hasMessageContaining("swapped")
