@@ -53,6 +53,30 @@ class DbgenTest {
         }
     }
 
+    /**
+     * The tables load on threads of their own (one per core), in the caller's view: CALL dbgen is
+     * DDL, which commits the open transaction first (as the metadata says), and its tables and rows
+     * are committed when it returns, seen by another connection and kept by a rollback.
+     */
+    @Test
+    void inATransactionItLoadsAsDdlDoes() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:mem:dbgen_in_transaction");
+             Connection other = DriverManager.getConnection("jdbc:numacol:mem:dbgen_in_transaction");
+             Statement s = c.createStatement(); Statement o = other.createStatement()) {
+            assertThat(c.getMetaData().dataDefinitionCausesTransactionCommit()).isTrue();
+            s.execute("CREATE TABLE before_it (a INT)");
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO before_it VALUES (1)");
+            s.execute("CALL dbgen(sf = 0.01)");
+            List<List<Object>> loaded = rows(s, "select count(*), sum(l_quantity) from lineitem");
+            assertThat(loaded).singleElement().satisfies(r -> assertThat(r.getFirst()).isEqualTo(60_175L));
+            assertThat(rows(o, "select count(*), sum(l_quantity) from lineitem")).isEqualTo(loaded);
+            assertThat(rows(o, "select count(*) from before_it")).as("committed by the DDL").containsExactly(List.of(1L));
+            c.rollback();
+            assertThat(rows(o, "select count(*), sum(l_quantity) from lineitem")).as("kept by the rollback").isEqualTo(loaded);
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "CALL dbgen(sf = 0)|the scale factor sf must be a positive number, not 0",
