@@ -2,12 +2,14 @@ package io.numacol.tpch;
 
 import io.numacol.database.Appender;
 import io.numacol.database.Database;
+import io.numacol.storage.CatalogView;
 import io.numacol.storage.TableSchema.ColumnDef;
 import io.numacol.storage.TableSchema;
 import io.numacol.storage.types.ColumnType;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TextPool;
 import io.trino.tpch.TpchTable;
 
 import java.math.BigDecimal;
@@ -16,6 +18,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -122,9 +130,10 @@ public final class TpchLoader {
     }
 
     /**
-     * Creates the eight tables in {@code db} and loads them at {@code scaleFactor}. None of them
-     * may exist yet: the error names those that do, and nothing is created. If the load fails
-     * part way (memory, say), the tables it created are dropped again: it leaves all eight or none.
+     * Creates the eight tables in {@code db} and loads them at {@code scaleFactor}, each table
+     * generated on a thread of its own (as many as the machine has cores). None of them may exist
+     * yet: the error names those that do, and nothing is created. If the load fails part way
+     * (memory, say), the tables it created are dropped again: it leaves all eight or none.
      */
     public static LoadResult load(Database db, double scaleFactor) {
         checkScaleFactor(scaleFactor);
@@ -135,27 +144,53 @@ public final class TpchLoader {
                     + "; drop " + (existing.size() == 1 ? "it" : "them") + " first");
         }
         long start = System.nanoTime();
-        Map<String, Long> rows = new LinkedHashMap<>();
+        startTextPool();
+        Map<String, Appender> appenders = new LinkedHashMap<>();
         List<String> created = new ArrayList<>();
         try {
-            generate(scaleFactor, table -> {
+            for (TpchTableDef table : TABLES) {
                 db.catalog().create(table.name(), table.schema());
                 created.add(table.name());
-                Appender appender = db.appender(table.name());
-                return new TableSink() {
-                    @Override
-                    public void accept(Object[] row) {
-                        appender.append(row);
-                    }
-
-                    @Override
-                    public void close() {
+                appenders.put(table.name(), db.appender(table.name()));
+            }
+            // each table generated on a thread of its own, the largest first: lineitem alone takes as long
+            // as the other seven together, so two cores load in about the time of lineitem
+            List<TpchTableDef> bySize = TABLES.reversed();
+            int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), bySize.size()));
+            List<Future<?>> done = new ArrayList<>();
+            ExecutorService loaders = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("numacol-tpch-load-", 0).daemon().factory());
+            try {
+                // in the caller's view: its transaction (a CALL dbgen in one) takes the rows, as if it appended them
+                CatalogView view = CatalogView.current(db.catalog());
+                for (TpchTableDef table : bySize) {
+                    Appender appender = appenders.get(table.name());
+                    done.add(loaders.submit(() -> CatalogView.runIn(view, () -> {
+                        generate(table, scaleFactor, TableSink.appendingTo(appender));
                         appender.close();
-                        rows.put(table.name(), appender.appendedRows());
+                        return null;
+                    })));
+                }
+                // every table's load waited for, the first failure kept: none still appends when the tables are dropped
+                RuntimeException failed = null;
+                for (Future<?> f : done) {
+                    try {
+                        awaitLoad(f);
+                    } catch (RuntimeException e) {
+                        if (failed == null) {
+                            failed = e;
+                        } else {
+                            failed.addSuppressed(e);
+                        }
                     }
-                };
-            });
+                }
+                if (failed != null) {
+                    throw failed;
+                }
+            } finally {
+                loaders.shutdownNow();
+            }
         } catch (RuntimeException | Error e) {
+            appenders.values().forEach(Appender::discard);
             for (String name : created.reversed()) {
                 try {
                     db.dropTable(name);
@@ -165,8 +200,42 @@ public final class TpchLoader {
             }
             throw e;
         }
+        Map<String, Long> rows = new LinkedHashMap<>();
+        appenders.forEach((name, appender) -> rows.put(name, appender.appendedRows()));
         return new LoadResult(rows, System.nanoTime() - start);
     }
+
+    /** Waits for one table's load; rethrows what it threw. */
+    private static void awaitLoad(Future<?> load) {
+        try {
+            load.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while loading TPC-H");
+        }
+    }
+
+    /**
+     * Starts making the generator's text pool (the 300 MB of text every comment column is cut
+     * from, as dbgen's) on a thread of its own, unless it is made or being made: it takes 0.8 s of
+     * one core, and a caller that will load TPC-H (the main job) has it made while it opens its
+     * database. Loading waits for it either way.
+     */
+    public static void startTextPool() {
+        if (TEXT_POOL_STARTED.compareAndSet(false, true)) {
+            Thread.ofPlatform().name("numacol-tpch-text-pool").daemon().start(() -> java.util.Objects.requireNonNull(TextPool.getDefaultTextPool().get(), "the text pool"));
+        }
+    }
+
+    private static final AtomicBoolean TEXT_POOL_STARTED = new AtomicBoolean();
 
     /** Generates every table at {@code scaleFactor} (&gt; 0) into {@code sink}, one table after another. */
     public static void generate(double scaleFactor, Sink sink) {
