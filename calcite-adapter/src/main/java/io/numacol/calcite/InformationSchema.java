@@ -47,14 +47,7 @@ public final class InformationSchema extends AbstractSchema {
                         "enforced"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                         SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                         SqlTypeName.VARCHAR)),
-                        root -> {
-                            List<Object[]> rows = constraintRows(root, (key, out) -> out.add(new Object[]{key.type(), "NO", "NO", "YES"}));
-                            rows.addAll(checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), CATALOG,
-                                table.schema(), table.name(), "CHECK", "NO", "NO", "YES"}));
-                            // a table's checks after its keys (a stable sort by schema and table)
-                            rows.sort(Comparator.comparing((Object[] r) -> (String) r[4]).thenComparing(r -> (String) r[5]));
-                            return rows;
-                        }),
+                        root -> withoutDefinitions(tableConstraintRows(root))),
                 "check_constraints", new SystemTable(cols(List.of("constraint_catalog", "constraint_schema", "constraint_name",
                         "check_clause"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), check.expression()})),
@@ -90,40 +83,75 @@ public final class InformationSchema extends AbstractSchema {
                             return rows;
                         }),
                 "tables", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "table_type"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
-                        root -> rows(root, (table, out) -> out.add(new Object[]{type(table.table())}))),
+                        InformationSchema::tableRows),
                 "columns", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
-                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale", "column_default"),
+                        "is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale", "column_default",
+                        "generation_expression"),
                         List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
                                 SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
-                                SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.VARCHAR)),
-                        root -> rows(root, (table, out) -> {
-                            RelDataType rowType;
-                            try {
-                                rowType = table.table().getRowType(root.getTypeFactory());
-                            } catch (RuntimeException e) {
-                                return; // a view whose query no longer plans (a table it reads was dropped): no columns
-                            }
-                            for (RelDataTypeField f : rowType.getFieldList()) {
-                                RelDataType t = f.getType();
-                                boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName())
-                                        || SqlTypeName.BINARY_TYPES.contains(t.getSqlTypeName()); // in bytes, as SQL Server gives
-                                boolean numeric = SqlTypeName.NUMERIC_TYPES.contains(t.getSqlTypeName());
-                                out.add(new Object[]{f.getName(), f.getIndex() + 1, t.isNullable() ? "YES" : "NO",
-                                        t.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "TIMESTAMP WITH TIME ZONE"
-                                                : t.getSqlTypeName().getName(),
-                                        chars && t.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? t.getPrecision() : null,
-                                        numeric ? t.getPrecision() : null,
-                                        numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null,
-                                        table.table() instanceof NumacolTable n && f.getIndex() < n.table().schema().size()
-                                                ? columnDefault(n.table().schema().column(f.getIndex()), numeric) : null});
-                            }
-                        })),
+                                SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
+                        InformationSchema::columnRows),
                 "views", new SystemTable(cols(List.of("table_catalog", "table_schema", "table_name", "view_definition"), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR)),
                         root -> rows(root, (table, out) -> {
                             if (table.table() instanceof ViewTable view) {
                                 out.add(new Object[]{view.getViewSql()});
                             }
                         })));
+    }
+
+    /**
+     * The rows of {@code table_constraints} (each PRIMARY KEY, UNIQUE, FOREIGN KEY and CHECK
+     * constraint: its catalog, schema and name, its table's catalog, schema and name, its type,
+     * is_deferrable, initially_deferred and enforced) by schema and table, each followed by the
+     * constraint's definition as PostgreSQL's {@code pg_get_constraintdef} writes it ({@link PgCatalog}).
+     */
+    static List<Object[]> tableConstraintRows(DataContext root) {
+        List<Object[]> rows = constraintRows(root, (key, out) -> out.add(new Object[]{key.type(), "NO", "NO", "YES", key.definition()}));
+        rows.addAll(checkRows(root, (table, check) -> new Object[]{CATALOG, table.schema(), check.name(), CATALOG,
+                table.schema(), table.name(), "CHECK", "NO", "NO", "YES", "CHECK (" + check.expression() + ")"}));
+        // a table's checks after its keys (a stable sort by schema and table)
+        rows.sort(Comparator.comparing((Object[] r) -> (String) r[4]).thenComparing(r -> (String) r[5]));
+        return rows;
+    }
+
+    private static List<Object[]> withoutDefinitions(List<Object[]> rows) {
+        return rows.stream().map(r -> java.util.Arrays.copyOf(r, r.length - 1)).toList();
+    }
+
+    /**
+     * The rows of {@code columns}: each column of each table and view (catalog, schema, table,
+     * column, ordinal_position, is_nullable, data_type, length, precision, scale, column_default,
+     * generation_expression), by schema and table.
+     */
+    static List<Object[]> columnRows(DataContext root) {
+        return rows(root, (table, out) -> {
+            RelDataType rowType;
+            try {
+                rowType = table.table().getRowType(root.getTypeFactory());
+            } catch (RuntimeException e) {
+                return; // a view whose query no longer plans (a table it reads was dropped): no columns
+            }
+            for (RelDataTypeField f : rowType.getFieldList()) {
+                RelDataType t = f.getType();
+                boolean chars = SqlTypeName.CHAR_TYPES.contains(t.getSqlTypeName())
+                        || SqlTypeName.BINARY_TYPES.contains(t.getSqlTypeName()); // in bytes, as SQL Server gives
+                boolean numeric = SqlTypeName.NUMERIC_TYPES.contains(t.getSqlTypeName());
+                out.add(new Object[]{f.getName(), f.getIndex() + 1, t.isNullable() ? "YES" : "NO",
+                        t.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "TIMESTAMP WITH TIME ZONE"
+                                : t.getSqlTypeName().getName(),
+                        chars && t.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? t.getPrecision() : null,
+                        numeric ? t.getPrecision() : null,
+                        numeric && t.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? t.getScale() : null,
+                        table.table() instanceof NumacolTable n && f.getIndex() < n.table().schema().size()
+                                ? columnDefault(n.table().schema().column(f.getIndex()), numeric) : null,
+                        null}); // generation_expression: numacol has no generated (computed) columns
+            }
+        });
+    }
+
+    /** The rows of {@code tables}: each table and view of each schema (catalog, schema, name, table_type), sorted. */
+    static List<Object[]> tableRows(DataContext root) {
+        return rows(root, (table, out) -> out.add(new Object[]{type(table.table())}));
     }
 
     /** Each sequence of the connection's database, by schema and name, as PostgreSQL lists it. */
@@ -150,9 +178,9 @@ public final class InformationSchema extends AbstractSchema {
     /**
      * A PRIMARY KEY, UNIQUE or FOREIGN KEY constraint of a table, its columns named; a foreign
      * key's {@code referenced} gives each column's place (from 1) in the key of the parent it
-     * references, null for the others.
+     * references, null for the others; {@code definition} is it as PostgreSQL writes it ("PRIMARY KEY (a, b)").
      */
-    private record Key(String name, String type, List<String> columns, List<Integer> referenced) {
+    private record Key(String name, String type, List<String> columns, List<Integer> referenced, String definition) {
         String column(int i) {
             return columns.get(i);
         }
@@ -202,8 +230,11 @@ public final class InformationSchema extends AbstractSchema {
             }
             TableSchema schema = numacol.table().schema();
             List<Key> keys = new ArrayList<>();
-            schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> keys.add(new Key(k.name(),
-                    k.primary() ? "PRIMARY KEY" : "UNIQUE", k.columns().stream().map(c -> schema.column(c).name()).toList(), null)));
+            schema.keys().stream().sorted(Comparator.comparing(k -> !k.primary())).forEach(k -> {
+                List<String> columns = k.columns().stream().map(c -> schema.column(c).name()).toList();
+                String type = k.primary() ? "PRIMARY KEY" : "UNIQUE";
+                keys.add(new Key(k.name(), type, columns, null, type + " (" + String.join(", ", columns) + ")"));
+            });
             NumacolSchema numacolSchema = main(root);
             for (TableSchema.ForeignKeyDef f : schema.foreignKeys()) {
                 TableSchema.KeyDef parentKey = numacolSchema == null ? null : parentKey(numacolSchema, f);
@@ -221,7 +252,9 @@ public final class InformationSchema extends AbstractSchema {
                     }
                     referenced.add(at < 0 ? null : at);
                 }
-                keys.add(new Key(f.name(), "FOREIGN KEY", f.columns().stream().map(c -> schema.column(c).name()).toList(), referenced));
+                List<String> columns = f.columns().stream().map(c -> schema.column(c).name()).toList();
+                keys.add(new Key(f.name(), "FOREIGN KEY", columns, referenced, "FOREIGN KEY (" + String.join(", ", columns)
+                        + ") REFERENCES " + f.parentTable() + "(" + String.join(", ", f.parentColumns()) + ")"));
             }
             keys.forEach(key -> {
                 List<Object[]> own = new ArrayList<>();
@@ -261,7 +294,7 @@ public final class InformationSchema extends AbstractSchema {
 
     /** The connection's numacol schema, or null. */
     @SuppressWarnings("deprecation") // as in rows
-    private static NumacolSchema main(DataContext root) {
+    static NumacolSchema main(DataContext root) {
         SchemaPlus main = root.getRootSchema().getSubSchema(NumacolSchema.NAME);
         return main == null ? null : main.unwrap(NumacolSchema.class);
     }
@@ -313,7 +346,7 @@ public final class InformationSchema extends AbstractSchema {
 
     /** The connection's schemas, sorted; not Calcite's own {@code metadata}, which numacol does not keep. */
     @SuppressWarnings("deprecation") // as in rows
-    private static SortedSet<String> schemaNames(DataContext root) {
+    static SortedSet<String> schemaNames(DataContext root) {
         TreeSet<String> names = new TreeSet<>(root.getRootSchema().getSubSchemaNames());
         names.remove("metadata");
         return names;

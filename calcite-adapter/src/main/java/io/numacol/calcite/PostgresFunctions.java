@@ -15,6 +15,7 @@ import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.util.List;
@@ -25,7 +26,10 @@ import java.util.regex.Pattern;
 
 /**
  * PostgreSQL's {@code now()} and {@code gen_random_uuid()}, which schemas written for PostgreSQL
- * use as column DEFAULTs, and its {@code current_schema}, which migration tools ask. {@code now()} is read as CURRENT_TIMESTAMP (the validator replaces the
+ * use as column DEFAULTs, its {@code current_schema}, which migration tools ask, and the
+ * {@code current_database()}, {@code pg_get_constraintdef(c.oid)} and {@code
+ * obj_description(c.oid, 'pg_class')} (of a {@link PgCatalog} row) that jOOQ's POSTGRES meta()
+ * reads. {@code now()} is read as CURRENT_TIMESTAMP (the validator replaces the
  * call before typing it): the statement's start, as Calcite gives it, the same for every row of
  * it. {@code gen_random_uuid()} is a new random (version 4) UUID for each row.
  */
@@ -41,7 +45,41 @@ public final class PostgresFunctions {
         }
     };
 
+    /** What {@code current_database()} answers: the catalog of numacol's metadata and information_schema. */
+    private static final String DATABASE = "numacol";
+
     private PostgresFunctions() {
+    }
+
+    /**
+     * A CAST of text to BOOLEAN as PostgreSQL reads it ({@link #textBoolean}): tools cast its
+     * catalog's yes-or-no columns so ({@code cast(cycle_option as boolean)}), and Calcite's cast
+     * takes only TRUE and FALSE.
+     */
+    public static final SqlUserDefinedFunction TEXT_BOOLEAN = new SqlUserDefinedFunction(
+            new SqlIdentifier("$NUMACOL_TEXT_BOOLEAN", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.BOOLEAN).andThen(SqlTypeTransforms.TO_NULLABLE), InferTypes.RETURN_TYPE, null,
+            ScalarFunctionImpl.create(PostgresFunctions.class, "textBoolean"));
+
+    /**
+     * {@code text} as a truth value, as PostgreSQL's boolean input reads it: true, yes, on, 1 or
+     * false, no, off, 0, in any case and with blanks around, or a prefix of true, false, yes or no
+     * (t, f, y, n...); null for null.
+     *
+     * @throws IllegalArgumentException (22P02) for any other text
+     */
+    public static Boolean textBoolean(String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (t.equals("on") || t.equals("1") || (!t.isEmpty() && ("true".startsWith(t) || "yes".startsWith(t)))) {
+            return Boolean.TRUE;
+        }
+        if (t.equals("off") || t.equals("0") || (!t.isEmpty() && ("false".startsWith(t) || "no".startsWith(t)))) {
+            return Boolean.FALSE;
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a valid BOOLEAN: write true, false, yes, no, on, off, 1 or 0");
     }
 
     /** What generated code calls for {@code gen_random_uuid()}. */
@@ -96,6 +134,25 @@ public final class PostgresFunctions {
      * @param schema the session's schema, the one an unqualified name is in
      */
     public static SqlNode rewrite(SqlCall call, String schema) {
+        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 0
+                && f.getName().equalsIgnoreCase("CURRENT_DATABASE")) {
+            // the catalog numacol's metadata and information_schema name
+            SqlParserPos pos = call.getParserPosition();
+            return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(DATABASE, pos),
+                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, DATABASE.length(), pos), pos));
+        }
+        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 1
+                && f.getName().equalsIgnoreCase("PG_GET_CONSTRAINTDEF") && call.operand(0) instanceof SqlIdentifier oid
+                && oid.names.size() >= 2 && oid.names.getLast().equalsIgnoreCase("oid")) {
+            // a pg_constraint row's definition: its condef column, beside the oid it was asked by (PgCatalog)
+            return oid.setName(oid.names.size() - 1, "condef");
+        }
+        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 2
+                && f.getName().equalsIgnoreCase("OBJ_DESCRIPTION") && call.operand(0) instanceof SqlIdentifier oid
+                && oid.names.size() >= 2 && oid.names.getLast().equalsIgnoreCase("oid")) {
+            // a pg_catalog row's COMMENT: its description column (PgCatalog)
+            return oid.setName(oid.names.size() - 1, "description");
+        }
         if (call.getOperator().getName().equalsIgnoreCase(SqlStdOperatorTable.CURRENT_SCHEMA.getName()) && call.operandCount() == 0
                 && (call.getOperator() == SqlStdOperatorTable.CURRENT_SCHEMA || call.getOperator() instanceof SqlUnresolvedFunction)) {
             // a VARCHAR, as Calcite types CURRENT_SCHEMA, not the CHAR of a literal

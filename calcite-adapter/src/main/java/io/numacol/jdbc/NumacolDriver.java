@@ -1,6 +1,7 @@
 package io.numacol.jdbc;
 
 import io.numacol.calcite.InformationSchema;
+import io.numacol.calcite.PgCatalog;
 import io.numacol.calcite.NumacolRootSchema;
 import io.numacol.calcite.NumacolSchema;
 import io.numacol.calcite.NumacolTypeFactory;
@@ -305,6 +306,7 @@ public final class NumacolDriver extends Driver {
                 root.add(NumacolSchema.NAME, new NumacolSchema(db, calcite, NumacolSchema.NAME, planning));
                 root.add(SysSchema.NAME, new SysSchema(db));
                 root.add(InformationSchema.NAME, new InformationSchema());
+                root.add(PgCatalog.NAME, new PgCatalog());
                 calcite.setSchema(NumacolSchema.NAME);
                 OPEN.put(connection, db);
             }

@@ -162,7 +162,7 @@ class JdbcTest {
             }
             assertThat(rows(s, "select x, Name from Cheap")).isEmpty();
             assertThat(rows(s, "select schema_name from information_schema.schemata"))
-                    .containsExactly(List.of("information_schema"), List.of("main"), List.of("sys"));
+                    .containsExactly(List.of("information_schema"), List.of("main"), List.of("pg_catalog"), List.of("sys"));
             assertThat(rows(s, "select table_name, table_type from information_schema.tables where table_schema = 'main'"))
                     .containsExactly(List.of("Cheap", "VIEW"), List.of("t1", "BASE TABLE"));
             assertThat(rows(s, "select table_type, count(*) from information_schema.tables where table_schema = 'sys' group by table_type"))

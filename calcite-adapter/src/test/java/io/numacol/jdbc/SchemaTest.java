@@ -65,7 +65,7 @@ class SchemaTest {
             s.execute("set schema main");
 
             assertThat(rows(s, "select schema_name from information_schema.schemata order by 1")).containsExactly(
-                    List.of("information_schema"), List.of("main"), List.of("sales"), List.of("sys"));
+                    List.of("information_schema"), List.of("main"), List.of("pg_catalog"), List.of("sales"), List.of("sys"));
             assertThat(rows(s, "select table_schema, table_name, table_type from information_schema.tables "
                     + "where table_schema in ('main', 'sales') order by 1, 2")).containsExactly(
                     List.of("main", "t", "BASE TABLE"), List.of("sales", "both_ts", "VIEW"), List.of("sales", "summary", "BASE TABLE"),

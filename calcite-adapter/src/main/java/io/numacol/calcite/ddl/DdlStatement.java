@@ -1,6 +1,7 @@
 package io.numacol.calcite.ddl;
 
 import io.numacol.calcite.InformationSchema;
+import io.numacol.calcite.PgCatalog;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.SysSchema;
 import io.numacol.database.Appender;
@@ -46,9 +47,9 @@ abstract sealed class DdlStatement extends SqlDdl {
      */
     abstract long execute(Database database, Session session);
 
-    /** {@code sys} or {@code information_schema} as spelled, if {@code schema} names one: they hold numacol's tables, not the catalog's. */
+    /** {@code sys}, {@code information_schema} or {@code pg_catalog} as spelled, if {@code schema} names one: they hold numacol's tables, not the catalog's. */
     static String numacolsOwn(String schema) {
-        for (String own : List.of(SysSchema.NAME, InformationSchema.NAME)) {
+        for (String own : List.of(SysSchema.NAME, InformationSchema.NAME, PgCatalog.NAME)) {
             if (own.equalsIgnoreCase(schema)) {
                 return own;
             }

@@ -50,7 +50,7 @@ public final class NumacolParserFactory implements SqlParserImplFactory {
             return failing(sql, e);
         }
         if (ddl == null) {
-            return calciteParser(PostgresFunctions.bareCurrentSchema(sql));
+            return calciteParser(FromlessSelect.rewrite(PostgresFunctions.bareCurrentSchema(sql)));
         }
         return new SqlParserImpl(new StringReader(sql)) {
             @Override

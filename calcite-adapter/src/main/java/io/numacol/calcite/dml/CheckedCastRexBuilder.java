@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.PostgresFunctions;
 import io.numacol.calcite.QueryCancel;
 import io.numacol.calcite.ddl.TimeLiterals;
 import io.numacol.storage.types.ColumnType;
@@ -76,6 +77,11 @@ public final class CheckedCastRexBuilder extends RexBuilder {
                 && type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
             // a wall-clock time in the session's zone; Calcite's planner folds this cast in another zone
             exp = instantLiteral(ColumnType.wallClock(literal.getValueAs(Long.class)), type);
+        }
+        if (!safe && type.getSqlTypeName() == SqlTypeName.BOOLEAN && SqlTypeName.CHAR_TYPES.contains(exp.getType().getSqlTypeName())) {
+            // PostgreSQL's words for a truth value (yes, no, on, off, t, f, 1, 0...), where Calcite's cast takes TRUE and FALSE only
+            RelDataType types = matchNullability ? getTypeFactory().createTypeWithNullability(type, exp.getType().isNullable()) : type;
+            return makeCall(types, PostgresFunctions.TEXT_BOOLEAN, List.of(exp));
         }
         if (!safe && !(exp instanceof RexLiteral literal && literal.getType().getSqlTypeName() == type.getSqlTypeName())) {
             RexNode cast = TimeCasts.cast(this, type, exp, matchNullability, zone);
