@@ -24,7 +24,8 @@ import java.util.List;
  * {@code java $(cat native/target/classes/numacol-jvm.options) -jar jmh/target/benchmarks.jar ScanBenchmark}.
  * For {@link ConcurrentBenchmark} alone it runs JMH once per {@code clients} value with that many
  * threads; {@code PlacerTimeline} as the first argument runs {@link PlacerTimeline} instead, and
- * {@code StopLatency} {@link StopLatency}, {@code ColdStart} {@link ColdStart}.
+ * {@code StopLatency} {@link StopLatency}, {@code ColdStart} {@link ColdStart}, {@code TpchSession}
+ * {@link TpchSession}.
  */
 public final class BenchMain {
     static final String JVM_OPTIONS = "numacol-jvm.options";
@@ -39,6 +40,10 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("StopLatency")) { // latencies of single events, not a JMH benchmark
             StopLatency.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("TpchSession")) { // a session's runs, first and best, not a JMH benchmark
+            TpchSession.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length > 0 && args[0].equals("ColdStart")) { // fresh JVMs, one run each, not a JMH benchmark

@@ -104,7 +104,8 @@ public class TpchBenchmark {
         }
     }
 
-    private static synchronized Connection[] engines(double sf) throws SQLException {
+    /** numacol and DuckDB with TPC-H at {@code sf}, loaded once (also for {@link TpchSession}). */
+    static synchronized Connection[] engines(double sf) throws SQLException {
         Connection[] known = LOADED.get(sf);
         if (known != null) {
             return known;
