@@ -1,5 +1,6 @@
 package io.numacol.ecosystem;
 
+import io.numacol.liquibase.NumacolDatabase;
 import liquibase.command.CommandScope;
 import liquibase.command.core.UpdateCommandStep;
 import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
@@ -27,12 +28,13 @@ import java.util.logging.Logger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Liquibase 5 updating a numacol file database through its generic database (numacol has no
- * Liquibase extension): a changelog of five changesets (tables with primary, unique and foreign
+ * Liquibase 5 updating a numacol file database through numacol's Liquibase database
+ * (numacol-liquibase, Liquibase's generic SQL under numacol's name): a changelog of five changesets (tables with primary, unique and foreign
  * keys, a column added, rows inserted, an index), run twice, each time on a database opened
  * anew; the second run finds every changeset in DATABASECHANGELOG and applies nothing. Liquibase
- * logs through java.util.logging: neither run logs a SEVERE record or a stack trace (it logged
- * one for each {@code call current_schema} when prepareCall was refused).
+ * logs through java.util.logging: neither run logs a WARNING (it logged "Unknown database:
+ * numacol" before numacol-liquibase), a SEVERE record or a stack trace (it logged one for each
+ * {@code call current_schema} when prepareCall was refused).
  */
 class LiquibaseMigrationTest {
     @TempDir
@@ -110,5 +112,13 @@ class LiquibaseMigrationTest {
         }
         assertThat(records).filteredOn(r -> r.getLevel().intValue() >= Level.SEVERE.intValue() || r.getThrown() != null)
                 .extracting(r -> r.getLevel() + " " + r.getMessage()).isEmpty();
+        // Liquibase knows numacol (numacol-liquibase): no "Unknown database" warning, and a changeset's dbms names it
+        assertThat(records).filteredOn(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
+                .extracting(r -> r.getLevel() + " " + r.getMessage()).isEmpty();
+        try (Connection c = DriverManager.getConnection(url())) {
+            Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+            assertThat(database).isInstanceOf(NumacolDatabase.class);
+            assertThat(database.getShortName()).isEqualTo("numacol");
+        }
     }
 }
