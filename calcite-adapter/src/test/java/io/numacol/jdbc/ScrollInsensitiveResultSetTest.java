@@ -177,6 +177,18 @@ class ScrollInsensitiveResultSetTest {
     }
 
     @Test
+    void maxRowsBoundsTheRowsHeld() throws SQLException {
+        try (Connection c = withRows(5); Statement s = scrolling(c)) {
+            s.setMaxRows(2);
+            try (ResultSet rs = s.executeQuery("SELECT i FROM t ORDER BY i")) {
+                assertThat(rs.last()).isTrue();
+                assertThat(rs.getRow()).isEqualTo(2);
+                assertThat(rs.getInt(1)).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
     void aPreparedStatementScrollsEachExecutionsRows() throws SQLException {
         try (Connection c = withRows(5); PreparedStatement p = c.prepareStatement("SELECT i FROM t WHERE i >= ? ORDER BY i",
                 ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY)) {
