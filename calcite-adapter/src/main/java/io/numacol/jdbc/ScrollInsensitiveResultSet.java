@@ -121,26 +121,28 @@ final class ScrollInsensitiveResultSet extends NumacolResultSet {
 
     @Override
     public boolean isBeforeFirst() throws SQLException {
-        checkOpen();
-        return position == 0 && rows.size() > 0;
+        return isAt(0);
     }
 
     @Override
     public boolean isAfterLast() throws SQLException {
-        checkOpen();
-        return position == rows.size() + 1 && rows.size() > 0;
+        return isAt(rows.size() + 1);
     }
 
     @Override
     public boolean isFirst() throws SQLException {
-        checkOpen();
-        return position == 1 && rows.size() > 0;
+        return isAt(1);
     }
 
     @Override
     public boolean isLast() throws SQLException {
+        return isAt(rows.size());
+    }
+
+    /** Whether the cursor is at {@code where} (0 before the first row, n + 1 after the last) of rows that are there: JDBC's is* answer false without rows. */
+    private boolean isAt(int where) throws SQLException {
         checkOpen();
-        return position == rows.size() && rows.size() > 0;
+        return position == where && rows.size() > 0;
     }
 
     /** The current row's number, 1 for the first; 0 when there is none. */

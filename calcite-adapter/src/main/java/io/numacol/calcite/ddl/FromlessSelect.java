@@ -1,5 +1,7 @@
 package io.numacol.calcite.ddl;
 
+import io.numacol.calcite.SqlText;
+
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Locale;
@@ -35,7 +37,7 @@ final class FromlessSelect {
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"') {
-                i = closing(sql, i, c);
+                i = SqlText.afterQuoted(sql, i);
             } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
@@ -78,21 +80,5 @@ final class FromlessSelect {
             }
         }
         return out == null ? sql : out.append(sql, copied, n).toString();
-    }
-
-    /** The index after the quote that closes the one at {@code start} (a doubled quote is one inside), or the end. */
-    private static int closing(String sql, int start, char quote) {
-        int i = start + 1;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return sql.length();
     }
 }

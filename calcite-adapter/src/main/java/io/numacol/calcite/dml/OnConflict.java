@@ -1,5 +1,6 @@
 package io.numacol.calcite.dml;
 
+import io.numacol.calcite.SqlText;
 import io.numacol.storage.TableSchema;
 
 import java.util.ArrayList;
@@ -210,11 +211,11 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             if (Character.isWhitespace(c)) {
                 i++;
             } else if (c == '\'') {
-                int end = closing(sql, i, '\'');
+                int end = SqlText.afterQuoted(sql, i);
                 out.add(new Token(i, end, sql.substring(i, end), depth, true)); // a literal: never a word
                 i = end;
             } else if (c == '"') {
-                int end = closing(sql, i, '"');
+                int end = SqlText.afterQuoted(sql, i);
                 out.add(new Token(i, end, sql.substring(i, end), depth, true));
                 i = end;
             } else if (c == '-' && sql.startsWith("--", i)) {
@@ -241,22 +242,6 @@ public record OnConflict(String insert, List<String> table, String alias, List<S
             }
         }
         return out;
-    }
-
-    /** The end (exclusive) of the quoted text starting at {@code start}, doubled quotes inside; the text's end if unterminated. */
-    private static int closing(String sql, int start, char quote) {
-        int i = start + 1;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return sql.length();
     }
 
     /**
