@@ -187,7 +187,9 @@ public final class TpchLoader {
                     throw failed;
                 }
             } finally {
-                loaders.shutdownNow();
+                // waits for every table's generation to end (an interrupted wait above leaves some running):
+                // no loader may still append when the failure path discards the appenders and drops the tables
+                loaders.close();
             }
         } catch (RuntimeException | Error e) {
             appenders.values().forEach(Appender::discard);
