@@ -136,30 +136,39 @@ public final class PostgresFunctions {
     public static SqlNode rewrite(SqlCall call, String schema) {
         if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 0
                 && f.getName().equalsIgnoreCase("CURRENT_DATABASE")) {
-            // the catalog numacol's metadata and information_schema name
-            SqlParserPos pos = call.getParserPosition();
-            return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(DATABASE, pos),
-                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, DATABASE.length(), pos), pos));
+            return varchar(DATABASE, call.getParserPosition()); // the catalog numacol's metadata and information_schema name
         }
-        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 1
-                && f.getName().equalsIgnoreCase("PG_GET_CONSTRAINTDEF") && call.operand(0) instanceof SqlIdentifier oid
-                && oid.names.size() >= 2 && oid.names.getLast().equalsIgnoreCase("oid")) {
-            // a pg_constraint row's definition: its condef column, beside the oid it was asked by (PgCatalog)
-            return oid.setName(oid.names.size() - 1, "condef");
+        // a pg_constraint row's definition, a pg_catalog row's COMMENT: columns beside the oid they are asked by (PgCatalog)
+        SqlNode column = rowColumn(call, "PG_GET_CONSTRAINTDEF", 1, "condef");
+        if (column == null) {
+            column = rowColumn(call, "OBJ_DESCRIPTION", 2, "description");
         }
-        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == 2
-                && f.getName().equalsIgnoreCase("OBJ_DESCRIPTION") && call.operand(0) instanceof SqlIdentifier oid
-                && oid.names.size() >= 2 && oid.names.getLast().equalsIgnoreCase("oid")) {
-            // a pg_catalog row's COMMENT: its description column (PgCatalog)
-            return oid.setName(oid.names.size() - 1, "description");
+        if (column != null) {
+            return column;
         }
         if (call.getOperator().getName().equalsIgnoreCase(SqlStdOperatorTable.CURRENT_SCHEMA.getName()) && call.operandCount() == 0
                 && (call.getOperator() == SqlStdOperatorTable.CURRENT_SCHEMA || call.getOperator() instanceof SqlUnresolvedFunction)) {
-            // a VARCHAR, as Calcite types CURRENT_SCHEMA, not the CHAR of a literal
-            SqlParserPos pos = call.getParserPosition();
-            return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(schema, pos),
-                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, schema.length(), pos), pos));
+            return varchar(schema, call.getParserPosition());
         }
         return rewrite(call);
+    }
+
+    /**
+     * For a call of {@code function} with {@code operands} operands whose first is a row's oid
+     * ({@code x.oid}), that row's {@code column} ({@code x.column}); else null.
+     */
+    private static SqlNode rowColumn(SqlCall call, String function, int operands, String column) {
+        if (call.getOperator() instanceof SqlUnresolvedFunction f && call.operandCount() == operands
+                && f.getName().equalsIgnoreCase(function) && call.operand(0) instanceof SqlIdentifier oid
+                && oid.names.size() >= 2 && oid.names.getLast().equalsIgnoreCase("oid")) {
+            return oid.setName(oid.names.size() - 1, column);
+        }
+        return null;
+    }
+
+    /** {@code text} as a VARCHAR, as Calcite types CURRENT_SCHEMA, not the CHAR of a literal. */
+    private static SqlNode varchar(String text, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createCharString(text, pos),
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, text.length(), pos), pos));
     }
 }

@@ -31,9 +31,9 @@ final class ScrollInsensitiveResultSet extends NumacolResultSet {
         ScrollInsensitiveResultSet[] self = new ScrollInsensitiveResultSet[1];
         ResultSet guarded = (ResultSet) Proxy.newProxyInstance(ScrollInsensitiveResultSet.class.getClassLoader(),
                 new Class<?>[] {ResultSet.class}, (proxy, method, args) -> {
-                    boolean columnGetter = (method.getName().startsWith("get") && method.getParameterCount() > 0)
-                            || method.getName().equals("wasNull");
-                    if (columnGetter && !self[0].onRow()) {
+                    // on a row (nearly every call) one comparison; the method's name is read only off the rows
+                    if (!self[0].onRow() && ((method.getName().startsWith("get") && method.getParameterCount() > 0)
+                            || method.getName().equals("wasNull"))) {
                         throw self[0].noRow(method.getName());
                     }
                     try {
