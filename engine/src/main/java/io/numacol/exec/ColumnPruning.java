@@ -215,6 +215,7 @@ final class ColumnPruning {
             case RowPredicate.Is i -> new RowPredicate.Is(remap(i.operand(), map), i.value(), i.negated());
             case RowPredicate.Matches m -> new RowPredicate.Matches(map.applyAsInt(m.column()), m.test(), m.description());
             case RowPredicate.InKeys k -> new RowPredicate.InKeys(map.applyAsInt(k.column()), k.keys());
+            case RowPredicate.InValues v -> new RowPredicate.InValues(map.applyAsInt(v.column()), v.values());
             case RowPredicate.And a -> new RowPredicate.And(a.operands().stream().map(o -> remap(o, map)).toList());
             case RowPredicate.Or o -> new RowPredicate.Or(o.operands().stream().map(x -> remap(x, map)).toList());
         };

@@ -40,6 +40,7 @@ final class ConditionKernel {
     private static Node compile(RowPredicate p) {
         return switch (p) {
             case RowPredicate.Compare c when primitive(c) -> new Compare(c);
+            case RowPredicate.InValues v when v.values().stream().allMatch(Long.class::isInstance) -> new LongsIn(v);
             case RowPredicate.And a -> new Combine(a.operands().stream().map(ConditionKernel::compile).toList(), true);
             case RowPredicate.Or o -> new Combine(o.operands().stream().map(ConditionKernel::compile).toList(), false);
             case RowPredicate.Not n -> new Not(compile(n.operand()));
@@ -143,6 +144,35 @@ final class ConditionKernel {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * {@link RowPredicate.InValues} of LONG-stored values: a binary search of the sorted values
+     * per row, no boxing. Strings and doubles go through {@link Generic}'s hash lookup.
+     */
+    private static final class LongsIn extends Node {
+        private final int column;
+        private final long[] sorted;
+        private final Generic other;
+
+        LongsIn(RowPredicate.InValues in) {
+            this.column = in.column();
+            this.sorted = in.values().stream().mapToLong(v -> (Long) v).sorted().toArray();
+            this.other = new Generic(in);
+        }
+
+        @Override
+        byte[] eval(Chunk chunk) {
+            if (chunk.types[column].storageKind() != StorageKind.LONG) {
+                return other.eval(chunk);
+            }
+            long[] values = chunk.longs[column];
+            boolean[] nulls = chunk.nulls[column];
+            for (int r = 0; r < chunk.size; r++) {
+                out[r] = nulls != null && nulls[r] ? U : Arrays.binarySearch(sorted, values[r]) >= 0 ? T : F;
+            }
+            return out;
         }
     }
 

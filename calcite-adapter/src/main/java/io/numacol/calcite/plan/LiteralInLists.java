@@ -31,6 +31,8 @@ import org.apache.calcite.util.Sarg;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -210,6 +212,12 @@ public final class LiteralInLists {
     private static final Object NEVER_EQUAL = new Object();
 
     private static Object integer(SqlNode node, SqlTypeName type) {
+        if (node instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST && cast.operand(0) instanceof SqlNumericLiteral
+                && cast.operand(1) instanceof SqlDataTypeSpec spec && INTEGER_NAMES.contains(spec.getTypeName().getSimple().toUpperCase(Locale.ROOT))) {
+            // the validator casts each INTEGER literal to a BIGINT operand's type: its value is the literal's,
+            // which the range check below holds to the operand's type
+            node = cast.operand(0);
+        }
         if (!(node instanceof SqlNumericLiteral n) || !n.isExact() || n.getValue() == null) {
             return NOT_TAKEN;
         }
@@ -229,6 +237,9 @@ public final class LiteralInLists {
         }
         return value.setScale(0);
     }
+
+    /** The integer types' names as a CAST's type spells them. */
+    private static final Set<String> INTEGER_NAMES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT");
 
     private static Object string(SqlNode node, int precision) {
         boolean varchar = false;

@@ -557,31 +557,89 @@ public final class NumacolRules {
             return null;
         }
         RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
-        // flat, as a Filter's condition must be: expanding SEARCH nests ANDs in ORs
-        RexNode condition = flat(rexBuilder, RexUtil.expandSearch(rexBuilder, null, filter.getCondition()));
+        // flat, as a Filter's condition must be: expanding SEARCH nests ANDs in ORs; a long IN list
+        // stays one SEARCH, which RowConditions looks up
+        RexNode condition = flat(rexBuilder, expandFewPoints(rexBuilder, filter.getCondition()));
         if (!RowConditions.supports(condition, RowConditions.types(input))) {
             return computedFilter(condition, input, unordered(filter));
         }
         return new NumacolFilter(filter.getCluster(), unordered(filter), input, condition, true);
     }
 
+    /** {@code e} with its SEARCHes expanded into comparisons, but for long IN lists ({@link RowConditions#manyPoints}). */
+    private static RexNode expandFewPoints(RexBuilder rexBuilder, RexNode e) {
+        return e.accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                if (call.getKind() == SqlKind.SEARCH) {
+                    return RowConditions.manyPoints(call) ? call : RexUtil.expandSearch(rexBuilder, null, call);
+                }
+                return super.visitCall(call);
+            }
+        });
+    }
+
     /**
      * {@code condition} over {@code input} with the operands of its comparisons that are
-     * expressions ({@code CASE WHEN b THEN d1 ELSE d2 END <> DATE '..'}) computed as columns by a
-     * projection below the filter, and a projection above that drops them again; null when even
-     * that does not run. Only operands that cannot fail are computed: they are computed for every
-     * row, where the condition might not have reached them.
+     * expressions ({@code CASE WHEN b THEN d1 ELSE d2 END <> DATE '..'}, {@code v + 1 IN (...)})
+     * computed as columns by a projection below the filter, and a projection above that drops
+     * them again; null when even that does not run. A projection computes its expressions for
+     * every row it gets, so an operand that can fail (an overflow, a division by zero) is computed
+     * only as an operand of a whole conjunct, and only for the rows that passed the conjuncts
+     * before it: each such conjunct starts a filter of its own over the filters of those before,
+     * which tests conjuncts left to right as PostgreSQL's evaluation does, so that a guard such as
+     * {@code k <> 0 AND 10 / k > 1} keeps its meaning (Calcite's generated code computed the
+     * division for every row, and failed). A conjunct numacol's scan can test was pushed into the
+     * scan, before all of these.
      */
     private static RelNode computedFilter(RexNode condition, RelNode input, RelTraitSet traits) {
+        RexBuilder rexBuilder = input.getCluster().getRexBuilder();
+        List<List<RexNode>> segments = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+            if (segments.isEmpty() || !failingOperands(conjunct).isEmpty()) {
+                segments.add(new ArrayList<>());
+            }
+            segments.getLast().add(conjunct);
+        }
+        RelNode rel = input;
+        for (List<RexNode> segment : segments) {
+            RexNode part = RexUtil.composeConjunction(rexBuilder, segment);
+            rel = segments.size() > 1 && RowConditions.supports(part, RowConditions.types(rel))
+                    ? new NumacolFilter(input.getCluster(), traits, rel, part, true)
+                    : computedSegment(part, segment.getFirst(), rel, traits);
+            if (rel == null) {
+                return null;
+            }
+        }
+        return rel;
+    }
+
+    /** The operands of {@code conjunct}'s comparison (or SEARCH) that are expressions whose computing can fail. */
+    private static List<RexNode> failingOperands(RexNode conjunct) {
+        if (!(conjunct instanceof RexCall call) || !(comparison(call) || call.getKind() == SqlKind.SEARCH)) {
+            return List.of();
+        }
+        return compared(call).stream().filter(o -> o instanceof RexCall && !cannotFail(o)).toList();
+    }
+
+    /** The operands of a comparison, or the searched one of a SEARCH (its other is the Sarg). */
+    private static List<RexNode> compared(RexCall call) {
+        return call.getKind() == SqlKind.SEARCH ? call.getOperands().subList(0, 1) : call.getOperands();
+    }
+
+    /** One filter of {@link #computedFilter}: {@code first}, its first conjunct, may compute operands that can fail. */
+    private static RelNode computedSegment(RexNode condition, RexNode first, RelNode input, RelTraitSet traits) {
         int width = input.getRowType().getFieldCount();
         List<ColumnType> types = RowExpressions.chunkTypes(input);
         List<RexNode> exprs = new ArrayList<>();
         condition.accept(new RexVisitorImpl<Void>(true) {
             @Override
             public Void visitCall(RexCall call) {
-                if (comparison(call)) {
-                    for (RexNode operand : call.getOperands()) {
-                        if (operand instanceof RexCall && !RelOptUtil.InputFinder.bits(operand).isEmpty() && cannotFail(operand)
+                if (comparison(call) || call.getKind() == SqlKind.SEARCH) {
+                    boolean whole = call.equals(first);
+                    for (RexNode operand : compared(call)) {
+                        if (operand instanceof RexCall && !RelOptUtil.InputFinder.bits(operand).isEmpty()
+                                && (whole || cannotFail(operand))
                                 && !exprs.contains(operand) && RowExpressions.chunkExpr(operand, types) != null) {
                             exprs.add(operand);
                         }

@@ -5,6 +5,7 @@ import io.numacol.exec.LikePattern;
 import io.numacol.exec.PlanNode;
 import io.numacol.exec.RowPredicate;
 import io.numacol.storage.types.ColumnType;
+import com.google.common.collect.Range;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
@@ -18,10 +19,14 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFactoryImpl;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
 
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * Calcite conditions as {@link RowPredicate}s, which the pipeline executor evaluates on values:
@@ -68,7 +73,8 @@ final class RowConditions {
         List<RexNode> ops = call.getOperands();
         switch (call.getKind()) {
             case SEARCH -> {
-                return translate(RexUtil.expandSearch(REX_BUILDER, null, call), types, root);
+                RowPredicate in = inValues(call, types, root);
+                return in != null ? in : translate(RexUtil.expandSearch(REX_BUILDER, null, call), types, root);
             }
             case AND, OR -> {
                 List<RowPredicate> parts = new ArrayList<>();
@@ -175,6 +181,61 @@ final class RowConditions {
                 return null;
             }
         }
+    }
+
+    /**
+     * Whether {@code search} is a column's IN (or NOT IN) list long enough to be tested by one
+     * lookup ({@link RowPredicate.InValues}) rather than expanded into an OR of comparisons: an
+     * OR of 100,000 is as many comparisons per row, and Calcite's code for it grows with its square.
+     */
+    static boolean manyPoints(RexCall search) {
+        if (search.getKind() != SqlKind.SEARCH || !(search.getOperands().get(1) instanceof RexLiteral literal)) {
+            return false;
+        }
+        Sarg<?> sarg = literal.getValueAs(Sarg.class);
+        return sarg != null && (sarg.isPoints() || sarg.isComplementedPoints()) && sarg.pointCount >= MANY_POINTS;
+    }
+
+    /** The fewest points {@link #manyPoints} looks up rather than expands. */
+    static final int MANY_POINTS = 8;
+
+    /**
+     * {@code column SEARCH points} as {@link RowPredicate.InValues} (NOT of it for complemented
+     * points), with the Sarg's NULL rule; null when it is no such search. A point the column's
+     * type cannot hold ({@code 7.5} for an INTEGER column) matches no row and is left out.
+     */
+    private static RowPredicate inValues(RexCall search, List<ColumnType> types, DataContext root) {
+        if (!manyPoints(search) || !(search.getOperands().getFirst() instanceof RexInputRef ref)
+                || types.get(ref.getIndex()) == null) {
+            return null;
+        }
+        RexLiteral literal = (RexLiteral) search.getOperands().get(1);
+        Sarg<?> sarg = Objects.requireNonNull(literal.getValueAs(Sarg.class));
+        ColumnType type = types.get(ref.getIndex());
+        // a complemented point set is stored as the ranges between its points: its complement is the points
+        Set<? extends Range<?>> points = (sarg.isPoints() ? sarg.rangeSet : sarg.rangeSet.complement()).asRanges();
+        if (!Predicates.comparable(ref, REX_BUILDER.makeLiteral(points.iterator().next().lowerEndpoint(), literal.getType(), true, true))) {
+            return null;
+        }
+        Set<Object> values = new HashSet<>();
+        if (root != null) {
+            for (Range<?> point : points) {
+                Object value = Predicates.value(REX_BUILDER.makeLiteral(point.lowerEndpoint(), literal.getType(), true, true), root);
+                Predicates.Stored stored = Predicates.stored(type, value, RoundingMode.FLOOR);
+                if (stored.exact()) {
+                    values.add(stored.value());
+                }
+            }
+        }
+        RowPredicate in = new RowPredicate.InValues(ref.getIndex(), values);
+        if (sarg.isComplementedPoints()) {
+            in = new RowPredicate.Not(in);
+        }
+        return switch (sarg.nullAs) {
+            case TRUE -> new RowPredicate.Or(List.of(new RowPredicate.IsNull(ref.getIndex(), false), in));
+            case FALSE -> new RowPredicate.And(List.of(new RowPredicate.IsNull(ref.getIndex(), true), in));
+            case UNKNOWN -> in;
+        };
     }
 
     /**
