@@ -10,6 +10,7 @@ import io.numacol.storage.StringDictionary;
 import io.numacol.storage.TablePart;
 import io.numacol.storage.VidRange;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -273,20 +274,39 @@ public sealed interface ColumnFilter {
         return vidsWhere(d.size(), fork, () -> vid -> test.test(d.stored(vid)));
     }
 
-    /** {@link #matching} of a LIKE on the values' UTF-8 bytes, none decoded to a String. */
+    /**
+     * {@link #matching} of a LIKE on the values' UTF-8 bytes, none decoded to a String: a piece's
+     * values are tested {@link #LIKE_BATCH} at a time, copied out of the dictionary together.
+     */
     private static VidPredicate matchingUtf8(StringDictionary d, LikePattern.Utf8Like like, Fork fork) {
-        return vidsWhere(d.size(), fork, () -> {
-            byte[][] value = {new byte[256]}; // the piece's buffer, grown for a longer value
-            return vid -> {
-                int length = d.utf8Length(vid);
-                if (length > value[0].length) {
-                    value[0] = new byte[Math.max(length, 2 * value[0].length)];
+        int size = d.size();
+        int[] bitmap = new int[(size + 31) >>> 5];
+        int pieceWords = (1 << 16) >>> 5; // as vidsWhere's pieces: whole words, no two pieces write one
+        fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
+            int[] starts = new int[LIKE_BATCH + 1];
+            boolean[] matches = new boolean[LIKE_BATCH];
+            byte[] bytes = new byte[1 << 16];
+            for (int from = (piece * pieceWords) << 5, end = Math.min(size, ((piece + 1) * pieceWords) << 5); from < end; from += LIKE_BATCH) {
+                int to = Math.min(end, from + LIKE_BATCH);
+                long needed = d.utf8Bytes(from, to);
+                if (needed > bytes.length) {
+                    bytes = new byte[Math.toIntExact(Math.max(needed, 2L * bytes.length))];
                 }
-                d.copyUtf8(vid, value[0]);
-                return like.test(value[0], length);
-            };
+                int length = d.copyUtf8(from, to, bytes, starts);
+                like.test(bytes, new String(bytes, 0, length, StandardCharsets.ISO_8859_1), starts, to - from, matches);
+                for (int vid = from; vid < to; vid++) {
+                    if (matches[vid - from]) {
+                        bitmap[vid >>> 5] |= 1 << (vid & 31);
+                    }
+                }
+            }
         });
+        VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap);
+        return set.isEmpty() ? VidPredicate.of(VidRange.EMPTY) : set;
     }
+
+    /** Values a LIKE tests together: their bytes (tens of KB) stay in the core's cache. */
+    int LIKE_BATCH = 1024;
 
     /**
      * The vids below {@code size} that pass a test, tested a piece at a time by {@code fork},

@@ -157,6 +157,29 @@ public final class StringDictionary implements Dictionary {
         return length;
     }
 
+    /**
+     * Copies the UTF-8 bytes of the values at vids {@code [from, to)} back to back to the start of
+     * {@code into}, which must hold them ({@link #utf8Bytes}), and their starts, relative to the
+     * first, to {@code starts[0..to - from]} (one more than values: the last is the end); returns
+     * the bytes copied. A test of many values copies them once, not a value at a time.
+     */
+    public int copyUtf8(int from, int to, byte[] into, int[] starts) {
+        Objects.checkFromToIndex(from, to, size);
+        long base = offsets.getAtIndex(JAVA_LONG, from);
+        for (int vid = from; vid <= to; vid++) {
+            starts[vid - from] = Math.toIntExact(offsets.getAtIndex(JAVA_LONG, vid) - base);
+        }
+        int length = starts[to - from];
+        MemorySegment.copy(data, JAVA_BYTE, base, into, 0, length);
+        return length;
+    }
+
+    /** The bytes of the values at vids {@code [from, to)}, UTF-8 encoded, back to back. */
+    public long utf8Bytes(int from, int to) {
+        Objects.checkFromToIndex(from, to, size);
+        return offsets.getAtIndex(JAVA_LONG, to) - offsets.getAtIndex(JAVA_LONG, from);
+    }
+
     public int find(String value) {
         return Search.find(size, comparedTo(value));
     }

@@ -58,6 +58,43 @@ class LikePatternTest {
         assertThat(matched).as("both answers occur").isBetween(1_000, 19_000);
     }
 
+    /**
+     * Values tested together, back to back in one array, answer as each on its own as a String
+     * does: the search for a middle run that crosses into the next value, or finds its first
+     * occurrence values later, must not decide for the wrong value.
+     */
+    @Test
+    void valuesTestedTogetherAnswerAsEachAlone() {
+        String[] alphabet = {"a", "b", "é", "ab", "ba", "bab", "€"};
+        SplittableRandom random = new SplittableRandom(29);
+        for (String p : new String[] {"%ab%", "%ab%ba%", "%b%a%b%", "a%b%", "%bab%ab", "%é%", "b%ab%a", "%a€%"}) {
+            LikePattern.Utf8Like like = LikePattern.utf8(p, null);
+            int count = 3_000;
+            String[] values = new String[count];
+            int[] starts = new int[count + 1];
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < count; i++) {
+                StringBuilder value = new StringBuilder();
+                for (int k = random.nextInt(6); k > 0; k--) {
+                    value.append(alphabet[random.nextInt(alphabet.length)]);
+                }
+                values[i] = value.toString();
+                out.writeBytes(values[i].getBytes(StandardCharsets.UTF_8));
+                starts[i + 1] = out.size();
+            }
+            byte[] bytes = out.toByteArray();
+            boolean[] matches = new boolean[count];
+            like.test(bytes, new String(bytes, StandardCharsets.ISO_8859_1), starts, count, matches);
+            int matched = 0;
+            for (int i = 0; i < count; i++) {
+                boolean expected = LikePattern.compile(p, null).test(values[i]);
+                matched += expected ? 1 : 0;
+                assertThat(matches[i]).as("'%s' LIKE '%s' among others", values[i], p).isEqualTo(expected);
+            }
+            assertThat(matched).as("both answers occur for " + p).isBetween(1, count - 1);
+        }
+    }
+
     @Test
     void anUnpairedSurrogateHasNoBytesToMatch() {
         assertThat(LikePattern.utf8("%\uD800%", null)).isNull();
