@@ -308,7 +308,7 @@ final class ConnectionProxy implements InvocationHandler {
         if (result instanceof ResultSet rs && !(result instanceof NumacolResultSet)) {
             Statement statement = proxy instanceof Statement s ? s : null;
             ScrollableRows scrollable = scrollableRows(rs);
-            return scrollable != null ? ScrollInsensitiveResultSet.of(rs, statement, scrollable) : new NumacolResultSet(rs, statement);
+            return scrollable != null ? new ScrollInsensitiveResultSet(rs, statement, scrollable) : new NumacolResultSet(rs, statement);
         }
         return result != null && PROXIED.contains(type)
                 ? proxied(type, result, result instanceof Statement ? new StatementRows() : null)

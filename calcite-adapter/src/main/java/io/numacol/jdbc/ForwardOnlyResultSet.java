@@ -23,12 +23,49 @@ import java.sql.Timestamp;
  * ({@link ScrollInsensitiveResultSet}): forward-only and read-only ({@link ResultSetKinds}). Each
  * method that scrolls, changes a row or names a row's ROWID or cursor fails with an
  * SQLFeatureNotSupportedException of SQLSTATE 0A000 whose message names the method and says what
- * to do instead: Avatica's had no message and no SQLSTATE. {@code next()} and the getters pass
- * through untouched. The methods that scroll are left for the scrolling subclass to override.
+ * to do instead: Avatica's had no message and no SQLSTATE. A getter of a value before the first
+ * {@code next()}, or after one that returned false, is an SQLException of SQLSTATE 24000 (invalid
+ * cursor state) saying where the cursor is, as a scrolling result set's is ({@link #noRow}):
+ * Avatica's had a NoSuchElementException's text and no SQLSTATE. The methods that scroll are left
+ * for the scrolling subclass to override.
  */
 abstract class ForwardOnlyResultSet extends ForwardingResultSet {
+    private static final byte BEFORE_FIRST = 0;
+    private static final byte ON_ROW = 1;
+    private static final byte AFTER_LAST = 2;
+
+    /** Where {@link #next()} left the cursor: {@link #BEFORE_FIRST}, {@link #ON_ROW} or {@link #AFTER_LAST}. */
+    private byte cursor = BEFORE_FIRST;
+
     ForwardOnlyResultSet(ResultSet delegate) {
         super(delegate);
+    }
+
+    @Override
+    public boolean next() throws SQLException {
+        boolean onRow = delegate.next();
+        cursor = onRow ? ON_ROW : AFTER_LAST;
+        return onRow;
+    }
+
+    /** The delegate while next() is on a row; else 24000, and a closed result set's own failure from the delegate. */
+    @Override
+    protected ResultSet row(String method) throws SQLException {
+        if (cursor == ON_ROW || delegate.isClosed()) {
+            return delegate;
+        }
+        throw cursor == BEFORE_FIRST
+                ? noRow(method, "before the first row", "call next() first, and read a row's values while next() returns true")
+                : noRow(method, "after the last row", "next() returned false; read a row's values only while next() returns true");
+    }
+
+    /**
+     * A read of a value where there is no current row: SQLSTATE 24000 (invalid cursor state), the
+     * getter, where the cursor is and {@code move}, how to get to a row. Forward-only and
+     * scrolling result sets say it alike.
+     */
+    static SQLException noRow(String method, String where, String move) {
+        return new SQLException("ResultSet." + method + ": there is no current row, the cursor is " + where + "; " + move, "24000");
     }
 
     private static SQLFeatureNotSupportedException scrolls(String method) {

@@ -27,13 +27,23 @@ import java.util.Map;
  * A result set that passes every call to another, as Guava's {@code Forwarding} classes do: a
  * subclass overrides what it changes. Plain calls rather than a reflective proxy, because a
  * result set's getters are the hot path of reading an answer. Its length is java.sql.ResultSet's:
- * one forwarding method per method of the interface, and nothing else.
+ * one forwarding method per method of the interface, and one more, {@link #row}, through which
+ * the getters of a column's value (and wasNull) reach the delegate.
  */
 abstract class ForwardingResultSet implements ResultSet {
     protected final ResultSet delegate;
 
     protected ForwardingResultSet(ResultSet delegate) {
         this.delegate = delegate;
+    }
+
+    /**
+     * What the getters of the current row's values and {@code wasNull} read: the delegate. A
+     * subclass that knows where its cursor is refuses here, with an SQLException naming {@code
+     * method}, a read where there is no current row; one place, not one check per getter.
+     */
+    protected ResultSet row(String method) throws SQLException {
+        return delegate;
     }
 
     @Override
@@ -83,116 +93,116 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public Array getArray(String columnLabel) throws SQLException {
-        return delegate.getArray(columnLabel);
+        return row("getArray").getArray(columnLabel);
     }
 
     @Override
     public Array getArray(int columnIndex) throws SQLException {
-        return delegate.getArray(columnIndex);
+        return row("getArray").getArray(columnIndex);
     }
 
     @Override
     public InputStream getAsciiStream(String columnLabel) throws SQLException {
-        return delegate.getAsciiStream(columnLabel);
+        return row("getAsciiStream").getAsciiStream(columnLabel);
     }
 
     @Override
     public InputStream getAsciiStream(int columnIndex) throws SQLException {
-        return delegate.getAsciiStream(columnIndex);
+        return row("getAsciiStream").getAsciiStream(columnIndex);
     }
 
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public BigDecimal getBigDecimal(String columnLabel, int scale) throws SQLException {
-        return delegate.getBigDecimal(columnLabel, scale);
+        return row("getBigDecimal").getBigDecimal(columnLabel, scale);
     }
 
     @Override
     public BigDecimal getBigDecimal(String columnLabel) throws SQLException {
-        return delegate.getBigDecimal(columnLabel);
+        return row("getBigDecimal").getBigDecimal(columnLabel);
     }
 
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public BigDecimal getBigDecimal(int columnIndex, int scale) throws SQLException {
-        return delegate.getBigDecimal(columnIndex, scale);
+        return row("getBigDecimal").getBigDecimal(columnIndex, scale);
     }
 
     @Override
     public BigDecimal getBigDecimal(int columnIndex) throws SQLException {
-        return delegate.getBigDecimal(columnIndex);
+        return row("getBigDecimal").getBigDecimal(columnIndex);
     }
 
     @Override
     public InputStream getBinaryStream(String columnLabel) throws SQLException {
-        return delegate.getBinaryStream(columnLabel);
+        return row("getBinaryStream").getBinaryStream(columnLabel);
     }
 
     @Override
     public InputStream getBinaryStream(int columnIndex) throws SQLException {
-        return delegate.getBinaryStream(columnIndex);
+        return row("getBinaryStream").getBinaryStream(columnIndex);
     }
 
     @Override
     public Blob getBlob(String columnLabel) throws SQLException {
-        return delegate.getBlob(columnLabel);
+        return row("getBlob").getBlob(columnLabel);
     }
 
     @Override
     public Blob getBlob(int columnIndex) throws SQLException {
-        return delegate.getBlob(columnIndex);
+        return row("getBlob").getBlob(columnIndex);
     }
 
     @Override
     public boolean getBoolean(String columnLabel) throws SQLException {
-        return delegate.getBoolean(columnLabel);
+        return row("getBoolean").getBoolean(columnLabel);
     }
 
     @Override
     public boolean getBoolean(int columnIndex) throws SQLException {
-        return delegate.getBoolean(columnIndex);
+        return row("getBoolean").getBoolean(columnIndex);
     }
 
     @Override
     public byte getByte(String columnLabel) throws SQLException {
-        return delegate.getByte(columnLabel);
+        return row("getByte").getByte(columnLabel);
     }
 
     @Override
     public byte getByte(int columnIndex) throws SQLException {
-        return delegate.getByte(columnIndex);
+        return row("getByte").getByte(columnIndex);
     }
 
     @Override
     public byte[] getBytes(String columnLabel) throws SQLException {
-        return delegate.getBytes(columnLabel);
+        return row("getBytes").getBytes(columnLabel);
     }
 
     @Override
     public byte[] getBytes(int columnIndex) throws SQLException {
-        return delegate.getBytes(columnIndex);
+        return row("getBytes").getBytes(columnIndex);
     }
 
     @Override
     public Reader getCharacterStream(String columnLabel) throws SQLException {
-        return delegate.getCharacterStream(columnLabel);
+        return row("getCharacterStream").getCharacterStream(columnLabel);
     }
 
     @Override
     public Reader getCharacterStream(int columnIndex) throws SQLException {
-        return delegate.getCharacterStream(columnIndex);
+        return row("getCharacterStream").getCharacterStream(columnIndex);
     }
 
     @Override
     public Clob getClob(String columnLabel) throws SQLException {
-        return delegate.getClob(columnLabel);
+        return row("getClob").getClob(columnLabel);
     }
 
     @Override
     public Clob getClob(int columnIndex) throws SQLException {
-        return delegate.getClob(columnIndex);
+        return row("getClob").getClob(columnIndex);
     }
 
     @Override
@@ -207,32 +217,32 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public Date getDate(String columnLabel, Calendar cal) throws SQLException {
-        return delegate.getDate(columnLabel, cal);
+        return row("getDate").getDate(columnLabel, cal);
     }
 
     @Override
     public Date getDate(String columnLabel) throws SQLException {
-        return delegate.getDate(columnLabel);
+        return row("getDate").getDate(columnLabel);
     }
 
     @Override
     public Date getDate(int columnIndex, Calendar cal) throws SQLException {
-        return delegate.getDate(columnIndex, cal);
+        return row("getDate").getDate(columnIndex, cal);
     }
 
     @Override
     public Date getDate(int columnIndex) throws SQLException {
-        return delegate.getDate(columnIndex);
+        return row("getDate").getDate(columnIndex);
     }
 
     @Override
     public double getDouble(String columnLabel) throws SQLException {
-        return delegate.getDouble(columnLabel);
+        return row("getDouble").getDouble(columnLabel);
     }
 
     @Override
     public double getDouble(int columnIndex) throws SQLException {
-        return delegate.getDouble(columnIndex);
+        return row("getDouble").getDouble(columnIndex);
     }
 
     @Override
@@ -247,12 +257,12 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public float getFloat(String columnLabel) throws SQLException {
-        return delegate.getFloat(columnLabel);
+        return row("getFloat").getFloat(columnLabel);
     }
 
     @Override
     public float getFloat(int columnIndex) throws SQLException {
-        return delegate.getFloat(columnIndex);
+        return row("getFloat").getFloat(columnIndex);
     }
 
     @Override
@@ -262,22 +272,22 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public int getInt(String columnLabel) throws SQLException {
-        return delegate.getInt(columnLabel);
+        return row("getInt").getInt(columnLabel);
     }
 
     @Override
     public int getInt(int columnIndex) throws SQLException {
-        return delegate.getInt(columnIndex);
+        return row("getInt").getInt(columnIndex);
     }
 
     @Override
     public long getLong(String columnLabel) throws SQLException {
-        return delegate.getLong(columnLabel);
+        return row("getLong").getLong(columnLabel);
     }
 
     @Override
     public long getLong(int columnIndex) throws SQLException {
-        return delegate.getLong(columnIndex);
+        return row("getLong").getLong(columnIndex);
     }
 
     @Override
@@ -287,72 +297,72 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public Reader getNCharacterStream(String columnLabel) throws SQLException {
-        return delegate.getNCharacterStream(columnLabel);
+        return row("getNCharacterStream").getNCharacterStream(columnLabel);
     }
 
     @Override
     public Reader getNCharacterStream(int columnIndex) throws SQLException {
-        return delegate.getNCharacterStream(columnIndex);
+        return row("getNCharacterStream").getNCharacterStream(columnIndex);
     }
 
     @Override
     public NClob getNClob(String columnLabel) throws SQLException {
-        return delegate.getNClob(columnLabel);
+        return row("getNClob").getNClob(columnLabel);
     }
 
     @Override
     public NClob getNClob(int columnIndex) throws SQLException {
-        return delegate.getNClob(columnIndex);
+        return row("getNClob").getNClob(columnIndex);
     }
 
     @Override
     public String getNString(String columnLabel) throws SQLException {
-        return delegate.getNString(columnLabel);
+        return row("getNString").getNString(columnLabel);
     }
 
     @Override
     public String getNString(int columnIndex) throws SQLException {
-        return delegate.getNString(columnIndex);
+        return row("getNString").getNString(columnIndex);
     }
 
     @Override
     public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
-        return delegate.getObject(columnLabel, type);
+        return row("getObject").getObject(columnLabel, type);
     }
 
     @Override
     public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
-        return delegate.getObject(columnLabel, map);
+        return row("getObject").getObject(columnLabel, map);
     }
 
     @Override
     public Object getObject(String columnLabel) throws SQLException {
-        return delegate.getObject(columnLabel);
+        return row("getObject").getObject(columnLabel);
     }
 
     @Override
     public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
-        return delegate.getObject(columnIndex, type);
+        return row("getObject").getObject(columnIndex, type);
     }
 
     @Override
     public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
-        return delegate.getObject(columnIndex, map);
+        return row("getObject").getObject(columnIndex, map);
     }
 
     @Override
     public Object getObject(int columnIndex) throws SQLException {
-        return delegate.getObject(columnIndex);
+        return row("getObject").getObject(columnIndex);
     }
 
     @Override
     public Ref getRef(String columnLabel) throws SQLException {
-        return delegate.getRef(columnLabel);
+        return row("getRef").getRef(columnLabel);
     }
 
     @Override
     public Ref getRef(int columnIndex) throws SQLException {
-        return delegate.getRef(columnIndex);
+        return row("getRef").getRef(columnIndex);
     }
 
     @Override
@@ -362,32 +372,32 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public RowId getRowId(String columnLabel) throws SQLException {
-        return delegate.getRowId(columnLabel);
+        return row("getRowId").getRowId(columnLabel);
     }
 
     @Override
     public RowId getRowId(int columnIndex) throws SQLException {
-        return delegate.getRowId(columnIndex);
+        return row("getRowId").getRowId(columnIndex);
     }
 
     @Override
     public SQLXML getSQLXML(String columnLabel) throws SQLException {
-        return delegate.getSQLXML(columnLabel);
+        return row("getSQLXML").getSQLXML(columnLabel);
     }
 
     @Override
     public SQLXML getSQLXML(int columnIndex) throws SQLException {
-        return delegate.getSQLXML(columnIndex);
+        return row("getSQLXML").getSQLXML(columnIndex);
     }
 
     @Override
     public short getShort(String columnLabel) throws SQLException {
-        return delegate.getShort(columnLabel);
+        return row("getShort").getShort(columnLabel);
     }
 
     @Override
     public short getShort(int columnIndex) throws SQLException {
-        return delegate.getShort(columnIndex);
+        return row("getShort").getShort(columnIndex);
     }
 
     @Override
@@ -397,52 +407,52 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public String getString(String columnLabel) throws SQLException {
-        return delegate.getString(columnLabel);
+        return row("getString").getString(columnLabel);
     }
 
     @Override
     public String getString(int columnIndex) throws SQLException {
-        return delegate.getString(columnIndex);
+        return row("getString").getString(columnIndex);
     }
 
     @Override
     public Time getTime(String columnLabel, Calendar cal) throws SQLException {
-        return delegate.getTime(columnLabel, cal);
+        return row("getTime").getTime(columnLabel, cal);
     }
 
     @Override
     public Time getTime(String columnLabel) throws SQLException {
-        return delegate.getTime(columnLabel);
+        return row("getTime").getTime(columnLabel);
     }
 
     @Override
     public Time getTime(int columnIndex, Calendar cal) throws SQLException {
-        return delegate.getTime(columnIndex, cal);
+        return row("getTime").getTime(columnIndex, cal);
     }
 
     @Override
     public Time getTime(int columnIndex) throws SQLException {
-        return delegate.getTime(columnIndex);
+        return row("getTime").getTime(columnIndex);
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel, Calendar cal) throws SQLException {
-        return delegate.getTimestamp(columnLabel, cal);
+        return row("getTimestamp").getTimestamp(columnLabel, cal);
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel) throws SQLException {
-        return delegate.getTimestamp(columnLabel);
+        return row("getTimestamp").getTimestamp(columnLabel);
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
-        return delegate.getTimestamp(columnIndex, cal);
+        return row("getTimestamp").getTimestamp(columnIndex, cal);
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex) throws SQLException {
-        return delegate.getTimestamp(columnIndex);
+        return row("getTimestamp").getTimestamp(columnIndex);
     }
 
     @Override
@@ -452,26 +462,26 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public URL getURL(String columnLabel) throws SQLException {
-        return delegate.getURL(columnLabel);
+        return row("getURL").getURL(columnLabel);
     }
 
     @Override
     public URL getURL(int columnIndex) throws SQLException {
-        return delegate.getURL(columnIndex);
+        return row("getURL").getURL(columnIndex);
     }
 
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public InputStream getUnicodeStream(String columnLabel) throws SQLException {
-        return delegate.getUnicodeStream(columnLabel);
+        return row("getUnicodeStream").getUnicodeStream(columnLabel);
     }
 
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public InputStream getUnicodeStream(int columnIndex) throws SQLException {
-        return delegate.getUnicodeStream(columnIndex);
+        return row("getUnicodeStream").getUnicodeStream(columnIndex);
     }
 
     @Override
@@ -1016,6 +1026,6 @@ abstract class ForwardingResultSet implements ResultSet {
 
     @Override
     public boolean wasNull() throws SQLException {
-        return delegate.wasNull();
+        return row("wasNull").wasNull();
     }
 }

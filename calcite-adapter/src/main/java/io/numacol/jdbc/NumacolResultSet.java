@@ -122,7 +122,7 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     private Object converted(int columnIndex, Class<?> type, Object raw) throws SQLException {
         byte special = special(columnIndex);
         if (special == INSTANT) {
-            return fromInstant(columnIndex, type, instant(columnIndex));
+            return fromInstant(columnIndex, type, instant("getObject", columnIndex));
         }
         if (special == WALL_CLOCK && (type == Instant.class || type == OffsetDateTime.class || type == ZonedDateTime.class)) {
             LocalDateTime wall = (LocalDateTime) parsed(columnIndex, type, NumacolResultSet::localDateTime);
@@ -213,11 +213,12 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     public String getString(int columnIndex) throws SQLException {
         byte special = special(columnIndex);
         if (special == INSTANT) {
-            Instant instant = instant(columnIndex);
+            Instant instant = instant("getString", columnIndex);
             return instant == null ? null : TimeCasts.ZONED_TEXT.format(instant.atZone(zone()));
         }
-        String text = delegate.getString(columnIndex);
-        if (text == null || special != SECONDS_INTERVAL || !(delegate.getObject(columnIndex) instanceof Long millis)) {
+        ResultSet row = row("getString");
+        String text = row.getString(columnIndex);
+        if (text == null || special != SECONDS_INTERVAL || !(row.getObject(columnIndex) instanceof Long millis)) {
             return text;
         }
         long abs = Math.abs(millis);
@@ -244,9 +245,9 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     @Override
     public Object getObject(int columnIndex) throws SQLException {
         if (special(columnIndex) != INSTANT) {
-            return delegate.getObject(columnIndex);
+            return row("getObject").getObject(columnIndex);
         }
-        Instant instant = instant(columnIndex);
+        Instant instant = instant("getObject", columnIndex);
         return instant == null ? null : instant.atZone(zone()).toOffsetDateTime();
     }
 
@@ -273,9 +274,9 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     @Override
     public Timestamp getTimestamp(int columnIndex) throws SQLException {
         if (special(columnIndex) != INSTANT) {
-            return delegate.getTimestamp(columnIndex);
+            return row("getTimestamp").getTimestamp(columnIndex);
         }
-        Instant instant = instant(columnIndex);
+        Instant instant = instant("getTimestamp", columnIndex);
         return instant == null ? null : Timestamp.from(instant);
     }
 
@@ -287,7 +288,7 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     /** An instant needs no calendar: the same Timestamp whatever {@code cal} says. */
     @Override
     public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
-        return special(columnIndex) == INSTANT ? getTimestamp(columnIndex) : delegate.getTimestamp(columnIndex, cal);
+        return special(columnIndex) == INSTANT ? getTimestamp(columnIndex) : row("getTimestamp").getTimestamp(columnIndex, cal);
     }
 
     @Override
@@ -296,8 +297,8 @@ sealed class NumacolResultSet extends ForwardOnlyResultSet permits ScrollInsensi
     }
 
     /** The instant Calcite holds as epoch milliseconds, which Avatica gives back unshifted through a UTC calendar. */
-    private Instant instant(int columnIndex) throws SQLException {
-        Timestamp raw = delegate.getTimestamp(columnIndex, utc);
+    private Instant instant(String method, int columnIndex) throws SQLException {
+        Timestamp raw = row(method).getTimestamp(columnIndex, utc);
         return raw == null ? null : Instant.ofEpochMilli(raw.getTime());
     }
 

@@ -1,7 +1,5 @@
 package io.numacol.jdbc;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,39 +19,24 @@ final class ScrollInsensitiveResultSet extends NumacolResultSet {
     private int position;
     private int fetchDirection = ResultSet.FETCH_FORWARD;
 
-    private ScrollInsensitiveResultSet(ResultSet guarded, Statement statement, ScrollableRows rows) {
-        super(guarded, statement);
-        this.rows = rows;
-    }
-
     /** A scrolling result set over Avatica's {@code delegate}, whose cursor reads {@code rows}. */
-    static ScrollInsensitiveResultSet of(ResultSet delegate, Statement statement, ScrollableRows rows) {
-        ScrollInsensitiveResultSet[] self = new ScrollInsensitiveResultSet[1];
-        ResultSet guarded = (ResultSet) Proxy.newProxyInstance(ScrollInsensitiveResultSet.class.getClassLoader(),
-                new Class<?>[] {ResultSet.class}, (proxy, method, args) -> {
-                    // on a row (nearly every call) one comparison; the method's name is read only off the rows
-                    if (!self[0].onRow() && ((method.getName().startsWith("get") && method.getParameterCount() > 0)
-                            || method.getName().equals("wasNull"))) {
-                        throw self[0].noRow(method.getName());
-                    }
-                    try {
-                        return method.invoke(delegate, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        self[0] = new ScrollInsensitiveResultSet(guarded, statement, rows);
-        return self[0];
+    ScrollInsensitiveResultSet(ResultSet delegate, Statement statement, ScrollableRows rows) {
+        super(delegate, statement);
+        this.rows = rows;
     }
 
     private boolean onRow() {
         return position >= 1 && position <= rows.size();
     }
 
-    private SQLException noRow(String method) {
+    /** The delegate, whose cursor a move put on the row, while on a row; else 24000. */
+    @Override
+    protected ResultSet row(String method) throws SQLException {
+        if (onRow()) {
+            return delegate;
+        }
         String where = position == 0 ? "before the first row" : rows.size() == 0 ? "in a result without rows" : "after the last row";
-        return new SQLException("ResultSet." + method + ": there is no current row, the cursor is " + where
-                + "; move to a row with next(), first(), last() or absolute(n)", "24000");
+        throw noRow(method, where, "move to a row with next(), first(), last() or absolute(n)");
     }
 
     /** Moves to {@code to} (clamped to 0..n + 1), putting the cursor on the row when it is one; whether it is. */

@@ -195,6 +195,12 @@ final class SqlStates {
 
     /** numacol's own refusals of a value or a statement, by what their messages say. */
     private static String argument(String message) {
+        if (message.startsWith("limit must not be negative")) {
+            return "2201W"; // PostgreSQL's invalid row count in limit clause
+        }
+        if (message.startsWith("offset must not be negative")) {
+            return "2201X"; // and in result offset clause
+        }
         if (message.contains("year out of range")) {
             return "22008";
         }

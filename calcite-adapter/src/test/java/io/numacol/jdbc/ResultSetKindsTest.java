@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -143,6 +144,52 @@ class ResultSetKindsTest {
             }
             // what Avatica refuses on a statement or connection is named too
             refused(() -> s.setCursorName("c1"), "Statement.setCursorName");
+        }
+    }
+
+    /** A getter before the first row or after the last: SQLSTATE 24000 and where the cursor is, not Avatica's NoSuchElementException. */
+    private static void noRow(ThrowableAssert.ThrowingCallable call, String where) {
+        assertThatThrownBy(call).isInstanceOf(SQLException.class).hasMessageContaining("there is no current row")
+                .hasMessageContaining(where).hasMessageContaining("next()")
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("24000"));
+    }
+
+    @Test
+    void aForwardOnlyGetterOffTheRowsSaysWhereTheCursorIs() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:numacol:"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (a INT, b VARCHAR(10), z TIMESTAMP WITH TIME ZONE)");
+            s.execute("INSERT INTO t VALUES (1, 'x', TIMESTAMP WITH TIME ZONE '2024-01-02 03:04:05+00')");
+            try (ResultSet rs = s.executeQuery("SELECT a, b, z FROM t")) {
+                assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
+                noRow(() -> rs.getInt(1), "before the first row");
+                noRow(() -> rs.getString("b"), "before the first row");
+                noRow(() -> rs.getObject(3), "before the first row"); // an instant, which numacol reads itself
+                noRow(() -> rs.getObject(1, Integer.class), "before the first row");
+                noRow(rs::wasNull, "before the first row");
+                assertThatThrownBy(() -> rs.getLong(1)).hasMessageStartingWith("ResultSet.getLong: ");
+                assertThat(rs.getMetaData().getColumnCount()).as("what needs no row is answered").isEqualTo(3);
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(1);
+                assertThat(rs.getString("b")).isEqualTo("x");
+                assertThat(rs.getObject(3, Instant.class)).isEqualTo(Instant.parse("2024-01-02T03:04:05Z"));
+                assertThat(rs.wasNull()).isFalse();
+                assertThat(rs.next()).isFalse();
+                noRow(() -> rs.getInt(1), "after the last row");
+                noRow(() -> rs.getString(3), "after the last row");
+                noRow(() -> rs.getTimestamp("z"), "after the last row");
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT a FROM t WHERE a > ?")) {
+                p.setInt(1, 5);
+                try (ResultSet rs = p.executeQuery()) {
+                    assertThat(rs.next()).isFalse();
+                    noRow(() -> rs.getInt(1), "after the last row");
+                }
+            }
+            try (ResultSet tables = c.getMetaData().getTables(null, "main", "t", null)) { // the metadata's rows too
+                noRow(() -> tables.getString("REMARKS"), "before the first row");
+                assertThat(tables.next()).isTrue();
+                assertThat(tables.getString("TABLE_NAME")).isEqualTo("t");
+            }
         }
     }
 }

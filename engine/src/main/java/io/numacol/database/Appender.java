@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
@@ -51,7 +52,10 @@ public final class Appender implements AutoCloseable {
     private long appended;
     /** {@link #appended} at the last flush: what a discard goes back to. */
     private long flushed;
-    /** Runs while a flush waits for another change of the table; throws to stop the wait. */
+    /**
+     * Runs while a flush waits for another change of the table, and while the appender waits for
+     * its parts' builds; throws to stop the wait.
+     */
     private Runnable checkStop = () -> { };
     /** The table's CHECK constraints, compiled ({@link Table#rowCheck()}): taken at the first row, null until then or without checks. */
     private RowCheck checks;
@@ -152,9 +156,9 @@ public final class Appender implements AutoCloseable {
     }
 
     /**
-     * Lets a statement stop while a flush waits for another change of the table: {@code check}
-     * runs every few milliseconds of the wait and stops it by throwing; the rows are then
-     * discarded.
+     * Lets a statement stop while a flush waits for another change of the table or for its parts'
+     * builds: {@code check} runs every few milliseconds of the wait and stops it by throwing; the
+     * rows are then discarded.
      */
     public Appender stoppedBy(Runnable check) {
         this.checkStop = check;
@@ -205,7 +209,7 @@ public final class Appender implements AutoCloseable {
                 Transaction transaction = transaction();
                 List<TablePart> built = new ArrayList<>(versions);
                 for (PartBuild b : pending) {
-                    built.add(b.await());
+                    built.add(b.await(checkStop));
                 }
                 if (transaction != null && replaced.isEmpty()) {
                     transaction.change(table, deleted, built); // published when the transaction commits
@@ -230,8 +234,16 @@ public final class Appender implements AutoCloseable {
         return view == null ? null : view.transaction();
     }
 
-    /** Forgets every row appended since the last flush and frees what they took. */
+    /**
+     * Forgets every row appended since the last flush and frees what they took. The builds of
+     * their parts are stopped first, all of them before waiting for any: one queued never starts,
+     * one running gives up within milliseconds, so a stopped statement does not wait for parts
+     * nobody will see (hundreds of milliseconds each).
+     */
     public void discard() {
+        for (PartBuild b : pending) {
+            b.stop();
+        }
         for (PartBuild b : pending) {
             b.release();
         }
@@ -270,11 +282,25 @@ public final class Appender implements AutoCloseable {
     }
 
     /**
-     * {@link #appendCsv(Reader, CsvFormat)}, running {@code check} every 65,536 characters: what
-     * it throws (a CancellationException of a canceled statement) stops the load, and nothing of
-     * it is stored.
+     * {@link #appendCsv(Reader, CsvFormat)}, running {@code check} every 65,536 characters and
+     * every few milliseconds while it waits for its parts' builds (as a {@link #stoppedBy} check
+     * does): what it throws (a CancellationException of a canceled statement) stops the load, and
+     * nothing of it is stored.
      */
     public long appendCsv(Reader csv, CsvFormat format, Runnable check) {
+        Runnable before = checkStop;
+        checkStop = () -> {
+            before.run();
+            check.run();
+        };
+        try {
+            return appendCsvChecked(csv, format, check);
+        } finally {
+            checkStop = before;
+        }
+    }
+
+    private long appendCsvChecked(Reader csv, CsvFormat format, Runnable check) {
         CsvReader reader = new CsvReader(csv instanceof BufferedReader ? csv : new BufferedReader(csv), format.delimiter(),
                 format.maxRecordChars(), check);
         TableSchema schema = table.schema();
@@ -360,12 +386,18 @@ public final class Appender implements AutoCloseable {
         int building = 0;
         for (int i = pending.size() - 1; i >= 0; i--) {
             if (!pending.get(i).isDone() && ++building > BUILDS_IN_FLIGHT) {
-                pending.get(i).await();
+                pending.get(i).await(checkStop);
             }
         }
     }
 
     private static final int BUILDS_IN_FLIGHT = 2;
+
+    /**
+     * How often a wait for a build runs {@link #checkStop}: a stop has no way to wake the waiter,
+     * and a statement should end within some tens of milliseconds of its timeout or cancel().
+     */
+    private static final long STOP_POLL_MILLIS = 5;
 
     /** One part's build, on the scheduler, or on the caller's thread when the scheduler takes no more work. */
     private final class PartBuild {
@@ -377,7 +409,9 @@ public final class Appender implements AutoCloseable {
         PartBuild(PartBuilder builder, IntFunction<ColumnPlacement> placement) {
             try {
                 group = database.scheduler().newStatement().newTaskGroup();
-                group.submit(context -> built = builder.build(placement, false), Affinity.none(), TaskClass.OTHER);
+                // the build gives up once stop() cancels its statement
+                group.submit(context -> built = builder.build(placement, false, context::isCancelled), Affinity.none(),
+                        TaskClass.OTHER);
             } catch (IllegalStateException closing) {
                 group = null;
                 built = builder.build(placement, false);
@@ -388,11 +422,17 @@ public final class Appender implements AutoCloseable {
             return group == null || group.isDone();
         }
 
-        /** The built part; rethrows what its build threw, or CancellationException when the wait was interrupted. */
-        TablePart await() {
+        /**
+         * The built part; rethrows what its build threw, or CancellationException when the wait was
+         * interrupted. Runs {@code checkStop} every {@value Appender#STOP_POLL_MILLIS} ms of the
+         * wait, which it stops by throwing (the build goes on until {@link #stop()}).
+         */
+        TablePart await(Runnable checkStop) {
             if (group != null && failure == null) {
                 try {
-                    group.await();
+                    while (!group.await(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                        checkStop.run();
+                    }
                     group = null;
                 } catch (StatementFailedException e) {
                     failure = e.getCause() instanceof RuntimeException r ? r : e;
@@ -405,7 +445,17 @@ public final class Appender implements AutoCloseable {
             return built;
         }
 
-        /** Frees the part once its build is over (a failed build freed its own memory); never throws. */
+        /**
+         * Makes a build that has not ended give up: a queued one never runs, a running one throws
+         * at its next {@link io.numacol.storage.BuildStop} check and frees what it built so far.
+         */
+        void stop() {
+            if (group != null) {
+                group.statement().cancel();
+            }
+        }
+
+        /** Frees the part once its build is over (a failed or stopped build freed its own memory); never throws. */
         void release() {
             if (group != null) {
                 try {

@@ -105,29 +105,40 @@ public final class ColumnBuilder {
      * closes the arena (a table part owns one arena for all its columns).
      */
     public Column build(NodeArena arena, ColumnPlacement placement, boolean withIndex) {
+        return build(arena, placement, withIndex, BuildStop.NEVER);
+    }
+
+    /**
+     * {@link #build(NodeArena, ColumnPlacement, boolean)}, giving up with a CancellationException
+     * once {@code stop} says so (asked between phases and within the long loops); the arena then
+     * holds part of the column, as on any failure.
+     */
+    public Column build(NodeArena arena, ColumnPlacement placement, boolean withIndex, BuildStop stop) {
         boolean hasNulls = !nulls.isEmpty();
         int[] vids = new int[size];
         Dictionary dictionary = switch (type.storageKind()) {
-            case LONG -> buildLongs(vids, arena, placement.dictionary());
-            case DOUBLE -> buildDoubles(vids, arena, placement.dictionary());
-            case STRING -> buildStrings(vids, arena, placement.dictionary());
+            case LONG -> buildLongs(vids, arena, placement.dictionary(), stop);
+            case DOUBLE -> buildDoubles(vids, arena, placement.dictionary(), stop);
+            case STRING -> buildStrings(vids, arena, placement.dictionary(), stop);
         };
         int nullVid = dictionary.size();
         for (int row = nulls.nextSetBit(0); row >= 0; row = nulls.nextSetBit(row + 1)) {
             vids[row] = nullVid;
         }
+        stop.check();
         int bitcase = IndexVector.bitcaseFor(hasNulls ? nullVid : Math.max(0, nullVid - 1));
         IndexVector iv = IndexVector.pack(vids, size, bitcase, arena, placement.indexVector());
         if (placement.indexVectorSplit() != null && iv.segment().byteSize() > 0) {
             Column.splitPages(iv.segment(), placement.indexVectorSplit(), arena.memory());
         }
+        stop.check();
         InvertedIndex index = withIndex
                 ? InvertedIndex.build(vids, size, nullVid + (hasNulls ? 1 : 0), arena, placement.index())
                 : null;
         return new Column(name, type, dictionary, iv, index, placement, hasNulls);
     }
 
-    private LongDictionary buildLongs(int[] vids, NodeArena arena, MemoryPlacement placement) {
+    private LongDictionary buildLongs(int[] vids, NodeArena arena, MemoryPlacement placement, BuildStop stop) {
         long[] values = nonNull(longs);
         int count = nonNullCount();
         long min = Long.MAX_VALUE;
@@ -139,13 +150,16 @@ public final class ColumnBuilder {
         long span = max - min; // wraps for extreme values: negative or huge, never narrow
         long[] sorted;
         if (count > 0 && span >= 0 && span < Math.min((long) RANGE_PER_ROW * count + RANGE_SLACK, Integer.MAX_VALUE - 8)) {
-            sorted = ranksByCounting(values, count, min, (int) span + 1, vids);
+            sorted = ranksByCounting(values, count, min, (int) span + 1, vids, stop);
         } else {
+            // the sort itself asks nothing: tens of milliseconds for a part of a million distinct values
             sorted = DictionaryValues.sortedDistinct(values, count);
             for (int row = 0; row < size; row++) {
+                stop.check(row);
                 vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, longs[row]);
             }
         }
+        stop.check();
         return LongDictionary.build(sorted, sorted.length, arena, placement);
     }
 
@@ -158,11 +172,12 @@ public final class ColumnBuilder {
      * offsets from the minimum occur, number them in order, look each row's up. Linear in the
      * rows and the span, where sort and binary search pay a log factor and a cache miss per step.
      */
-    private long[] ranksByCounting(long[] values, int count, long min, int span, int[] vids) {
+    private long[] ranksByCounting(long[] values, int count, long min, int span, int[] vids, BuildStop stop) {
         int[] rank = new int[span];
         for (int i = 0; i < count; i++) {
             rank[(int) (values[i] - min)] = 1;
         }
+        stop.check();
         int distinct = 0;
         for (int offset = 0; offset < span; offset++) {
             int present = rank[offset];
@@ -173,17 +188,20 @@ public final class ColumnBuilder {
         for (int i = 0; i < count; i++) {
             sorted[rank[(int) (values[i] - min)]] = values[i];
         }
+        stop.check();
         for (int row = 0; row < size; row++) {
             vids[row] = nulls.get(row) ? 0 : rank[(int) (longs[row] - min)];
         }
         return sorted;
     }
 
-    private DoubleDictionary buildDoubles(int[] vids, NodeArena arena, MemoryPlacement placement) {
+    private DoubleDictionary buildDoubles(int[] vids, NodeArena arena, MemoryPlacement placement, BuildStop stop) {
         double[] sorted = DictionaryValues.sortedDistinct(nonNull(doubles), nonNullCount());
         for (int row = 0; row < size; row++) {
+            stop.check(row);
             vids[row] = nulls.get(row) ? 0 : Arrays.binarySearch(sorted, doubles[row]);
         }
+        stop.check();
         return DoubleDictionary.build(sorted, sorted.length, arena, placement);
     }
 
@@ -193,11 +211,12 @@ public final class ColumnBuilder {
      * first occurrence rather than by binary search. Code point order is String's own order
      * unless a string holds a surrogate or a character above it: then Utf8's comparison.
      */
-    private StringDictionary buildStrings(int[] vids, NodeArena arena, MemoryPlacement placement) {
+    private StringDictionary buildStrings(int[] vids, NodeArena arena, MemoryPlacement placement, BuildStop stop) {
         HashMap<String, Integer> ids = new HashMap<>();
         String[] distinct = new String[16];
         boolean belowSurrogates = true;
         for (int row = 0; row < size; row++) {
+            stop.check(row);
             if (nulls.get(row)) {
                 continue;
             }
@@ -221,7 +240,12 @@ public final class ColumnBuilder {
         }
         String[] byId = distinct;
         Comparator<String> compare = belowSurrogates ? String::compareTo : Utf8::compare;
-        Arrays.sort(order, (x, y) -> compare.compare(byId[x], byId[y]));
+        // a sort of a million strings may take 100 ms: it asks every so many comparisons
+        int[] comparisons = {0};
+        Arrays.sort(order, (x, y) -> {
+            stop.check(++comparisons[0]);
+            return compare.compare(byId[x], byId[y]);
+        });
         String[] sorted = new String[n];
         int[] rankOfId = new int[n];
         for (int r = 0; r < n; r++) {
@@ -231,7 +255,8 @@ public final class ColumnBuilder {
         for (int row = 0; row < size; row++) {
             vids[row] = nulls.get(row) ? 0 : rankOfId[vids[row]];
         }
-        return StringDictionary.build(sorted, sorted.length, arena, placement);
+        stop.check();
+        return StringDictionary.build(sorted, sorted.length, arena, placement, stop);
     }
 
     private static boolean belowSurrogates(String s) {

@@ -206,17 +206,31 @@ public final class PartBuilder {
     }
 
     /**
+     * {@link #build(IntFunction, boolean)} that gives up once {@code stop} says so (a stopped
+     * statement's part, which nobody will publish): it throws a CancellationException, and
+     * everything it allocated is freed.
+     */
+    public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex, BuildStop stop) {
+        return build(placement, withIndex, table.nextPartId(), stop);
+    }
+
+    /**
      * {@link #build(IntFunction, boolean)} under a given part id: a file database's log replay
      * makes a part again under the id its logged deletions name. Publishing it keeps the table
      * from giving the id to a new part.
      */
     public TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex, long id) {
+        return build(placement, withIndex, id, BuildStop.NEVER);
+    }
+
+    private TablePart build(IntFunction<ColumnPlacement> placement, boolean withIndex, long id, BuildStop stop) {
+        stop.check();
         boolean[] indexed = rows >= INDEX_MIN_ROWS ? table.indexedColumns() : new boolean[columns.size()];
         NodeArena arena = table.memory().newArena();
         try {
             List<Column> built = new ArrayList<>(columns.size());
             for (int i = 0; i < columns.size(); i++) {
-                built.add(columns.get(i).build(arena, placement.apply(i), withIndex || indexed[i]));
+                built.add(columns.get(i).build(arena, placement.apply(i), withIndex || indexed[i], stop));
             }
             return new TablePart(id, built, rows, arena, partitioning, partition);
         } catch (RuntimeException | Error e) {

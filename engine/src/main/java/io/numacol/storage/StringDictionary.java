@@ -62,6 +62,15 @@ public final class StringDictionary implements Dictionary {
      * nulls and no unpaired surrogates. Bad input is rejected before anything is allocated.
      */
     public static StringDictionary build(String[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement) {
+        return build(sortedDistinct, count, arena, placement, BuildStop.NEVER);
+    }
+
+    /**
+     * {@link #build(String[], int, NodeArena, MemoryPlacement)} for a part's build that may be
+     * stopped: encoding a million strings takes tens of milliseconds, so it asks {@code stop} as
+     * it goes (a CancellationException before anything is allocated).
+     */
+    static StringDictionary build(String[] sortedDistinct, int count, NodeArena arena, MemoryPlacement placement, BuildStop stop) {
         Objects.requireNonNull(sortedDistinct, "sortedDistinct");
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(placement, "placement");
@@ -69,6 +78,7 @@ public final class StringDictionary implements Dictionary {
         byte[][] encoded = new byte[count][];
         long dataBytes = 0;
         for (int i = 0; i < count; i++) {
+            stop.check(i);
             if (sortedDistinct[i] == null) {
                 throw new IllegalArgumentException("null at position " + i + ": a dictionary holds no nulls");
             }
@@ -77,6 +87,7 @@ public final class StringDictionary implements Dictionary {
         }
         Search.checkStrictlyAscending(count, i -> Arrays.compareUnsigned(encoded[i - 1], encoded[i]),
                 i -> Describe.value(sortedDistinct[i]));
+        stop.check();
 
         long offsetBytes = (count + 1L) * JAVA_LONG.byteSize();
         MemorySegment block = arena.allocate(offsetBytes + dataBytes, placement, Component.DICTIONARY);

@@ -201,6 +201,21 @@ public final class ModifyValidator extends CalciteSqlValidator {
         return branches;
     }
 
+    /**
+     * Calcite's, with a parameter for OFFSET or LIMIT (FETCH) typed BIGINT, as PostgreSQL types it,
+     * where Calcite typed it INTEGER: {@code LIMIT ?} bound to 3,000,000,000 was refused as out of
+     * range. The plans count such rows in longs ({@link io.numacol.calcite.rel.EnumerableRowLimit}).
+     */
+    @Override
+    protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
+        super.validateSelect(select, targetRowType);
+        for (SqlNode count : new SqlNode[] {select.getOffset(), select.getFetch()}) {
+            if (count instanceof SqlDynamicParam) {
+                setValidatedNodeType(count, getTypeFactory().createSqlType(SqlTypeName.BIGINT));
+            }
+        }
+    }
+
     /** PostgreSQL's text: what an untyped parameter is taken for. */
     private RelDataType text() {
         return getTypeFactory().createTypeWithNullability(getTypeFactory().createSqlType(SqlTypeName.VARCHAR), true);

@@ -21,6 +21,7 @@ import io.numacol.calcite.plan.rewrite.NullComparisons;
 import io.numacol.calcite.plan.rewrite.OptionalRewrites;
 import io.numacol.calcite.plan.rewrite.PlanFunctions;
 import io.numacol.calcite.plan.rewrite.SingleRemapTrimmer;
+import io.numacol.calcite.rel.EnumerableRowLimit;
 import io.numacol.calcite.rel.NumacolRel;
 import io.numacol.calcite.rel.NumacolRules;
 import io.numacol.calcite.rel.NumacolTableScan;
@@ -209,7 +210,8 @@ public final class NumacolPrepare extends CalcitePrepareImpl implements Planning
                 if (!(root.rel instanceof NumacolToEnumerableConverter converter) || !root.isRefTrivial()
                         || root.kind.belongsTo(SqlKind.DML)) {
                     PlanCache.planned(root.rel, true);
-                    return super.implement(root.withRel(UuidOrder.apply(CheckedArithmetic.apply(PlanFunctions.characters(root.rel)))));
+                    return super.implement(root.withRel(EnumerableRowLimit.apply(
+                            UuidOrder.apply(CheckedArithmetic.apply(PlanFunctions.characters(root.rel))))));
                 }
                 PlanCache.planned(root.rel, false);
                 Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
