@@ -77,6 +77,7 @@ class KeyFilterTest {
     @ParameterizedTest
     @CsvSource({
             "0, 2500, 1000, 2000",            // a bitmap: a pass over the values
+            "0, 100000, 40000, 20000",        // a bitmap, a dictionary of several blocks of values
             "0, 1000000000, 3, 90000",        // few keys: looked up
             "0, 1000000000, 5000, 3000",      // open addressing, a small dictionary: a pass over the values
             "0, 1000000000, 5000, 90000",     // open addressing, a large dictionary: states
