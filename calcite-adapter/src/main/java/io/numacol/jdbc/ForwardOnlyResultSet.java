@@ -48,13 +48,31 @@ abstract class ForwardOnlyResultSet extends ForwardingResultSet {
         return onRow;
     }
 
-    /** The delegate while next() is on a row; else 24000, and a closed result set's own failure from the delegate. */
+    /**
+     * The delegate while it is on a row; else 24000, and a closed result set's own failure from
+     * the delegate. Where the cursor is, the delegate says: a statement's {@code getResultSet()}
+     * wraps its one result set anew at each call, and a wrapper that had not seen next() would
+     * have refused the row another one moved to. Only a delegate that cannot say is judged by
+     * what this wrapper's next() saw.
+     */
     @Override
     protected ResultSet row(String method) throws SQLException {
-        if (cursor == ON_ROW || delegate.isClosed()) {
+        if (delegate.isClosed()) {
             return delegate;
         }
-        throw cursor == BEFORE_FIRST
+        byte at;
+        try {
+            boolean before = delegate.isBeforeFirst();
+            boolean after = delegate.isAfterLast();
+            // an empty result set stays before its first row for Avatica after next() said false
+            at = !before && !after ? ON_ROW : after || cursor == AFTER_LAST ? AFTER_LAST : BEFORE_FIRST;
+        } catch (SQLFeatureNotSupportedException e) {
+            at = cursor;
+        }
+        if (at == ON_ROW) {
+            return delegate;
+        }
+        throw at == BEFORE_FIRST
                 ? noRow(method, "before the first row", "call next() first, and read a row's values while next() returns true")
                 : noRow(method, "after the last row", "next() returned false; read a row's values only while next() returns true");
     }

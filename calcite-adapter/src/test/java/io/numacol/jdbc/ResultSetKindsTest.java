@@ -185,6 +185,12 @@ class ResultSetKindsTest {
                     noRow(() -> rs.getInt(1), "after the last row");
                 }
             }
+            // getResultSet() wraps the statement's one result set at each call: each sees where next() left it
+            assertThat(s.execute("SELECT a FROM t")).isTrue();
+            assertThat(s.getResultSet().next()).isTrue();
+            assertThat(s.getResultSet().getInt(1)).isEqualTo(1);
+            assertThat(s.getResultSet().next()).isFalse();
+            noRow(() -> s.getResultSet().getInt(1), "after the last row");
             try (ResultSet tables = c.getMetaData().getTables(null, "main", "t", null)) { // the metadata's rows too
                 noRow(() -> tables.getString("REMARKS"), "before the first row");
                 assertThat(tables.next()).isTrue();
