@@ -59,6 +59,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code fsync}, the default, {@code flush} or {@code none}) says what its commits wait for; {@code
  * access_mode=read_only} opens it to read only, as several processes may at once. {@code metrics} ({@code global},
  * a name given to {@link NumacolMetrics#register}, or {@code none}) sends the database's Micrometer meters there.
+ * {@code warmup} ({@code true}, the default, or {@code false}) on a JVM's first connection says whether
+ * {@link Warmup} readies the planner and kernels beside the application.
  */
 public final class NumacolDriver extends Driver {
     public static final String PREFIX = "jdbc:numacol:";
@@ -69,7 +71,7 @@ public final class NumacolDriver extends Driver {
         DatabaseRegistry.ACCESS_MODE, NumacolMetrics.PROPERTY};
     /** Every property numacol reads: the database's, then the connection's own. */
     private static final List<String> NUMACOL_PROPERTIES = Stream.concat(Arrays.stream(DATABASE_PROPERTIES),
-            Stream.of("timeZone", "planCache", CLOSE_DELAY, "user", "password")).toList();
+            Stream.of("timeZone", "planCache", CLOSE_DELAY, Warmup.PROPERTY, "user", "password")).toList();
     private static final Set<String> NUMACOL_PROPERTIES_LOWER = NUMACOL_PROPERTIES.stream()
             .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
     /** Calcite's own connection properties, in any case, as Calcite reads them. */
@@ -183,6 +185,7 @@ public final class NumacolDriver extends Driver {
         h2Spellings(props);
         checkNames(url, props);
         closeDelay(props);
+        boolean warmup = Warmup.wanted(props);
         if (location.startsWith("mem:")) {
             String name = location.substring("mem:".length());
             if (name.isEmpty()) {
@@ -234,6 +237,9 @@ public final class NumacolDriver extends Driver {
         AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, PREFIX, props, root,
                 new NumacolTypeFactory());
         handler.onConnectionInit(connection);
+        if (warmup) {
+            Warmup.startOnce(this);
+        }
         return ConnectionProxy.wrap((CalciteConnection) connection);
     }
 

@@ -505,6 +505,7 @@ final class NumacolMeta extends ForwardingMeta {
      */
     private static <T, E extends Exception> T stoppable(QueryCancel cancel, QueryCancel.Body<T, E> body) throws E {
         Runnable disarm = cancel.deadlineAlarm();
+        Warmup.statementStarted();
         try {
             return QueryCancel.runAs(cancel, body);
         } catch (Exception e) { // an SQLException thrown undeclared comes here too
@@ -515,6 +516,7 @@ final class NumacolMeta extends ForwardingMeta {
             }
             throw e;
         } finally {
+            Warmup.statementEnded();
             disarm.run();
         }
     }
