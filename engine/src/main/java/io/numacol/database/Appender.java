@@ -205,6 +205,7 @@ public final class Appender implements AutoCloseable {
             throw e;
         }
         if (!pending.isEmpty() || !replaced.isEmpty() || !deleted.isEmpty()) {
+            boolean[] published = {false};
             try {
                 Transaction transaction = transaction();
                 List<TablePart> built = new ArrayList<>(versions);
@@ -217,8 +218,15 @@ public final class Appender implements AutoCloseable {
                     flushed = appended;
                     return;
                 }
-                table.replaceParts(replaced, built, checkStop);
+                table.replaceParts(replaced, built, checkStop, () -> published[0] = true);
             } catch (RuntimeException e) {
+                if (published[0]) {
+                    // the table holds the parts (what failed came after: the log, a wait for durability),
+                    // so they are the table's to free, not this appender's: readers may hold them already
+                    pending.clear();
+                    flushed = appended;
+                    throw e;
+                }
                 discard();
                 throw e;
             }

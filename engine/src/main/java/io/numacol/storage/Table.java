@@ -349,9 +349,20 @@ public final class Table {
 
     /** {@link #replaceParts(List, List)}, waiting for another change of the table as {@link #lockWrites(Runnable)} does. */
     public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop) {
+        replaceParts(old, replacement, checkStop, () -> { });
+    }
+
+    /**
+     * {@link #replaceParts(List, List, Runnable)} that runs {@code published} as soon as {@code
+     * replacement} is the table's, before anything that may still fail after it: the log refusing
+     * the commit's record (the commit stays visible, as the table holds it) or the wait for it to
+     * be durable. A caller that sees this method throw after {@code published} ran must not free
+     * the parts: readers may be reading them, and the table frees them when it retires them.
+     */
+    public void replaceParts(List<TablePart> old, List<TablePart> replacement, Runnable checkStop, Runnable published) {
         lockWrites(checkStop);
         try {
-            commit(old, replacement);
+            commit(old, replacement, published);
         } finally {
             releaseWrites();
         }
@@ -679,6 +690,11 @@ public final class Table {
 
     /** One change of the parts, committed alone at the next timestamp; the caller holds {@link #writes}. */
     private void commit(List<TablePart> old, List<TablePart> replacement) {
+        commit(old, replacement, () -> { });
+    }
+
+    /** {@link #commit(List, List)}, running {@code published} once the table holds {@code replacement}. */
+    private void commit(List<TablePart> old, List<TablePart> replacement, Runnable published) {
         catalog.clock().log().prepare(this, replacement);
         catalog.clock().commit(ts -> {
             List<KeySet.Change> keys = prepareKeys(old, replacement);
@@ -686,6 +702,7 @@ public final class Table {
                 ForeignKeys.check(catalog, Map.of(this, new ForeignKeys.Change(old, replacement)));
             }
             swap(old, replacement, ts, keys, false);
+            published.run();
         });
     }
 
