@@ -39,7 +39,6 @@ final class Warmup {
     private static final Logger LOG = Logger.getLogger(Warmup.class.getName());
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Thread thread;
-    private static volatile boolean completed;
     /** The application's statements running now: the warm-up waits while there are any. */
     private static final AtomicInteger RUNNING = new AtomicInteger();
     /** How long in all the warm-up waits for the application before it gives up: a busy application warms the JIT itself. */
@@ -74,7 +73,7 @@ final class Warmup {
         if (!STARTED.compareAndSet(false, true)) {
             return;
         }
-        Thread t = Thread.ofPlatform().name("numacol-warmup").daemon(true).unstarted(() -> run(driver));
+        Thread t = Thread.ofPlatform().name("numacol-warmup").daemon(true).unstarted(() -> run(driver, true));
         thread = t;
         t.start();
     }
@@ -115,16 +114,12 @@ final class Warmup {
     /** The longest the warm-up holds back for one of the application's statements. */
     private static final long STATEMENT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    /** Waits for this JVM's warm-up to end; whether it ran every statement (false if none started). */
-    static boolean await() throws InterruptedException {
-        Thread t = thread;
-        if (t != null) {
-            t.join();
-        }
-        return completed;
-    }
-
-    private static void run(NumacolDriver driver) {
+    /**
+     * Runs the warm-up's statements on this thread and answers whether it ran them all; {@code
+     * holdBack} says whether it waits for the application's statements ({@link #awaitIdle}), as
+     * the warm-up's thread does. Without, it answers the same in any JVM (for tests).
+     */
+    static boolean run(NumacolDriver driver, boolean holdBack) {
         Properties props = new Properties();
         props.setProperty(PROPERTY, "false");
         props.setProperty("scheduler", "inline");
@@ -138,8 +133,8 @@ final class Warmup {
             long[] waited = {0};
             try (Appender w = NumacolDriver.database(c).appender("w"); Appender v = NumacolDriver.database(c).appender("v")) {
                 for (int i = 0; i < ROWS; i++) {
-                    if (i % 10_000 == 0 && !awaitIdle(waited)) {
-                        return;
+                    if (holdBack && i % 10_000 == 0 && !awaitIdle(waited)) {
+                        return false;
                     }
                     w.append((long) i, groups[i & 3], BigDecimal.valueOf(i % 50 + 1), BigDecimal.valueOf(i % 100_000, 2),
                             first.plusDays(i % 2_500), flags[i % 3]);
@@ -150,8 +145,8 @@ final class Warmup {
             }
             for (int round = 0; round < 2; round++) {
                 for (String query : QUERIES) {
-                    if (!awaitIdle(waited)) {
-                        return;
+                    if (holdBack && !awaitIdle(waited)) {
+                        return false;
                     }
                     try (ResultSet rs = s.executeQuery(query)) {
                         while (rs.next()) {
@@ -160,11 +155,12 @@ final class Warmup {
                     }
                 }
             }
-            completed = true;
+            return true;
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "numacol's warm-up stopped; the first query runs without it", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 }
