@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -271,7 +270,15 @@ public sealed interface ColumnFilter {
 
     /** The vids of {@code d} whose value passes {@code test} (thread-safe). */
     private static VidPredicate matching(Dictionary d, Predicate<Object> test, Fork fork) {
-        return vidsWhere(d.size(), fork, () -> vid -> test.test(d.stored(vid)));
+        return vidsWhere(d.size(), fork, () -> (from, to, bitmap) -> {
+            for (int w = from >>> 5, wordEnd = (to + 31) >>> 5; w < wordEnd; w++) {
+                int bits = 0;
+                for (int b = 0, vid = w << 5; b < 32 && vid < to; b++, vid++) {
+                    bits |= test.test(d.stored(vid)) ? 1 << b : 0;
+                }
+                bitmap[w] = bits;
+            }
+        });
     }
 
     /**
@@ -279,52 +286,46 @@ public sealed interface ColumnFilter {
      * values are tested {@link #LIKE_BATCH} at a time, copied out of the dictionary together.
      */
     private static VidPredicate matchingUtf8(StringDictionary d, LikePattern.Utf8Like like, Fork fork) {
-        int size = d.size();
-        int[] bitmap = new int[(size + 31) >>> 5];
-        int pieceWords = (1 << 16) >>> 5; // as vidsWhere's pieces: whole words, no two pieces write one
-        fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
+        return vidsWhere(d.size(), fork, () -> {
             int[] starts = new int[LIKE_BATCH + 1];
             boolean[] matches = new boolean[LIKE_BATCH];
-            byte[] bytes = new byte[1 << 16];
-            for (int from = (piece * pieceWords) << 5, end = Math.min(size, ((piece + 1) * pieceWords) << 5); from < end; from += LIKE_BATCH) {
-                int to = Math.min(end, from + LIKE_BATCH);
-                long needed = d.utf8Bytes(from, to);
-                if (needed > bytes.length) {
-                    bytes = new byte[Math.toIntExact(Math.max(needed, 2L * bytes.length))];
-                }
-                int length = d.copyUtf8(from, to, bytes, starts);
-                like.test(bytes, new String(bytes, 0, length, StandardCharsets.ISO_8859_1), starts, to - from, matches);
-                for (int vid = from; vid < to; vid++) {
-                    if (matches[vid - from]) {
-                        bitmap[vid >>> 5] |= 1 << (vid & 31);
+            byte[][] bytes = {new byte[1 << 16]}; // the piece's buffer, grown for longer values
+            return (first, end, bitmap) -> {
+                for (int from = first; from < end; from += LIKE_BATCH) {
+                    int to = Math.min(end, from + LIKE_BATCH);
+                    long needed = d.utf8Bytes(from, to);
+                    if (needed > bytes[0].length) {
+                        bytes[0] = new byte[Math.toIntExact(Math.max(needed, 2L * bytes[0].length))];
+                    }
+                    int length = d.copyUtf8(from, to, bytes[0], starts);
+                    like.test(bytes[0], new String(bytes[0], 0, length, StandardCharsets.ISO_8859_1), starts, to - from, matches);
+                    for (int vid = from; vid < to; vid++) {
+                        if (matches[vid - from]) {
+                            bitmap[vid >>> 5] |= 1 << (vid & 31);
+                        }
                     }
                 }
-            }
+            };
         });
-        VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap);
-        return set.isEmpty() ? VidPredicate.of(VidRange.EMPTY) : set;
     }
 
     /** Values a LIKE tests together: their bytes (tens of KB) stay in the core's cache. */
     int LIKE_BATCH = 1024;
 
+    /** A piece's test: sets the bits of the vids in {@code [from, to)} that pass, in words no other piece writes. */
+    interface VidsTest {
+        void test(int from, int to, int[] bitmap);
+    }
+
     /**
      * The vids below {@code size} that pass a test, tested a piece at a time by {@code fork},
      * each piece with a test of its own from {@code tests}.
      */
-    private static VidPredicate vidsWhere(int size, Fork fork, Supplier<IntPredicate> tests) {
+    private static VidPredicate vidsWhere(int size, Fork fork, Supplier<VidsTest> tests) {
         int[] bitmap = new int[(size + 31) >>> 5];
-        int pieceWords = (1 << 16) >>> 5; // 65,536 vids, a few milliseconds of LIKE; pieces own whole words: no two write one
-        fork.run((bitmap.length + pieceWords - 1) / pieceWords, piece -> {
-            IntPredicate test = tests.get();
-            for (int w = piece * pieceWords, end = Math.min(bitmap.length, w + pieceWords); w < end; w++) {
-                int bits = 0;
-                for (int b = 0, vid = w << 5; b < 32 && vid < size; b++, vid++) {
-                    bits |= test.test(vid) ? 1 << b : 0;
-                }
-                bitmap[w] = bits;
-            }
-        });
+        int pieceVids = 1 << 16; // a few milliseconds of LIKE; a multiple of 32: pieces own whole words, no two write one
+        fork.run((size + pieceVids - 1) / pieceVids, piece ->
+                tests.get().test(piece * pieceVids, Math.min(size, (piece + 1) * pieceVids), bitmap));
         VidPredicate.VidSet set = VidPredicate.VidSet.ofBitmap(bitmap);
         return set.isEmpty() ? VidPredicate.of(VidRange.EMPTY) : set;
     }

@@ -596,7 +596,7 @@ public final class NumacolRules {
         RexBuilder rexBuilder = input.getCluster().getRexBuilder();
         List<List<RexNode>> segments = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
-            if (segments.isEmpty() || !failingOperands(conjunct).isEmpty()) {
+            if (segments.isEmpty() || mayFail(conjunct)) {
                 segments.add(new ArrayList<>());
             }
             segments.getLast().add(conjunct);
@@ -614,12 +614,10 @@ public final class NumacolRules {
         return rel;
     }
 
-    /** The operands of {@code conjunct}'s comparison (or SEARCH) that are expressions whose computing can fail. */
-    private static List<RexNode> failingOperands(RexNode conjunct) {
-        if (!(conjunct instanceof RexCall call) || !(comparison(call) || call.getKind() == SqlKind.SEARCH)) {
-            return List.of();
-        }
-        return compared(call).stream().filter(o -> o instanceof RexCall && !cannotFail(o)).toList();
+    /** Whether an operand of {@code conjunct}'s comparison (or SEARCH) is an expression whose computing can fail. */
+    private static boolean mayFail(RexNode conjunct) {
+        return conjunct instanceof RexCall call && (comparison(call) || call.getKind() == SqlKind.SEARCH)
+                && compared(call).stream().anyMatch(o -> o instanceof RexCall && !cannotFail(o));
     }
 
     /** The operands of a comparison, or the searched one of a SEARCH (its other is the Sarg). */
